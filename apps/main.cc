@@ -1,0 +1,76 @@
+// wiregraph: one node of a distributed graph computation over DPDK.
+//
+//   wiregraph [EAL options] -- --app APP --graph SPEC [options]
+//
+// EAL options first (ports, lcores, memory), application options after `--`,
+// as in DPDK's l2fwd. See --help and README.md.
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include <chrono>
+#include <cstdio>
+#include <exception>
+
+#include "apps/app_runner.h"
+#include "compute/graph_reader.h"
+#include "config/options.h"
+#include "dataplane/dataplane.h"
+
+namespace {
+
+int fail(const char* what) {
+  std::fprintf(stderr, "wiregraph: error: %s\n", what);
+  return 1;
+}
+
+wg::LoadedGraph load(const wg::Config& cfg) {
+  const auto t0 = std::chrono::steady_clock::now();
+  wg::LoadedGraph g;
+  g.edges = wg::load_graph(cfg.graph, cfg.format);
+  if (cfg.undirected || cfg.app == wg::App::kCc) wg::add_reverse_edges(g.edges);
+  if ((cfg.app == wg::App::kSssp || cfg.app == wg::App::kBfs) && cfg.source >= g.edges.num_vertices)
+    throw wg::ConfigError("--source " + std::to_string(cfg.source) + " is not a vertex of " + cfg.graph +
+                          " (it has " + std::to_string(g.edges.num_vertices) + " vertices)");
+  g.fingerprint = wg::fingerprint(g.edges);
+  g.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return g;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (wg::wants_help(argc, argv)) {
+    wg::print_usage(argv[0]);
+    return 0;
+  }
+  const int eal_args = rte_eal_init(argc, argv);
+  if (eal_args < 0) {
+    std::fprintf(stderr, "wiregraph: error: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
+    return 1;
+  }
+  argc -= eal_args;
+  argv += eal_args;  // argv[0] is the program name again (EAL puts it back)
+
+  int rc = 0;
+  try {
+    const wg::Config cfg = wg::parse_app_args(argc, argv);
+    std::printf("wiregraph node %u/%u: %s\n", cfg.rank, cfg.nodes, cfg.describe().c_str());
+    wg::LoadedGraph graph = load(cfg);
+    std::printf("graph: %u vertices, %lu edges%s, loaded in %.3f s\n", graph.edges.num_vertices,
+                static_cast<unsigned long>(graph.edges.num_edges()),
+                graph.edges.weighted ? " (weighted)" : "", graph.load_seconds);
+    wg::Dataplane dp(wg::DataplaneOptions{cfg.job_token, cfg.rank, cfg.nodes, cfg.udp_port, cfg.mbufs});
+    std::printf("dataplane: %s, lcore %u on socket %u\n", dp.port_summary().c_str(), rte_lcore_id(),
+                rte_socket_id());
+    std::fflush(stdout);
+    rc = wg::run_app(cfg, dp, graph);
+  } catch (const wg::ConfigError& e) {
+    std::fprintf(stderr, "wiregraph: error: %s\n", e.what());
+    rc = 2;
+  } catch (const std::exception& e) {
+    rc = fail(e.what());
+  }
+  rte_eal_cleanup();
+  return rc;
+}

@@ -1,0 +1,37 @@
+// Shared pieces of the min-propagation programs (sssp, bfs, cc): the value is
+// a 32-bit distance or label, ⊕ is min, "infinity" is UINT32_MAX.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+
+#include "compute/vertex_program.h"
+
+namespace wg {
+
+inline constexpr uint32_t kInfinity = UINT32_MAX;
+
+struct MinLabelBase {
+  using Value = uint32_t;
+  using Message = uint32_t;
+
+  static Message identity() { return kInfinity; }
+  static Message combine(Message a, Message b) { return a < b ? a : b; }
+  bool apply(Value& y, Message m, const StepInfo&) const {
+    if (m >= y) return false;
+    y = m;
+    return true;
+  }
+  Message scatter_value(const Value& y, uint32_t) const { return y; }
+  double aggregate(const Value&, uint32_t) const { return 0.0; }
+  static void print_value(std::FILE* out, const Value& y) {
+    if (y == kInfinity)
+      std::fputs("inf", out);
+    else
+      std::fprintf(out, "%u", y);
+  }
+  // Smallest distance / label first in the top report: negate.
+  static double sort_key(const Value& y) { return -static_cast<double>(y); }
+};
+
+}  // namespace wg

@@ -1,0 +1,33 @@
+// Single-source shortest paths (Bellman-Ford style, sparse supersteps):
+// distance = sum of integer weights; UINT32_MAX ("inf") when unreachable.
+// Distances saturate one below infinity: graphs whose shortest paths reach
+// 2^32-1 are out of range for 4-byte messages.
+#pragma once
+
+#include "apps/min_label.h"
+
+namespace wg {
+
+class Sssp : public MinLabelBase {
+ public:
+  static constexpr bool kNeedsWeights = true;
+  static constexpr bool kUndirected = false;
+
+  explicit Sssp(VertexId source) : source_(source) {}
+
+  bool init(VertexId v, Value& y) const {
+    y = v == source_ ? 0 : kInfinity;
+    return v == source_;
+  }
+  static Message edge_message(Message sv, Weight w) {
+    const uint64_t d = uint64_t{sv} + w;
+    return d >= kInfinity ? kInfinity - 1 : static_cast<Message>(d);
+  }
+
+ private:
+  VertexId source_;
+};
+
+static_assert(VertexProgram<Sssp>);
+
+}  // namespace wg

@@ -1,0 +1,33 @@
+#include "compute/edge_list.h"
+
+namespace wg {
+
+void add_reverse_edges(EdgeList& g) {
+  const size_t n = g.edges.size();
+  g.edges.reserve(2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    const Edge e = g.edges[i];
+    if (e.src != e.dst) g.edges.push_back(Edge{e.dst, e.src, e.weight});
+  }
+}
+
+namespace {
+// splitmix64 finaliser: a cheap, well-mixed hash of one edge.
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+uint64_t fingerprint(const EdgeList& g) {
+  // Sum of per-edge hashes: independent of edge order, so nodes that read the
+  // same graph in a different order (or generate it in parallel) still agree.
+  uint64_t h = mix(g.num_vertices) ^ mix(g.edges.size() + 0x51ed);
+  for (const Edge& e : g.edges)
+    h += mix((uint64_t{e.src} << 32 | e.dst) ^ mix(e.weight));
+  return h;
+}
+
+}  // namespace wg

@@ -1,0 +1,38 @@
+// The whole input graph as read from a file or made by the generator, before
+// partitioning. Every node process holds one of these for now (issue 2 allows
+// each node to read the whole graph and keep its own part).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wg {
+
+using VertexId = uint32_t;   // global id; graphs up to 2^32 - 1 vertices
+using Weight = uint32_t;     // non-negative integer edge weight
+using EdgeCount = uint64_t;
+
+struct Edge {
+  VertexId src;
+  VertexId dst;
+  Weight weight;  // 1 for unweighted inputs
+};
+
+struct EdgeList {
+  VertexId num_vertices = 0;   // max id + 1, or the count the file declares if larger
+  bool weighted = false;       // the input carried weights (else every weight is 1)
+  std::vector<Edge> edges;     // directed, in file order
+
+  EdgeCount num_edges() const { return edges.size(); }
+};
+
+// Adds v->u for every u->v (self-loops are not doubled). Used for undirected
+// inputs (--undirected) and by apps that ignore direction (cc).
+void add_reverse_edges(EdgeList& g);
+
+// An order-independent 64-bit digest of (V, edges): every node computes it
+// after loading and the hello exchange refuses peers whose digest differs.
+uint64_t fingerprint(const EdgeList& g);
+
+}  // namespace wg

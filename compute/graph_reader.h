@@ -1,0 +1,46 @@
+// Graph input: text edge lists, Matrix Market, binary edge lists, DIMACS .gr,
+// and the Kronecker generator, all behind one entry point that takes the
+// --graph SPEC of the command line.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "compute/edge_list.h"
+
+namespace wg {
+
+enum class GraphFormat {
+  kAuto,      // from the file extension
+  kEdgeList,  // SNAP-style text: "src dst [weight]", whitespace or comma separated
+  kMatrixMarket,  // .mtx coordinate pattern/integer/real, general/symmetric
+  kBinary,    // .bin/.el32: little-endian uint32 (src, dst) pairs (Gemini's format)
+  kBinaryWeighted,  // .wbin/.wel32: little-endian uint32 (src, dst, weight) triples
+  kDimacs,    // .gr: "p sp n m" / "a u v w", 1-based
+};
+
+// Parses "auto", "edgelist", "mtx", "bin", "wbin", "dimacs"; throws GraphError.
+GraphFormat parse_graph_format(const std::string& name);
+const char* graph_format_name(GraphFormat f);
+GraphFormat format_from_extension(const std::string& path);
+
+// Every error names the file, the line (0 when not line-based, e.g. binary
+// files, where the byte offset is in the message) and what is wrong.
+class GraphError : public std::runtime_error {
+ public:
+  GraphError(const std::string& file, uint64_t line, const std::string& what);
+  const std::string& file() const { return file_; }
+  uint64_t line() const { return line_; }
+
+ private:
+  std::string file_;
+  uint64_t line_;
+};
+
+EdgeList read_graph_file(const std::string& path, GraphFormat format = GraphFormat::kAuto);
+
+// SPEC is a path, or "kron:SCALE:DEGREE[:SEED]". Throws GraphError.
+EdgeList load_graph(const std::string& spec, GraphFormat format = GraphFormat::kAuto);
+
+}  // namespace wg

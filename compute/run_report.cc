@@ -1,0 +1,128 @@
+#include "compute/run_report.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <stdexcept>
+
+namespace wg {
+
+std::string json_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      o += buf;
+    } else {
+      o += c;
+    }
+  }
+  return o;
+}
+
+namespace {
+
+struct File {
+  explicit File(const std::string& path) : f(std::fopen(path.c_str(), "w")), name(path) {
+    if (f == nullptr) throw std::runtime_error("cannot write " + path);
+  }
+  ~File() {
+    if (f != nullptr) std::fclose(f);
+  }
+  void close() {
+    const bool bad = std::ferror(f) != 0;
+    const bool fail = std::fclose(f) != 0;
+    f = nullptr;
+    if (bad || fail) throw std::runtime_error("error writing " + name);
+  }
+  std::FILE* f;
+  std::string name;
+};
+
+double wire_gbps(uint64_t bytes, uint64_t frames, double seconds) {
+  return seconds > 0 ? (bytes + frames * wire::kWireOverheadBytes) * 8e-9 / seconds : 0.0;
+}
+
+void write_drops(std::FILE* f, const RxCounters& rx) {
+  std::fprintf(f, "{");
+  bool first = true;
+  for (size_t i = 1; i < rx.dropped.size(); ++i) {
+    std::fprintf(f, "%s\"%s\": %" PRIu64, first ? "" : ", ", drop_reason_name(static_cast<DropReason>(i)),
+                 rx.dropped[i]);
+    first = false;
+  }
+  std::fprintf(f, "}");
+}
+
+}  // namespace
+
+void write_node_json(const std::string& path, const std::string& config_json, const RunReport& r) {
+  File out(path);
+  std::FILE* f = out.f;
+  std::fprintf(f, "{\n  \"rank\": %u,\n  \"nodes\": %u,\n  \"config\": %s,\n", r.rank, r.nodes, config_json.c_str());
+  std::fprintf(f, "  \"load_seconds\": %.6f,\n  \"discovery_seconds\": %.6f,\n  \"compute_seconds\": %.6f,\n",
+               r.load_seconds, r.discovery_seconds, r.compute_seconds);
+  std::fprintf(f, "  \"rx\": {\"frames\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"data_buckets\": %" PRIu64
+                  ", \"records\": %" PRIu64 ", \"dropped\": ",
+               r.rx.frames, r.rx.bytes, r.rx.data_buckets, r.rx.records);
+  write_drops(f, r.rx);
+  std::fprintf(f, "},\n  \"tx\": {\"frames\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"ring_full\": %" PRIu64 "},\n",
+               r.tx.frames, r.tx.bytes, r.tx.ring_full);
+  std::fprintf(f, "  \"supersteps\": [\n");
+  for (size_t i = 0; i < r.steps.size(); ++i) {
+    const StepStats& s = r.steps[i];
+    std::fprintf(f,
+                 "    {\"superstep\": %u, \"active\": %" PRIu64 ", \"messages_sent\": %" PRIu64
+                 ", \"messages_local\": %" PRIu64 ", \"messages_accumulated\": %" PRIu64
+                 ", \"buckets_sent\": %" PRIu64 ", \"frames_sent\": %" PRIu64 ", \"bytes_sent\": %" PRIu64
+                 ", \"seconds\": %.6f, \"wire_gbps\": %.4f}%s\n",
+                 s.superstep, s.active, s.messages_sent, s.messages_local, s.messages_accumulated,
+                 s.buckets_sent, s.frames_sent, s.bytes_sent, s.seconds,
+                 wire_gbps(s.bytes_sent, s.frames_sent, s.seconds), i + 1 < r.steps.size() ? "," : "");
+  }
+  std::fprintf(f, "  ]\n}\n");
+  out.close();
+}
+
+void write_summary_json(const std::string& path, const std::string& config_json, const RunReport& r) {
+  File out(path);
+  std::FILE* f = out.f;
+  double total = 0;
+  for (const StepStats& s : r.steps) total += s.seconds;
+  std::fprintf(f, "{\n  \"nodes\": %u,\n  \"config\": %s,\n  \"supersteps_run\": %zu,\n", r.nodes,
+               config_json.c_str(), r.steps.size());
+  std::fprintf(f, "  \"compute_seconds\": %.6f,\n  \"superstep_seconds_total\": %.6f,\n", r.compute_seconds, total);
+  std::fprintf(f, "  \"supersteps\": [\n");
+  for (size_t i = 0; i < r.steps.size(); ++i) {
+    const StepStats& s = r.steps[i];
+    std::fprintf(f,
+                 "    {\"superstep\": %u, \"active_vertices\": %" PRIu64 ", \"messages\": %" PRIu64
+                 ", \"buckets\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"seconds\": %.6f}%s\n",
+                 s.superstep, s.cluster_active, s.cluster_messages, s.cluster_buckets,
+                 s.cluster_buckets * uint64_t{wire::kMaxFrameBytes}, s.seconds, i + 1 < r.steps.size() ? "," : "");
+  }
+  std::fprintf(f, "  ],\n  \"top\": [");
+  for (size_t i = 0; i < r.cluster_top.size(); ++i)
+    std::fprintf(f, "%s{\"vertex\": %u, \"key\": %.9g}", i ? ", " : "", r.cluster_top[i].vertex, r.cluster_top[i].value);
+  std::fprintf(f, "]\n}\n");
+  out.close();
+}
+
+void print_run_totals(const RunReport& r) {
+  std::printf("totals: %zu supersteps, load %.3f s, discovery %.3f s, compute %.3f s\n", r.steps.size(),
+              r.load_seconds, r.discovery_seconds, r.compute_seconds);
+  std::printf("        tx %" PRIu64 " frames %" PRIu64 " bytes (%" PRIu64 " times the NIC was full); rx %" PRIu64
+              " frames, %" PRIu64 " data buckets, %" PRIu64 " records\n",
+              r.tx.frames, r.tx.bytes, r.tx.ring_full, r.rx.frames, r.rx.data_buckets, r.rx.records);
+  if (r.rx.total_dropped() > 0) {
+    std::printf("        dropped:");
+    for (size_t i = 1; i < r.rx.dropped.size(); ++i)
+      if (r.rx.dropped[i]) std::printf(" %s=%" PRIu64, drop_reason_name(static_cast<DropReason>(i)), r.rx.dropped[i]);
+    std::printf("\n");
+  }
+}
+
+}  // namespace wg

@@ -1,0 +1,56 @@
+// What a run measured: per-superstep figures for this node and the cluster,
+// and the writers for the report files (--out DIR).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dataplane/counters.h"
+#include "dataplane/wire.h"
+
+namespace wg {
+
+struct StepStats {
+  uint32_t superstep = 0;
+  // this node
+  uint64_t active = 0;                // vertices that scattered
+  double aggregate = 0.0;             // program aggregate (PageRank: dangling mass)
+  uint64_t messages_sent = 0;         // records written, all destinations
+  uint64_t messages_local = 0;        // of which to this node's own vertices
+  uint64_t buckets_sent = 0;          // data buckets to other nodes
+  uint64_t frames_sent = 0;           // every frame sent during the superstep (data + control)
+  uint64_t bytes_sent = 0;            // their L2 bytes (no FCS, preamble or gap)
+  uint64_t messages_accumulated = 0;  // records folded into this node's accumulators
+  double seconds = 0.0;
+  // cluster, from every node's END frame
+  uint64_t cluster_active = 0;
+  double cluster_aggregate = 0.0;
+  uint64_t cluster_messages = 0;
+  uint64_t cluster_buckets = 0;
+};
+
+struct RunReport {
+  unsigned rank = 0;
+  unsigned nodes = 1;
+  double load_seconds = 0.0;
+  double discovery_seconds = 0.0;
+  double compute_seconds = 0.0;
+  std::vector<StepStats> steps;
+  std::vector<wire::TopEntry> local_top;
+  std::vector<wire::TopEntry> cluster_top;
+  RxCounters rx;
+  TxCounters tx;
+};
+
+// DIR/node<R>.json: this node's configuration echo and per-superstep counts.
+// DIR/summary.json (rank 0): the cluster's per-superstep figures.
+void write_node_json(const std::string& path, const std::string& config_json, const RunReport& r);
+void write_summary_json(const std::string& path, const std::string& config_json, const RunReport& r);
+
+// Prints the end-of-run report (drops by reason, totals) to stdout.
+void print_run_totals(const RunReport& r);
+
+std::string json_escape(const std::string& s);
+
+}  // namespace wg

@@ -1,0 +1,255 @@
+#include "config/options.h"
+
+#include <getopt.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include "dataplane/wire.h"
+
+namespace wg {
+
+const char* app_name(App a) {
+  switch (a) {
+    case App::kPageRank: return "pagerank";
+    case App::kSssp: return "sssp";
+    case App::kBfs: return "bfs";
+    case App::kCc: return "cc";
+  }
+  return "?";
+}
+
+namespace {
+
+enum Opt {
+  kOptApp = 256,  // long-only options start above any short option character
+  kOptGraph,
+  kOptFormat,
+  kOptUndirected,
+  kOptNodes,
+  kOptRank,
+  kOptSource,
+  kOptIterations,
+  kOptOut,
+  kOptJobId,
+  kOptUdpPort,
+  kOptPeerTimeout,
+  kOptHelloTimeout,
+  kOptMbufs,
+  kOptTop,
+  kOptQuiet,
+  kOptHelp,
+};
+
+const option kLongOptions[] = {
+    {"app", required_argument, nullptr, kOptApp},
+    {"graph", required_argument, nullptr, kOptGraph},
+    {"format", required_argument, nullptr, kOptFormat},
+    {"undirected", no_argument, nullptr, kOptUndirected},
+    {"nodes", required_argument, nullptr, kOptNodes},
+    {"rank", required_argument, nullptr, kOptRank},
+    {"source", required_argument, nullptr, kOptSource},
+    {"iterations", required_argument, nullptr, kOptIterations},
+    {"out", required_argument, nullptr, kOptOut},
+    {"job-id", required_argument, nullptr, kOptJobId},
+    {"udp-port", required_argument, nullptr, kOptUdpPort},
+    {"peer-timeout", required_argument, nullptr, kOptPeerTimeout},
+    {"hello-timeout", required_argument, nullptr, kOptHelloTimeout},
+    {"mbufs", required_argument, nullptr, kOptMbufs},
+    {"top", required_argument, nullptr, kOptTop},
+    {"quiet", no_argument, nullptr, kOptQuiet},
+    {"help", no_argument, nullptr, kOptHelp},
+    {nullptr, 0, nullptr, 0},
+};
+
+uint64_t parse_unsigned(const char* opt, const char* text, uint64_t min, uint64_t max) {
+  uint64_t v = 0;
+  int base = 10;
+  const char* p = text;
+  if (std::strncmp(p, "0x", 2) == 0 || std::strncmp(p, "0X", 2) == 0) {
+    base = 16;
+    p += 2;
+  }
+  const char* end = text + std::strlen(text);
+  auto [ptr, ec] = std::from_chars(p, end, v, base);
+  if (ec != std::errc() || ptr != end || p == end)
+    throw ConfigError(std::string("--") + opt + ": '" + text + "' is not a non-negative integer");
+  if (v < min || v > max)
+    throw ConfigError(std::string("--") + opt + ": " + text + " is out of range [" +
+                      std::to_string(min) + ", " + std::to_string(max) + "]");
+  return v;
+}
+
+double parse_seconds(const char* opt, const char* text) {
+  char* end = nullptr;
+  const double v = std::strtod(text, &end);
+  if (end == text || *end != '\0' || !std::isfinite(v) || v <= 0)
+    throw ConfigError(std::string("--") + opt + ": '" + text + "' is not a positive number of seconds");
+  return v;
+}
+
+App parse_app(const char* text) {
+  for (App a : {App::kPageRank, App::kSssp, App::kBfs, App::kCc})
+    if (std::strcmp(text, app_name(a)) == 0) return a;
+  throw ConfigError(std::string("--app: unknown application '") + text +
+                    "' (expected pagerank, sssp, bfs or cc)");
+}
+
+// The first of the launcher variables that is set, as (name, value).
+const char* env_first(std::initializer_list<const char*> names, const char** which) {
+  for (const char* n : names) {
+    if (const char* v = std::getenv(n); v != nullptr && *v != '\0') {
+      *which = n;
+      return v;
+    }
+  }
+  return nullptr;
+}
+
+uint32_t default_job_token(const Config& c) {
+  // Nodes started without --job-id agree on a token derived from the job
+  // itself; two identical jobs on one segment must pass distinct --job-id.
+  uint64_t h = c.params_digest() ^ (uint64_t{c.nodes} << 40);
+  for (char ch : c.graph) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001b3ULL;
+  return static_cast<uint32_t>(h ^ (h >> 32)) | 1u;
+}
+
+}  // namespace
+
+uint64_t Config::params_digest() const {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  auto add = [&h](uint64_t v) { h = (h ^ v) * 0x100000001b3ULL; };
+  add(static_cast<uint64_t>(app));
+  add(undirected);
+  add(source);
+  add(app == App::kPageRank ? iterations : 0);
+  return h;
+}
+
+std::string Config::describe() const {
+  std::ostringstream o;
+  o << "app " << app_name(app) << ", graph " << graph;
+  if (format != GraphFormat::kAuto) o << " (" << graph_format_name(format) << ")";
+  if (undirected) o << ", undirected";
+  o << ", node " << rank << " of " << nodes;
+  if (app == App::kPageRank) o << ", " << iterations << " iterations";
+  if (app == App::kSssp || app == App::kBfs) o << ", source " << source;
+  char job[16];
+  std::snprintf(job, sizeof job, "0x%08x", job_token);
+  o << ", job " << job << ", udp port " << udp_port;
+  if (!out_dir.empty()) o << ", out " << out_dir;
+  return o.str();
+}
+
+bool wants_help(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) return true;
+  return false;
+}
+
+void print_usage(const char* prog) {
+  std::printf(
+      "Usage: %s [EAL options] -- --app APP --graph SPEC [options]\n"
+      "\n"
+      "One wiregraph node. Start one per machine (srun, mpirun, pdsh, ssh) or let\n"
+      "scripts/wiregraph-cluster start a local cluster. EAL options (before --) choose\n"
+      "the DPDK port(s), lcores and memory, e.g. -a 0000:3b:00.0 or --vdev net_tap0.\n"
+      "\n"
+      "Application options (after --):\n"
+      "  --app APP           pagerank | sssp | bfs | cc (required)\n"
+      "  --graph SPEC        graph file, or kron:SCALE:DEGREE[:SEED] for a generated\n"
+      "                      Kronecker graph (2^SCALE vertices, DEGREE edges per vertex)\n"
+      "  --format FMT        auto (default: from the extension) | edgelist | mtx | bin |\n"
+      "                      wbin | dimacs\n"
+      "  --undirected        add the reverse of every edge after loading\n"
+      "  --nodes P           cluster size (default: SLURM_NTASKS, OMPI_COMM_WORLD_SIZE,\n"
+      "                      PMI_SIZE, else 1); at most %u\n"
+      "  --rank R            this node's rank 0..P-1 (default: SLURM_PROCID,\n"
+      "                      OMPI_COMM_WORLD_RANK, PMI_RANK, else 0)\n"
+      "  --source V          source vertex of sssp and bfs (default 0)\n"
+      "  --iterations K      pagerank iterations (default 20)\n"
+      "  --out DIR           write DIR/result-R.txt (`<vertex> <value>` lines for the\n"
+      "                      vertices this node owns), DIR/nodeR.json (this node's\n"
+      "                      per-superstep counts) and, on rank 0, DIR/summary.json\n"
+      "  --job-id N          32-bit job token shared by all nodes of one job (default:\n"
+      "                      derived from app, graph and P); frames of other jobs are dropped\n"
+      "  --udp-port N        UDP port of wiregraph frames (default %u)\n"
+      "  --peer-timeout S    a peer silent for S seconds while awaited is declared dead\n"
+      "                      and the node exits non-zero naming it (default 30)\n"
+      "  --hello-timeout S   time for all peers to be discovered (default 60)\n"
+      "  --mbufs N           mbufs in the node's packet pool (default 16383)\n"
+      "  --top N             print the N top-ranked vertices at the end (default 10, 0: off)\n"
+      "  --quiet             no per-superstep report lines\n"
+      "  -h, --help          this text\n"
+      "\n"
+      "Output values: pagerank ranks (9 significant digits); sssp distances and bfs hop\n"
+      "counts as integers or `inf` when unreachable; cc the smallest vertex id of the\n"
+      "vertex's weakly connected component.\n",
+      prog, wire::kMaxNodes, wire::kDefaultUdpPort);
+}
+
+Config parse_app_args(int argc, char** argv) {
+  Config c;
+  bool have_app = false, have_graph = false, have_rank = false, have_nodes = false,
+       have_job = false;
+  optind = 1;  // the EAL has used getopt before us
+  opterr = 0;
+  int opt;
+  while ((opt = getopt_long(argc, argv, ":h", kLongOptions, nullptr)) != -1) {
+    switch (opt) {
+      case kOptApp: c.app = parse_app(optarg); have_app = true; break;
+      case kOptGraph: c.graph = optarg; have_graph = true; break;
+      case kOptFormat:
+        try {
+          c.format = parse_graph_format(optarg);
+        } catch (const std::exception& e) {
+          throw ConfigError(std::string("--format: ") + e.what());
+        }
+        break;
+      case kOptUndirected: c.undirected = true; break;
+      case kOptNodes: c.nodes = parse_unsigned("nodes", optarg, 1, wire::kMaxNodes); have_nodes = true; break;
+      case kOptRank: c.rank = parse_unsigned("rank", optarg, 0, wire::kMaxNodes - 1); have_rank = true; break;
+      case kOptSource: c.source = parse_unsigned("source", optarg, 0, UINT32_MAX - 1); break;
+      case kOptIterations: c.iterations = parse_unsigned("iterations", optarg, 0, 1000000); break;
+      case kOptOut: c.out_dir = optarg; break;
+      case kOptJobId: c.job_token = parse_unsigned("job-id", optarg, 1, UINT32_MAX); have_job = true; break;
+      case kOptUdpPort: c.udp_port = parse_unsigned("udp-port", optarg, 1, 65535); break;
+      case kOptPeerTimeout: c.peer_timeout_s = parse_seconds("peer-timeout", optarg); break;
+      case kOptHelloTimeout: c.hello_timeout_s = parse_seconds("hello-timeout", optarg); break;
+      case kOptMbufs: c.mbufs = parse_unsigned("mbufs", optarg, 1023, 1u << 24); break;
+      case kOptTop: c.top = parse_unsigned("top", optarg, 0, wire::kTopK); break;
+      case kOptQuiet: c.quiet = true; break;
+      case 'h':
+      case kOptHelp: break;  // handled before EAL init by wants_help()
+      case ':':
+        throw ConfigError(std::string("option ") + argv[optind - 1] + " needs a value");
+      default:
+        throw ConfigError(std::string("unknown option '") + argv[optind - 1] + "' (see --help)");
+    }
+  }
+  if (optind < argc)
+    throw ConfigError(std::string("unexpected argument '") + argv[optind] + "' (see --help)");
+  if (!have_app) throw ConfigError("--app is required (pagerank, sssp, bfs or cc)");
+  if (!have_graph) throw ConfigError("--graph is required (a file or kron:SCALE:DEGREE[:SEED])");
+
+  const char* which = nullptr;
+  if (!have_nodes) {
+    if (const char* v = env_first({"SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}, &which))
+      c.nodes = parse_unsigned(which, v, 1, wire::kMaxNodes);
+  }
+  if (!have_rank) {
+    if (const char* v = env_first({"SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"}, &which))
+      c.rank = parse_unsigned(which, v, 0, wire::kMaxNodes - 1);
+  }
+  if (c.rank >= c.nodes)
+    throw ConfigError("--rank " + std::to_string(c.rank) + " is not below --nodes " +
+                      std::to_string(c.nodes));
+  if (!have_job) c.job_token = default_job_token(c);
+  return c;
+}
+
+}  // namespace wg

@@ -1,0 +1,232 @@
+#include "dataplane/dataplane.h"
+
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+
+#include <atomic>
+#include <cstdio>
+#include <stdexcept>
+
+namespace wg {
+
+namespace {
+
+constexpr uint16_t kRxDescriptors = 2048;
+constexpr uint16_t kTxDescriptors = 2048;
+constexpr unsigned kPoolCache = 256;
+
+std::atomic<unsigned> g_instance{0};  // unique names for pools and rings per process
+
+std::runtime_error dpdk_error(const std::string& what) {
+  return std::runtime_error(what + ": " + rte_strerror(rte_errno));
+}
+
+std::string mac_string(const MacAddress& m) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+  return buf;
+}
+
+}  // namespace
+
+Dataplane::Dataplane(const DataplaneOptions& o)
+    : opt_(o), vctx_{o.job_token, o.rank, o.nodes, o.udp_port}, peers_(o.nodes) {
+  init_pool();
+  uint16_t id;
+  RTE_ETH_FOREACH_DEV(id) init_port(id);
+  if (opt_.nodes > 1 && ports_.empty())
+    throw std::runtime_error("a cluster of " + std::to_string(opt_.nodes) +
+                             " nodes needs at least one DPDK port; pass one with the EAL "
+                             "options (e.g. -a PCI_ADDRESS or --vdev net_tap0)");
+}
+
+Dataplane::~Dataplane() {
+  for (Port& p : ports_) {
+    rte_eth_dev_stop(p.id);
+    rte_eth_dev_close(p.id);
+    for (uint16_t i = p.carry_at; i < p.carry_n; ++i) rte_pktmbuf_free(p.carry[i]);
+    rte_mbuf* m;
+    while (rte_ring_dequeue(p.txq, reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
+    rte_ring_free(p.txq);
+  }
+  if (local_ != nullptr) {
+    rte_mbuf* m;
+    while (rte_ring_dequeue(local_, reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
+    rte_ring_free(local_);
+  }
+  rte_mempool_free(pool_);
+}
+
+void Dataplane::init_pool() {
+  const unsigned n = g_instance.fetch_add(1);
+  const int socket = static_cast<int>(rte_socket_id());
+  const std::string name = "wg_pool" + std::to_string(n);
+  pool_ = rte_pktmbuf_pool_create(name.c_str(), opt_.mbufs, kPoolCache, 0,
+                                  RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+  if (pool_ == nullptr)
+    throw dpdk_error("cannot create a pool of " + std::to_string(opt_.mbufs) +
+                     " mbufs (more EAL memory with -m, or fewer with --mbufs)");
+  // Holds every mbuf of the pool, so enqueue can never fail.
+  const unsigned ring_size = rte_align32pow2(opt_.mbufs + 1);
+  local_ = rte_ring_create(("wg_local" + std::to_string(n)).c_str(), ring_size, socket,
+                           RING_F_SP_ENQ | RING_F_SC_DEQ);
+  if (local_ == nullptr) throw dpdk_error("cannot create the local bucket queue");
+}
+
+void Dataplane::init_port(uint16_t id) {
+  Port p;
+  p.id = id;
+  rte_eth_dev_info info;
+  if (rte_eth_dev_info_get(id, &info) != 0) throw dpdk_error("port " + std::to_string(id) + ": no device info");
+  rte_eth_conf conf{};
+  if (int rc = rte_eth_dev_configure(id, 1, 1, &conf); rc < 0)
+    throw std::runtime_error("port " + std::to_string(id) + ": configure failed: " + rte_strerror(-rc));
+  uint16_t nb_rxd = kRxDescriptors, nb_txd = kTxDescriptors;
+  if (int rc = rte_eth_dev_adjust_nb_rx_tx_desc(id, &nb_rxd, &nb_txd); rc < 0)
+    throw std::runtime_error("port " + std::to_string(id) + ": descriptor counts: " + rte_strerror(-rc));
+  const int socket = rte_eth_dev_socket_id(id) >= 0 ? rte_eth_dev_socket_id(id) : static_cast<int>(rte_socket_id());
+  if (int rc = rte_eth_rx_queue_setup(id, 0, nb_rxd, socket, nullptr, pool_); rc < 0)
+    throw std::runtime_error("port " + std::to_string(id) + ": rx queue: " + rte_strerror(-rc));
+  if (int rc = rte_eth_tx_queue_setup(id, 0, nb_txd, socket, nullptr); rc < 0)
+    throw std::runtime_error("port " + std::to_string(id) + ": tx queue: " + rte_strerror(-rc));
+  if (int rc = rte_eth_dev_start(id); rc < 0)
+    throw std::runtime_error("port " + std::to_string(id) + ": start failed: " + rte_strerror(-rc));
+  // Peers address us by MAC, but a bridge or a memif peer may present frames
+  // for other nodes too: validation filters by rank, so accept everything.
+  rte_eth_promiscuous_enable(id);
+  rte_ether_addr mac;
+  rte_eth_macaddr_get(id, &mac);
+  std::copy(std::begin(mac.addr_bytes), std::end(mac.addr_bytes), p.mac.begin());
+
+  const unsigned ring_size = rte_align32pow2(opt_.mbufs + 1);
+  const std::string name = "wg_txq" + std::to_string(g_instance.load()) + "_" + std::to_string(id);
+  p.txq = rte_ring_create(name.c_str(), ring_size, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
+  if (p.txq == nullptr) throw dpdk_error("port " + std::to_string(id) + ": cannot create the tx queue");
+  ports_.push_back(p);
+}
+
+bool Dataplane::all_links_up() const {
+  for (const Port& p : ports_) {
+    rte_eth_link link{};
+    if (rte_eth_link_get_nowait(p.id, &link) != 0 || link.link_status != RTE_ETH_LINK_UP) return false;
+  }
+  return true;
+}
+
+std::string Dataplane::port_summary() const {
+  std::string s;
+  for (const Port& p : ports_) {
+    char name[RTE_ETH_NAME_MAX_LEN] = "?";
+    rte_eth_dev_get_name_by_port(p.id, name);
+    if (!s.empty()) s += ", ";
+    s += "port " + std::to_string(p.id) + " " + name + " " + mac_string(p.mac);
+  }
+  return s.empty() ? "no ports (single node)" : s;
+}
+
+std::string Dataplane::link_state() const {
+  std::string s;
+  for (const Port& p : ports_) {
+    rte_eth_link link{};
+    const bool up = rte_eth_link_get_nowait(p.id, &link) == 0 && link.link_status == RTE_ETH_LINK_UP;
+    s += "port " + std::to_string(p.id) + (up ? " up, " : " down, ");
+  }
+  s += std::to_string(tx.frames) + " frames sent, " + std::to_string(rx.frames) + " received";
+  for (size_t i = 1; i < rx.dropped.size(); ++i)
+    if (rx.dropped[i] != 0)
+      s += ", " + std::to_string(rx.dropped[i]) + " dropped as " + drop_reason_name(static_cast<DropReason>(i));
+  return s;
+}
+
+bool Dataplane::learn_peer(unsigned rank, unsigned port, const MacAddress& mac) {
+  Peer& peer = peers_[rank];
+  if (peer.known) return peer.port == port && peer.addr.dst_mac == mac;
+  peer.known = true;
+  peer.port = port;
+  peer.addr.src_mac = ports_[port].mac;
+  peer.addr.dst_mac = mac;
+  peer.addr.src_ip = node_ipv4(opt_.job_token, opt_.rank);
+  peer.addr.dst_ip = node_ipv4(opt_.job_token, rank);
+  peer.addr.src_port = opt_.udp_port;
+  peer.addr.dst_port = opt_.udp_port;
+  return true;
+}
+
+void Dataplane::address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes) const {
+  uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
+  const uint16_t len = write_l2_l4(frame, peers_[peer].addr, bucket_bytes);
+  m->data_len = len;
+  m->pkt_len = len;
+}
+
+void Dataplane::enqueue(unsigned peer, rte_mbuf* m) {
+  rte_ring_sp_enqueue(ports_[peers_[peer].port].txq, m);
+}
+
+void Dataplane::enqueue_local(rte_mbuf* m) { rte_ring_sp_enqueue(local_, m); }
+
+void Dataplane::broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes) {
+  for (Port& p : ports_) {
+    rte_mbuf* m = alloc();
+    if (m == nullptr) return;
+    uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
+    std::memcpy(frame + wire::kHeaderOffset, bucket, bucket_bytes);
+    FrameAddress a;
+    a.src_mac = p.mac;
+    a.dst_mac = kBroadcastMac;
+    a.src_ip = node_ipv4(opt_.job_token, opt_.rank);
+    a.dst_ip = 0xffffffffu;
+    a.src_port = a.dst_port = opt_.udp_port;
+    m->data_len = m->pkt_len = write_l2_l4(frame, a, bucket_bytes);
+    if (rte_eth_tx_burst(p.id, 0, &m, 1) == 1) {
+      ++tx.frames;
+      tx.bytes += m->pkt_len;
+    } else {
+      rte_pktmbuf_free(m);
+    }
+  }
+}
+
+unsigned Dataplane::flush_port(Port& p) {
+  unsigned sent = 0;
+  for (;;) {
+    if (p.carry_at == p.carry_n) {
+      p.carry_at = 0;
+      p.carry_n = static_cast<uint16_t>(
+          rte_ring_sc_dequeue_burst(p.txq, reinterpret_cast<void**>(p.carry), kBurst, nullptr));
+      if (p.carry_n == 0) return sent;
+    }
+    const uint16_t want = p.carry_n - p.carry_at;
+    uint64_t bytes = 0;
+    for (uint16_t i = p.carry_at; i < p.carry_n; ++i) bytes += p.carry[i]->pkt_len;
+    const uint16_t n = rte_eth_tx_burst(p.id, 0, p.carry + p.carry_at, want);
+    for (uint16_t i = p.carry_at + n; i < p.carry_n; ++i) bytes -= p.carry[i]->pkt_len;
+    tx.frames += n;
+    tx.bytes += bytes;
+    sent += n;
+    p.carry_at += n;
+    if (n < want) {  // the NIC (or the memif ring) is full: come back later
+      ++tx.ring_full;
+      return sent;
+    }
+  }
+}
+
+unsigned Dataplane::flush_tx() {
+  unsigned sent = 0;
+  for (Port& p : ports_) sent += flush_port(p);
+  return sent;
+}
+
+bool Dataplane::tx_idle() const {
+  for (const Port& p : ports_)
+    if (p.carry_at != p.carry_n || rte_ring_count(p.txq) != 0) return false;
+  return true;
+}
+
+uint16_t Dataplane::rx_burst(unsigned port, rte_mbuf** out, uint16_t n) {
+  return rte_eth_rx_burst(ports_[port].id, 0, out, n);
+}
+
+}  // namespace wg

@@ -1,0 +1,113 @@
+// The node's DPDK resources: the mbuf pool, every ethdev port the EAL created
+// (one port on a switch or bridge, or one port per peer for point-to-point
+// links such as memif), a descriptor queue per port feeding the sender, the
+// local queue for same-node buckets, and the table of peers (which port and
+// MAC reach each rank), filled by the hello exchange.
+//
+// Threading: the EAL must be initialised before construction. The sender role
+// owns the TX side (tx queues, carry arrays, TxCounters); the accumulator role
+// owns the RX side (rx bursts, RxCounters). The peer table is written only
+// during discovery, before any data flows.
+#pragma once
+
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dataplane/counters.h"
+#include "dataplane/frame.h"
+
+namespace wg {
+
+struct DataplaneOptions {
+  uint32_t job_token = 0;
+  unsigned rank = 0;
+  unsigned nodes = 1;
+  uint16_t udp_port = wire::kDefaultUdpPort;
+  unsigned mbufs = 16383;
+};
+
+class Dataplane {
+ public:
+  static constexpr uint16_t kBurst = 32;
+
+  explicit Dataplane(const DataplaneOptions& o);  // throws std::runtime_error
+  ~Dataplane();
+  Dataplane(const Dataplane&) = delete;
+  Dataplane& operator=(const Dataplane&) = delete;
+
+  const DataplaneOptions& options() const { return opt_; }
+  const ValidationContext& validation() const { return vctx_; }
+  unsigned num_ports() const { return static_cast<unsigned>(ports_.size()); }
+  uint16_t port_id(unsigned i) const { return ports_[i].id; }
+  rte_mempool* pool() const { return pool_; }
+  bool all_links_up() const;
+  std::string port_summary() const;
+  // "port 0 up, port 1 down" plus frame counts, for error messages.
+  std::string link_state() const;
+
+  // ---- peers ----
+  bool peer_known(unsigned rank) const { return peers_[rank].known; }
+  // Records that `rank` answers on port index `port` with `mac`. Returns false
+  // if the rank was already known at another address (two nodes claim it).
+  bool learn_peer(unsigned rank, unsigned port, const MacAddress& mac);
+  const FrameAddress& address_of(unsigned rank) const { return peers_[rank].addr; }
+
+  // ---- send side (sender role) ----
+  rte_mbuf* alloc() { return rte_pktmbuf_alloc(pool_); }
+  // Fills L2-L4 headers for `peer` and sets the mbuf lengths; the wiregraph
+  // header and payload (bucket_bytes of them) must already be written.
+  void address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes) const;
+  // Queues an addressed bucket for the peer's port. Never fails: a queue holds
+  // as many entries as the pool has mbufs.
+  void enqueue(unsigned peer, rte_mbuf* m);
+  // Sends a hello on every port, now, to the broadcast address; dropped if
+  // the port cannot take it (hellos repeat).
+  void broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes);
+  // Moves queued buckets to the NICs. Returns frames sent.
+  unsigned flush_tx();
+  bool tx_idle() const;  // nothing queued or carried
+
+  // ---- same-node buckets ----
+  void enqueue_local(rte_mbuf* m);
+  unsigned dequeue_local(rte_mbuf** out, unsigned n) {
+    return rte_ring_sc_dequeue_burst(local_, reinterpret_cast<void**>(out), n, nullptr);
+  }
+
+  // ---- receive side (accumulator role) ----
+  uint16_t rx_burst(unsigned port, rte_mbuf** out, uint16_t n);
+
+  TxCounters tx;
+  RxCounters rx;
+
+ private:
+  struct Port {
+    uint16_t id = 0;
+    MacAddress mac{};
+    rte_ring* txq = nullptr;                  // addressed buckets waiting for tx_burst
+    rte_mbuf* carry[kBurst] = {};             // dequeued, refused by the NIC, retried first
+    uint16_t carry_n = 0;
+    uint16_t carry_at = 0;
+  };
+  struct Peer {
+    bool known = false;
+    unsigned port = 0;
+    FrameAddress addr;
+  };
+
+  void init_pool();
+  void init_port(uint16_t id);
+  unsigned flush_port(Port& p);
+
+  DataplaneOptions opt_;
+  ValidationContext vctx_;
+  rte_mempool* pool_ = nullptr;
+  rte_ring* local_ = nullptr;
+  std::vector<Port> ports_;
+  std::vector<Peer> peers_;
+};
+
+}  // namespace wg

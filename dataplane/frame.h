@@ -1,0 +1,91 @@
+// Encoding and validation of message-bucket frames (dataplane/wire.h). Pure
+// functions over byte buffers: no EAL needed, so they are unit-tested directly.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+
+#include "dataplane/wire.h"
+
+namespace wg {
+
+using MacAddress = std::array<uint8_t, 6>;
+
+// Who a frame is from and to, at L2-L4. Built once per peer.
+struct FrameAddress {
+  MacAddress src_mac{};
+  MacAddress dst_mac{};
+  uint32_t src_ip = 0;  // host order
+  uint32_t dst_ip = 0;
+  uint16_t src_port = 0;
+  uint16_t dst_port = 0;
+};
+
+inline constexpr MacAddress kBroadcastMac{0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+
+// The IPv4 address wiregraph gives node `rank`: 169.254.<job>.<rank+1>, a
+// link-local address that never leaves the wiregraph segment.
+uint32_t node_ipv4(uint32_t job_token, unsigned rank);
+
+// Writes Ethernet, IPv4 and UDP headers for a bucket whose wiregraph header +
+// payload is `bucket_bytes` long. Returns the frame length.
+uint16_t write_l2_l4(uint8_t* frame, const FrameAddress& a, uint16_t bucket_bytes);
+
+// Fills the wiregraph header (checksum 0).
+void write_bucket_header(uint8_t* frame, wire::Kind kind, uint32_t job_token, unsigned src,
+                         unsigned dst, uint32_t superstep, uint16_t count);
+
+inline wire::BucketHeader* bucket_header(uint8_t* frame) {
+  return reinterpret_cast<wire::BucketHeader*>(frame + wire::kHeaderOffset);
+}
+inline const wire::BucketHeader* bucket_header(const uint8_t* frame) {
+  return reinterpret_cast<const wire::BucketHeader*>(frame + wire::kHeaderOffset);
+}
+inline wire::Record* records(uint8_t* frame) {
+  return reinterpret_cast<wire::Record*>(frame + wire::kPayloadOffset);
+}
+inline const wire::Record* records(const uint8_t* frame) {
+  return reinterpret_cast<const wire::Record*>(frame + wire::kPayloadOffset);
+}
+
+// Why a received frame was dropped. Each has a counter in the node report.
+enum class DropReason : uint8_t {
+  kNone = 0,
+  kNotWiregraph,    // not IPv4/UDP to our port: ARP, IPv6 neighbour discovery, strangers
+  kTooShort,        // shorter than the headers it claims
+  kBadIpHeader,     // IPv4 header length/total length inconsistent with the frame
+  kBadMagic,
+  kBadVersion,
+  kWrongJob,        // another wiregraph job on the same segment
+  kBadRank,         // source rank >= P, or our own rank
+  kNotForMe,        // destination rank is another node
+  kBadKind,
+  kBadCount,        // record count above the maximum, or payload shorter than count says
+  kBadSuperstep,    // data for a superstep this node cannot accept now
+  kIndexOutOfRange, // a record's local index >= this node's vertex count
+  kBadControl,      // control payload too short or inconsistent
+  kNumReasons,
+};
+const char* drop_reason_name(DropReason r);
+
+struct ValidationContext {
+  uint32_t job_token;
+  unsigned my_rank;
+  unsigned nodes;
+  uint16_t udp_port;
+};
+
+// Checks everything about a frame that does not depend on engine state:
+// L2-L4 framing, magic, version, job, ranks, kind, count vs length.
+DropReason validate_frame(const uint8_t* frame, uint32_t len, const ValidationContext& ctx);
+
+// Largest record index in a data bucket (for the range check before folding;
+// a separate pass vectorises and keeps the fold loop free of branches).
+inline uint32_t max_record_index(const wire::Record* r, unsigned count) {
+  uint32_t m = 0;
+  for (unsigned i = 0; i < count; ++i) m = r[i].index > m ? r[i].index : m;
+  return m;
+}
+
+}  // namespace wg

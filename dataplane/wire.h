@@ -1,0 +1,132 @@
+// The message bucket on the wire: one MTU-sized Ethernet frame.
+//
+//   Ethernet (14) | IPv4 (20) | UDP (8) | BucketHeader (38) | records (8 B each) | -
+//
+// Decisions (DIGEST 6.1):
+// - UDP over IPv4 so that captures decode with standard tools and real NICs can
+//   spread flows over RX queues by port (RSS). UDP checksum 0 (allowed for IPv4);
+//   the IPv4 header checksum is filled in.
+// - Our header is little-endian: wiregraph clusters are homogeneous x86/ARM
+//   little-endian machines and byte swaps on every field would be pure cost.
+//   The standard headers (Ethernet, IPv4, UDP) are in network order as usual.
+// - The header is 38 bytes so that records start 80 bytes into the frame: with
+//   DPDK's default 128-byte headroom, records are then 16-byte aligned in the
+//   mbuf on both send and receive.
+// - Records are fixed 8-byte (local index, value) pairs: the index is the
+//   destination vertex's index on its owner node (round-robin: v / P), so 32
+//   bits suffice; the value is 4 bytes (float, distance, hop count or label).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace wg::wire {
+
+inline constexpr uint16_t kMagic = 0x4757;  // "WG" in little-endian memory order
+inline constexpr uint8_t kVersion = 1;
+inline constexpr uint16_t kDefaultUdpPort = 47000;
+inline constexpr uint32_t kMtu = 1500;  // IP packet size (without Ethernet header)
+
+enum class Kind : uint8_t {
+  kData = 1,   // records for the destination's accumulators
+  kEnd = 2,    // end of superstep from the source: counts + aggregates
+  kHello = 3,  // membership: who I am, what I run, whom I have heard
+  kFin = 4,    // the source has finished the job (carries its top results)
+  kAbort = 5,  // the source hit a fatal error; every node should stop
+};
+
+enum Flags : uint16_t {
+  kFlagNone = 0,
+  kFlagHelloReply = 1,  // a hello sent in answer to another: never answered itself
+};
+
+struct __attribute__((packed)) BucketHeader {
+  uint16_t magic;
+  uint8_t version;
+  uint8_t kind;         // Kind
+  uint32_t job_token;   // frames of another job or a stranger are dropped
+  uint16_t src_rank;
+  uint16_t dst_rank;    // 0xffff = every node (hello)
+  uint32_t superstep;
+  uint32_t seq;         // per-connection bucket number (reliability/)
+  uint32_t ack;         // cumulative ack (reliability/)
+  uint16_t count;       // data: records; control: payload bytes
+  uint16_t flags;
+  uint32_t checksum;    // CRC32C of the bucket, 0 when not used
+  uint16_t reserved16;  // zero; pads records to a 16-byte boundary
+  uint32_t reserved32;  // zero
+};
+static_assert(sizeof(BucketHeader) == 38);
+static_assert(std::is_standard_layout_v<BucketHeader>);
+
+struct Record {
+  uint32_t index;  // destination local index on the destination node
+  uint32_t value;  // bit pattern of Program::Message
+};
+static_assert(sizeof(Record) == 8);
+
+inline constexpr uint16_t kBroadcastRank = 0xffff;
+inline constexpr size_t kEthHeaderBytes = 14;
+inline constexpr size_t kIpv4HeaderBytes = 20;
+inline constexpr size_t kUdpHeaderBytes = 8;
+inline constexpr size_t kHeaderOffset = kEthHeaderBytes + kIpv4HeaderBytes + kUdpHeaderBytes;
+inline constexpr size_t kPayloadOffset = kHeaderOffset + sizeof(BucketHeader);
+static_assert(kPayloadOffset == 80);
+inline constexpr size_t kMaxPayloadBytes =
+    kMtu - kIpv4HeaderBytes - kUdpHeaderBytes - sizeof(BucketHeader);
+inline constexpr uint16_t kMaxRecords = kMaxPayloadBytes / sizeof(Record);
+static_assert(kMaxRecords == 179);
+inline constexpr size_t kMaxFrameBytes = kEthHeaderBytes + kMtu;  // 1514, FCS not counted
+
+// On-the-wire cost of a frame for line-rate accounting: FCS (4) plus preamble,
+// start delimiter and inter-frame gap (20).
+inline constexpr size_t kWireOverheadBytes = 24;
+
+// ---- control payloads ------------------------------------------------------
+
+inline constexpr unsigned kMaxNodes = 64;  // heard_mask is one 64-bit word
+
+struct __attribute__((packed)) HelloPayload {
+  uint32_t nodes;             // P
+  uint32_t app;               // application id (apps/app_id.h)
+  uint64_t num_vertices;
+  uint64_t num_edges;
+  uint64_t graph_fingerprint; // compute/edge_list.h fingerprint()
+  uint64_t params_digest;     // iterations, source, ...: every node must run the same job
+  uint64_t heard_mask;        // bit r: the sender has heard node r's hello
+};
+
+struct __attribute__((packed)) EndPayload {
+  uint64_t buckets_to_dst;    // data buckets the source sent to the destination this superstep
+  uint64_t messages_to_dst;   // records in them
+  uint64_t active_vertices;   // source's active vertices this superstep
+  uint64_t messages_sent;     // source's total records this superstep (all destinations, local too)
+  uint64_t buckets_sent;      // source's total buckets (remote only)
+  uint64_t bytes_sent;        // source's total frame bytes (remote only)
+  double aggregate;           // program-defined sum (PageRank: dangling rank mass)
+};
+
+inline constexpr unsigned kTopK = 10;
+struct __attribute__((packed)) TopEntry {
+  uint32_t vertex;
+  uint32_t pad;
+  double value;
+};
+struct __attribute__((packed)) FinPayload {
+  uint32_t entries;
+  uint32_t pad;
+  TopEntry top[kTopK];
+};
+
+struct __attribute__((packed)) AbortPayload {
+  uint32_t reason_len;
+  char reason[120];
+};
+
+static_assert(sizeof(FinPayload) <= kMaxPayloadBytes);
+static_assert(sizeof(HelloPayload) <= kMaxPayloadBytes);
+static_assert(sizeof(EndPayload) <= kMaxPayloadBytes);
+static_assert(sizeof(AbortPayload) <= kMaxPayloadBytes);
+
+}  // namespace wg::wire

@@ -1,0 +1,187 @@
+#include "reliability/membership.h"
+
+#include <rte_cycles.h>
+
+#include <chrono>
+#include <cinttypes>
+#include <cstring>
+
+#include "dataplane/idle.h"
+
+namespace wg {
+
+namespace {
+
+constexpr double kHelloIntervalS = 0.02;
+constexpr double kReplyIntervalS = 0.002;
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+  return buf;
+}
+
+std::string rank_list(uint64_t mask) {
+  std::string s;
+  for (unsigned r = 0; r < 64; ++r)
+    if (mask >> r & 1) s += (s.empty() ? "" : ", ") + std::to_string(r);
+  return s;
+}
+
+}  // namespace
+
+Membership::Membership(Dataplane& dp, const MembershipInfo& info)
+    : dp_(dp),
+      info_(info),
+      rank_(dp.options().rank),
+      all_peers_((info.nodes >= 64 ? ~0ULL : (1ULL << info.nodes) - 1) & ~(1ULL << rank_)),
+      last_heard_tsc_(info.nodes, rte_rdtsc()),
+      fins_(info.nodes) {}
+
+double Membership::silent_for(unsigned rank) const {
+  return static_cast<double>(rte_rdtsc() - last_heard_tsc_[rank]) / static_cast<double>(rte_get_tsc_hz());
+}
+
+int Membership::first_without_fin() const {
+  for (unsigned r = 0; r < info_.nodes; ++r)
+    if ((all_peers_ >> r & 1) && !(fins_seen_ >> r & 1)) return static_cast<int>(r);
+  return -1;
+}
+
+void Membership::send_hello(bool reply) {
+  const uint64_t now = rte_rdtsc();
+  uint64_t& last = reply ? last_reply_tsc_ : last_hello_tsc_;
+  const double interval = reply ? kReplyIntervalS : kHelloIntervalS;
+  if (static_cast<double>(now - last) < interval * static_cast<double>(rte_get_tsc_hz())) return;
+  last = now;
+  uint8_t frame[wire::kPayloadOffset + sizeof(wire::HelloPayload)];
+  write_bucket_header(frame, wire::Kind::kHello, dp_.options().job_token, rank_, wire::kBroadcastRank, 0,
+                      sizeof(wire::HelloPayload));
+  if (reply) bucket_header(frame)->flags = wire::kFlagHelloReply;
+  wire::HelloPayload h{};
+  h.nodes = info_.nodes;
+  h.app = info_.app;
+  h.num_vertices = info_.num_vertices;
+  h.num_edges = info_.num_edges;
+  h.graph_fingerprint = info_.graph_fingerprint;
+  h.params_digest = info_.params_digest;
+  h.heard_mask = heard_ | (1ULL << rank_);
+  std::memcpy(frame + wire::kPayloadOffset, &h, sizeof h);
+  dp_.broadcast_now(frame + wire::kHeaderOffset, sizeof frame - wire::kHeaderOffset);
+}
+
+void Membership::discover(double timeout_s, const Pump& pump) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  IdleBackoff idle;
+  while (heard_ != all_peers_ || heard_us_ != all_peers_) {
+    send_hello(false);
+    if (pump()) {
+      idle.reset();
+    } else {
+      idle.wait();
+    }
+    if (std::chrono::duration<double>(Clock::now() - start).count() > timeout_s) {
+      const uint64_t missing = all_peers_ & ~heard_;
+      if (missing)
+        throw PeerError("no hello from node(s) " + rank_list(missing) + " within " +
+                        std::to_string(timeout_s) + " s (are they running, on the same link, with the same --job-id? " +
+                        dp_.link_state() + ")");
+      throw PeerError("node(s) " + rank_list(all_peers_ & ~heard_us_) + " never confirmed hearing this node within " +
+                      std::to_string(timeout_s) + " s (" + dp_.link_state() + ")");
+    }
+  }
+}
+
+void Membership::check_same_job(unsigned peer, const wire::HelloPayload& h) const {
+  auto differ = [peer](const char* what, const std::string& theirs, const std::string& ours) {
+    return PeerError("node " + std::to_string(peer) + " runs a different job: " + what + " " + theirs +
+                     " there, " + ours + " here");
+  };
+  if (h.nodes != info_.nodes) throw differ("--nodes", std::to_string(h.nodes), std::to_string(info_.nodes));
+  if (h.app != info_.app) throw differ("app id", std::to_string(h.app), std::to_string(info_.app));
+  if (h.num_vertices != info_.num_vertices)
+    throw differ("vertex count", std::to_string(h.num_vertices), std::to_string(info_.num_vertices));
+  if (h.num_edges != info_.num_edges)
+    throw differ("edge count", std::to_string(h.num_edges), std::to_string(info_.num_edges));
+  if (h.graph_fingerprint != info_.graph_fingerprint)
+    throw differ("graph fingerprint", hex(h.graph_fingerprint), hex(info_.graph_fingerprint));
+  if (h.params_digest != info_.params_digest)
+    throw differ("parameters (--source/--iterations/--undirected)", hex(h.params_digest), hex(info_.params_digest));
+}
+
+DropReason Membership::on_control(const uint8_t* frame, const wire::BucketHeader* h, unsigned port,
+                                  SuperstepLedger& ledger) {
+  const unsigned src = h->src_rank;
+  const uint8_t* payload = frame + wire::kPayloadOffset;
+  switch (static_cast<wire::Kind>(h->kind)) {
+    case wire::Kind::kHello: {
+      wire::HelloPayload hello;
+      std::memcpy(&hello, payload, sizeof hello);
+      check_same_job(src, hello);
+      MacAddress mac;
+      std::memcpy(mac.data(), frame + 6, 6);  // Ethernet source address
+      if (!dp_.learn_peer(src, port, mac))
+        throw PeerError("two nodes claim rank " + std::to_string(src) + " (hellos from different addresses)");
+      heard_ |= 1ULL << src;
+      if (hello.heard_mask >> rank_ & 1) heard_us_ |= 1ULL << src;
+      // Requests come only from nodes still discovering: answer every one, so
+      // a node that finished early still confirms itself to a late one.
+      if (!(h->flags & wire::kFlagHelloReply)) send_hello(true);
+      return DropReason::kNone;
+    }
+    case wire::Kind::kEnd: {
+      wire::EndPayload end;
+      std::memcpy(&end, payload, sizeof end);
+      return ledger.on_end(src, h->superstep, end) ? DropReason::kNone : DropReason::kBadSuperstep;
+    }
+    case wire::Kind::kFin: {
+      std::memcpy(&fins_[src], payload, sizeof(wire::FinPayload));
+      if (fins_[src].entries > wire::kTopK) return DropReason::kBadControl;
+      fins_seen_ |= 1ULL << src;
+      return DropReason::kNone;
+    }
+    case wire::Kind::kAbort: {
+      wire::AbortPayload a;
+      std::memcpy(&a, payload, sizeof a);
+      const size_t n = std::min<size_t>(a.reason_len, sizeof a.reason);
+      throw PeerError("node " + std::to_string(src) + " aborted: " + std::string(a.reason, n));
+    }
+    case wire::Kind::kData: break;
+  }
+  return DropReason::kBadKind;
+}
+
+void Membership::send_control(unsigned peer, wire::Kind kind, uint32_t superstep, const void* payload,
+                              uint16_t bytes, const Pump& pump) {
+  rte_mbuf* m;
+  IdleBackoff idle;
+  while ((m = dp_.alloc()) == nullptr) {
+    if (pump()) idle.reset();
+    else idle.wait();
+  }
+  uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
+  write_bucket_header(frame, kind, dp_.options().job_token, rank_, peer, superstep, bytes);
+  std::memcpy(frame + wire::kPayloadOffset, payload, bytes);
+  dp_.address(m, peer, static_cast<uint16_t>(sizeof(wire::BucketHeader) + bytes));
+  dp_.enqueue(peer, m);
+}
+
+void Membership::broadcast_abort(const std::string& reason) {
+  wire::AbortPayload a{};
+  a.reason_len = static_cast<uint32_t>(std::min(reason.size(), sizeof a.reason));
+  std::memcpy(a.reason, reason.data(), a.reason_len);
+  for (unsigned p = 0; p < info_.nodes; ++p) {
+    if (p == rank_ || !dp_.peer_known(p)) continue;
+    rte_mbuf* m = dp_.alloc();
+    if (m == nullptr) return;
+    uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
+    write_bucket_header(frame, wire::Kind::kAbort, dp_.options().job_token, rank_, p, 0, sizeof a);
+    std::memcpy(frame + wire::kPayloadOffset, &a, sizeof a);
+    dp_.address(m, p, static_cast<uint16_t>(sizeof(wire::BucketHeader) + sizeof a));
+    dp_.enqueue(p, m);
+  }
+  dp_.flush_tx();
+}
+
+}  // namespace wg

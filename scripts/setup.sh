@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Set up this machine for wiregraph and build it.
+#
+#   scripts/setup.sh              install missing packages, hugepages, build
+#   SKIP_BUILD=1 scripts/setup.sh packages and hugepages only
+#
+# Idempotent: a second run installs nothing, touches no hugepage setting that
+# is already good, and lets ninja find nothing to do. Works from any cwd.
+# Environment:
+#   SKIP_BUILD=1     do not configure or build
+#   HUGEPAGES=N      number of default-size (2 MiB) hugepages wanted (default 1024)
+#   BUILD_DIR=DIR    build directory relative to the repo root (default build)
+set -euo pipefail
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$REPO_ROOT"
+
+PACKAGES=(build-essential g++ meson ninja-build pkg-config libdpdk-dev dpdk
+          libnuma-dev libmetis-dev libgtest-dev python3 iproute2 gnuplot-nox
+          python3-pyelftools)
+HUGEPAGES="${HUGEPAGES:-1024}"
+BUILD_DIR="${BUILD_DIR:-build}"
+SKIP_BUILD="${SKIP_BUILD:-0}"
+
+log() { printf 'setup: %s\n' "$*"; }
+warn() { printf 'setup: WARNING: %s\n' "$*" >&2; }
+die() { printf 'setup: ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Run a command as root: directly when we are root, else through sudo when it
+# exists. as_root returns 127 when neither is possible (callers decide).
+if [[ $EUID -eq 0 ]]; then
+    SUDO=()
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO=(sudo)
+else
+    SUDO=(none)
+fi
+as_root() {
+    if [[ ${SUDO[0]-} == none ]]; then
+        return 127
+    fi
+    "${SUDO[@]}" "$@"
+}
+
+# --- 1. packages --------------------------------------------------------------
+missing=()
+for p in "${PACKAGES[@]}"; do
+    status="$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)"
+    [[ $status == "install ok installed" ]] || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+    log "packages: all ${#PACKAGES[@]} present"
+else
+    log "packages: installing ${missing[*]}"
+    if [[ ${SUDO[0]-} == none ]]; then
+        die "not root and no sudo: cannot install ${missing[*]} (run as root, or install them with apt-get)"
+    fi
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q \
+        || die "apt-get update failed"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+        --no-install-recommends "${missing[@]}" \
+        || die "apt-get install ${missing[*]} failed"
+    log "packages: installed ${missing[*]}"
+fi
+
+# --- 2. hugepages ---------------------------------------------------------------
+# Never fatal: without hugepages the cluster launcher falls back to --no-huge.
+huge_ok=1
+nr="$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)"
+if ((nr < HUGEPAGES)); then
+    if echo "$HUGEPAGES" | as_root tee /proc/sys/vm/nr_hugepages >/dev/null 2>&1; then
+        nr="$(cat /proc/sys/vm/nr_hugepages)"
+        if ((nr < HUGEPAGES)); then
+            warn "asked for $HUGEPAGES hugepages, the kernel gave $nr (memory fragmented?)"
+            huge_ok=0
+        else
+            log "hugepages: set vm.nr_hugepages to $nr"
+        fi
+    else
+        warn "could not set /proc/sys/vm/nr_hugepages (not root or a container?)"
+        huge_ok=0
+    fi
+fi
+mnt="$(awk '$3 == "hugetlbfs" { print $2; exit }' /proc/mounts)"
+if [[ -z $mnt ]]; then
+    if as_root mkdir -p /dev/hugepages 2>/dev/null \
+        && as_root mount -t hugetlbfs nodev /dev/hugepages 2>/dev/null; then
+        mnt=/dev/hugepages
+        log "hugepages: mounted hugetlbfs at $mnt"
+    else
+        warn "could not mount hugetlbfs at /dev/hugepages (not root or a container?)"
+        huge_ok=0
+    fi
+fi
+size_kb="$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)"
+free="$(awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo)"
+if ((huge_ok)); then
+    log "hugepages: $nr x ${size_kb} kB ($free free), hugetlbfs at $mnt"
+else
+    if [[ -z $mnt ]]; then
+        warn "hugepages: no hugetlbfs mounted: scripts/wiregraph-cluster will fall back to --no-huge"
+    else
+        warn "hugepages: $nr x ${size_kb} kB ($free free) at $mnt: scripts/wiregraph-cluster" \
+             "falls back to --no-huge when they cannot cover P x --mem-mb"
+    fi
+fi
+
+# --- 3. build -------------------------------------------------------------------
+if [[ $SKIP_BUILD == 1 ]]; then
+    log "build: skipped (SKIP_BUILD=1)"
+    exit 0
+fi
+if [[ ! -f $BUILD_DIR/meson-private/coredata.dat ]]; then
+    log "build: meson setup $BUILD_DIR -Dwerror=true"
+    meson setup "$BUILD_DIR" -Dwerror=true
+else
+    # ninja re-runs meson by itself when a meson.build changes; only make sure
+    # the existing build directory still treats warnings as errors.
+    werror="$(meson introspect "$BUILD_DIR" --buildoptions 2>/dev/null | python3 -c '
+import json, sys
+try:
+    print(next((str(o["value"]).lower() for o in json.load(sys.stdin) if o["name"] == "werror"), "unknown"))
+except Exception:
+    print("unknown")')"
+    if [[ $werror == false ]]; then
+        log "build: meson configure $BUILD_DIR -Dwerror=true"
+        meson configure "$BUILD_DIR" -Dwerror=true
+    else
+        log "build: $BUILD_DIR already configured"
+    fi
+fi
+log "build: ninja -C $BUILD_DIR"
+ninja -C "$BUILD_DIR"
+log "build: done; binaries in $REPO_ROOT/$BUILD_DIR"

@@ -1,0 +1,559 @@
+#include "tests/cluster_harness.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+#include <thread>
+
+#include "tests/reference.h"
+
+namespace wg::test {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string env_or_empty(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+bool is_executable_file(const std::string& path) {
+  struct stat st{};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+// PATH plus the sbin directories, which a root shell has but a test
+// runner's environment may not.
+bool command_exists(const std::string& name) {
+  std::string dirs = env_or_empty("PATH") + ":/usr/sbin:/sbin:/usr/bin:/bin";
+  std::istringstream in(dirs);
+  for (std::string dir; std::getline(in, dir, ':');)
+    if (!dir.empty() && is_executable_file(dir + "/" + name)) return true;
+  return false;
+}
+
+std::string read_file(const std::string& path, bool* ok) {
+  std::ifstream in(path, std::ios::binary);
+  *ok = static_cast<bool>(in);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789_-+=/.,:@%") == std::string::npos)
+    return s;
+  std::string q = "'";
+  for (char c : s) q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// True when the token is a whole unsigned decimal integer.
+bool parse_u64(std::string_view token, uint64_t* value) {
+  if (token.empty() || token.front() == '+' || token.front() == '-') return false;
+  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), *value);
+  return ec == std::errc() && end == token.data() + token.size();
+}
+
+// Collects the first few problems of a kind and counts the rest, so a test
+// with 10^4 bad vertices prints a readable message.
+class Problems {
+ public:
+  explicit Problems(size_t shown = 20) : shown_(shown) {}
+
+  void add(const std::string& what) {
+    if (count_++ < shown_) text_ += "  " + what + "\n";
+  }
+  bool empty() const { return count_ == 0; }
+
+  ::testing::AssertionResult result(const std::string& headline) const {
+    if (empty()) return ::testing::AssertionSuccess();
+    auto r = ::testing::AssertionFailure() << headline << ": " << count_ << " problem(s)\n" << text_;
+    if (count_ > shown_) r << "  ... and " << (count_ - shown_) << " more\n";
+    return r;
+  }
+
+ private:
+  size_t shown_;
+  size_t count_ = 0;
+  std::string text_;
+};
+
+}  // namespace
+
+// ------------------------------------------------------------ environment
+
+std::string source_dir() { return env_or_empty("WG_SOURCE_DIR"); }
+std::string build_dir() { return env_or_empty("WG_BUILD_DIR"); }
+std::string datasets_dir() { return env_or_empty("WG_DATASETS"); }
+std::string launcher_path() { return source_dir() + "/scripts/wiregraph-cluster"; }
+std::string binary_path() { return build_dir() + "/apps/wiregraph"; }
+
+std::string tap_unavailable_reason() {
+  if (::geteuid() != 0) return "tap links need root (tap devices and a Linux bridge)";
+  if (!command_exists("ip")) return "tap links need the `ip` command (iproute2)";
+  if (::access("/dev/net/tun", R_OK | W_OK) != 0) return "tap links need /dev/net/tun";
+  return "";
+}
+
+TempDir::TempDir() {
+  std::string base = env_or_empty("TMPDIR");
+  if (base.empty()) base = "/tmp";
+  std::string pattern = base + "/wg-test-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw std::system_error(errno, std::generic_category(), "mkdtemp " + pattern);
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  // WG_KEEP_TEST_DIRS=1 keeps the node logs and results for a post-mortem.
+  if (!env_or_empty("WG_KEEP_TEST_DIRS").empty()) {
+    std::fprintf(stderr, "keeping %s\n", path_.c_str());
+    return;
+  }
+  std::error_code ec;  // a destructor must not throw; a leftover dir is harmless
+  fs::remove_all(path_, ec);
+}
+
+// ----------------------------------------------------------------- launch
+
+namespace {
+
+std::vector<std::string> launcher_argv(const LaunchOptions& opts) {
+  std::vector<std::string> argv = {"python3",   launcher_path(),
+                                   "--nodes",   std::to_string(opts.nodes),
+                                   "--link",    opts.link,
+                                   "--timeout", std::to_string(opts.timeout_sec),
+                                   "--binary",  binary_path(),
+                                   "--"};
+  argv.insert(argv.end(), opts.app_args.begin(), opts.app_args.end());
+  return argv;
+}
+
+// Runs in the forked child: only async-signal-safe calls until exec.
+[[noreturn]] void exec_child(char* const* argv, int log_fd, int null_fd) {
+  ::setpgid(0, 0);
+  ::dup2(null_fd, STDIN_FILENO);
+  ::dup2(log_fd, STDOUT_FILENO);
+  ::dup2(log_fd, STDERR_FILENO);
+  ::execvp(argv[0], argv);
+  static const char msg[] = "cluster_harness: cannot exec python3\n";
+  [[maybe_unused]] ssize_t n = ::write(STDERR_FILENO, msg, sizeof msg - 1);
+  ::_exit(127);
+}
+
+// Waits for the launcher without reaping it (WNOWAIT): while it is a zombie
+// its pid, which is also its process group id, cannot be reused, so
+// signalling the group afterwards reaches only processes this test started.
+bool wait_exited(pid_t pid, std::chrono::steady_clock::time_point deadline) {
+  for (;;) {
+    siginfo_t info{};
+    if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        info.si_pid == pid)
+      return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+}  // namespace
+
+LaunchResult run_launcher(const LaunchOptions& opts, const std::string& log_path) {
+  LaunchResult result;
+  const std::vector<std::string> args = launcher_argv(opts);
+  for (const std::string& a : args) result.command += (result.command.empty() ? "" : " ") + shell_quote(a);
+
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+
+  const int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (log_fd < 0 || null_fd < 0) {
+    result.output = "cannot open " + log_path + " or /dev/null";
+    if (log_fd >= 0) ::close(log_fd);
+    if (null_fd >= 0) ::close(null_fd);
+    return result;
+  }
+  const pid_t pid = ::fork();
+  if (pid == 0) exec_child(argv.data(), log_fd, null_fd);
+  ::close(log_fd);
+  ::close(null_fd);
+  if (pid < 0) {
+    result.output = "fork failed";
+    return result;
+  }
+  ::setpgid(pid, pid);  // also here: whichever of parent and child runs first
+
+  // The launcher enforces --timeout itself; the grace period only catches a
+  // launcher that does not.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(opts.timeout_sec + 30);
+  if (!wait_exited(pid, deadline)) {
+    result.timed_out = true;
+    ::kill(-pid, SIGTERM);
+    if (!wait_exited(pid, std::chrono::steady_clock::now() + std::chrono::seconds(5)))
+      ::kill(-pid, SIGKILL);
+  }
+  ::kill(-pid, SIGKILL);  // node processes the launcher left behind, if any
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+
+  bool ok = false;
+  result.output = read_file(log_path, &ok);
+  return result;
+}
+
+std::string describe(const LaunchResult& r) {
+  constexpr size_t kTail = 20000;  // node logs can be long; the end says why it failed
+  std::ostringstream s;
+  s << "command: " << r.command << "\nexit code: " << r.exit_code
+    << (r.timed_out ? " (killed by the test harness: no exit in time)" : "") << "\n--- output";
+  if (r.output.size() > kTail)
+    s << " (last " << kTail << " of " << r.output.size() << " bytes) ---\n"
+      << r.output.substr(r.output.size() - kTail);
+  else
+    s << " ---\n" << r.output;
+  s << "--- end of output ---";
+  return s.str();
+}
+
+// ---------------------------------------------------------------- results
+
+namespace {
+
+std::vector<std::string> result_files(const std::string& dir, std::string* error) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.starts_with("result") && name.ends_with(".txt")) files.push_back(it->path().string());
+  }
+  if (ec) *error = "cannot list " + dir + ": " + ec.message();
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+void read_result_file(const std::string& path, VertexId n, std::vector<std::string>* values,
+                      std::vector<std::string>* source, Problems* problems) {
+  std::ifstream in(path);
+  if (!in) {
+    problems->add("cannot read " + path);
+    return;
+  }
+  const std::string name = fs::path(path).filename().string();
+  size_t line_no = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_no;
+    const std::string where = name + ":" + std::to_string(line_no) + ": ";
+    std::istringstream fields(line);
+    std::string id_text, value, extra;
+    if (!(fields >> id_text)) continue;  // blank line
+    uint64_t id = 0;
+    if (!(fields >> value) || (fields >> extra) || !parse_u64(id_text, &id)) {
+      problems->add(where + "expected \"<vertex id> <value>\", got \"" + line + "\"");
+      continue;
+    }
+    if (id >= n) {
+      problems->add(where + "vertex " + id_text + " >= V = " + std::to_string(n));
+      continue;
+    }
+    if (!(*source)[id].empty()) {
+      problems->add(where + "vertex " + id_text + " already given at " + (*source)[id]);
+      continue;
+    }
+    (*source)[id] = where.substr(0, where.size() - 2);
+    (*values)[id] = value;
+  }
+}
+
+}  // namespace
+
+::testing::AssertionResult read_results(const std::string& dir, VertexId n,
+                                        std::vector<std::string>* values) {
+  std::string error;
+  const std::vector<std::string> files = result_files(dir, &error);
+  if (!error.empty()) return ::testing::AssertionFailure() << error;
+  if (files.empty()) return ::testing::AssertionFailure() << "no result*.txt file in " << dir;
+
+  values->assign(n, std::string());
+  std::vector<std::string> source(n);  // "file:line" that gave each vertex
+  Problems problems;
+  for (const std::string& f : files) read_result_file(f, n, values, &source, &problems);
+  for (VertexId v = 0; v < n; ++v)
+    if (source[v].empty()) problems.add("vertex " + std::to_string(v) + " has no result line");
+  return problems.result("result files in " + dir + " are not one line per vertex 0.." +
+                         std::to_string(n) + "-1");
+}
+
+::testing::AssertionResult check_pagerank(const std::vector<std::string>& got,
+                                          const std::vector<double>& want) {
+  if (got.size() != want.size())
+    return ::testing::AssertionFailure() << got.size() << " values for " << want.size() << " vertices";
+  Problems problems;
+  double worst = 0.0;
+  for (size_t v = 0; v < want.size(); ++v) {
+    char* end = nullptr;
+    const double x = std::strtod(got[v].c_str(), &end);
+    if (got[v].empty() || end != got[v].c_str() + got[v].size() || !std::isfinite(x)) {
+      problems.add("vertex " + std::to_string(v) + ": \"" + got[v] + "\" is not a finite number");
+      continue;
+    }
+    const double err = std::fabs(x - want[v]);
+    worst = std::max(worst, err / std::max(std::fabs(want[v]), 1e-300));
+    if (err > 1e-4 * std::fabs(want[v]) + 1e-9) {
+      std::ostringstream s;
+      s.precision(10);
+      s << "vertex " << v << ": got " << got[v] << ", want " << want[v] << " (relative error "
+        << err / std::fabs(want[v]) << ")";
+      problems.add(s.str());
+    }
+  }
+  std::ostringstream headline;
+  headline << "pagerank differs from the oracle (worst relative error " << worst << ")";
+  return problems.result(headline.str());
+}
+
+::testing::AssertionResult check_distances(const std::vector<std::string>& got,
+                                           const std::vector<uint64_t>& want) {
+  if (got.size() != want.size())
+    return ::testing::AssertionFailure() << got.size() << " values for " << want.size() << " vertices";
+  Problems problems;
+  for (size_t v = 0; v < want.size(); ++v) {
+    const std::string want_text = want[v] == ref::kInfinity ? "inf" : std::to_string(want[v]);
+    uint64_t x = 0;
+    if (got[v] != "inf" && !parse_u64(got[v], &x))
+      problems.add("vertex " + std::to_string(v) + ": \"" + got[v] +
+                   "\" is neither a non-negative integer nor inf");
+    else if (got[v] != want_text)
+      problems.add("vertex " + std::to_string(v) + ": got " + got[v] + ", want " + want_text);
+  }
+  return problems.result("distances differ from the oracle");
+}
+
+::testing::AssertionResult check_labels(const std::vector<std::string>& got,
+                                        const std::vector<VertexId>& want) {
+  if (got.size() != want.size())
+    return ::testing::AssertionFailure() << got.size() << " values for " << want.size() << " vertices";
+  Problems problems;
+  for (size_t v = 0; v < want.size(); ++v) {
+    uint64_t x = 0;
+    if (!parse_u64(got[v], &x))
+      problems.add("vertex " + std::to_string(v) + ": \"" + got[v] + "\" is not an integer label");
+    else if (x != want[v])
+      problems.add("vertex " + std::to_string(v) + ": got label " + got[v] + ", want " +
+                   std::to_string(want[v]) + " (smallest id of its component)");
+  }
+  return problems.result("component labels differ from the oracle");
+}
+
+// ------------------------------------------------------- node statistics
+
+namespace {
+
+// Recursive-descent reader over a string_view. Values it is not asked for
+// are skipped with full syntax checking, so braces inside strings or nested
+// objects cannot confuse it.
+class JsonCursor {
+ public:
+  explicit JsonCursor(std::string_view s) : s_(s) {}
+
+  const std::string& error() const { return error_; }
+
+  bool fail(const std::string& what) {
+    if (error_.empty()) error_ = what + " at byte " + std::to_string(pos_);
+    return false;
+  }
+
+  void skip_ws() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' ||
+                                s_[pos_] == '\r'))
+      ++pos_;
+  }
+
+  bool peek(char c) {
+    skip_ws();
+    return pos_ < s_.size() && s_[pos_] == c;
+  }
+
+  bool expect(char c) {
+    if (!peek(c)) return fail(std::string("expected '") + c + "'");
+    ++pos_;
+    return true;
+  }
+
+  bool at_end() {
+    skip_ws();
+    return pos_ == s_.size();
+  }
+
+  // Keys we look for are plain ASCII, so escapes are kept undecoded.
+  bool read_string(std::string* out) {
+    if (!expect('"')) return false;
+    out->clear();
+    while (pos_ < s_.size() && s_[pos_] != '"') {
+      if (s_[pos_] == '\\' && ++pos_ == s_.size()) break;
+      out->push_back(s_[pos_++]);
+    }
+    if (pos_ == s_.size()) return fail("unterminated string");
+    ++pos_;
+    return true;
+  }
+
+  bool read_uint(uint64_t* value) {
+    skip_ws();
+    const size_t start = pos_;
+    while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') ++pos_;
+    if (pos_ < s_.size() && (s_[pos_] == '.' || s_[pos_] == 'e' || s_[pos_] == 'E'))
+      return fail("counter is not an integer");
+    if (!parse_u64(s_.substr(start, pos_ - start), value))
+      return fail("expected a non-negative integer");
+    return true;
+  }
+
+  // Calls on_member(key) with the cursor on each member's value; on_member
+  // must consume the value.
+  template <typename F>
+  bool members(F&& on_member) {
+    if (!expect('{')) return false;
+    if (peek('}')) return expect('}');
+    for (;;) {
+      std::string key;
+      if (!read_string(&key) || !expect(':') || !on_member(key)) return false;
+      if (peek('}')) return expect('}');
+      if (!expect(',')) return false;
+    }
+  }
+
+  template <typename F>
+  bool elements(F&& on_element) {
+    if (!expect('[')) return false;
+    if (peek(']')) return expect(']');
+    for (;;) {
+      if (!on_element()) return false;
+      if (peek(']')) return expect(']');
+      if (!expect(',')) return false;
+    }
+  }
+
+  bool skip_value(int depth = 0) {
+    if (depth > 64) return fail("nesting too deep");
+    skip_ws();
+    if (pos_ == s_.size()) return fail("unexpected end");
+    const char c = s_[pos_];
+    if (c == '{') return members([&](const std::string&) { return skip_value(depth + 1); });
+    if (c == '[') return elements([&] { return skip_value(depth + 1); });
+    if (c == '"') {
+      std::string ignored;
+      return read_string(&ignored);
+    }
+    const size_t start = pos_;
+    while (pos_ < s_.size() && std::string_view("+-.0123456789eEtruefalsn").find(s_[pos_]) !=
+                                   std::string_view::npos)
+      ++pos_;
+    return pos_ > start || fail("unexpected character");
+  }
+
+ private:
+  std::string_view s_;
+  size_t pos_ = 0;
+  std::string error_;
+};
+
+bool read_superstep(JsonCursor& json, std::vector<SuperstepCounts>* out) {
+  SuperstepCounts counts;
+  bool have[3] = {false, false, false};
+  const bool ok = json.members([&](const std::string& key) {
+    const std::string_view keys[3] = {"superstep", "messages_sent", "messages_accumulated"};
+    uint64_t* fields[3] = {&counts.superstep, &counts.messages_sent,
+                           &counts.messages_accumulated};
+    for (int i = 0; i < 3; ++i) {
+      if (key != keys[i]) continue;
+      have[i] = true;
+      return json.read_uint(fields[i]);
+    }
+    return json.skip_value();
+  });
+  if (!ok) return false;
+  if (!have[0] || !have[1] || !have[2])
+    return json.fail("superstep entry " + std::to_string(out->size()) +
+                     " lacks superstep, messages_sent or messages_accumulated");
+  out->push_back(counts);
+  return true;
+}
+
+}  // namespace
+
+bool parse_superstep_counts(std::string_view text, std::vector<SuperstepCounts>* out,
+                            std::string* error) {
+  out->clear();
+  JsonCursor json(text);
+  bool found = false;
+  bool ok = json.members([&](const std::string& key) {
+    if (key != "supersteps") return json.skip_value();
+    found = true;
+    return json.elements([&] { return read_superstep(json, out); });
+  });
+  if (ok && !json.at_end()) ok = json.fail("trailing characters");
+  if (ok && !found) ok = json.fail("no \"supersteps\" member");
+  if (!ok) *error = json.error();
+  return ok;
+}
+
+::testing::AssertionResult check_message_balance(const std::string& dir, int nodes) {
+  struct Totals {
+    uint64_t sent = 0, accumulated = 0;
+    std::string detail;  // per-node numbers, shown when they do not add up
+  };
+  std::map<uint64_t, Totals> by_superstep;
+  Problems problems;
+  for (int rank = 0; rank < nodes; ++rank) {
+    const std::string path = dir + "/node" + std::to_string(rank) + ".json";
+    bool readable = false;
+    const std::string text = read_file(path, &readable);
+    std::vector<SuperstepCounts> counts;
+    std::string error;
+    if (!readable) {
+      problems.add("missing " + path);
+    } else if (!parse_superstep_counts(text, &counts, &error)) {
+      problems.add(path + ": " + error);
+    }
+    std::map<uint64_t, int> seen;
+    for (const SuperstepCounts& c : counts) {
+      if (seen[c.superstep]++ == 1)
+        problems.add(path + ": superstep " + std::to_string(c.superstep) + " listed twice");
+      Totals& t = by_superstep[c.superstep];
+      t.sent += c.messages_sent;
+      t.accumulated += c.messages_accumulated;
+      t.detail += " node" + std::to_string(rank) + "=" + std::to_string(c.messages_sent) + "/" +
+                  std::to_string(c.messages_accumulated);
+    }
+  }
+  if (problems.empty() && by_superstep.empty()) problems.add("no node recorded any superstep");
+  for (const auto& [step, t] : by_superstep)
+    if (t.sent != t.accumulated)
+      problems.add("superstep " + std::to_string(step) + ": " + std::to_string(t.sent) +
+                   " messages sent but " + std::to_string(t.accumulated) +
+                   " accumulated (sent/accumulated:" + t.detail + ")");
+  return problems.result("message counts in " + dir + "/node*.json do not balance");
+}
+
+}  // namespace wg::test

@@ -1,0 +1,81 @@
+#include "tests/graphs_for_tests.h"
+
+#include <cstdint>
+#include <fstream>
+#include <stdexcept>
+
+namespace wg::test {
+namespace {
+
+// A fixed LCG, so the graph is the same on every machine and run (no
+// dependence on the standard library's distributions).
+class Lcg {
+ public:
+  uint32_t next(uint32_t bound) {
+    state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>((state_ >> 33) % bound);
+  }
+
+ private:
+  uint64_t state_ = 0x5eed;
+};
+
+void add(EdgeList& g, VertexId src, VertexId dst, Weight w) { g.edges.push_back({src, dst, w}); }
+
+void add_core(EdgeList& g, Lcg& rng) {
+  constexpr VertexId kCore = 80;
+  for (VertexId v = 0; v < kCore; ++v) {
+    if (v == 13 || v == 26 || v == 39) continue;  // dangling inside the core
+    for (int i = 0; i < 3; ++i) add(g, v, rng.next(kCore), rng.next(21));
+  }
+}
+
+void add_special_edges(EdgeList& g) {
+  // Multi-edges with different weights (one of them free), self-loops.
+  add(g, 1, 2, 5);
+  add(g, 1, 2, 0);
+  add(g, 1, 2, 9);
+  add(g, 0, 0, 3);
+  add(g, 3, 3, 0);
+  add(g, 2, 4, 0);
+  // The long chain, ending in the dangling vertex 99.
+  for (VertexId v = 79; v < 99; ++v) add(g, v, v + 1, 1 + v % 4);
+  // Into the core only: same weak component as 0, unreachable from it.
+  add(g, 100, 0, 2);
+  add(g, 101, 5, 1);
+  add(g, 101, 100, 4);
+  add(g, 102, 102, 1);
+  add(g, 102, 7, 6);
+  // 103, 104: isolated. A directed cycle with a multi-edge.
+  for (VertexId v = 105; v < 110; ++v) add(g, v, v == 109 ? 105 : v + 1, 2);
+  add(g, 106, 107, 7);
+  // A path, then 115 isolated, then an in-tree rooted at the dangling 117.
+  for (VertexId v = 110; v < 114; ++v) add(g, v, v + 1, 3);
+  add(g, 116, 117, 1);
+  add(g, 118, 117, 0);
+  add(g, 119, 118, 5);
+}
+
+}  // namespace
+
+EdgeList corner_case_graph() {
+  EdgeList g;
+  g.num_vertices = 120;
+  g.weighted = true;
+  Lcg rng;
+  add_core(g, rng);
+  add_special_edges(g);
+  return g;
+}
+
+void write_snap(const EdgeList& g, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot create " + path);
+  out << "# wiregraph test graph\n# Nodes: " << g.num_vertices << " Edges: " << g.num_edges()
+      << "\n";
+  for (const Edge& e : g.edges) out << e.src << ' ' << e.dst << ' ' << e.weight << '\n';
+  out.flush();
+  if (!out) throw std::runtime_error("error writing " + path);
+}
+
+}  // namespace wg::test

@@ -1,0 +1,29 @@
+// Small graphs built to contain every corner case the engine must get right,
+// and a writer for the SNAP text format the node processes read.
+#pragma once
+
+#include <string>
+
+#include "compute/edge_list.h"
+
+namespace wg::test {
+
+// 120 vertices, deterministic. Seen from source 0 it has:
+//  - a dense-ish random core 0..79 (about 3 out-edges each, weights 0..20),
+//    so with P = 2 or 3 every node sends to every other node;
+//  - dangling vertices inside the core (13, 26, 39) and at the ends of chains;
+//  - a 20-hop chain 79 -> 80 -> ... -> 99 (bfs/sssp need many supersteps);
+//  - vertices that reach the core but are unreachable from 0 (100, 101, 102);
+//  - isolated vertices (103, 104, 115) with ids below used ones;
+//  - more weak components: a cycle 105..109, a path 110..114 and an
+//    in-tree 116..119 whose top id 119 fixes V = 120;
+//  - multi-edges (1->2 three times, 106->107 twice), self-loops (0->0, 3->3,
+//    102->102) and zero-weight edges.
+// tests/test_cluster.cc checks that these properties really hold.
+EdgeList corner_case_graph();
+
+// Writes "src dst weight" lines (with a '#' comment header, as SNAP files
+// have). Throws std::runtime_error when the file cannot be written.
+void write_snap(const EdgeList& g, const std::string& path);
+
+}  // namespace wg::test

@@ -1,0 +1,154 @@
+#include "tests/reference.h"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <queue>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace wg::ref {
+namespace {
+
+// Out-neighbour lists with weights. A vector of vectors is slow but plainly
+// right, which is all an oracle needs to be.
+struct Arc {
+  VertexId dst;
+  Weight weight;
+};
+using Adjacency = std::vector<std::vector<Arc>>;
+
+// The oracles index arrays by endpoint: refuse a malformed list up front
+// rather than read out of bounds.
+void check_edges(const EdgeList& g) {
+  for (const Edge& e : g.edges)
+    if (e.src >= g.num_vertices || e.dst >= g.num_vertices)
+      throw std::invalid_argument("edge " + std::to_string(e.src) + "->" +
+                                  std::to_string(e.dst) + " has an endpoint >= V = " +
+                                  std::to_string(g.num_vertices));
+}
+
+Adjacency out_arcs(const EdgeList& g) {
+  check_edges(g);
+  Adjacency adj(g.num_vertices);
+  for (const Edge& e : g.edges) adj[e.src].push_back(Arc{e.dst, e.weight});
+  return adj;
+}
+
+void check_source(const EdgeList& g, VertexId source) {
+  if (source >= g.num_vertices)
+    throw std::invalid_argument("source " + std::to_string(source) +
+                                " is not a vertex of a graph with " +
+                                std::to_string(g.num_vertices) + " vertices");
+}
+
+// Union-find whose root is always the smallest id of its set, so find(v) is
+// directly the component label the engine must produce.
+class MinRootUnionFind {
+ public:
+  explicit MinRootUnionFind(VertexId n) : parent_(n) {
+    std::iota(parent_.begin(), parent_.end(), VertexId{0});
+  }
+
+  VertexId find(VertexId v) {
+    while (parent_[v] != v) {
+      parent_[v] = parent_[parent_[v]];  // path halving
+      v = parent_[v];
+    }
+    return v;
+  }
+
+  void unite(VertexId a, VertexId b) {
+    const VertexId ra = find(a);
+    const VertexId rb = find(b);
+    if (ra < rb) parent_[rb] = ra;
+    if (rb < ra) parent_[ra] = rb;
+  }
+
+ private:
+  std::vector<VertexId> parent_;
+};
+
+}  // namespace
+
+std::vector<double> pagerank(const EdgeList& g, unsigned iterations, double damping) {
+  check_edges(g);
+  const VertexId n = g.num_vertices;
+  if (n == 0) return {};
+  const double inv_n = 1.0 / n;
+
+  std::vector<uint64_t> outdeg(n, 0);
+  for (const Edge& e : g.edges) ++outdeg[e.src];
+
+  std::vector<double> rank(n, inv_n);
+  std::vector<double> incoming(n);
+  for (unsigned it = 0; it < iterations; ++it) {
+    double dangling = 0.0;
+    for (VertexId u = 0; u < n; ++u)
+      if (outdeg[u] == 0) dangling += rank[u];
+
+    std::fill(incoming.begin(), incoming.end(), 0.0);
+    for (const Edge& e : g.edges) incoming[e.dst] += rank[e.src] / outdeg[e.src];
+
+    for (VertexId v = 0; v < n; ++v)
+      rank[v] = (1.0 - damping) * inv_n + damping * (incoming[v] + dangling * inv_n);
+  }
+  return rank;
+}
+
+std::vector<uint64_t> sssp(const EdgeList& g, VertexId source) {
+  check_source(g, source);
+  const Adjacency adj = out_arcs(g);
+  std::vector<uint64_t> dist(g.num_vertices, kInfinity);
+
+  // Lazy-deletion Dijkstra: stale heap entries are skipped when popped.
+  using Entry = std::pair<uint64_t, VertexId>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+  dist[source] = 0;
+  heap.emplace(0, source);
+  while (!heap.empty()) {
+    const auto [d, u] = heap.top();
+    heap.pop();
+    if (d != dist[u]) continue;
+    for (const Arc& a : adj[u]) {
+      const uint64_t candidate = d + a.weight;  // < 2^32 * 2^32: no overflow
+      if (candidate < dist[a.dst]) {
+        dist[a.dst] = candidate;
+        heap.emplace(candidate, a.dst);
+      }
+    }
+  }
+  return dist;
+}
+
+std::vector<uint64_t> bfs(const EdgeList& g, VertexId source) {
+  check_source(g, source);
+  const Adjacency adj = out_arcs(g);
+  std::vector<uint64_t> hops(g.num_vertices, kInfinity);
+
+  std::queue<VertexId> frontier;
+  hops[source] = 0;
+  frontier.push(source);
+  while (!frontier.empty()) {
+    const VertexId u = frontier.front();
+    frontier.pop();
+    for (const Arc& a : adj[u]) {
+      if (hops[a.dst] != kInfinity) continue;
+      hops[a.dst] = hops[u] + 1;
+      frontier.push(a.dst);
+    }
+  }
+  return hops;
+}
+
+std::vector<VertexId> cc(const EdgeList& g) {
+  check_edges(g);
+  MinRootUnionFind sets(g.num_vertices);
+  for (const Edge& e : g.edges) sets.unite(e.src, e.dst);
+  std::vector<VertexId> label(g.num_vertices);
+  for (VertexId v = 0; v < g.num_vertices; ++v) label[v] = sets.find(v);
+  return label;
+}
+
+}  // namespace wg::ref

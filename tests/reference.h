@@ -1,0 +1,40 @@
+// Test oracles: plain, single-threaded, obviously-correct versions of the
+// algorithms the engine runs. They share nothing with the engine but the
+// input type, so a bug in the engine cannot hide in its own yardstick.
+// tests/test_reference.cc checks them against hand-computed values.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "compute/edge_list.h"
+
+namespace wg::ref {
+
+// Distance (sssp) or hop count (bfs) of a vertex the source cannot reach.
+inline constexpr uint64_t kInfinity = std::numeric_limits<uint64_t>::max();
+
+inline constexpr double kDamping = 0.85;
+inline constexpr unsigned kDefaultIterations = 20;
+
+// Exactly `iterations` power-iteration steps from the uniform vector 1/V:
+//   new[v] = (1-d)/V + d * (sum over edges u->v of rank[u]/outdeg(u) + D/V),
+// D = total rank of the vertices with no out-edge (dangling), spread evenly.
+// Every edge counts (multi-edges multiply, self-loops are ordinary edges).
+// Ranks sum to 1 after every step. Empty for V = 0.
+std::vector<double> pagerank(const EdgeList& g, unsigned iterations = kDefaultIterations,
+                             double damping = kDamping);
+
+// Dijkstra over the directed edges; weights are the edges' integer weights.
+// Throws std::invalid_argument when source >= V.
+std::vector<uint64_t> sssp(const EdgeList& g, VertexId source);
+
+// Hop count along directed edges, weights ignored. Throws like sssp.
+std::vector<uint64_t> bfs(const EdgeList& g, VertexId source);
+
+// Weakly connected components (direction ignored): every vertex gets the
+// smallest vertex id of its component; an isolated vertex is its own label.
+std::vector<VertexId> cc(const EdgeList& g);
+
+}  // namespace wg::ref

@@ -1,0 +1,455 @@
+// Multi-process tests: scripts/wiregraph-cluster starts P wiregraph node
+// processes joined by memif or tap links, and what they write to --out is
+// compared with the oracles of tests/reference.h. The first tests check the
+// harness and the test graph themselves and need no wiregraph binary.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "compute/edge_list.h"
+#include "compute/graph_reader.h"
+#include "tests/cluster_harness.h"
+#include "tests/graphs_for_tests.h"
+#include "tests/reference.h"
+
+namespace wg::test {
+namespace {
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  ASSERT_TRUE(out.good()) << "cannot write " << path;
+}
+
+std::vector<uint64_t> out_degrees(const EdgeList& g) {
+  std::vector<uint64_t> deg(g.num_vertices, 0);
+  for (const Edge& e : g.edges) ++deg[e.src];
+  return deg;
+}
+
+std::vector<uint64_t> in_degrees(const EdgeList& g) {
+  std::vector<uint64_t> deg(g.num_vertices, 0);
+  for (const Edge& e : g.edges) ++deg[e.dst];
+  return deg;
+}
+
+// ===================================================== the test graph
+
+TEST(CornerCaseGraph, HasTheCasesItClaims) {
+  const EdgeList g = corner_case_graph();
+  ASSERT_EQ(g.num_vertices, 120u);
+  const std::vector<uint64_t> out = out_degrees(g), in = in_degrees(g);
+
+  for (VertexId v : {103u, 104u, 115u}) EXPECT_EQ(out[v] + in[v], 0u) << "not isolated: " << v;
+  int dangling_with_in_edges = 0;
+  for (VertexId v = 0; v < g.num_vertices; ++v)
+    if (out[v] == 0 && in[v] > 0) ++dangling_with_in_edges;
+  EXPECT_GE(dangling_with_in_edges, 4);
+
+  const std::vector<uint64_t> hops = ref::bfs(g, 0);
+  EXPECT_GE(hops[99], 20u) << "the chain should need many supersteps";
+  const auto reached = std::count_if(hops.begin(), hops.end(),
+                                     [](uint64_t h) { return h != ref::kInfinity; });
+  EXPECT_GE(reached, 70) << "source 0 should reach most of the core";
+  for (VertexId v : {100u, 101u, 102u, 105u, 110u, 119u}) EXPECT_EQ(hops[v], ref::kInfinity) << v;
+
+  const std::vector<VertexId> label = ref::cc(g);
+  EXPECT_EQ(label[100], 0u) << "100 is unreachable from 0 but in its weak component";
+  EXPECT_GE(std::set<VertexId>(label.begin(), label.end()).size(), 6u);
+
+  std::map<std::pair<VertexId, VertexId>, int> copies;
+  int self_loops = 0, zero_weights = 0;
+  for (const Edge& e : g.edges) {
+    ++copies[{e.src, e.dst}];
+    self_loops += e.src == e.dst;
+    zero_weights += e.weight == 0;
+  }
+  EXPECT_EQ((copies[{1, 2}]), 3);
+  EXPECT_GE(self_loops, 3);
+  EXPECT_GE(zero_weights, 3);
+
+  // With round-robin ownership every node must send to every other node.
+  for (VertexId p : {2u, 3u}) {
+    std::set<std::pair<VertexId, VertexId>> pairs;
+    for (const Edge& e : g.edges) pairs.insert({e.src % p, e.dst % p});
+    EXPECT_EQ(pairs.size(), p * p) << "P = " << p;
+  }
+}
+
+TEST(CornerCaseGraph, SnapFileLoadsBackUnchanged) {
+  // The oracle and the nodes both read the file: if the reader changed the
+  // graph, the two would agree on the wrong graph.
+  TempDir tmp;
+  const EdgeList g = corner_case_graph();
+  write_snap(g, tmp.file("corner.txt"));
+  const EdgeList loaded = load_graph(tmp.file("corner.txt"), GraphFormat::kEdgeList);
+  EXPECT_EQ(loaded.num_vertices, g.num_vertices);
+  EXPECT_TRUE(loaded.weighted);
+  auto key = [](const Edge& e) { return std::tuple(e.src, e.dst, e.weight); };
+  std::vector<std::tuple<VertexId, VertexId, Weight>> want, got;
+  for (const Edge& e : g.edges) want.push_back(key(e));
+  for (const Edge& e : loaded.edges) got.push_back(key(e));
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, want);
+}
+
+// ============================================== the harness's own checks
+
+TEST(ClusterHarness, ParsesSuperstepCounts) {
+  const std::string json = R"({"rank": 1, "note": "braces {in} \"strings\" [ ]",
+    "supersteps": [
+      {"superstep": 0, "messages_sent": 12, "messages_accumulated": 7,
+       "per_peer": [{"messages_sent": 999}], "gbps": 1.5e-3, "ok": true, "x": null},
+      {"messages_accumulated": 5, "superstep": 1, "messages_sent": 0}
+    ], "total": {"messages_sent": 12}})";
+  std::vector<SuperstepCounts> counts;
+  std::string error;
+  ASSERT_TRUE(parse_superstep_counts(json, &counts, &error)) << error;
+  ASSERT_EQ(counts.size(), 2u);
+  EXPECT_EQ(counts[0].superstep, 0u);
+  EXPECT_EQ(counts[0].messages_sent, 12u);
+  EXPECT_EQ(counts[0].messages_accumulated, 7u);
+  EXPECT_EQ(counts[1].superstep, 1u);
+  EXPECT_EQ(counts[1].messages_sent, 0u);
+  EXPECT_EQ(counts[1].messages_accumulated, 5u);
+}
+
+TEST(ClusterHarness, RejectsBadSuperstepCounts) {
+  for (const char* bad : {
+           R"({"supersteps": [{"superstep": 0, "messages_sent": 1}]})",  // missing counter
+           R"({"supersteps": [{"superstep": 0, "messages_sent": 1.5, "messages_accumulated": 1}]})",
+           R"({"supersteps": [{"superstep": 0, "messages_sent": -1, "messages_accumulated": 1}]})",
+           R"({"supersteps": [{"superstep": 0, "messages_sent": 1, "messages_accumulated": 1})",
+           R"({"other": []})",
+           R"({"supersteps": []} trailing)",
+           "",
+       }) {
+    std::vector<SuperstepCounts> counts;
+    std::string error;
+    EXPECT_FALSE(parse_superstep_counts(bad, &counts, &error)) << bad;
+    EXPECT_FALSE(error.empty()) << bad;
+  }
+}
+
+TEST(ClusterHarness, MessageBalanceSumsOverNodes) {
+  TempDir tmp;
+  // Node 0 sends 5 that node 1 accumulates in superstep 0; the reverse in 1.
+  write_text(tmp.file("node0.json"),
+             R"({"supersteps":[{"superstep":0,"messages_sent":5,"messages_accumulated":0},)"
+             R"({"superstep":1,"messages_sent":0,"messages_accumulated":3}]})");
+  write_text(tmp.file("node1.json"),
+             R"({"supersteps":[{"superstep":0,"messages_sent":0,"messages_accumulated":5},)"
+             R"({"superstep":1,"messages_sent":3,"messages_accumulated":0}]})");
+  EXPECT_TRUE(check_message_balance(tmp.path(), 2));
+  EXPECT_FALSE(check_message_balance(tmp.path(), 1)) << "node 0 alone does not balance";
+  EXPECT_FALSE(check_message_balance(tmp.path(), 3)) << "node2.json is missing";
+  write_text(tmp.file("node1.json"),
+             R"({"supersteps":[{"superstep":0,"messages_sent":0,"messages_accumulated":4},)"
+             R"({"superstep":1,"messages_sent":3,"messages_accumulated":0}]})");
+  const ::testing::AssertionResult lost = check_message_balance(tmp.path(), 2);
+  EXPECT_FALSE(lost);
+  EXPECT_NE(std::string(lost.message()).find("superstep 0: 5 messages sent but 4"),
+            std::string::npos)
+      << lost.message();
+}
+
+TEST(ClusterHarness, ReadsResultsSpreadOverFiles) {
+  TempDir tmp;
+  write_text(tmp.file("result.0.txt"), "0 0.5\n2 inf\n\n");
+  write_text(tmp.file("result.1.txt"), "3 7\r\n1 1e-3\n");
+  write_text(tmp.file("other.txt"), "garbage\n");  // not a result*.txt file
+  std::vector<std::string> values;
+  ASSERT_TRUE(read_results(tmp.path(), 4, &values));
+  EXPECT_EQ(values, (std::vector<std::string>{"0.5", "1e-3", "inf", "7"}));
+}
+
+TEST(ClusterHarness, RejectsBadResults) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"0 1\n1 1\n0 2\n", "already given"},
+      {"0 1\n", "vertex 1 has no result line"},
+      {"0 1\n1 1\n2 1\n", ">= V"},
+      {"0 1\n1\n", "expected"},
+      {"0 1\n1 1 1\n", "expected"},
+      {"0 1\nx 1\n", "expected"},
+      {"0 1\n-1 1\n", "expected"},
+  };
+  for (const auto& [text, why] : cases) {
+    TempDir tmp;
+    write_text(tmp.file("result.txt"), text);
+    std::vector<std::string> values;
+    const ::testing::AssertionResult r = read_results(tmp.path(), 2, &values);
+    EXPECT_FALSE(r) << text;
+    EXPECT_NE(std::string(r.message()).find(why), std::string::npos) << r.message();
+  }
+  TempDir empty;
+  std::vector<std::string> values;
+  EXPECT_FALSE(read_results(empty.path(), 2, &values)) << "no result file at all";
+}
+
+TEST(ClusterHarness, ComparesValues) {
+  EXPECT_TRUE(check_pagerank({"0.25", "0.7500001"}, {0.25, 0.75}));
+  EXPECT_FALSE(check_pagerank({"0.25", "0.7501"}, {0.25, 0.75}));
+  EXPECT_TRUE(check_pagerank({"1e-12"}, {0.0}));  // the absolute 1e-9 floor
+  EXPECT_FALSE(check_pagerank({"nan"}, {0.5}));
+  EXPECT_FALSE(check_pagerank({"0.5x"}, {0.5}));
+  EXPECT_TRUE(check_distances({"0", "inf", "42"}, {0, ref::kInfinity, 42}));
+  EXPECT_FALSE(check_distances({"0", "18446744073709551615"}, {0, ref::kInfinity}));
+  EXPECT_FALSE(check_distances({"0", "-1"}, {0, ref::kInfinity}));
+  EXPECT_FALSE(check_distances({"3.0"}, {3}));
+  EXPECT_TRUE(check_labels({"0", "0", "2"}, {0, 0, 2}));
+  EXPECT_FALSE(check_labels({"0", "1", "2"}, {0, 0, 2}));
+  EXPECT_FALSE(check_labels({"0", "inf"}, {0, 1}));
+}
+
+// ========================================================= cluster runs
+
+enum class App { kPageRank, kSssp, kBfs, kCc };
+enum class GraphKind { kCorner, kKron, kDataset };
+
+const char* app_name(App a) {
+  switch (a) {
+    case App::kPageRank: return "pagerank";
+    case App::kSssp: return "sssp";
+    case App::kBfs: return "bfs";
+    case App::kCc: return "cc";
+  }
+  return "?";
+}
+
+const char* graph_name(GraphKind g) {
+  switch (g) {
+    case GraphKind::kCorner: return "corner";
+    case GraphKind::kKron: return "kron10";
+    case GraphKind::kDataset: return "dataset";
+  }
+  return "?";
+}
+
+constexpr int kRunTimeoutSec = 120;
+
+// A graph as the nodes are told about it and as the oracle sees it.
+struct TestGraph {
+  std::vector<std::string> args;  // --graph SPEC [--format FMT]
+  EdgeList edges;
+  VertexId source = 0;
+};
+
+// GAP-style: start where there is something to traverse. The corner-case
+// graph is built around source 0 instead.
+VertexId busiest_vertex(const EdgeList& g) {
+  const std::vector<uint64_t> deg = out_degrees(g);
+  return static_cast<VertexId>(std::max_element(deg.begin(), deg.end()) - deg.begin());
+}
+
+// Returns the reason to skip when the graph cannot be had here.
+std::optional<std::string> prepare_graph(GraphKind kind, App app, const TempDir& tmp,
+                                         TestGraph* graph) {
+  switch (kind) {
+    case GraphKind::kCorner: {
+      const std::string path = tmp.file("corner.txt");
+      write_snap(corner_case_graph(), path);
+      graph->args = {"--graph", path, "--format", "edgelist"};
+      graph->edges = load_graph(path, GraphFormat::kEdgeList);
+      graph->source = 0;
+      return std::nullopt;
+    }
+    case GraphKind::kKron:
+      graph->args = {"--graph", "kron:10:8"};
+      graph->edges = load_graph("kron:10:8");
+      break;
+    case GraphKind::kDataset: {
+      // rome99: real weights for sssp; email-Eu-core: self-loops, dangling
+      // and isolated vertices, several components, weights all 1.0.
+      const std::string path = datasets_dir() + (app == App::kSssp ? "/rome99.gr"
+                                                                    : "/email-Eu-core.csv");
+      if (!std::filesystem::exists(path)) return "dataset not found: " + path;
+      graph->args = {"--graph", path};
+      graph->edges = load_graph(path);
+      break;
+    }
+  }
+  graph->source = busiest_vertex(graph->edges);
+  return std::nullopt;
+}
+
+::testing::AssertionResult compare_with_oracle(App app, const EdgeList& g, VertexId source,
+                                               unsigned iterations,
+                                               const std::vector<std::string>& values) {
+  switch (app) {
+    case App::kPageRank: return check_pagerank(values, ref::pagerank(g, iterations));
+    case App::kSssp: return check_distances(values, ref::sssp(g, source));
+    case App::kBfs: return check_distances(values, ref::bfs(g, source));
+    case App::kCc: return check_labels(values, ref::cc(g));
+  }
+  return ::testing::AssertionFailure() << "unknown app";
+}
+
+struct RunSpec {
+  std::string link = "memif";
+  int nodes = 1;
+  App app = App::kPageRank;
+  std::optional<unsigned> iterations;  // unset: rely on the default of 20
+  bool undirected = false;
+};
+
+// Launches one cluster run on `graph` and checks exit code, results and
+// message counts. Fatal failures end only this function; callers stop too.
+void run_and_check(const RunSpec& spec, const TestGraph& graph, const TempDir& tmp) {
+  ASSERT_FALSE(source_dir().empty() || build_dir().empty())
+      << "WG_SOURCE_DIR and WG_BUILD_DIR are not set: run through `meson test`";
+  ASSERT_TRUE(std::filesystem::exists(launcher_path())) << "no launcher at " << launcher_path();
+  ASSERT_TRUE(std::filesystem::exists(binary_path())) << "no node binary at " << binary_path();
+
+  const std::string out_dir = tmp.file("out");
+  ASSERT_EQ(::mkdir(out_dir.c_str(), 0755), 0) << "mkdir " << out_dir;
+
+  LaunchOptions opts;
+  opts.nodes = spec.nodes;
+  opts.link = spec.link;
+  opts.timeout_sec = kRunTimeoutSec;
+  opts.app_args = {"--app", app_name(spec.app)};
+  opts.app_args.insert(opts.app_args.end(), graph.args.begin(), graph.args.end());
+  if (spec.app == App::kSssp || spec.app == App::kBfs)
+    opts.app_args.insert(opts.app_args.end(), {"--source", std::to_string(graph.source)});
+  if (spec.iterations)
+    opts.app_args.insert(opts.app_args.end(), {"--iterations", std::to_string(*spec.iterations)});
+  if (spec.undirected) opts.app_args.push_back("--undirected");
+  opts.app_args.insert(opts.app_args.end(), {"--out", out_dir});
+
+  const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+
+  EdgeList oracle_graph = graph.edges;
+  if (spec.undirected) add_reverse_edges(oracle_graph);
+  std::vector<std::string> values;
+  ASSERT_TRUE(read_results(out_dir, oracle_graph.num_vertices, &values)) << describe(run);
+  EXPECT_TRUE(compare_with_oracle(spec.app, oracle_graph, graph.source,
+                                  spec.iterations.value_or(ref::kDefaultIterations), values))
+      << "command: " << run.command;
+  EXPECT_TRUE(check_message_balance(out_dir, spec.nodes)) << "command: " << run.command;
+}
+
+struct ClusterCase {
+  std::string link;
+  int nodes;
+  App app;
+  GraphKind graph;
+};
+
+// The corner-case graph everywhere; the bigger graphs on one node and on
+// the largest cluster of each link, to keep the suite to a few minutes.
+std::vector<ClusterCase> all_cases() {
+  std::vector<ClusterCase> cases;
+  for (GraphKind graph : {GraphKind::kCorner, GraphKind::kKron, GraphKind::kDataset})
+    for (App app : {App::kPageRank, App::kSssp, App::kBfs, App::kCc}) {
+      cases.push_back({"memif", 1, app, graph});  // one node: no link at all
+      for (const char* link : {"memif", "tap"})
+        for (int nodes : {2, 3})
+          if (graph == GraphKind::kCorner || nodes == 3) cases.push_back({link, nodes, app, graph});
+    }
+  return cases;
+}
+
+// What gtest shows for a parameter (instead of its bytes).
+void PrintTo(const ClusterCase& c, std::ostream* os) {
+  *os << c.link << " P=" << c.nodes << " " << app_name(c.app) << " " << graph_name(c.graph);
+}
+
+std::string case_name(const ::testing::TestParamInfo<ClusterCase>& info) {
+  const ClusterCase& c = info.param;
+  const std::string link = c.nodes == 1 ? "single" : c.link;
+  return link + "_P" + std::to_string(c.nodes) + "_" + app_name(c.app) + "_" +
+         graph_name(c.graph);
+}
+
+class ClusterTest : public ::testing::TestWithParam<ClusterCase> {};
+
+TEST_P(ClusterTest, MatchesOracle) {
+  const ClusterCase& c = GetParam();
+  if (c.link == "tap" && c.nodes > 1) {
+    const std::string why = tap_unavailable_reason();
+    if (!why.empty()) GTEST_SKIP() << why;
+  }
+  TempDir tmp;
+  TestGraph graph;
+  if (auto why = prepare_graph(c.graph, c.app, tmp, &graph)) GTEST_SKIP() << *why;
+
+  RunSpec spec;
+  spec.link = c.link;
+  spec.nodes = c.nodes;
+  spec.app = c.app;
+  // The corner case graph checks the default iteration count; the others
+  // check that --iterations is obeyed (and run shorter).
+  if (c.graph != GraphKind::kCorner) spec.iterations = 10;
+  run_and_check(spec, graph, tmp);
+}
+
+INSTANTIATE_TEST_SUITE_P(Links, ClusterTest, ::testing::ValuesIn(all_cases()), case_name);
+
+TEST(ClusterFlags, UndirectedSssp) {
+  TempDir tmp;
+  TestGraph graph;
+  const std::optional<std::string> why = prepare_graph(GraphKind::kCorner, App::kSssp, tmp, &graph);
+  ASSERT_FALSE(why.has_value()) << *why;
+  RunSpec spec;
+  spec.nodes = 2;
+  spec.app = App::kSssp;
+  spec.undirected = true;
+  run_and_check(spec, graph, tmp);
+}
+
+// ================================================================ errors
+
+// The launcher and the binary must both exist, or a run fails for the wrong
+// reason and the test passes without testing anything.
+::testing::AssertionResult cluster_available() {
+  for (const std::string& path : {launcher_path(), binary_path()})
+    if (!std::filesystem::exists(path)) return ::testing::AssertionFailure() << "missing " << path;
+  return ::testing::AssertionSuccess();
+}
+
+LaunchResult run_expecting_failure(int nodes, const std::vector<std::string>& app_args,
+                                   const TempDir& tmp) {
+  LaunchOptions opts;
+  opts.nodes = nodes;
+  opts.timeout_sec = 60;
+  opts.app_args = app_args;
+  opts.app_args.insert(opts.app_args.end(), {"--out", tmp.path()});
+  return run_launcher(opts, tmp.file("cluster.log"));
+}
+
+TEST(ClusterErrors, MissingGraphFileIsNamed) {
+  ASSERT_TRUE(cluster_available());
+  TempDir tmp;
+  const std::string missing = tmp.file("no-such-graph.txt");
+  const LaunchResult run = run_expecting_failure(2, {"--app", "bfs", "--graph", missing}, tmp);
+  EXPECT_FALSE(run.timed_out) << describe(run);
+  EXPECT_NE(run.exit_code, 0) << describe(run);
+  EXPECT_NE(run.output.find("no-such-graph.txt"), std::string::npos) << describe(run);
+}
+
+TEST(ClusterErrors, UnknownAppIsRejected) {
+  ASSERT_TRUE(cluster_available());
+  TempDir tmp;
+  const std::string path = tmp.file("corner.txt");
+  write_snap(corner_case_graph(), path);
+  const LaunchResult run =
+      run_expecting_failure(1, {"--app", "no-such-app", "--graph", path}, tmp);
+  EXPECT_FALSE(run.timed_out) << describe(run);
+  EXPECT_NE(run.exit_code, 0) << describe(run);
+}
+
+}  // namespace
+}  // namespace wg::test

@@ -1,0 +1,256 @@
+// Checks the oracles of tests/reference.h against values computed by hand
+// (PageRank: exact fractions, worked out with Python's fractions module and
+// re-derived by hand for the first step), so the cluster tests compare the
+// engine with something that is itself known to be right.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "compute/edge_list.h"
+#include "tests/reference.h"
+
+namespace wg::ref {
+namespace {
+
+constexpr uint64_t kInf = kInfinity;
+
+EdgeList make_graph(VertexId n, std::vector<Edge> edges) {
+  EdgeList g;
+  g.num_vertices = n;
+  g.weighted = true;
+  g.edges = std::move(edges);
+  return g;
+}
+
+double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+
+void expect_ranks(const std::vector<double>& got, const std::vector<double>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t v = 0; v < want.size(); ++v) EXPECT_NEAR(got[v], want[v], 1e-15) << "vertex " << v;
+}
+
+// ---------------------------------------------------------------- PageRank
+
+// 0->1, 0->2, 1->2; vertex 2 is dangling. Step 1 by hand (a = 0.15/3 = 0.05,
+// every rank 1/3, dangling mass D/V = 1/9):
+//   r0 = a + .85 * (1/9)               = 13/90
+//   r1 = a + .85 * (1/6 + 1/9)         = 103/360
+//   r2 = a + .85 * (1/6 + 1/3 + 1/9)   = 41/72
+EdgeList three_vertex_graph() { return make_graph(3, {{0, 1, 1}, {0, 2, 1}, {1, 2, 1}}); }
+
+TEST(PageRank, ThreeVerticesOneStep) {
+  expect_ranks(pagerank(three_vertex_graph(), 1), {13.0 / 90, 103.0 / 360, 41.0 / 72});
+}
+
+TEST(PageRank, ThreeVerticesTwoSteps) {
+  expect_ranks(pagerank(three_vertex_graph(), 2), {913.0 / 4320, 5891.0 / 21600, 1393.0 / 2700});
+}
+
+TEST(PageRank, ThreeVerticesDefaultIsTwentySteps) {
+  // Exact rational arithmetic over 20 steps, rounded to double at the end.
+  const std::vector<double> want = {0.19757964936836755, 0.28155100029470637,
+                                    0.52086935033692616};
+  const std::vector<double> got = pagerank(three_vertex_graph());
+  ASSERT_EQ(got.size(), 3u);
+  for (size_t v = 0; v < 3; ++v) EXPECT_NEAR(got[v], want[v], 1e-14) << "vertex " << v;
+  EXPECT_NEAR(sum(got), 1.0, 1e-14);
+}
+
+TEST(PageRank, ThreeVerticesConvergesToTheLinearSystemSolution) {
+  // Solution of r = a + d*(M r + D/V), sum r = 1, solved exactly: the power
+  // iteration must get there (a different fixed point means a wrong formula).
+  const std::vector<double> fixed_point = {0.19757964929612248, 0.28155100024697455,
+                                           0.52086935045690297};
+  const std::vector<double> got = pagerank(three_vertex_graph(), 200);
+  for (size_t v = 0; v < 3; ++v) EXPECT_NEAR(got[v], fixed_point[v], 1e-14) << "vertex " << v;
+}
+
+// 0->1 twice, 0->2, 1->1 (self-loop), 1->0; 2 is dangling, 3 is isolated
+// (and so dangling too). outdeg = 3, 2, 0, 0; step 1 by hand with a = 0.0375,
+// ranks 1/4, D/V = (1/4 + 1/4)/4 = 1/8:
+//   r0 = a + .85 * (r1/2 + 1/8)           = 1/4
+//   r1 = a + .85 * (2*r0/3 + r1/2 + 1/8)  = 47/120   (multi-edge counts twice)
+//   r2 = a + .85 * (r0/3 + 1/8)           = 103/480
+//   r3 = a + .85 * (1/8)                  = 23/160
+EdgeList multi_edge_graph() {
+  return make_graph(4, {{0, 1, 1}, {0, 1, 1}, {0, 2, 1}, {1, 1, 1}, {1, 0, 1}});
+}
+
+TEST(PageRank, MultiEdgeSelfLoopDanglingIsolatedOneStep) {
+  expect_ranks(pagerank(multi_edge_graph(), 1), {0.25, 47.0 / 120, 103.0 / 480, 23.0 / 160});
+}
+
+TEST(PageRank, MultiEdgeSelfLoopDanglingIsolatedTwoSteps) {
+  expect_ranks(pagerank(multi_edge_graph(), 2),
+               {2689.0 / 9600, 4049.0 / 9600, 1771.0 / 9600, 1091.0 / 9600});
+}
+
+TEST(PageRank, ZeroIterationsIsUniform) {
+  expect_ranks(pagerank(multi_edge_graph(), 0), {0.25, 0.25, 0.25, 0.25});
+}
+
+TEST(PageRank, EdgelessGraphStaysUniform) {
+  // All vertices dangling: the dangling mass puts back exactly what damping takes.
+  expect_ranks(pagerank(make_graph(5, {}), 20), {0.2, 0.2, 0.2, 0.2, 0.2});
+}
+
+TEST(PageRank, RanksSumToOneOnAMessierGraph) {
+  // A ring with chords, dangling tails and isolated vertices: the mass is
+  // conserved whatever the shape.
+  EdgeList g = make_graph(50, {});
+  for (VertexId v = 0; v < 40; ++v) {
+    g.edges.push_back({v, (v + 1) % 40, 1});
+    if (v % 3 == 0) g.edges.push_back({v, (v * 7 + 3) % 45, 1});
+  }
+  const std::vector<double> r = pagerank(g, 30);
+  EXPECT_NEAR(sum(r), 1.0, 1e-12);
+  for (double x : r) EXPECT_GT(x, 0.0);
+}
+
+TEST(PageRank, EmptyGraph) { EXPECT_TRUE(pagerank(make_graph(0, {})).empty()); }
+
+TEST(PageRank, RejectsOutOfRangeEdge) {
+  EXPECT_THROW(pagerank(make_graph(2, {{0, 2, 1}})), std::invalid_argument);
+}
+
+// -------------------------------------------------------------------- SSSP
+
+// 0->1 (4) loses to 0->2->1 (1+2 = 3): the shortest path has more hops.
+// 1->3 has weight 0; 2->3 is a multi-edge (9 and 7), both worse than via 1.
+// 3->3 is a self-loop. 4 reaches 0 but nothing reaches 4; 5 is isolated.
+EdgeList weighted_graph() {
+  return make_graph(6, {{0, 1, 4},
+                        {0, 2, 1},
+                        {2, 1, 2},
+                        {1, 3, 0},
+                        {2, 3, 9},
+                        {2, 3, 7},
+                        {3, 3, 5},
+                        {4, 0, 1}});
+}
+
+TEST(Sssp, FromZero) {
+  EXPECT_EQ(sssp(weighted_graph(), 0), (std::vector<uint64_t>{0, 3, 1, 3, kInf, kInf}));
+}
+
+TEST(Sssp, FromTheVertexNothingReaches) {
+  EXPECT_EQ(sssp(weighted_graph(), 4), (std::vector<uint64_t>{1, 4, 2, 4, 0, kInf}));
+}
+
+TEST(Sssp, FromADeadEndReachesOnlyItself) {
+  EXPECT_EQ(sssp(weighted_graph(), 3), (std::vector<uint64_t>{kInf, kInf, kInf, 0, kInf, kInf}));
+}
+
+TEST(Sssp, MultiEdgeTakesTheLighterCopy) {
+  EXPECT_EQ(sssp(make_graph(2, {{0, 1, 9}, {0, 1, 2}, {0, 1, 5}}), 0),
+            (std::vector<uint64_t>{0, 2}));
+}
+
+TEST(Sssp, DistancesPastThirtyTwoBits) {
+  // Two 4e9 edges: 8e9 does not fit the 32-bit Weight type.
+  const EdgeList g = make_graph(3, {{0, 1, 4000000000u}, {1, 2, 4000000000u}});
+  EXPECT_EQ(sssp(g, 0), (std::vector<uint64_t>{0, 4000000000ull, 8000000000ull}));
+}
+
+TEST(Sssp, ZeroWeightCycle) {
+  EXPECT_EQ(sssp(make_graph(3, {{0, 1, 0}, {1, 0, 0}, {1, 2, 3}}), 1),
+            (std::vector<uint64_t>{0, 0, 3}));
+}
+
+TEST(Sssp, RejectsSourceOutsideGraph) {
+  EXPECT_THROW(sssp(weighted_graph(), 6), std::invalid_argument);
+}
+
+// --------------------------------------------------------------------- BFS
+
+TEST(Bfs, HopsIgnoreWeights) {
+  // Vertex 1 is one hop away even though its shortest weighted path has two.
+  EXPECT_EQ(bfs(weighted_graph(), 0), (std::vector<uint64_t>{0, 1, 1, 2, kInf, kInf}));
+}
+
+TEST(Bfs, FollowsDirection) {
+  EXPECT_EQ(bfs(weighted_graph(), 3), (std::vector<uint64_t>{kInf, kInf, kInf, 0, kInf, kInf}));
+  EXPECT_EQ(bfs(weighted_graph(), 4), (std::vector<uint64_t>{1, 2, 2, 3, 0, kInf}));
+}
+
+TEST(Bfs, LongChain) {
+  EdgeList g = make_graph(100, {});
+  for (VertexId v = 0; v + 1 < 100; ++v) g.edges.push_back({v, v + 1, 77});
+  const std::vector<uint64_t> hops = bfs(g, 0);
+  for (VertexId v = 0; v < 100; ++v) EXPECT_EQ(hops[v], v);
+}
+
+TEST(Bfs, RejectsSourceOutsideGraph) {
+  EXPECT_THROW(bfs(make_graph(0, {}), 0), std::invalid_argument);
+}
+
+// ---------------------------------------------------------------------- CC
+
+// Components: {0, 8} via 8->0; {1, 2, 7} via 7->2 and 7->1, so 2 gets
+// label 1 only by walking against an edge's direction; {3} isolated;
+// {4, 5} via 5->4; {6} with only a self-loop.
+TEST(Cc, WeakComponentsLabelledByTheirSmallestId) {
+  const EdgeList g = make_graph(9, {{7, 2, 1}, {7, 1, 1}, {5, 4, 1}, {6, 6, 1}, {8, 0, 1}});
+  EXPECT_EQ(cc(g), (std::vector<VertexId>{0, 1, 1, 3, 4, 4, 6, 1, 0}));
+}
+
+TEST(Cc, ChainBuiltBackwardsIsOneComponent) {
+  // Edges point from high ids to low ones and are listed from the top, the
+  // order that makes a naive one-pass labelling leave several labels.
+  EdgeList g = make_graph(10, {});
+  for (VertexId v = 9; v > 0; --v) g.edges.push_back({v, v - 1, 1});
+  EXPECT_EQ(cc(g), std::vector<VertexId>(10, 0));
+}
+
+TEST(Cc, MergesTwoLabelledSetsThroughTheirLargerMembers) {
+  // {0, 5} and {1, 6} exist before 6->5 joins them: the whole set must
+  // end up with 0, including 1 and 6.
+  const EdgeList g = make_graph(7, {{5, 0, 1}, {6, 1, 1}, {6, 5, 1}});
+  EXPECT_EQ(cc(g), (std::vector<VertexId>{0, 0, 2, 3, 4, 0, 0}));
+}
+
+TEST(Cc, EdgesFromSmallToLargeIds) {
+  // The mirror of the tests above: here the smaller id is always the source,
+  // so a labelling that follows edge direction would keep the larger ids.
+  const EdgeList g = make_graph(6, {{0, 3, 1}, {2, 3, 1}, {1, 4, 1}, {4, 5, 1}, {2, 5, 1}});
+  EXPECT_EQ(cc(g), std::vector<VertexId>(6, 0));
+}
+
+TEST(Cc, EdgelessGraph) {
+  EXPECT_EQ(cc(make_graph(4, {})), (std::vector<VertexId>{0, 1, 2, 3}));
+  EXPECT_TRUE(cc(make_graph(0, {})).empty());
+}
+
+TEST(Cc, DirectionDoesNotMatter) {
+  EdgeList g = weighted_graph();
+  EdgeList reversed = g;
+  for (Edge& e : reversed.edges) std::swap(e.src, e.dst);
+  EXPECT_EQ(cc(g), cc(reversed));
+  EXPECT_EQ(cc(g), (std::vector<VertexId>{0, 0, 0, 0, 0, 5}));
+}
+
+// ------------------------------------------------------ cross-checks
+
+TEST(CrossCheck, BfsEqualsSsspWithUnitWeights) {
+  EdgeList g = make_graph(60, {});
+  for (VertexId v = 0; v < 60; ++v) {
+    g.edges.push_back({v, (v * 11 + 5) % 60, 1});
+    g.edges.push_back({v, (v * 17 + 1) % 57, 1});
+  }
+  EXPECT_EQ(bfs(g, 0), sssp(g, 0));
+}
+
+TEST(CrossCheck, UndirectedBfsReachesExactlyTheComponent) {
+  EdgeList g = weighted_graph();
+  add_reverse_edges(g);
+  const std::vector<uint64_t> hops = bfs(g, 0);
+  const std::vector<VertexId> label = cc(g);
+  for (VertexId v = 0; v < g.num_vertices; ++v)
+    EXPECT_EQ(hops[v] != kInf, label[v] == label[0]) << "vertex " << v;
+}
+
+}  // namespace
+}  // namespace wg::ref
