@@ -43,6 +43,19 @@ void write_results(const std::string& path, const LocalGraph& g, const std::vect
   if (std::fclose(f) != 0 || bad) throw std::runtime_error("error writing " + path);
 }
 
+void print_fault_counts(const RunReport& r) {
+  auto line = [](const char* dir, const FaultCounts& f) {
+    if (f.seen == 0) return;
+    std::printf("        injected on %s: %lu frames seen, dropped %lu, duplicated %lu, reordered %lu, "
+                "corrupted %lu, delayed %lu\n",
+                dir, static_cast<unsigned long>(f.seen), static_cast<unsigned long>(f.dropped),
+                static_cast<unsigned long>(f.duplicated), static_cast<unsigned long>(f.reordered),
+                static_cast<unsigned long>(f.corrupted), static_cast<unsigned long>(f.delayed));
+  };
+  line("receive", r.rx_faults);
+  line("transmit", r.tx_faults);
+}
+
 void print_top(App app, const RunReport& r) {
   if (app != App::kPageRank || r.cluster_top.empty()) return;
   std::printf("top %zu vertices by rank:\n", r.cluster_top.size());
@@ -61,6 +74,7 @@ int run(const Config& cfg, Dataplane& dp, LoadedGraph& graph, Prog prog, uint32_
   eo.app_id = app_id;
   eo.quiet = cfg.quiet;
   eo.top = cfg.top;
+  eo.crash_at_superstep = cfg.crash_at_superstep;
   {
     EdgeList none;
     std::swap(none, graph.edges);  // the node keeps only its part from here on
@@ -73,7 +87,8 @@ int run(const Config& cfg, Dataplane& dp, LoadedGraph& graph, Prog prog, uint32_
               }());
   std::fflush(stdout);
 
-  Engine<Prog> engine(eo, dp, lg, prog);
+  Transport transport(dp, cfg.transport);
+  Engine<Prog> engine(eo, dp, transport, lg, prog);
   RunReport report;
   try {
     report = engine.run();
@@ -84,6 +99,7 @@ int run(const Config& cfg, Dataplane& dp, LoadedGraph& graph, Prog prog, uint32_
   }
   report.load_seconds = graph.load_seconds;
   print_run_totals(report);
+  print_fault_counts(report);
   if (cfg.rank == 0) print_top(cfg.app, report);
   if (!cfg.out_dir.empty()) {
     std::filesystem::create_directories(cfg.out_dir);

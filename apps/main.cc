@@ -60,7 +60,8 @@ int main(int argc, char** argv) {
     std::printf("graph: %u vertices, %lu edges%s, loaded in %.3f s\n", graph.edges.num_vertices,
                 static_cast<unsigned long>(graph.edges.num_edges()),
                 graph.edges.weighted ? " (weighted)" : "", graph.load_seconds);
-    wg::Dataplane dp(wg::DataplaneOptions{cfg.job_token, cfg.rank, cfg.nodes, cfg.udp_port, cfg.mbufs});
+    wg::Dataplane dp(wg::DataplaneOptions{cfg.job_token, cfg.rank, cfg.nodes, cfg.udp_port, cfg.mbufs,
+                                          cfg.transport.checksum});
     std::printf("dataplane: %s, lcore %u on socket %u\n", dp.port_summary().c_str(), rte_lcore_id(),
                 rte_socket_id());
     std::fflush(stdout);

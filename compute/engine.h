@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
@@ -42,6 +43,7 @@
 #include "dataplane/idle.h"
 #include "reliability/membership.h"
 #include "reliability/superstep_ledger.h"
+#include "reliability/transport.h"
 
 namespace wg {
 
@@ -53,6 +55,7 @@ struct EngineOptions {
   uint32_t app_id = 0;
   bool quiet = false;
   unsigned top = 10;
+  int64_t crash_at_superstep = -1;  // test hook (--crash-at-superstep)
 };
 
 class EngineError : public std::runtime_error {
@@ -66,9 +69,10 @@ class Engine {
   using Value = typename Prog::Value;
   using Message = typename Prog::Message;
 
-  Engine(const EngineOptions& opt, Dataplane& dp, const LocalGraph& g, Prog prog)
+  Engine(const EngineOptions& opt, Dataplane& dp, Transport& transport, const LocalGraph& g, Prog prog)
       : opt_(opt),
         dp_(dp),
+        transport_(transport),
         g_(g),
         prog_(prog),
         rank_(g.rank),
@@ -93,6 +97,7 @@ class Engine {
 
     double aggregate = 0.0;
     for (uint32_t s = 0;; ++s) {
+      if (static_cast<int64_t>(s) == opt_.crash_at_superstep) raise(SIGKILL);
       const auto ts = Clock::now();
       StepStats st;
       st.superstep = s;
@@ -107,6 +112,7 @@ class Engine {
       combine_cluster_figures(s, st);
       aggregate = st.cluster_aggregate;
       st.seconds = seconds_since(ts);
+      st.links = transport_.report();
       if (!opt_.quiet) print_step(st);
       report.steps.push_back(st);
       if (st.cluster_active == 0) break;
@@ -115,6 +121,8 @@ class Engine {
     finish(report);
     report.rx = dp_.rx;
     report.tx = dp_.tx;
+    report.rx_faults = transport_.rx_fault_counts();
+    report.tx_faults = transport_.tx_fault_counts();
     return report;
   }
 
@@ -208,6 +216,7 @@ class Engine {
     while (!ring_.reopen(dst)) {
       if (pump()) idle.reset();
       else idle.wait();
+      check_peers_alive();
       if (seconds_since(t) > opt_.peer_timeout_s)
         throw EngineError("no free mbuf for " + std::to_string(opt_.peer_timeout_s) +
                           " s: the links are not draining (is a peer stuck?)");
@@ -245,6 +254,7 @@ class Engine {
       const int p = ledger_.first_incomplete_peer(s);
       if (p >= 0 && membership_.silent_for(p) > opt_.peer_timeout_s)
         throw EngineError(waiting_error(s, p));
+      check_peers_alive();
     }
   }
 
@@ -294,6 +304,12 @@ class Engine {
         static_cast<unsigned long>(st.messages_accumulated), st.seconds,
         st.seconds > 0 ? (st.bytes_sent + st.frames_sent * wire::kWireOverheadBytes) * 8e-9 / st.seconds
                        : 0.0);
+    for (const ConnectionReport& c : st.links)
+      std::printf("               to node %u: N %u  AST %.3f us  RTO %.0f us  sent %lu  retransmitted %lu  "
+                  "timeouts %lu  stale acks %lu  dup rx %lu\n",
+                  c.peer, c.n, c.ast_us, c.rto_us, static_cast<unsigned long>(c.send.frames),
+                  static_cast<unsigned long>(c.send.retransmissions), static_cast<unsigned long>(c.send.timeouts),
+                  static_cast<unsigned long>(c.send.stale_acks), static_cast<unsigned long>(c.receive.duplicates));
     std::fflush(stdout);
   }
 
@@ -303,8 +319,10 @@ class Engine {
     report.local_top.assign(fin.top, fin.top + fin.entries);
     for (unsigned p = 0; p < nodes_; ++p)
       if (p != rank_) membership_.send_control(p, wire::Kind::kFin, 0, &fin, sizeof fin, pump_fn_);
+    // Done when every peer's FIN is in and every frame we sent is acked
+    // (so no peer still waits for a retransmission from us).
     IdleBackoff idle;
-    while (!membership_.all_fins() || !dp_.tx_idle()) {
+    while (!membership_.all_fins() || !transport_.all_acked()) {
       if (pump()) {
         idle.reset();
         continue;
@@ -314,6 +332,7 @@ class Engine {
       if (p >= 0 && membership_.silent_for(p) > opt_.peer_timeout_s)
         throw EngineError("node " + std::to_string(p) + " silent for " +
                           std::to_string(membership_.silent_for(p)) + " s at the end of the job");
+      check_peers_alive();
     }
     // Merge every node's top list (same on all nodes; rank 0 prints it).
     std::vector<wire::TopEntry> all(fin.top, fin.top + fin.entries);
@@ -327,10 +346,19 @@ class Engine {
     });
     if (all.size() > opt_.top) all.resize(opt_.top);
     report.cluster_top = all;
-    // Keep answering for a moment: a peer may still be reading our FIN.
+    // Keep answering for a moment: a peer whose last ack from us was lost
+    // retransmits and must hear from us again.
     const auto linger = Clock::now();
     while (seconds_since(linger) < kLingerSeconds) {
       if (!pump()) idle.wait();
+    }
+    // Then stop polling and stay quiet before the ports close: DPDK 22.11's
+    // memif PMD can crash a peer still polling while we disconnect, and the
+    // peers finish within milliseconds of each other, so by the end of this
+    // pause none of them polls any more.
+    if (nodes_ > 1) {
+      const timespec quiet{0, static_cast<long>(kQuietSeconds * 1e9)};
+      nanosleep(&quiet, nullptr);
     }
   }
 
@@ -349,19 +377,19 @@ class Engine {
     return fin;
   }
 
-  // ---- accumulator + sender: one pass over every queue --------------------
+  // ---- sender + accumulator: one pass over every queue ---------------------
   // Returns true if anything moved.
   bool pump() {
-    bool work = dp_.flush_tx() > 0;
+    bool work = transport_.send_step() > 0;
+    work |= transport_.receive_step([this](rte_mbuf*, unsigned port, const uint8_t* frame,
+                                           const wire::BucketHeader* h) {
+      const DropReason why = h->kind == static_cast<uint8_t>(wire::Kind::kData)
+                                 ? receive_data(frame, h)
+                                 : membership_.on_control(frame, h, port, ledger_);
+      if (why == DropReason::kNone) membership_.heard_from(h->src_rank);
+      return why;
+    }) > 0;
     rte_mbuf* burst[Dataplane::kBurst];
-    for (unsigned q = 0; q < dp_.num_ports(); ++q) {
-      const uint16_t n = dp_.rx_burst(q, burst, Dataplane::kBurst);
-      for (uint16_t i = 0; i < n; ++i) {
-        if (i + 1 < n) rte_prefetch0(rte_pktmbuf_mtod(burst[i + 1], void*));
-        receive_frame(burst[i], q);
-      }
-      work |= n > 0;
-    }
     const unsigned n = dp_.dequeue_local(burst, Dataplane::kBurst);
     for (unsigned i = 0; i < n; ++i) {
       const uint8_t* frame = rte_pktmbuf_mtod(burst[i], const uint8_t*);
@@ -373,22 +401,14 @@ class Engine {
     return work || n > 0;
   }
 
-  void receive_frame(rte_mbuf* m, unsigned port) {
-    const uint8_t* frame = rte_pktmbuf_mtod(m, const uint8_t*);
-    ++dp_.rx.frames;
-    dp_.rx.bytes += m->pkt_len;
-    DropReason why = m->nb_segs == 1 ? validate_frame(frame, m->data_len, dp_.validation())
-                                     : DropReason::kTooShort;
-    if (likely(why == DropReason::kNone)) {
-      const wire::BucketHeader* h = bucket_header(frame);
-      if (h->kind == static_cast<uint8_t>(wire::Kind::kData))
-        why = receive_data(frame, h);
-      else
-        why = membership_.on_control(frame, h, port, ledger_);
-      if (why == DropReason::kNone) membership_.heard_from(h->src_rank);
-    }
-    if (why != DropReason::kNone) dp_.rx.drop(why);
-    rte_pktmbuf_free(m);
+  // Any peer silent past the timeout is dead, whatever we are waiting for:
+  // live peers send keepalives.
+  void check_peers_alive() const {
+    for (unsigned p = 0; p < nodes_; ++p)
+      if (p != rank_ && membership_.silent_for(p) > opt_.peer_timeout_s)
+        throw EngineError("node " + std::to_string(p) + " silent for " +
+                          std::to_string(static_cast<int>(membership_.silent_for(p))) +
+                          " s: it stopped answering (crashed, killed or cut off)");
   }
 
   DropReason receive_data(const uint8_t* frame, const wire::BucketHeader* h) {
@@ -413,10 +433,12 @@ class Engine {
   }
 
   static constexpr unsigned kBucketsPerPump = 8;
-  static constexpr double kLingerSeconds = 0.2;
+  static constexpr double kLingerSeconds = 0.1;
+  static constexpr double kQuietSeconds = 0.3;
 
   const EngineOptions opt_;
   Dataplane& dp_;
+  Transport& transport_;
   const LocalGraph& g_;
   const Prog prog_;
   const unsigned rank_;

@@ -26,7 +26,7 @@ struct RoundRobin {
   }
   // Vertices node `r` owns out of `num_vertices`.
   uint32_t local_count(unsigned r, VertexId num_vertices) const {
-    return num_vertices > r ? (num_vertices - r + nodes - 1) / nodes : 0;
+    return num_vertices > r ? static_cast<uint32_t>((uint64_t{num_vertices} - r + nodes - 1) / nodes) : 0;
   }
 };
 

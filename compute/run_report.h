@@ -8,6 +8,7 @@
 
 #include "dataplane/counters.h"
 #include "dataplane/wire.h"
+#include "reliability/transport.h"
 
 namespace wg {
 
@@ -28,6 +29,8 @@ struct StepStats {
   double cluster_aggregate = 0.0;
   uint64_t cluster_messages = 0;
   uint64_t cluster_buckets = 0;
+  // per connection, cumulative at the end of the superstep
+  std::vector<ConnectionReport> links;
 };
 
 struct RunReport {
@@ -41,6 +44,7 @@ struct RunReport {
   std::vector<wire::TopEntry> cluster_top;
   RxCounters rx;
   TxCounters tx;
+  FaultCounts rx_faults, tx_faults;
 };
 
 // DIR/node<R>.json: this node's configuration echo and per-superstep counts.

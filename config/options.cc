@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -42,6 +43,18 @@ enum Opt {
   kOptMbufs,
   kOptTop,
   kOptQuiet,
+  kOptWindow,
+  kOptRtoMin,
+  kOptRtoMax,
+  kOptAst,
+  kOptAckDelay,
+  kOptKeepalive,
+  kOptChecksum,
+  kOptFaultRx,
+  kOptFaultTx,
+  kOptFaultSeed,
+  kOptFaultDelay,
+  kOptCrashAt,
   kOptHelp,
 };
 
@@ -62,6 +75,18 @@ const option kLongOptions[] = {
     {"mbufs", required_argument, nullptr, kOptMbufs},
     {"top", required_argument, nullptr, kOptTop},
     {"quiet", no_argument, nullptr, kOptQuiet},
+    {"window", required_argument, nullptr, kOptWindow},
+    {"rto-min-us", required_argument, nullptr, kOptRtoMin},
+    {"rto-max-us", required_argument, nullptr, kOptRtoMax},
+    {"ast-us", required_argument, nullptr, kOptAst},
+    {"ack-delay-us", required_argument, nullptr, kOptAckDelay},
+    {"keepalive-ms", required_argument, nullptr, kOptKeepalive},
+    {"checksum", required_argument, nullptr, kOptChecksum},
+    {"fault-rx", required_argument, nullptr, kOptFaultRx},
+    {"fault-tx", required_argument, nullptr, kOptFaultTx},
+    {"fault-seed", required_argument, nullptr, kOptFaultSeed},
+    {"fault-delay-us", required_argument, nullptr, kOptFaultDelay},
+    {"crash-node", required_argument, nullptr, kOptCrashAt},
     {"help", no_argument, nullptr, kOptHelp},
     {nullptr, 0, nullptr, 0},
 };
@@ -84,11 +109,25 @@ uint64_t parse_unsigned(const char* opt, const char* text, uint64_t min, uint64_
   return v;
 }
 
-double parse_seconds(const char* opt, const char* text) {
+FaultSpec parse_faults(const char* opt, const char* text) {
+  try {
+    return parse_fault_spec(text);
+  } catch (const std::exception& e) {
+    throw ConfigError(std::string("--") + opt + ": " + e.what());
+  }
+}
+
+bool parse_on_off(const char* opt, const char* text) {
+  if (std::strcmp(text, "on") == 0) return true;
+  if (std::strcmp(text, "off") == 0) return false;
+  throw ConfigError(std::string("--") + opt + ": '" + text + "' is not on or off");
+}
+
+double parse_positive(const char* opt, const char* text) {
   char* end = nullptr;
   const double v = std::strtod(text, &end);
   if (end == text || *end != '\0' || !std::isfinite(v) || v <= 0)
-    throw ConfigError(std::string("--") + opt + ": '" + text + "' is not a positive number of seconds");
+    throw ConfigError(std::string("--") + opt + ": '" + text + "' is not a positive number");
   return v;
 }
 
@@ -127,6 +166,7 @@ uint64_t Config::params_digest() const {
   add(undirected);
   add(source);
   add(app == App::kPageRank ? iterations : 0);
+  add(transport.checksum);  // a node that checks CRCs drops every frame of one that does not send them
   return h;
 }
 
@@ -142,6 +182,11 @@ std::string Config::describe() const {
   std::snprintf(job, sizeof job, "0x%08x", job_token);
   o << ", job " << job << ", udp port " << udp_port;
   if (!out_dir.empty()) o << ", out " << out_dir;
+  if (nodes > 1) {
+    o << ", window " << transport.window << ", checksum " << (transport.checksum ? "on" : "off");
+    if (transport.rx_faults.any()) o << ", rx faults " << wg::describe(transport.rx_faults);
+    if (transport.tx_faults.any()) o << ", tx faults " << wg::describe(transport.tx_faults);
+  }
   return o.str();
 }
 
@@ -184,6 +229,26 @@ void print_usage(const char* prog) {
       "  --mbufs N           mbufs in the node's packet pool (default 16383)\n"
       "  --top N             print the N top-ranked vertices at the end (default 10, 0: off)\n"
       "  --quiet             no per-superstep report lines\n"
+      "\n"
+      "Transport (reliability/):\n"
+      "  --window N          frames in flight per peer, also the reorder buffer (default 512)\n"
+      "  --rto-min-us US     retransmission timeout floor (default 2000); the timeout\n"
+      "                      follows the measured round trip (RFC 6298) and doubles on\n"
+      "  --rto-max-us US     each expiry up to this ceiling (default 200000)\n"
+      "  --ast-us US         initial average send time per frame, AST (default 0.2); the\n"
+      "                      gap between sends to a peer is AST x N, N rising on 3 stale\n"
+      "                      acks or a timeout and falling on 3 new acks\n"
+      "  --ack-delay-us US   longest delay before a received frame is acked (default 50)\n"
+      "  --keepalive-ms MS   an idle connection sends an ack this often (default 100,\n"
+      "                      at most a fifth of --peer-timeout)\n"
+      "  --checksum on|off   CRC32C over every bucket (default off; all nodes must agree)\n"
+      "  --fault-rx SPEC     inject faults on receive: SPEC is KIND=FRACTION,... with\n"
+      "                      KIND drop, dup, reorder, corrupt (flip one bit), delay\n"
+      "  --fault-tx SPEC     the same on transmit\n"
+      "  --fault-seed N      seed of the fault injectors (default 1): same seed, same faults\n"
+      "  --fault-delay-us US how long a delay fault holds a frame (default 200)\n"
+      "  --crash-node R:S    test hook: node R kills itself (SIGKILL) when it reaches\n"
+      "                      superstep S, to exercise peer-failure detection\n"
       "  -h, --help          this text\n"
       "\n"
       "Output values: pagerank ranks (9 significant digits); sssp distances and bfs hop\n"
@@ -196,6 +261,7 @@ Config parse_app_args(int argc, char** argv) {
   Config c;
   bool have_app = false, have_graph = false, have_rank = false, have_nodes = false,
        have_job = false;
+  int64_t crash_rank = -1, crash_step = -1;
   optind = 1;  // the EAL has used getopt before us
   opterr = 0;
   int opt;
@@ -207,7 +273,7 @@ Config parse_app_args(int argc, char** argv) {
         try {
           c.format = parse_graph_format(optarg);
         } catch (const std::exception& e) {
-          throw ConfigError(std::string("--format: ") + e.what());
+          throw ConfigError(e.what());  // GraphError already says "--format: ..."
         }
         break;
       case kOptUndirected: c.undirected = true; break;
@@ -218,11 +284,31 @@ Config parse_app_args(int argc, char** argv) {
       case kOptOut: c.out_dir = optarg; break;
       case kOptJobId: c.job_token = parse_unsigned("job-id", optarg, 1, UINT32_MAX); have_job = true; break;
       case kOptUdpPort: c.udp_port = parse_unsigned("udp-port", optarg, 1, 65535); break;
-      case kOptPeerTimeout: c.peer_timeout_s = parse_seconds("peer-timeout", optarg); break;
-      case kOptHelloTimeout: c.hello_timeout_s = parse_seconds("hello-timeout", optarg); break;
+      case kOptPeerTimeout: c.peer_timeout_s = parse_positive("peer-timeout", optarg); break;
+      case kOptHelloTimeout: c.hello_timeout_s = parse_positive("hello-timeout", optarg); break;
       case kOptMbufs: c.mbufs = parse_unsigned("mbufs", optarg, 1023, 1u << 24); break;
       case kOptTop: c.top = parse_unsigned("top", optarg, 0, wire::kTopK); break;
       case kOptQuiet: c.quiet = true; break;
+      case kOptWindow: c.transport.window = parse_unsigned("window", optarg, 1, 1u << 16); break;
+      case kOptRtoMin: c.transport.rto_min_us = parse_positive("rto-min-us", optarg); break;
+      case kOptRtoMax: c.transport.rto_max_us = parse_positive("rto-max-us", optarg); break;
+      case kOptAst: c.transport.ast_us = parse_positive("ast-us", optarg); break;
+      case kOptAckDelay: c.transport.ack_delay_us = parse_positive("ack-delay-us", optarg); break;
+      case kOptKeepalive: c.transport.keepalive_ms = parse_positive("keepalive-ms", optarg); break;
+      case kOptChecksum: c.transport.checksum = parse_on_off("checksum", optarg); break;
+      case kOptFaultRx: c.transport.rx_faults = parse_faults("fault-rx", optarg); break;
+      case kOptFaultTx: c.transport.tx_faults = parse_faults("fault-tx", optarg); break;
+      case kOptFaultSeed: c.transport.fault_seed = parse_unsigned("fault-seed", optarg, 0, UINT64_MAX); break;
+      case kOptFaultDelay: c.transport.fault_delay_us = parse_positive("fault-delay-us", optarg); break;
+      case kOptCrashAt: {
+        // R:S - node R kills itself at superstep S (the same options go to every node).
+        const char* colon = std::strchr(optarg, ':');
+        if (colon == nullptr) throw ConfigError(std::string("--crash-node: '") + optarg + "' is not RANK:SUPERSTEP");
+        const std::string rank_text(optarg, static_cast<size_t>(colon - optarg));
+        crash_rank = static_cast<int64_t>(parse_unsigned("crash-node", rank_text.c_str(), 0, wire::kMaxNodes - 1));
+        crash_step = static_cast<int64_t>(parse_unsigned("crash-node", colon + 1, 0, UINT32_MAX));
+        break;
+      }
       case 'h':
       case kOptHelp: break;  // handled before EAL init by wants_help()
       case ':':
@@ -248,6 +334,12 @@ Config parse_app_args(int argc, char** argv) {
   if (c.rank >= c.nodes)
     throw ConfigError("--rank " + std::to_string(c.rank) + " is not below --nodes " +
                       std::to_string(c.nodes));
+  if (crash_rank == static_cast<int64_t>(c.rank)) c.crash_at_superstep = crash_step;
+  if (c.transport.rto_max_us < c.transport.rto_min_us)
+    throw ConfigError("--rto-max-us " + std::to_string(c.transport.rto_max_us) + " is below --rto-min-us " +
+                      std::to_string(c.transport.rto_min_us));
+  // Keepalives must come well within the peer timeout, or live peers look dead.
+  c.transport.keepalive_ms = std::min(c.transport.keepalive_ms, c.peer_timeout_s * 1000 / 5);
   if (!have_job) c.job_token = default_job_token(c);
   return c;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compute/graph_reader.h"
+#include "reliability/transport.h"
 
 namespace wg {
 
@@ -33,6 +34,8 @@ struct Config {
   unsigned mbufs = 16383;                 // mbufs in the node's pool
   unsigned top = 10;                      // top vertices printed at the end (0: none)
   bool quiet = false;                     // no per-superstep lines
+  TransportConfig transport;              // reliability: windows, timers, checksum, faults
+  int64_t crash_at_superstep = -1;        // test hook (--crash-node R:S): SIGKILL itself at superstep S
 
   // One line per option, for the start-up banner.
   std::string describe() const;

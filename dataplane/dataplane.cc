@@ -4,8 +4,14 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 
 namespace wg {
@@ -28,6 +34,30 @@ std::string mac_string(const MacAddress& m) {
   return buf;
 }
 
+// net_tap gives the kernel side of the tap the DPDK port's own MAC. On a
+// bridge that MAC is then "local": frames for it never leave through the tap,
+// so peers could not reach this node (MACHINE-NOTES gotcha 1). Once the port
+// has started (starting resets it), give the kernel side a different,
+// locally administered MAC; the DPDK port is promiscuous and still receives.
+void separate_tap_kernel_mac(uint16_t port, const rte_eth_dev_info& info, const MacAddress& port_mac) {
+  if (info.driver_name == nullptr || std::strcmp(info.driver_name, "net_tap") != 0 || info.if_index == 0) return;
+  char ifname[IF_NAMESIZE] = {};
+  if (if_indextoname(info.if_index, ifname) == nullptr) return;
+  const int fd = socket(AF_INET, SOCK_DGRAM, 0);
+  if (fd < 0) return;
+  ifreq req{};
+  std::memcpy(req.ifr_name, ifname, strnlen(ifname, IF_NAMESIZE - 1));
+  req.ifr_hwaddr.sa_family = 1;  // ARPHRD_ETHER
+  MacAddress kernel_mac = port_mac;
+  kernel_mac[0] = static_cast<uint8_t>((kernel_mac[0] | 0x02) & ~0x01);  // local, unicast
+  kernel_mac[5] ^= 0xa5;
+  std::memcpy(req.ifr_hwaddr.sa_data, kernel_mac.data(), 6);
+  if (ioctl(fd, SIOCSIFHWADDR, &req) != 0)
+    std::fprintf(stderr, "wiregraph: warning: port %u: cannot change the MAC of tap %s: %s\n", port, ifname,
+                 std::strerror(errno));
+  close(fd);
+}
+
 }  // namespace
 
 Dataplane::Dataplane(const DataplaneOptions& o)
@@ -45,16 +75,15 @@ Dataplane::~Dataplane() {
   for (Port& p : ports_) {
     rte_eth_dev_stop(p.id);
     rte_eth_dev_close(p.id);
-    for (uint16_t i = p.carry_at; i < p.carry_n; ++i) rte_pktmbuf_free(p.carry[i]);
-    rte_mbuf* m;
-    while (rte_ring_dequeue(p.txq, reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
-    rte_ring_free(p.txq);
   }
-  if (local_ != nullptr) {
+  auto drain = [](rte_ring* r) {
+    if (r == nullptr) return;
     rte_mbuf* m;
-    while (rte_ring_dequeue(local_, reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
-    rte_ring_free(local_);
-  }
+    while (rte_ring_dequeue(r, reinterpret_cast<void**>(&m)) == 0) rte_pktmbuf_free(m);
+    rte_ring_free(r);
+  };
+  for (Peer& peer : peers_) drain(peer.queue);
+  drain(local_);
   rte_mempool_free(pool_);
 }
 
@@ -72,6 +101,12 @@ void Dataplane::init_pool() {
   local_ = rte_ring_create(("wg_local" + std::to_string(n)).c_str(), ring_size, socket,
                            RING_F_SP_ENQ | RING_F_SC_DEQ);
   if (local_ == nullptr) throw dpdk_error("cannot create the local bucket queue");
+  for (unsigned r = 0; r < peers_.size(); ++r) {
+    if (r == opt_.rank) continue;
+    const std::string q = "wg_q" + std::to_string(n) + "_" + std::to_string(r);
+    peers_[r].queue = rte_ring_create(q.c_str(), ring_size, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
+    if (peers_[r].queue == nullptr) throw dpdk_error("cannot create the queue for node " + std::to_string(r));
+  }
 }
 
 void Dataplane::init_port(uint16_t id) {
@@ -98,11 +133,7 @@ void Dataplane::init_port(uint16_t id) {
   rte_ether_addr mac;
   rte_eth_macaddr_get(id, &mac);
   std::copy(std::begin(mac.addr_bytes), std::end(mac.addr_bytes), p.mac.begin());
-
-  const unsigned ring_size = rte_align32pow2(opt_.mbufs + 1);
-  const std::string name = "wg_txq" + std::to_string(g_instance.load()) + "_" + std::to_string(id);
-  p.txq = rte_ring_create(name.c_str(), ring_size, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
-  if (p.txq == nullptr) throw dpdk_error("port " + std::to_string(id) + ": cannot create the tx queue");
+  separate_tap_kernel_mac(id, info, p.mac);
   ports_.push_back(p);
 }
 
@@ -112,6 +143,20 @@ bool Dataplane::all_links_up() const {
     if (rte_eth_link_get_nowait(p.id, &link) != 0 || link.link_status != RTE_ETH_LINK_UP) return false;
   }
   return true;
+}
+
+unsigned Dataplane::restart_down_ports() {
+  unsigned restarted = 0;
+  for (Port& p : ports_) {
+    rte_eth_link link{};
+    if (rte_eth_link_get_nowait(p.id, &link) == 0 && link.link_status == RTE_ETH_LINK_UP) continue;
+    rte_eth_dev_stop(p.id);
+    if (rte_eth_dev_start(p.id) != 0) continue;
+    rte_eth_dev_info info;
+    if (rte_eth_dev_info_get(p.id, &info) == 0) separate_tap_kernel_mac(p.id, info, p.mac);
+    ++restarted;
+  }
+  return restarted;
 }
 
 std::string Dataplane::port_summary() const {
@@ -160,10 +205,6 @@ void Dataplane::address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes) const
   m->pkt_len = len;
 }
 
-void Dataplane::enqueue(unsigned peer, rte_mbuf* m) {
-  rte_ring_sp_enqueue(ports_[peers_[peer].port].txq, m);
-}
-
 void Dataplane::enqueue_local(rte_mbuf* m) { rte_ring_sp_enqueue(local_, m); }
 
 void Dataplane::broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes) {
@@ -179,50 +220,27 @@ void Dataplane::broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes) {
     a.dst_ip = 0xffffffffu;
     a.src_port = a.dst_port = opt_.udp_port;
     m->data_len = m->pkt_len = write_l2_l4(frame, a, bucket_bytes);
-    if (rte_eth_tx_burst(p.id, 0, &m, 1) == 1) {
-      ++tx.frames;
-      tx.bytes += m->pkt_len;
-    } else {
-      rte_pktmbuf_free(m);
-    }
+    seal(m);
+    if (tx_burst(static_cast<unsigned>(&p - ports_.data()), &m, 1) != 1) rte_pktmbuf_free(m);
   }
 }
 
-unsigned Dataplane::flush_port(Port& p) {
-  unsigned sent = 0;
-  for (;;) {
-    if (p.carry_at == p.carry_n) {
-      p.carry_at = 0;
-      p.carry_n = static_cast<uint16_t>(
-          rte_ring_sc_dequeue_burst(p.txq, reinterpret_cast<void**>(p.carry), kBurst, nullptr));
-      if (p.carry_n == 0) return sent;
-    }
-    const uint16_t want = p.carry_n - p.carry_at;
-    uint64_t bytes = 0;
-    for (uint16_t i = p.carry_at; i < p.carry_n; ++i) bytes += p.carry[i]->pkt_len;
-    const uint16_t n = rte_eth_tx_burst(p.id, 0, p.carry + p.carry_at, want);
-    for (uint16_t i = p.carry_at + n; i < p.carry_n; ++i) bytes -= p.carry[i]->pkt_len;
-    tx.frames += n;
-    tx.bytes += bytes;
-    sent += n;
-    p.carry_at += n;
-    if (n < want) {  // the NIC (or the memif ring) is full: come back later
-      ++tx.ring_full;
-      return sent;
-    }
-  }
+bool Dataplane::send_now(unsigned peer, rte_mbuf* m) {
+  seal(m);
+  if (tx_burst(peers_[peer].port, &m, 1) == 1) return true;
+  rte_pktmbuf_free(m);
+  return false;
 }
 
-unsigned Dataplane::flush_tx() {
-  unsigned sent = 0;
-  for (Port& p : ports_) sent += flush_port(p);
+uint16_t Dataplane::tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n) {
+  uint64_t bytes = 0;
+  for (uint16_t i = 0; i < n; ++i) bytes += pkts[i]->pkt_len;
+  const uint16_t sent = rte_eth_tx_burst(ports_[port].id, 0, pkts, n);
+  for (uint16_t i = sent; i < n; ++i) bytes -= pkts[i]->pkt_len;
+  tx.frames += sent;
+  tx.bytes += bytes;
+  if (sent < n) ++tx.ring_full;
   return sent;
-}
-
-bool Dataplane::tx_idle() const {
-  for (const Port& p : ports_)
-    if (p.carry_at != p.carry_n || rte_ring_count(p.txq) != 0) return false;
-  return true;
 }
 
 uint16_t Dataplane::rx_burst(unsigned port, rte_mbuf** out, uint16_t n) {

@@ -4,10 +4,11 @@
 // local queue for same-node buckets, and the table of peers (which port and
 // MAC reach each rank), filled by the hello exchange.
 //
-// Threading: the EAL must be initialised before construction. The sender role
-// owns the TX side (tx queues, carry arrays, TxCounters); the accumulator role
-// owns the RX side (rx bursts, RxCounters). The peer table is written only
-// during discovery, before any data flows.
+// Threading: the EAL must be initialised before construction. Workers produce
+// into the per-peer queues and the local queue; the sender role consumes the
+// per-peer queues and owns every tx_burst and TxCounters; the accumulator role
+// owns rx_burst, the local queue's consumer side and RxCounters. The peer
+// table is written only during discovery, before data flows to that peer.
 #pragma once
 
 #include <rte_mbuf.h>
@@ -28,6 +29,7 @@ struct DataplaneOptions {
   unsigned nodes = 1;
   uint16_t udp_port = wire::kDefaultUdpPort;
   unsigned mbufs = 16383;
+  bool checksum = false;  // CRC32C on every frame sent, verified on every frame received
 };
 
 class Dataplane {
@@ -45,6 +47,10 @@ class Dataplane {
   uint16_t port_id(unsigned i) const { return ports_[i].id; }
   rte_mempool* pool() const { return pool_; }
   bool all_links_up() const;
+  // Stops and restarts every port whose link is down. A memif client that
+  // started before its server never retries by itself; a restart does.
+  // Returns how many ports were restarted.
+  unsigned restart_down_ports();
   std::string port_summary() const;
   // "port 0 up, port 1 down" plus frame counts, for error messages.
   std::string link_state() const;
@@ -56,20 +62,30 @@ class Dataplane {
   bool learn_peer(unsigned rank, unsigned port, const MacAddress& mac);
   const FrameAddress& address_of(unsigned rank) const { return peers_[rank].addr; }
 
-  // ---- send side (sender role) ----
+  // ---- send side ----
   rte_mbuf* alloc() { return rte_pktmbuf_alloc(pool_); }
   // Fills L2-L4 headers for `peer` and sets the mbuf lengths; the wiregraph
   // header and payload (bucket_bytes of them) must already be written.
   void address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes) const;
-  // Queues an addressed bucket for the peer's port. Never fails: a queue holds
-  // as many entries as the pool has mbufs.
-  void enqueue(unsigned peer, rte_mbuf* m);
+  // Worker -> sender descriptor queue for `peer` (single producer, single
+  // consumer). Never fails: a queue holds as many entries as the pool has mbufs.
+  void enqueue(unsigned peer, rte_mbuf* m) { rte_ring_sp_enqueue(peers_[peer].queue, m); }
+  unsigned dequeue(unsigned peer, rte_mbuf** out, unsigned n) {
+    return rte_ring_sc_dequeue_burst(peers_[peer].queue, reinterpret_cast<void**>(out), n, nullptr);
+  }
+  unsigned queued(unsigned peer) const { return rte_ring_count(peers_[peer].queue); }
+  unsigned port_of(unsigned peer) const { return peers_[peer].port; }
   // Sends a hello on every port, now, to the broadcast address; dropped if
   // the port cannot take it (hellos repeat).
   void broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes);
-  // Moves queued buckets to the NICs. Returns frames sent.
-  unsigned flush_tx();
-  bool tx_idle() const;  // nothing queued or carried
+  // rte_eth_tx_burst on port index `port`, counted.
+  uint16_t tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n);
+  // Writes the CRC32C (when checksums are on): the last change to a frame before it goes out.
+  void seal(rte_mbuf* m) const {
+    if (opt_.checksum) seal_bucket(rte_pktmbuf_mtod(m, uint8_t*), rte_pktmbuf_data_len(m));
+  }
+  // Seals and sends one addressed frame now, unsequenced; frees it if the port is full.
+  bool send_now(unsigned peer, rte_mbuf* m);
 
   // ---- same-node buckets ----
   void enqueue_local(rte_mbuf* m);
@@ -87,20 +103,16 @@ class Dataplane {
   struct Port {
     uint16_t id = 0;
     MacAddress mac{};
-    rte_ring* txq = nullptr;                  // addressed buckets waiting for tx_burst
-    rte_mbuf* carry[kBurst] = {};             // dequeued, refused by the NIC, retried first
-    uint16_t carry_n = 0;
-    uint16_t carry_at = 0;
   };
   struct Peer {
     bool known = false;
     unsigned port = 0;
     FrameAddress addr;
+    rte_ring* queue = nullptr;  // addressed buckets waiting for the sender
   };
 
   void init_pool();
   void init_port(uint16_t id);
-  unsigned flush_port(Port& p);
 
   DataplaneOptions opt_;
   ValidationContext vctx_;

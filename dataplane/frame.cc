@@ -1,6 +1,7 @@
 #include "dataplane/frame.h"
 
 #include <rte_byteorder.h>
+#include <rte_hash_crc.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_udp.h>
@@ -58,6 +59,15 @@ void write_bucket_header(uint8_t* frame, wire::Kind kind, uint32_t job_token, un
   h->reserved32 = 0;
 }
 
+uint32_t bucket_crc(const uint8_t* frame, uint32_t len) {
+  constexpr uint32_t kField = offsetof(wire::BucketHeader, checksum);
+  const uint8_t* h = frame + wire::kHeaderOffset;
+  const uint32_t n = len - wire::kHeaderOffset;
+  uint32_t crc = rte_hash_crc(h, kField, 0xffffffffu);
+  crc = rte_hash_crc_4byte(0, crc);
+  return rte_hash_crc(h + kField + 4, n - kField - 4, crc);
+}
+
 const char* drop_reason_name(DropReason r) {
   switch (r) {
     case DropReason::kNone: return "none";
@@ -74,6 +84,9 @@ const char* drop_reason_name(DropReason r) {
     case DropReason::kBadSuperstep: return "bad_superstep";
     case DropReason::kIndexOutOfRange: return "index_out_of_range";
     case DropReason::kBadControl: return "bad_control";
+    case DropReason::kBadChecksum: return "bad_checksum";
+    case DropReason::kDuplicate: return "duplicate";
+    case DropReason::kBeyondWindow: return "beyond_window";
     case DropReason::kNumReasons: break;
   }
   return "unknown";
@@ -86,6 +99,7 @@ uint16_t control_payload_bytes(wire::Kind k) {
     case wire::Kind::kHello: return sizeof(wire::HelloPayload);
     case wire::Kind::kFin: return sizeof(wire::FinPayload);
     case wire::Kind::kAbort: return sizeof(wire::AbortPayload);
+    case wire::Kind::kAck: return 0;
     case wire::Kind::kData: break;
   }
   return 0;
@@ -128,6 +142,10 @@ DropReason validate_frame(const uint8_t* frame, uint32_t len, const ValidationCo
     if (h->count == 0 || h->count > wire::kMaxRecords) return DropReason::kBadCount;
     if (uint32_t{h->count} * sizeof(wire::Record) > payload_len) return DropReason::kBadCount;
     return DropReason::kNone;
+  }
+  if (kind == wire::Kind::kAck) {
+    if (h->dst_rank == wire::kBroadcastRank) return DropReason::kNotForMe;
+    return h->count == 0 ? DropReason::kNone : DropReason::kBadControl;
   }
   const uint16_t need = control_payload_bytes(kind);
   if (need == 0) return DropReason::kBadKind;

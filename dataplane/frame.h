@@ -65,6 +65,9 @@ enum class DropReason : uint8_t {
   kBadSuperstep,    // data for a superstep this node cannot accept now
   kIndexOutOfRange, // a record's local index >= this node's vertex count
   kBadControl,      // control payload too short or inconsistent
+  kBadChecksum,     // CRC32C of the bucket does not match (bits flipped on the way)
+  kDuplicate,       // a retransmitted or duplicated frame already delivered
+  kBeyondWindow,    // too far ahead of the next expected frame; it will be resent
   kNumReasons,
 };
 const char* drop_reason_name(DropReason r);
@@ -79,6 +82,15 @@ struct ValidationContext {
 // Checks everything about a frame that does not depend on engine state:
 // L2-L4 framing, magic, version, job, ranks, kind, count vs length.
 DropReason validate_frame(const uint8_t* frame, uint32_t len, const ValidationContext& ctx);
+
+// CRC32C of a bucket (wiregraph header + payload, up to `len` bytes of the
+// frame) with the checksum field taken as zero. Hardware CRC32C instructions
+// through rte_hash_crc.
+uint32_t bucket_crc(const uint8_t* frame, uint32_t len);
+inline void seal_bucket(uint8_t* frame, uint32_t len) { bucket_header(frame)->checksum = bucket_crc(frame, len); }
+inline bool bucket_crc_ok(const uint8_t* frame, uint32_t len) {
+  return bucket_header(frame)->checksum == bucket_crc(frame, len);
+}
 
 // Largest record index in a data bucket (for the range check before folding;
 // a separate pass vectorises and keeps the fold loop free of branches).

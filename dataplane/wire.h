@@ -34,7 +34,11 @@ enum class Kind : uint8_t {
   kHello = 3,  // membership: who I am, what I run, whom I have heard
   kFin = 4,    // the source has finished the job (carries its top results)
   kAbort = 5,  // the source hit a fatal error; every node should stop
+  kAck = 6,    // cumulative ack alone (no reverse data to carry it), also the keepalive
 };
+
+// Frames that take a sequence number and are delivered exactly once, in order.
+inline constexpr bool is_sequenced(Kind k) { return k == Kind::kData || k == Kind::kEnd || k == Kind::kFin; }
 
 enum Flags : uint16_t {
   kFlagNone = 0,

@@ -14,6 +14,7 @@ namespace {
 
 constexpr double kHelloIntervalS = 0.02;
 constexpr double kReplyIntervalS = 0.002;
+constexpr double kPortRestartS = 1.5;  // a link still down this long during discovery is restarted
 
 std::string hex(uint64_t v) {
   char buf[24];
@@ -73,9 +74,14 @@ void Membership::send_hello(bool reply) {
 void Membership::discover(double timeout_s, const Pump& pump) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
+  auto last_restart = start;
   IdleBackoff idle;
   while (heard_ != all_peers_ || heard_us_ != all_peers_) {
     send_hello(false);
+    if (std::chrono::duration<double>(Clock::now() - last_restart).count() > kPortRestartS) {
+      last_restart = Clock::now();
+      dp_.restart_down_ports();
+    }
     if (pump()) {
       idle.reset();
     } else {
@@ -147,6 +153,7 @@ DropReason Membership::on_control(const uint8_t* frame, const wire::BucketHeader
       const size_t n = std::min<size_t>(a.reason_len, sizeof a.reason);
       throw PeerError("node " + std::to_string(src) + " aborted: " + std::string(a.reason, n));
     }
+    case wire::Kind::kAck: return DropReason::kNone;  // the transport used its ack; it proves liveness
     case wire::Kind::kData: break;
   }
   return DropReason::kBadKind;
@@ -179,9 +186,8 @@ void Membership::broadcast_abort(const std::string& reason) {
     write_bucket_header(frame, wire::Kind::kAbort, dp_.options().job_token, rank_, p, 0, sizeof a);
     std::memcpy(frame + wire::kPayloadOffset, &a, sizeof a);
     dp_.address(m, p, static_cast<uint16_t>(sizeof(wire::BucketHeader) + sizeof a));
-    dp_.enqueue(p, m);
+    dp_.send_now(p, m);
   }
-  dp_.flush_tx();
 }
 
 }  // namespace wg

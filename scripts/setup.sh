@@ -51,10 +51,10 @@ done
 if ((${#missing[@]} == 0)); then
     log "packages: all ${#PACKAGES[@]} present"
 else
-    log "packages: installing ${missing[*]}"
     if [[ ${SUDO[0]-} == none ]]; then
         die "not root and no sudo: cannot install ${missing[*]} (run as root, or install them with apt-get)"
     fi
+    log "packages: installing ${missing[*]}"
     as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q \
         || die "apt-get update failed"
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \

@@ -1,0 +1,64 @@
+// Deterministic fault injection on a burst of frames, for tests and for users
+// who want to see the transport work: drop, duplicate, reorder, corrupt and
+// delay a given fraction of frames, from a seeded generator. One injector
+// sits after rx_burst (receive) and one before tx_burst (transmit) on every
+// port: a port wrapper, so the PMD and the rest of the dataplane are the real
+// ones. Corruption flips one random bit of the wiregraph header or payload.
+//
+// Owner: the role that owns the port direction (accumulator: rx; sender: tx).
+#pragma once
+
+#include <rte_mbuf.h>
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <string>
+
+namespace wg {
+
+struct FaultSpec {
+  double drop = 0, duplicate = 0, reorder = 0, corrupt = 0, delay = 0;
+  bool any() const { return drop > 0 || duplicate > 0 || reorder > 0 || corrupt > 0 || delay > 0; }
+};
+
+// Parses "drop=0.01,dup=0.05,reorder=0.1,corrupt=0.01,delay=0.1"; throws
+// std::invalid_argument naming the bad item.
+FaultSpec parse_fault_spec(const std::string& text);
+std::string describe(const FaultSpec& f);
+
+struct FaultCounts {
+  uint64_t seen = 0, dropped = 0, duplicated = 0, reordered = 0, corrupted = 0, delayed = 0;
+};
+
+class FaultInjector {
+ public:
+  FaultInjector(const FaultSpec& spec, uint64_t seed, uint64_t delay_ticks, rte_mempool* pool, bool copy_on_corrupt);
+  ~FaultInjector();
+  FaultInjector(const FaultInjector&) = delete;
+  FaultInjector& operator=(const FaultInjector&) = delete;
+
+  bool active() const { return spec_.any(); }
+  // Rewrites pkts[0..n) in place (up to `cap` entries) and returns the new
+  // count. Frames held for reordering or delay come out in a later call.
+  uint16_t apply(rte_mbuf** pkts, uint16_t n, uint16_t cap, uint64_t now);
+  const FaultCounts& counts() const { return counts_; }
+
+ private:
+  struct Held {
+    rte_mbuf* m;
+    uint64_t release_tsc;  // 0: release on the next call (reorder)
+  };
+  double uniform();
+  rte_mbuf* corrupt(rte_mbuf* m);
+
+  FaultSpec spec_;
+  uint64_t state_;
+  uint64_t delay_ticks_;
+  rte_mempool* pool_;
+  bool copy_on_corrupt_;  // transmit side: the sender keeps the original for retransmission
+  std::deque<Held> held_;
+  FaultCounts counts_;
+};
+
+}  // namespace wg

@@ -1,0 +1,74 @@
+#include "reliability/send_window.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+namespace wg {
+
+SendWindow::SendWindow(uint32_t capacity, uint32_t initial_seq, const CongestionConfig& cc)
+    : capacity_(capacity),
+      mask_(std::bit_ceil(capacity) - 1),
+      cc_(cc),
+      slots_(std::bit_ceil(capacity)),
+      snd_una_(initial_seq),
+      snd_tx_(initial_seq),
+      snd_nxt_(initial_seq),
+      ast_ticks_(cc.ast_init_ticks),
+      rto_ticks_(cc.rto_init_ticks) {
+  if (capacity == 0 || capacity > (1u << 16))
+    throw std::invalid_argument("send window must hold 1 to 65536 frames");
+}
+
+uint32_t SendWindow::push(void* frame) {
+  Slot& s = slots_[snd_nxt_ & mask_];
+  s = Slot{frame, 0, false};
+  return snd_nxt_++;
+}
+
+void SendWindow::transmitted(uint64_t now) {
+  Slot& s = slots_[snd_tx_ & mask_];
+  if (s.sent_tsc == 0) {
+    s.sent_tsc = now;
+    ++stats_.frames;
+  } else {
+    s.resent = true;
+    ++stats_.retransmissions;
+  }
+  // The timer runs from the first frame sent into an idle window.
+  if (snd_tx_ == snd_una_ && !s.resent) progress_tsc_ = now;
+  ++snd_tx_;
+}
+
+void SendWindow::paced(uint64_t now, unsigned frames, uint64_t elapsed) {
+  if (frames == 0) return;
+  // AST is "amended from measured send times": an EWMA (1/8) of the ticks one
+  // frame took to hand to the NIC.
+  const uint64_t per_frame = elapsed / frames;
+  ast_ticks_ = ast_ticks_ == 0 ? per_frame : (7 * ast_ticks_ + per_frame) / 8;
+  next_send_tsc_ = now + ast_ticks_ * n_ * frames;
+}
+
+void SendWindow::on_timeout(uint64_t now) {
+  ++stats_.timeouts;
+  snd_tx_ = snd_una_;
+  progress_tsc_ = now;
+  if (n_ < cc_.max_n) ++n_;
+  stale_run_ = new_run_ = 0;
+  rto_ticks_ = std::min(rto_ticks_ * 2, cc_.rto_max_ticks);
+}
+
+void SendWindow::sample_rtt(uint64_t rtt) {
+  // RFC 6298 with alpha 1/8, beta 1/4.
+  if (srtt_ticks_ == 0) {
+    srtt_ticks_ = rtt;
+    rttvar_ticks_ = rtt / 2;
+  } else {
+    const uint64_t err = rtt > srtt_ticks_ ? rtt - srtt_ticks_ : srtt_ticks_ - rtt;
+    rttvar_ticks_ = (3 * rttvar_ticks_ + err) / 4;
+    srtt_ticks_ = (7 * srtt_ticks_ + rtt) / 8;
+  }
+  rto_ticks_ = std::clamp(srtt_ticks_ + 4 * rttvar_ticks_, cc_.rto_min_ticks, cc_.rto_max_ticks);
+}
+
+}  // namespace wg

@@ -1,0 +1,364 @@
+// The engine in the loop with a real EAL: Engine<Prog> on one node (P = 1,
+// no ports: every bucket goes through the Dataplane's local queue), compared
+// vertex by vertex with the single-threaded oracles of tests/reference.h, and
+// its per-superstep report checked against figures derived from the oracles.
+//
+// Own main(): the EAL is initialised once for the whole binary, after
+// GoogleTest has taken its flags.
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_memzone.h>
+#include <rte_mempool.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "apps/bfs.h"
+#include "apps/cc.h"
+#include "apps/pagerank.h"
+#include "apps/sssp.h"
+#include "compute/edge_list.h"
+#include "compute/engine.h"
+#include "compute/graph_reader.h"
+#include "compute/partition.h"
+#include "dataplane/dataplane.h"
+#include "tests/graphs_for_tests.h"
+#include "tests/reference.h"
+
+namespace wg {
+namespace {
+
+template <class Prog>
+struct Outcome {
+  std::vector<typename Prog::Value> values;
+  RunReport report;
+};
+
+// What apps/app_runner.cc does for one node, minus the output files.
+template <class Prog>
+Outcome<Prog> run_engine(const EdgeList& g, Prog prog, uint32_t app_id) {
+  DataplaneOptions o;
+  o.job_token = 0x5eed0001;
+  o.rank = 0;
+  o.nodes = 1;
+  o.mbufs = 4095;
+  Dataplane dp(o);
+  EXPECT_EQ(dp.num_ports(), 0u) << "the test EAL has no devices";
+  const LocalGraph lg = build_local_graph(g, 1, 0, Prog::kNeedsWeights);
+  EngineOptions eo;
+  eo.quiet = true;
+  eo.app_id = app_id;
+  eo.graph_fingerprint = fingerprint(g);
+  Outcome<Prog> out;
+  {
+    Transport transport(dp, TransportConfig{});
+    Engine<Prog> engine(eo, dp, transport, lg, prog);
+    out.report = engine.run();
+    out.values = engine.values();
+  }
+  return out;
+}
+
+std::vector<uint64_t> out_degrees(const EdgeList& g) {
+  std::vector<uint64_t> d(g.num_vertices, 0);
+  for (const Edge& e : g.edges) ++d[e.src];
+  return d;
+}
+
+// The engine's infinity is UINT32_MAX, the oracle's its own constant.
+uint64_t from_engine(uint32_t v) { return v == kInfinity ? ref::kInfinity : v; }
+
+void expect_every_superstep_balanced(const RunReport& r) {
+  ASSERT_FALSE(r.steps.empty());
+  for (const StepStats& s : r.steps) {
+    EXPECT_EQ(s.messages_sent, s.messages_accumulated) << "superstep " << s.superstep;
+    EXPECT_EQ(s.messages_local, s.messages_sent) << "one node: every message is local";
+    EXPECT_EQ(s.buckets_sent, 0u);
+    EXPECT_EQ(s.cluster_active, s.active);
+    EXPECT_EQ(s.cluster_messages, s.messages_sent);
+  }
+  for (size_t i = 0; i < r.steps.size(); ++i) EXPECT_EQ(r.steps[i].superstep, i);
+  EXPECT_EQ(r.steps.back().cluster_active, 0u) << "the run ends after a step with no active vertex";
+  for (size_t i = 0; i + 1 < r.steps.size(); ++i) EXPECT_GT(r.steps[i].cluster_active, 0u);
+  EXPECT_EQ(r.rx.total_dropped(), 0u);
+  EXPECT_EQ(r.tx.frames, 0u);
+}
+
+// ---- the programs ---------------------------------------------------------------
+
+void check_pagerank(const EdgeList& g, uint32_t iterations) {
+  SCOPED_TRACE("pagerank, " + std::to_string(iterations) + " iterations");
+  const auto out = run_engine(g, PageRank(g.num_vertices, iterations), 1);
+  const std::vector<double> want = ref::pagerank(g, iterations);
+  ASSERT_EQ(out.values.size(), want.size());
+  for (VertexId v = 0; v < g.num_vertices; ++v)
+    ASSERT_NEAR(out.values[v], want[v], 1e-4 * std::fabs(want[v]) + 1e-9) << "vertex " << v;
+
+  // Superstep s completes iteration s: K + 1 supersteps, all vertices active
+  // and every edge used in the first K, nothing in the last.
+  const RunReport& r = out.report;
+  expect_every_superstep_balanced(r);
+  ASSERT_EQ(r.steps.size(), iterations + 1u);
+  for (uint32_t s = 0; s < iterations; ++s) {
+    EXPECT_EQ(r.steps[s].active, g.num_vertices) << s;
+    EXPECT_EQ(r.steps[s].messages_sent, g.num_edges()) << s;
+  }
+  EXPECT_EQ(r.steps[iterations].active, 0u);
+  EXPECT_EQ(r.steps[iterations].messages_sent, 0u);
+}
+
+void check_bfs(const EdgeList& g, VertexId source) {
+  SCOPED_TRACE("bfs from " + std::to_string(source));
+  const auto out = run_engine(g, Bfs(source), 3);
+  const std::vector<uint64_t> want = ref::bfs(g, source);
+  ASSERT_EQ(out.values.size(), want.size());
+  for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(from_engine(out.values[v]), want[v]) << "vertex " << v;
+
+  // Superstep d activates exactly the vertices at distance d, which send along
+  // their out-edges; superstep eccentricity + 1 finds nothing new.
+  const RunReport& r = out.report;
+  expect_every_superstep_balanced(r);
+  uint64_t ecc = 0;
+  for (uint64_t d : want)
+    if (d != ref::kInfinity) ecc = std::max(ecc, d);
+  ASSERT_EQ(r.steps.size(), ecc + 2);
+  const std::vector<uint64_t> deg = out_degrees(g);
+  for (uint64_t d = 0; d <= ecc + 1; ++d) {
+    uint64_t level = 0, edges = 0;
+    for (VertexId v = 0; v < g.num_vertices; ++v)
+      if (want[v] == d) {
+        ++level;
+        edges += deg[v];
+      }
+    EXPECT_EQ(r.steps[d].active, level) << "superstep " << d;
+    EXPECT_EQ(r.steps[d].messages_sent, edges) << "superstep " << d;
+  }
+}
+
+void check_sssp(const EdgeList& g, VertexId source) {
+  SCOPED_TRACE("sssp from " + std::to_string(source));
+  const auto out = run_engine(g, Sssp(source), 2);
+  const std::vector<uint64_t> want = ref::sssp(g, source);
+  ASSERT_EQ(out.values.size(), want.size());
+  for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(from_engine(out.values[v]), want[v]) << "vertex " << v;
+  expect_every_superstep_balanced(out.report);
+  EXPECT_EQ(out.report.steps[0].active, 1u);
+  EXPECT_EQ(out.report.steps[0].messages_sent, out_degrees(g)[source]);
+}
+
+void check_cc(const EdgeList& directed) {
+  SCOPED_TRACE("cc");
+  EdgeList g = directed;
+  add_reverse_edges(g);  // as apps/main.cc does for cc
+  const auto out = run_engine(g, ConnectedComponents(), 4);
+  const std::vector<VertexId> want = ref::cc(directed);
+  ASSERT_EQ(out.values.size(), want.size());
+  for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(out.values[v], want[v]) << "vertex " << v;
+  const RunReport& r = out.report;
+  expect_every_superstep_balanced(r);
+  EXPECT_EQ(r.steps[0].active, g.num_vertices) << "every vertex starts with its own label";
+  EXPECT_EQ(r.steps[0].messages_sent, g.num_edges());
+}
+
+// ---- graphs ----------------------------------------------------------------------
+
+const EdgeList& kron() {
+  static const EdgeList g = load_graph("kron:10:8");
+  return g;
+}
+
+VertexId max_out_degree_vertex(const EdgeList& g) {
+  const std::vector<uint64_t> d = out_degrees(g);
+  return static_cast<VertexId>(std::max_element(d.begin(), d.end()) - d.begin());
+}
+
+EdgeList edgeless(VertexId n) {
+  EdgeList g;
+  g.num_vertices = n;
+  return g;
+}
+
+TEST(EngineCornerCases, PageRank) {
+  const EdgeList g = test::corner_case_graph();
+  check_pagerank(g, 20);
+  check_pagerank(g, 0);
+  check_pagerank(g, 1);
+  check_pagerank(g, 2);
+}
+TEST(EngineCornerCases, Bfs) {
+  const EdgeList g = test::corner_case_graph();
+  check_bfs(g, 0);
+  check_bfs(g, 101);  // reaches the core through 100 and 5
+  check_bfs(g, 99);   // dangling: only itself
+}
+TEST(EngineCornerCases, Sssp) {
+  const EdgeList g = test::corner_case_graph();
+  check_sssp(g, 0);
+  check_sssp(g, 102);  // self-loop source
+  check_sssp(g, 119);
+}
+TEST(EngineCornerCases, Cc) { check_cc(test::corner_case_graph()); }
+
+TEST(EngineKronecker, PageRank) {
+  check_pagerank(kron(), 20);
+  check_pagerank(kron(), 1);
+}
+TEST(EngineKronecker, Bfs) {
+  check_bfs(kron(), max_out_degree_vertex(kron()));
+  check_bfs(kron(), 0);
+}
+TEST(EngineKronecker, Sssp) {
+  check_sssp(kron(), max_out_degree_vertex(kron()));
+  check_sssp(kron(), 0);
+}
+TEST(EngineKronecker, Cc) { check_cc(kron()); }
+
+TEST(EngineKronecker, BigEnoughToFillBuckets) {
+  // The point of using it: supersteps with many full buckets (179 records).
+  EXPECT_GT(kron().num_edges(), 20u * wire::kMaxRecords);
+}
+
+TEST(EngineNoEdges, AllPrograms) {
+  const EdgeList g = edgeless(5);
+  check_pagerank(g, 20);
+  check_pagerank(g, 0);
+  check_bfs(g, 0);
+  check_bfs(g, 4);
+  check_sssp(g, 2);
+  check_cc(g);
+  // By hand: every vertex dangling, so every rank stays 1/5; labels are ids.
+  const auto pr = run_engine(g, PageRank(5, 20), 1);
+  for (double y : pr.values) EXPECT_NEAR(y, 0.2, 1e-12);
+  const auto cc = run_engine(g, ConnectedComponents(), 4);
+  EXPECT_EQ(cc.values, (std::vector<uint32_t>{0, 1, 2, 3, 4}));
+}
+
+TEST(EngineNoEdges, NoVerticesAtAll) {
+  const EdgeList g = edgeless(0);
+  const auto pr = run_engine(g, PageRank(0, 20), 1);
+  EXPECT_TRUE(pr.values.empty());
+  const auto cc = run_engine(g, ConnectedComponents(), 4);
+  EXPECT_TRUE(cc.values.empty());
+  ASSERT_EQ(cc.report.steps.size(), 1u);
+  EXPECT_EQ(cc.report.steps[0].cluster_active, 0u);
+}
+
+TEST(EngineHandMade, ChainByHand) {
+  // 0 -> 1 -> 2 -> 3 with weights 5, 0, 7; 4 -> 0 (4 unreachable from 0).
+  EdgeList g;
+  g.num_vertices = 5;
+  g.weighted = true;
+  g.edges = {{0, 1, 5}, {1, 2, 0}, {2, 3, 7}, {4, 0, 1}};
+  const auto sssp = run_engine(g, Sssp(0), 2);
+  EXPECT_EQ(sssp.values, (std::vector<uint32_t>{0, 5, 5, 12, kInfinity}));
+  const auto bfs = run_engine(g, Bfs(0), 3);
+  EXPECT_EQ(bfs.values, (std::vector<uint32_t>{0, 1, 2, 3, kInfinity}));
+  EXPECT_EQ(bfs.report.steps.size(), 5u);  // supersteps 0..3 find levels 0..3, 4 finds nothing
+  EdgeList sym = g;
+  add_reverse_edges(sym);
+  const auto cc = run_engine(sym, ConnectedComponents(), 4);
+  EXPECT_EQ(cc.values, (std::vector<uint32_t>{0, 0, 0, 0, 0}));
+}
+
+TEST(EngineHandMade, PageRankTwoCycleAndDangling) {
+  // 0 <-> 1, 2 -> 0, 3 dangling. V = 4, d = 0.85. One iteration from 1/4:
+  //   dangling mass D = 1/4 (vertex 3)
+  //   in[0] = 1/4 (from 1) + 1/4 (from 2) = 1/2, in[1] = 1/4, in[2] = in[3] = 0
+  //   y = 0.15/4 + 0.85 * (in + D/4)
+  EdgeList g;
+  g.num_vertices = 4;
+  g.edges = {{0, 1, 1}, {1, 0, 1}, {2, 0, 1}};
+  const auto pr = run_engine(g, PageRank(4, 1), 1);
+  const double base = 0.15 / 4 + 0.85 * (0.25 / 4);
+  const double want[4] = {base + 0.85 * 0.5, base + 0.85 * 0.25, base, base};
+  ASSERT_EQ(pr.values.size(), 4u);
+  for (int v = 0; v < 4; ++v) EXPECT_NEAR(pr.values[v], want[v], 1e-7) << v;
+  EXPECT_NEAR(pr.values[0] + pr.values[1] + pr.values[2] + pr.values[3], 1.0, 1e-7);
+}
+
+// ---- the Dataplane's own resources -----------------------------------------------
+
+unsigned count_mempools() {
+  unsigned n = 0;
+  rte_mempool_walk([](rte_mempool*, void* arg) { ++*static_cast<unsigned*>(arg); }, &n);
+  return n;
+}
+unsigned count_memzones() {
+  unsigned n = 0;
+  rte_memzone_walk([](const rte_memzone*, void* arg) { ++*static_cast<unsigned*>(arg); }, &n);
+  return n;
+}
+
+TEST(DataplaneResources, FreedByTheDestructor) {
+  const unsigned pools = count_mempools(), zones = count_memzones();
+  {
+    DataplaneOptions o;
+    o.mbufs = 2047;
+    Dataplane a(o);
+    Dataplane b(o);  // a second instance in one process: distinct names
+    EXPECT_EQ(count_mempools(), pools + 2);
+    EXPECT_NE(a.pool(), b.pool());
+    // Buckets left in the local queue are freed too.
+    rte_mbuf* m = a.alloc();
+    ASSERT_NE(m, nullptr);
+    a.enqueue_local(m);
+  }
+  EXPECT_EQ(count_mempools(), pools);
+  EXPECT_EQ(count_memzones(), zones);
+}
+
+TEST(DataplaneResources, LocalQueueKeepsOrder) {
+  DataplaneOptions o;
+  o.mbufs = 1023;
+  Dataplane dp(o);
+  std::vector<rte_mbuf*> sent;
+  for (int i = 0; i < 100; ++i) {
+    rte_mbuf* m = dp.alloc();
+    ASSERT_NE(m, nullptr);
+    sent.push_back(m);
+    dp.enqueue_local(m);
+  }
+  std::vector<rte_mbuf*> got(128);
+  unsigned n = 0;
+  while (unsigned k = dp.dequeue_local(got.data() + n, Dataplane::kBurst)) n += k;
+  ASSERT_EQ(n, 100u);
+  got.resize(n);
+  EXPECT_EQ(got, sent);
+  for (rte_mbuf* m : got) rte_pktmbuf_free(m);
+}
+
+TEST(DataplaneResources, ClusterWithoutPortsIsRefused) {
+  DataplaneOptions o;
+  o.nodes = 2;
+  o.mbufs = 1023;
+  try {
+    Dataplane dp(o);
+    FAIL() << "a 2-node dataplane without ports was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("at least one DPDK port"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace wg
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  static char a0[] = "test_engine", a1[] = "--no-pci", a2[] = "--no-huge", a3[] = "-m", a4[] = "512",
+              a5[] = "--file-prefix", a6[] = "wg_test_engine", a7[] = "--log-level", a8[] = "lib.eal:error";
+  static char* eal_args[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, nullptr};
+  if (rte_eal_init(9, eal_args) < 0) {
+    std::fprintf(stderr, "test_engine: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
+    return 1;
+  }
+  const int rc = RUN_ALL_TESTS();
+  rte_eal_cleanup();
+  return rc;
+}

@@ -1,0 +1,366 @@
+// Application options (config/options.h): parse_app_args, its environment
+// fallbacks, and the digests every node of a job must agree on.
+#include "config/options.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <deque>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compute/graph_reader.h"
+
+namespace wg {
+namespace {
+
+// getopt keeps pointers into argv between calls (and permutes the pointer
+// array), so the strings live for the whole process.
+std::deque<std::string>& arena() {
+  static std::deque<std::string> a;
+  return a;
+}
+
+Config parse(std::initializer_list<const char*> args) {
+  std::vector<char*> argv;
+  arena().emplace_back("wiregraph");
+  argv.push_back(arena().back().data());
+  for (const char* a : args) {
+    arena().emplace_back(a);
+    argv.push_back(arena().back().data());
+  }
+  argv.push_back(nullptr);
+  return parse_app_args(static_cast<int>(argv.size() - 1), argv.data());
+}
+
+// The ConfigError message, or "" if the arguments parse.
+std::string error_of(std::initializer_list<const char*> args) {
+  try {
+    parse(args);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+#define EXPECT_ERROR_MENTIONS(args, ...)                                        \
+  do {                                                                          \
+    const std::string msg_ = error_of args;                                     \
+    EXPECT_FALSE(msg_.empty()) << "no error for " #args;                        \
+    for (const char* want_ : {__VA_ARGS__})                                     \
+      EXPECT_NE(msg_.find(want_), std::string::npos)                            \
+          << "error for " #args " does not mention \"" << want_ << "\": " << msg_; \
+  } while (0)
+
+constexpr const char* kLauncherVars[] = {"SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
+                                         "SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+
+// Clears the launcher variables for the test (a test run under srun or mpirun
+// would otherwise see its own rank), and restores them afterwards.
+class Options : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* v : kLauncherVars) {
+      const char* old = std::getenv(v);
+      saved_.push_back(old ? std::optional<std::string>(old) : std::nullopt);
+      unsetenv(v);
+    }
+  }
+  void TearDown() override {
+    size_t i = 0;
+    for (const char* v : kLauncherVars) {
+      if (saved_[i])
+        setenv(v, saved_[i]->c_str(), 1);
+      else
+        unsetenv(v);
+      ++i;
+    }
+  }
+
+ private:
+  std::vector<std::optional<std::string>> saved_;
+};
+
+TEST_F(Options, Defaults) {
+  const Config c = parse({"--app", "pagerank", "--graph", "g.txt"});
+  EXPECT_EQ(c.app, App::kPageRank);
+  EXPECT_EQ(c.graph, "g.txt");
+  EXPECT_EQ(c.format, GraphFormat::kAuto);
+  EXPECT_FALSE(c.undirected);
+  EXPECT_EQ(c.nodes, 1u);
+  EXPECT_EQ(c.rank, 0u);
+  EXPECT_EQ(c.source, 0u);
+  EXPECT_EQ(c.iterations, 20u);
+  EXPECT_EQ(c.out_dir, "");
+  EXPECT_NE(c.job_token, 0u) << "a derived token is never 0 (0 is not a valid --job-id)";
+  EXPECT_EQ(c.udp_port, 47000);
+  EXPECT_EQ(c.peer_timeout_s, 30.0);
+  EXPECT_EQ(c.hello_timeout_s, 60.0);
+  EXPECT_EQ(c.mbufs, 16383u);
+  EXPECT_EQ(c.top, 10u);
+  EXPECT_FALSE(c.quiet);
+}
+
+TEST_F(Options, EveryOption) {
+  const Config c = parse({"--app", "sssp", "--graph", "kron:4:2", "--format", "edgelist", "--undirected",
+                          "--nodes", "4", "--rank", "3", "--source", "17", "--iterations", "7", "--out",
+                          "/tmp/wg out", "--job-id", "99", "--udp-port", "5000", "--peer-timeout", "2.5",
+                          "--hello-timeout", "0.5", "--mbufs", "4095", "--top", "3", "--quiet"});
+  EXPECT_EQ(c.app, App::kSssp);
+  EXPECT_EQ(c.graph, "kron:4:2");
+  EXPECT_EQ(c.format, GraphFormat::kEdgeList);
+  EXPECT_TRUE(c.undirected);
+  EXPECT_EQ(c.nodes, 4u);
+  EXPECT_EQ(c.rank, 3u);
+  EXPECT_EQ(c.source, 17u);
+  EXPECT_EQ(c.iterations, 7u);
+  EXPECT_EQ(c.out_dir, "/tmp/wg out");
+  EXPECT_EQ(c.job_token, 99u);
+  EXPECT_EQ(c.udp_port, 5000);
+  EXPECT_EQ(c.peer_timeout_s, 2.5);
+  EXPECT_EQ(c.hello_timeout_s, 0.5);
+  EXPECT_EQ(c.mbufs, 4095u);
+  EXPECT_EQ(c.top, 3u);
+  EXPECT_TRUE(c.quiet);
+}
+
+TEST_F(Options, EqualsFormAndEveryAppAndFormat) {
+  EXPECT_EQ(parse({"--app=bfs", "--graph=a"}).app, App::kBfs);
+  EXPECT_EQ(parse({"--app=cc", "--graph=a"}).app, App::kCc);
+  EXPECT_EQ(parse({"--app=sssp", "--graph=a"}).app, App::kSssp);
+  EXPECT_EQ(parse({"--graph=a", "--app=pagerank"}).app, App::kPageRank);
+  EXPECT_EQ(parse({"--app=bfs", "--graph=a", "--nodes=64", "--rank=63"}).rank, 63u);
+  const std::pair<const char*, GraphFormat> formats[] = {
+      {"auto", GraphFormat::kAuto},  {"edgelist", GraphFormat::kEdgeList},     {"mtx", GraphFormat::kMatrixMarket},
+      {"bin", GraphFormat::kBinary}, {"wbin", GraphFormat::kBinaryWeighted}, {"dimacs", GraphFormat::kDimacs}};
+  for (const auto& [name, f] : formats) {
+    arena().emplace_back(name);
+    EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--format", arena().back().c_str()}).format, f) << name;
+  }
+  // Boundaries that are allowed.
+  EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a", "--iterations", "0"}).iterations, 0u);
+  EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a", "--iterations", "1000000"}).iterations, 1000000u);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--source", "4294967294"}).source, 4294967294u);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--udp-port", "65535"}).udp_port, 65535);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--top", "0"}).top, 0u);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--mbufs", "1023"}).mbufs, 1023u);
+  // -h / --help are accepted (handled before the EAL by wants_help).
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--help"}).app, App::kBfs);
+}
+
+TEST_F(Options, HexJobId) {
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--job-id", "0x1F"}).job_token, 31u);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--job-id", "0XfF"}).job_token, 255u);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--job-id", "0xffffffff"}).job_token, 0xffffffffu);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--job-id", "010"}).job_token, 10u) << "decimal, not octal";
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--job-id", "0x"}), "--job-id", "'0x'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--job-id", "0xg1"}), "--job-id", "0xg1");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--job-id", "0x100000000"}), "--job-id", "0x100000000");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--job-id", "0"}), "--job-id", "0");
+}
+
+TEST_F(Options, ErrorsNameTheOptionAndTheValue) {
+  EXPECT_ERROR_MENTIONS(({"--app", "pr", "--graph", "a"}), "--app", "'pr'");
+  EXPECT_ERROR_MENTIONS(({"--app", "PageRank", "--graph", "a"}), "--app", "PageRank");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "0"}), "--nodes", "0", "[1, 64]");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "65"}), "--nodes", "65");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "2", "--rank", "2"}), "--rank 2", "--nodes 2");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--rank", "1"}), "--rank 1", "--nodes 1");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--rank", "64", "--nodes", "64"}), "--rank", "64");
+  // Non-numeric, trailing junk, empty, negative, overflowing.
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--source", "abc"}), "--source", "'abc'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--iterations", "12x"}), "--iterations", "'12x'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", ""}), "--nodes", "''");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", " 2"}), "--nodes", "' 2'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--rank", "-1"}), "--rank", "'-1'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--source", "-5"}), "--source", "'-5'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--source", "4294967295"}), "--source", "4294967295");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--iterations", "99999999999999999999999"}),
+                        "--iterations", "99999999999999999999999");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--udp-port", "0"}), "--udp-port", "0");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--udp-port", "65536"}), "--udp-port", "65536");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--mbufs", "1022"}), "--mbufs", "1022");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--top", "11"}), "--top", "11");
+  // Required options.
+  EXPECT_ERROR_MENTIONS(({"--graph", "a"}), "--app");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs"}), "--graph");
+  EXPECT_ERROR_MENTIONS(({}), "--app");
+  // A value-taking option at the end with no value.
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes"}), "--nodes", "needs a value");
+  EXPECT_ERROR_MENTIONS(({"--graph", "a", "--app"}), "--app", "needs a value");
+  // Unknown options, long and short, and a value given to a flag.
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--bogus"}), "unknown option", "'--bogus'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "-x"}), "unknown option", "'-x'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--quiet=yes"}), "--quiet");
+  // A stray positional argument, anywhere.
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "extra"}), "unexpected argument", "'extra'");
+  EXPECT_ERROR_MENTIONS(({"stray", "--app", "bfs", "--graph", "a"}), "unexpected argument", "'stray'");
+  // --format
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--format", "xyz"}), "--format", "'xyz'");
+  // Timeouts: positive finite numbers of seconds only.
+  for (const char* bad : {"0", "-1", "abc", "inf", "nan", "1s", "", "-0"}) {
+    arena().emplace_back(bad);
+    const char* v = arena().back().c_str();
+    std::string quoted = "'";
+    quoted += bad;
+    quoted += '\'';
+    EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--peer-timeout", v}), "--peer-timeout",
+                          quoted.c_str());
+    EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--hello-timeout", v}), "--hello-timeout");
+  }
+}
+
+TEST_F(Options, FormatErrorNamesTheOptionOnce) {
+  const std::string msg = error_of({"--app", "bfs", "--graph", "a", "--format", "xyz"});
+  const size_t first = msg.find("--format");
+  ASSERT_NE(first, std::string::npos) << msg;
+  EXPECT_EQ(msg.find("--format", first + 1), std::string::npos) << "repeated: " << msg;
+}
+
+TEST_F(Options, ArgumentsAreParsedAfreshEachTime) {
+  // getopt is global state: a second parse must not inherit the first's.
+  const Config a = parse({"--app", "sssp", "--graph", "a", "--nodes", "3", "--rank", "2", "--quiet"});
+  EXPECT_EQ(a.rank, 2u);
+  const Config b = parse({"--app", "bfs", "--graph", "b"});
+  EXPECT_EQ(b.app, App::kBfs);
+  EXPECT_EQ(b.graph, "b");
+  EXPECT_EQ(b.nodes, 1u);
+  EXPECT_EQ(b.rank, 0u);
+  EXPECT_FALSE(b.quiet);
+  // After an error, too.
+  EXPECT_FALSE(error_of({"--app", "bfs", "--graph", "a", "--bogus", "--nodes", "3"}).empty());
+  EXPECT_EQ(parse({"--app", "cc", "--graph", "c"}).app, App::kCc);
+}
+
+// ---- environment -------------------------------------------------------------
+
+TEST_F(Options, RankAndNodesFromSlurm) {
+  setenv("SLURM_PROCID", "2", 1);
+  setenv("SLURM_NTASKS", "4", 1);
+  const Config c = parse({"--app", "bfs", "--graph", "a"});
+  EXPECT_EQ(c.rank, 2u);
+  EXPECT_EQ(c.nodes, 4u);
+}
+
+TEST_F(Options, RankAndNodesFromOpenMpiAndPmi) {
+  setenv("OMPI_COMM_WORLD_RANK", "1", 1);
+  setenv("OMPI_COMM_WORLD_SIZE", "3", 1);
+  Config c = parse({"--app", "bfs", "--graph", "a"});
+  EXPECT_EQ(c.rank, 1u);
+  EXPECT_EQ(c.nodes, 3u);
+  unsetenv("OMPI_COMM_WORLD_RANK");
+  unsetenv("OMPI_COMM_WORLD_SIZE");
+  setenv("PMI_RANK", "5", 1);
+  setenv("PMI_SIZE", "6", 1);
+  c = parse({"--app", "bfs", "--graph", "a"});
+  EXPECT_EQ(c.rank, 5u);
+  EXPECT_EQ(c.nodes, 6u);
+}
+
+TEST_F(Options, LauncherPrecedence) {
+  // SLURM, then Open MPI, then PMI; empty variables do not count.
+  setenv("SLURM_PROCID", "", 1);
+  setenv("OMPI_COMM_WORLD_RANK", "1", 1);
+  setenv("PMI_RANK", "3", 1);
+  setenv("SLURM_NTASKS", "8", 1);
+  setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+  setenv("PMI_SIZE", "2", 1);
+  Config c = parse({"--app", "bfs", "--graph", "a"});
+  EXPECT_EQ(c.rank, 1u);
+  EXPECT_EQ(c.nodes, 8u);
+  setenv("SLURM_PROCID", "7", 1);
+  c = parse({"--app", "bfs", "--graph", "a"});
+  EXPECT_EQ(c.rank, 7u);
+}
+
+TEST_F(Options, ExplicitOptionsBeatTheEnvironment) {
+  setenv("SLURM_PROCID", "3", 1);
+  setenv("SLURM_NTASKS", "4", 1);
+  Config c = parse({"--app", "bfs", "--graph", "a", "--rank", "1"});
+  EXPECT_EQ(c.rank, 1u);
+  EXPECT_EQ(c.nodes, 4u);
+  c = parse({"--app", "bfs", "--graph", "a", "--nodes", "5"});
+  EXPECT_EQ(c.rank, 3u);
+  EXPECT_EQ(c.nodes, 5u);
+  c = parse({"--app", "bfs", "--graph", "a", "--nodes", "2", "--rank", "0"});
+  EXPECT_EQ(c.rank, 0u);
+  EXPECT_EQ(c.nodes, 2u);
+  // --nodes 2 with the environment's rank 3: the rank is out of range.
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "2"}), "3", "2");
+}
+
+TEST_F(Options, BadEnvironmentValuesNameTheVariable) {
+  setenv("SLURM_NTASKS", "abc", 1);
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a"}), "SLURM_NTASKS", "abc");
+  setenv("SLURM_NTASKS", "0", 1);
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a"}), "SLURM_NTASKS", "0");
+  unsetenv("SLURM_NTASKS");
+  setenv("PMI_RANK", "-2", 1);
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "4"}), "PMI_RANK", "-2");
+  // An explicit option is not overridden, so a bad variable behind it is harmless.
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--nodes", "4", "--rank", "1"}).rank, 1u);
+}
+
+// ---- digests ------------------------------------------------------------------
+
+TEST_F(Options, ParamsDigestFollowsTheJobParameters) {
+  auto digest = [](std::initializer_list<const char*> args) { return parse(args).params_digest(); };
+  const uint64_t base = digest({"--app", "sssp", "--graph", "a", "--source", "1"});
+  EXPECT_EQ(base, digest({"--app", "sssp", "--graph", "a", "--source", "1"}));
+  EXPECT_NE(base, digest({"--app", "sssp", "--graph", "a", "--source", "2"}));
+  EXPECT_NE(base, digest({"--app", "bfs", "--graph", "a", "--source", "1"}));
+  EXPECT_NE(base, digest({"--app", "sssp", "--graph", "a", "--source", "1", "--undirected"}));
+
+  const uint64_t pr = digest({"--app", "pagerank", "--graph", "a", "--iterations", "10"});
+  EXPECT_NE(pr, digest({"--app", "pagerank", "--graph", "a", "--iterations", "11"}));
+  EXPECT_NE(pr, digest({"--app", "cc", "--graph", "a", "--iterations", "10"}));
+  EXPECT_NE(digest({"--app", "cc", "--graph", "a"}), digest({"--app", "bfs", "--graph", "a"}));
+  // Settings that do not change the result are not part of it: per-node
+  // settings (rank, output, reporting) and iterations for apps without them.
+  EXPECT_EQ(pr, digest({"--app", "pagerank", "--graph", "a", "--iterations", "10", "--nodes", "3", "--rank",
+                        "2", "--out", "x", "--quiet", "--top", "1", "--peer-timeout", "9"}));
+  EXPECT_EQ(digest({"--app", "bfs", "--graph", "a", "--iterations", "3"}),
+            digest({"--app", "bfs", "--graph", "a", "--iterations", "4"}));
+}
+
+TEST_F(Options, DefaultJobTokenIsTheSameOnEveryNodeOfAJob) {
+  auto token = [](std::initializer_list<const char*> args) { return parse(args).job_token; };
+  const uint32_t t0 = token({"--app", "bfs", "--graph", "g.txt", "--nodes", "3", "--rank", "0", "--source", "4"});
+  const uint32_t t1 = token({"--app", "bfs", "--graph", "g.txt", "--nodes", "3", "--rank", "1", "--source", "4"});
+  const uint32_t t2 = token({"--rank", "2", "--source", "4", "--nodes", "3", "--graph", "g.txt", "--app", "bfs",
+                             "--out", "o", "--quiet"});
+  EXPECT_EQ(t0, t1);
+  EXPECT_EQ(t0, t2);
+  EXPECT_NE(t0, 0u);
+  // A different job gets a different token (so two jobs on one segment differ).
+  EXPECT_NE(t0, token({"--app", "bfs", "--graph", "h.txt", "--nodes", "3", "--source", "4"}));
+  EXPECT_NE(t0, token({"--app", "bfs", "--graph", "g.txt", "--nodes", "2", "--source", "4"}));
+  EXPECT_NE(t0, token({"--app", "sssp", "--graph", "g.txt", "--nodes", "3", "--source", "4"}));
+  EXPECT_NE(t0, token({"--app", "bfs", "--graph", "g.txt", "--nodes", "3", "--source", "5"}));
+  // An explicit id wins.
+  EXPECT_EQ(token({"--app", "bfs", "--graph", "g.txt", "--job-id", "7"}), 7u);
+}
+
+TEST_F(Options, DescribeMentionsTheJob) {
+  const Config c = parse({"--app", "sssp", "--graph", "kron:5:4", "--nodes", "2", "--rank", "1", "--source",
+                          "9", "--job-id", "0xabc"});
+  const std::string d = c.describe();
+  for (const char* want : {"sssp", "kron:5:4", "node 1 of 2", "source 9", "0x00000abc", "47000"})
+    EXPECT_NE(d.find(want), std::string::npos) << want << " not in: " << d;
+}
+
+TEST(WantsHelp, FindsHelpAnywhere) {
+  char prog[] = "wiregraph", app[] = "--app", bfs[] = "bfs", help[] = "--help", h[] = "-h", hx[] = "-hx";
+  char* with_long[] = {prog, app, bfs, help, nullptr};
+  char* with_short[] = {prog, h, app, nullptr};
+  char* without[] = {prog, app, bfs, hx, nullptr};
+  EXPECT_TRUE(wants_help(4, with_long));
+  EXPECT_TRUE(wants_help(3, with_short));
+  EXPECT_FALSE(wants_help(4, without));
+  EXPECT_FALSE(wants_help(1, with_long));
+}
+
+}  // namespace
+}  // namespace wg
