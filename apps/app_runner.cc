@@ -75,6 +75,7 @@ int run(const Config& cfg, Dataplane& dp, LoadedGraph& graph, Prog prog, uint32_
   eo.quiet = cfg.quiet;
   eo.top = cfg.top;
   eo.crash_at_superstep = cfg.crash_at_superstep;
+  eo.split_roles = cfg.split_roles;
   {
     EdgeList none;
     std::swap(none, graph.edges);  // the node keeps only its part from here on
@@ -89,6 +90,8 @@ int run(const Config& cfg, Dataplane& dp, LoadedGraph& graph, Prog prog, uint32_
 
   Transport transport(dp, cfg.transport);
   Engine<Prog> engine(eo, dp, transport, lg, prog);
+  std::printf("roles: %s\n", engine.role_summary().c_str());
+  std::fflush(stdout);
   RunReport report;
   try {
     report = engine.run();

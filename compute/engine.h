@@ -1,36 +1,43 @@
 // The superstep driver: Engine<Program> runs one node of a wiregraph job.
 //
-// Roles (one owner each; here all run in turn on the calling lcore, which is
-// what a 2-core machine hosting several nodes needs; see docs/DESIGN-NOTES.md):
-//   worker      - apply, then scatter into the BucketRingGroup
-//   sender      - Dataplane::flush_tx: descriptor queues to the NICs
-//   accumulator - Accumulator<Program>: RX queues + local queue, validate, fold
+// Roles, each with one owner:
+//   workers     - Worker<Program>: apply + scatter for a slice of the vertices
+//   network     - Transport::send_step (sender) and receive_step (accumulator:
+//                 validate, fold into Σ, end-of-superstep ledger, membership),
+//                 plus the same-node queue
+//   coordinator - this class's run(): supersteps, END/FIN, cluster figures
+// Layout (EngineOptions::split_roles): with one lcore everything runs in turn
+// on it; with several, the last lcore runs the network roles, the main lcore
+// is the coordinator and worker 0, and every other lcore is a worker.
 //
 // Superstep s on this node:
 //   1. open the ledger for s+1 (a fast peer may send s+1 data from now on)
-//   2. apply (s > 0) or init (s = 0) every local vertex; Σ[s&1] is read and
-//      reset to the identity, ready to receive superstep s+1 messages
-//   3. scatter: active vertices write records for superstep s, which fold into
-//      Σ[(s+1)&1] wherever they land
-//   4. send END(s) to every peer: buckets and records sent to it, and this
-//      node's active count and aggregate
-//   5. pump until every peer's END(s) is in and its counts match (ledger)
-//   6. cluster-wide active count and aggregate = own + peers' END(s), summed in
-//      rank order so every node gets bit-identical results; stop when no
+//   2. workers apply (s > 0) or init (s = 0); Σ[s&1] is read and reset to
+//      the identity, ready for superstep s+1's messages; then scatter records
+//      of superstep s, which fold into Σ[(s+1)&1] wherever they land
+//   3. send END(s) to every peer: buckets and records sent to it, this node's
+//      active count and aggregate
+//   4. the network role folds until every peer's END(s) is in with matching
+//      counts and every same-node record is folded (the ledger), then
+//      publishes "s complete"
+//   5. cluster-wide active count and aggregate = own + peers' END(s), summed
+//      in rank order so every node gets bit-identical results; stop when no
 //      vertex was active anywhere.
 // A peer cannot send s+2 data before it has our END(s+1), so two Σ arrays and
-// two ledger slots (by parity) are enough, with no barrier frames.
+// two ledger slots (by parity) suffice, with no barrier frames.
 #pragma once
 
 #include <rte_branch_prediction.h>
-#include <rte_cycles.h>
-#include <rte_prefetch.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -38,7 +45,7 @@
 #include "compute/partition.h"
 #include "compute/run_report.h"
 #include "compute/vertex_program.h"
-#include "dataplane/bucket_ring.h"
+#include "compute/worker.h"
 #include "dataplane/dataplane.h"
 #include "dataplane/idle.h"
 #include "reliability/membership.h"
@@ -55,7 +62,8 @@ struct EngineOptions {
   uint32_t app_id = 0;
   bool quiet = false;
   unsigned top = 10;
-  int64_t crash_at_superstep = -1;  // test hook (--crash-at-superstep)
+  bool split_roles = true;          // use every EAL lcore (else all roles on the main lcore)
+  int64_t crash_at_superstep = -1;  // test hook (--crash-node)
 };
 
 class EngineError : public std::runtime_error {
@@ -77,13 +85,38 @@ class Engine {
         prog_(prog),
         rank_(g.rank),
         nodes_(g.partition.nodes),
-        ring_(dp, nodes_, rank_),
         ledger_(nodes_, rank_),
         membership_(dp, MembershipInfo{nodes_, opt.app_id, g.num_vertices, g.num_edges,
                                        opt.graph_fingerprint, opt.params_digest}),
         values_(g.num_local),
         active_(g.num_local, 0) {
     for (auto& s : sigma_) s.assign(g.num_local, Prog::identity());
+    plan_roles();
+    // Slices balanced by out-edges, so workers finish scatter together.
+    const unsigned w = static_cast<unsigned>(worker_lcores_.size());
+    uint64_t total = 0;
+    for (uint32_t d : g.out_degree) total += d + 1;
+    uint32_t lo = 0;
+    uint64_t seen = 0;
+    for (unsigned i = 0; i < w; ++i) {
+      uint32_t hi = lo;
+      const uint64_t goal = total * (i + 1) / w;
+      while (hi < g.num_local && (i + 1 == w || seen + g.out_degree[hi] + 1 <= goal)) seen += g.out_degree[hi++] + 1;
+      workers_.push_back(std::make_unique<Worker<Prog>>(dp, g, prog_, lo, hi));
+      lo = hi;
+    }
+  }
+
+  ~Engine() { stop_roles(); }
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  std::string role_summary() const {
+    std::string s = "lcore " + std::to_string(rte_get_main_lcore()) + ": coordinator, worker 0";
+    if (!split_) return s + ", sender, accumulator";
+    for (size_t i = 1; i < worker_lcores_.size(); ++i)
+      s += "; lcore " + std::to_string(worker_lcores_[i]) + ": worker " + std::to_string(i);
+    return s + "; lcore " + std::to_string(network_lcore_) + ": sender, accumulator";
   }
 
   RunReport run() {
@@ -92,33 +125,37 @@ class Engine {
     report.nodes = nodes_;
     const auto t0 = Clock::now();
     ledger_.open(0);
-    membership_.discover(opt_.hello_timeout_s, pump_fn_);
+    start_roles();
+    if (split_)
+      wait_for([this] { return discovered_.load(std::memory_order_acquire); });
+    else
+      membership_.discover(opt_.hello_timeout_s, pump_fn_);
     report.discovery_seconds = seconds_since(t0);
 
     double aggregate = 0.0;
     for (uint32_t s = 0;; ++s) {
       if (static_cast<int64_t>(s) == opt_.crash_at_superstep) raise(SIGKILL);
       const auto ts = Clock::now();
-      StepStats st;
-      st.superstep = s;
       ledger_.open(s + 1);
       accumulated_[(s + 1) & 1] = 0;
       local_folded_[(s + 1) & 1] = 0;
-      apply_phase(s, aggregate, st);
-      scatter_phase(s, st);
+      StepStats st = run_workers(s, aggregate);
       send_end(s, st);
-      await_superstep(s);
+      local_expected_[s & 1].store(st.messages_local, std::memory_order_relaxed);
+      await_target_.store(s, std::memory_order_release);
+      wait_for([this, s] { return completed_.load(std::memory_order_acquire) >= static_cast<int64_t>(s); });
       st.messages_accumulated = accumulated_[s & 1];
+      st.links = links_snapshot_[s & 1];
       combine_cluster_figures(s, st);
       aggregate = st.cluster_aggregate;
       st.seconds = seconds_since(ts);
-      st.links = transport_.report();
       if (!opt_.quiet) print_step(st);
       report.steps.push_back(st);
       if (st.cluster_active == 0) break;
     }
     report.compute_seconds = seconds_since(t0) - report.discovery_seconds;
     finish(report);
+    stop_roles();
     report.rx = dp_.rx;
     report.tx = dp_.tx;
     report.rx_faults = transport_.rx_fault_counts();
@@ -129,151 +166,176 @@ class Engine {
   // Per-vertex results for the output file.
   const std::vector<Value>& values() const { return values_; }
 
-  // After a fatal error: tell the peers, so they stop now rather than time out.
-  void abort(const std::string& reason) { membership_.broadcast_abort(reason); }
+  // After a fatal error: stop the other lcores, then tell the peers, so they
+  // stop now rather than time out.
+  void abort(const std::string& reason) {
+    stop_roles();
+    membership_.broadcast_abort(reason);
+  }
 
  private:
   using Clock = std::chrono::steady_clock;
   static double seconds_since(Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
   }
+  static constexpr uint32_t kQuit = UINT32_MAX;
 
-  // ---- worker: apply ------------------------------------------------------
-  void apply_phase(uint32_t s, double aggregate, StepStats& st) {
-    const StepInfo info{s, aggregate, g_.num_vertices};
-    std::vector<Message>& in = sigma_[s & 1];
-    uint64_t active = 0;
-    double local_aggregate = 0.0;
-    for (uint32_t i = 0; i < g_.num_local; ++i) {
-      bool a;
-      if (s == 0)
-        a = prog_.init(g_.global_id(i), values_[i]);
-      else
-        a = prog_.apply(values_[i], in[i], info);
-      in[i] = Prog::identity();  // ready for superstep s+1's messages
-      active_[i] = a;
-      active += a;
-      local_aggregate += prog_.aggregate(values_[i], g_.out_degree[i]);
-    }
-    st.active = active;
-    st.aggregate = local_aggregate;
+  // ---- role layout ----------------------------------------------------------
+  void plan_roles() {
+    worker_lcores_.push_back(rte_get_main_lcore());
+    std::vector<unsigned> others;
+    unsigned lcore;
+    RTE_LCORE_FOREACH_WORKER(lcore) others.push_back(lcore);
+    split_ = opt_.split_roles && !others.empty();
+    if (!split_) return;
+    network_lcore_ = others.back();
+    others.pop_back();
+    worker_lcores_.insert(worker_lcores_.end(), others.begin(), others.end());
   }
 
-  // ---- worker: scatter ----------------------------------------------------
-  void scatter_phase(uint32_t s, StepStats& st) {
-    ring_.start_superstep(s);
-    // Staggered destination order: node r starts with r+1, so the cluster
-    // does not send to node 0 first all at once.
-    for (unsigned k = 1; k <= nodes_; ++k) {
-      const unsigned dst = (rank_ + k) % nodes_;
-      scatter_block(g_.blocks[dst], dst);
-      ring_.close(dst);
-    }
-    for (unsigned d = 0; d < nodes_; ++d) {
-      st.messages_sent += ring_.records_to(d);
-      if (d == rank_) {
-        st.messages_local += ring_.records_to(d);
-      } else {
-        st.buckets_sent += ring_.buckets_to(d);
-      }
-    }
-    pump();
-  }
-
-  void scatter_block(const EdgeBlock& b, unsigned dst) {
-    BucketRingGroup::Open& o = ring_.open(dst);
-    const uint32_t* targets = b.targets.data();
-    const uint32_t* weights = b.weights.data();
-    for (size_t i = 0; i < b.sources.size(); ++i) {
-      const uint32_t u = b.sources[i];
-      if (!active_[u]) continue;
-      const Message sv = prog_.scatter_value(values_[u], g_.out_degree[u]);
-      for (uint64_t e = b.offsets[i], end = b.offsets[i + 1]; e < end; ++e) {
-        if (unlikely(o.cursor == o.end)) roll(dst);
-        Message m;
-        if constexpr (Prog::kNeedsWeights)
-          m = Prog::edge_message(sv, weights[e]);
-        else
-          m = Prog::edge_message(sv, 1);
-        *o.cursor++ = wire::Record{targets[e], std::bit_cast<uint32_t>(m)};
-      }
+  void start_roles() {
+    if (!split_ || launched_) return;
+    launched_ = true;
+    if (rte_eal_remote_launch(&Engine::network_main, this, network_lcore_) != 0)
+      throw EngineError("cannot launch the network role on lcore " + std::to_string(network_lcore_));
+    for (size_t i = 1; i < worker_lcores_.size(); ++i) {
+      worker_args_.push_back(WorkerArg{this, i});
+      if (rte_eal_remote_launch(&Engine::worker_main, &worker_args_.back(), worker_lcores_[i]) != 0)
+        throw EngineError("cannot launch worker " + std::to_string(i) + " on lcore " +
+                          std::to_string(worker_lcores_[i]));
     }
   }
 
-  // The open bucket for dst is full (or none is open): hand it on, let the
-  // sender and accumulator run, and open a new one.
-  void roll(unsigned dst) {
-    ring_.close(dst);
-    if (++buckets_since_pump_ >= kBucketsPerPump) {
-      buckets_since_pump_ = 0;
-      pump();
-    }
-    if (likely(ring_.reopen(dst))) return;
-    // Pool empty: every mbuf is queued for a NIC or waiting in a peer. Keep
-    // sending and receiving until one comes back.
-    const auto t = Clock::now();
+  void stop_roles() {
+    if (!launched_) return;
+    launched_ = false;
+    go_.store(kQuit, std::memory_order_release);
+    stop_network_.store(true, std::memory_order_release);
+    for (size_t i = 1; i < worker_lcores_.size(); ++i) rte_eal_wait_lcore(worker_lcores_[i]);
+    rte_eal_wait_lcore(network_lcore_);
+  }
+
+  void fail(const std::string& what) {
+    if (failed_.exchange(true)) return;
+    error_ = what;
+    error_set_.store(true, std::memory_order_release);
+  }
+  void throw_if_failed() const {
+    if (error_set_.load(std::memory_order_acquire)) throw EngineError(error_);
+  }
+
+  // The coordinator (and a worker whose pool ran dry) waits here. On a shared
+  // lcore waiting means running the network roles; otherwise it is a backoff.
+  template <class Pred>
+  void wait_for(Pred&& done) {
     IdleBackoff idle;
-    while (!ring_.reopen(dst)) {
-      if (pump()) idle.reset();
-      else idle.wait();
-      check_peers_alive();
-      if (seconds_since(t) > opt_.peer_timeout_s)
-        throw EngineError("no free mbuf for " + std::to_string(opt_.peer_timeout_s) +
-                          " s: the links are not draining (is a peer stuck?)");
+    while (!done()) {
+      if (split_) {
+        throw_if_failed();
+        idle.wait();
+      } else if (network_step()) {
+        idle.reset();
+      } else {
+        idle.wait();
+        check_peers_alive();
+      }
+    }
+    throw_if_failed();
+  }
+
+  // ---- workers ----------------------------------------------------------------
+  struct WorkerArg {
+    Engine* engine;
+    size_t index;
+  };
+
+  static int worker_main(void* arg) {
+    auto* a = static_cast<WorkerArg*>(arg);
+    Engine* e = a->engine;
+    uint32_t last = kQuit;
+    IdleBackoff idle;
+    try {
+      for (;;) {
+        const uint32_t s = e->go_.load(std::memory_order_acquire);
+        if (s == kQuit && e->launched_quit()) return 0;
+        if (s == last || s == kQuit) {
+          idle.wait();
+          continue;
+        }
+        idle.reset();
+        last = s;
+        e->work(a->index, s);
+        e->workers_done_.fetch_add(1, std::memory_order_acq_rel);
+      }
+    } catch (const std::exception& ex) {
+      e->fail(ex.what());
+    }
+    return 0;
+  }
+  bool launched_quit() const { return stop_network_.load(std::memory_order_acquire); }
+
+  void work(size_t w, uint32_t s) {
+    Worker<Prog>& wk = *workers_[w];
+    wk.apply(s, step_aggregate_, values_, active_, sigma_[s & 1]);
+    wk.scatter(s, values_, active_, stall_fn_);
+  }
+
+  StepStats run_workers(uint32_t s, double aggregate) {
+    step_aggregate_ = aggregate;
+    workers_done_.store(0, std::memory_order_relaxed);
+    go_.store(s, std::memory_order_release);
+    work(0, s);
+    const unsigned others = static_cast<unsigned>(workers_.size() - 1);
+    wait_for([this, others] { return workers_done_.load(std::memory_order_acquire) == others; });
+    StepStats st;
+    st.superstep = s;
+    for (const auto& wk : workers_) {  // worker order: identical sums every run
+      const StepStats& ws = wk->stats();
+      st.active += ws.active;
+      st.aggregate += ws.aggregate;
+      st.messages_sent += ws.messages_sent;
+      st.messages_local += ws.messages_local;
+      st.buckets_sent += ws.buckets_sent;
+    }
+    return st;
+  }
+
+  // A worker between buckets: on a shared lcore, run the network roles; on
+  // its own lcore, only wait when the pool is empty.
+  void stall(bool starved) {
+    if (!split_) {
+      if (!starved) {
+        network_step();
+        return;
+      }
+      wait_for([this] { return rte_mempool_avail_count(dp_.pool()) > 0 || network_step(); });
+      return;
+    }
+    throw_if_failed();
+    if (starved) {
+      const timespec ts{0, 20'000};
+      nanosleep(&ts, nullptr);
     }
   }
 
-  // ---- end of superstep ---------------------------------------------------
+  // ---- end of superstep: END frames ------------------------------------------
   void send_end(uint32_t s, const StepStats& st) {
     for (unsigned p = 0; p < nodes_; ++p) {
       if (p == rank_) continue;
       wire::EndPayload e{};
-      e.buckets_to_dst = ring_.buckets_to(p);
-      e.messages_to_dst = ring_.records_to(p);
+      for (const auto& wk : workers_) {
+        e.buckets_to_dst += wk->buckets_to(p);
+        e.messages_to_dst += wk->records_to(p);
+      }
       e.active_vertices = st.active;
       e.messages_sent = st.messages_sent;
       e.buckets_sent = st.buckets_sent;
-      e.bytes_sent = 0;  // filled by the cluster figures from tx counters below
       e.aggregate = st.aggregate;
       membership_.send_control(p, wire::Kind::kEnd, s, &e, sizeof e, pump_fn_);
     }
   }
 
-  void await_superstep(uint32_t s) {
-    IdleBackoff idle;
-    while (!(ledger_.complete(s) && local_folded_[s & 1] == ring_.records_to(rank_))) {
-      if (pump()) {
-        idle.reset();
-        continue;
-      }
-      idle.wait();
-      const int bad = ledger_.first_overfull_peer(s);
-      if (bad >= 0)
-        throw EngineError("node " + std::to_string(bad) + " sent more buckets in superstep " +
-                          std::to_string(s) + " than its END announced");
-      const int p = ledger_.first_incomplete_peer(s);
-      if (p >= 0 && membership_.silent_for(p) > opt_.peer_timeout_s)
-        throw EngineError(waiting_error(s, p));
-      check_peers_alive();
-    }
-  }
-
-  std::string waiting_error(uint32_t s, int p) const {
-    const wire::EndPayload& e = ledger_.end(p, s);
-    char buf[256];
-    std::snprintf(buf, sizeof buf,
-                  "node %d silent for %.1f s while this node waits for the end of superstep %u "
-                  "(received %lu of %lu buckets)",
-                  p, membership_.silent_for(p), s, static_cast<unsigned long>(ledger_.buckets(p, s)),
-                  static_cast<unsigned long>(e.buckets_to_dst));
-    return buf;
-  }
-
   void combine_cluster_figures(uint32_t s, StepStats& st) {
-    st.cluster_active = 0;
-    st.cluster_aggregate = 0.0;
-    st.cluster_messages = 0;
-    st.cluster_buckets = 0;
     for (unsigned p = 0; p < nodes_; ++p) {  // rank order: identical sums on every node
       if (p == rank_) {
         st.cluster_active += st.active;
@@ -288,53 +350,23 @@ class Engine {
         st.cluster_buckets += e.buckets_sent;
       }
     }
-    st.bytes_sent = dp_.tx.bytes - tx_bytes_mark_;
-    st.frames_sent = dp_.tx.frames - tx_frames_mark_;
-    tx_bytes_mark_ = dp_.tx.bytes;
-    tx_frames_mark_ = dp_.tx.frames;
+    const TxCounters& tx = tx_snapshot_[s & 1];
+    st.bytes_sent = tx.bytes - tx_bytes_mark_;
+    st.frames_sent = tx.frames - tx_frames_mark_;
+    tx_bytes_mark_ = tx.bytes;
+    tx_frames_mark_ = tx.frames;
   }
 
-  void print_step(const StepStats& st) const {
-    std::printf(
-        "superstep %3u: active %9lu (cluster %9lu)  sent %10lu msgs (%lu local) in %7lu buckets  "
-        "accumulated %10lu  %8.4f s  %7.3f Gbps\n",
-        st.superstep, static_cast<unsigned long>(st.active),
-        static_cast<unsigned long>(st.cluster_active), static_cast<unsigned long>(st.messages_sent),
-        static_cast<unsigned long>(st.messages_local), static_cast<unsigned long>(st.buckets_sent),
-        static_cast<unsigned long>(st.messages_accumulated), st.seconds,
-        st.seconds > 0 ? (st.bytes_sent + st.frames_sent * wire::kWireOverheadBytes) * 8e-9 / st.seconds
-                       : 0.0);
-    for (const ConnectionReport& c : st.links)
-      std::printf("               to node %u: N %u  AST %.3f us  RTO %.0f us  sent %lu  retransmitted %lu  "
-                  "timeouts %lu  stale acks %lu  dup rx %lu\n",
-                  c.peer, c.n, c.ast_us, c.rto_us, static_cast<unsigned long>(c.send.frames),
-                  static_cast<unsigned long>(c.send.retransmissions), static_cast<unsigned long>(c.send.timeouts),
-                  static_cast<unsigned long>(c.send.stale_acks), static_cast<unsigned long>(c.receive.duplicates));
-    std::fflush(stdout);
-  }
-
-  // ---- the job's end: FIN carries each node's top vertices to all --------
+  // ---- the job's end: FIN carries each node's top vertices to all ------------
   void finish(RunReport& report) {
     wire::FinPayload fin = local_summary();
     report.local_top.assign(fin.top, fin.top + fin.entries);
     for (unsigned p = 0; p < nodes_; ++p)
       if (p != rank_) membership_.send_control(p, wire::Kind::kFin, 0, &fin, sizeof fin, pump_fn_);
-    // Done when every peer's FIN is in and every frame we sent is acked
-    // (so no peer still waits for a retransmission from us).
-    IdleBackoff idle;
-    while (!membership_.all_fins() || !transport_.all_acked()) {
-      if (pump()) {
-        idle.reset();
-        continue;
-      }
-      idle.wait();
-      const int p = membership_.first_without_fin();
-      if (p >= 0 && membership_.silent_for(p) > opt_.peer_timeout_s)
-        throw EngineError("node " + std::to_string(p) + " silent for " +
-                          std::to_string(membership_.silent_for(p)) + " s at the end of the job");
-      check_peers_alive();
-    }
-    // Merge every node's top list (same on all nodes; rank 0 prints it).
+    // Done when every peer's FIN is in and every frame we sent is acked (so
+    // no peer still waits for a retransmission from us).
+    finish_requested_.store(true, std::memory_order_release);
+    wait_for([this] { return finished_.load(std::memory_order_acquire); });
     std::vector<wire::TopEntry> all(fin.top, fin.top + fin.entries);
     for (unsigned p = 0; p < nodes_; ++p) {
       if (p == rank_) continue;
@@ -346,16 +378,21 @@ class Engine {
     });
     if (all.size() > opt_.top) all.resize(opt_.top);
     report.cluster_top = all;
-    // Keep answering for a moment: a peer whose last ack from us was lost
-    // retransmits and must hear from us again.
-    const auto linger = Clock::now();
-    while (seconds_since(linger) < kLingerSeconds) {
-      if (!pump()) idle.wait();
+    if (!split_) linger();
+    // (split: the network lcore lingers once it has published `finished_`)
+  }
+
+  // Keep answering for a moment: a peer whose last ack from us was lost
+  // retransmits and must hear from us again. Then stop polling and stay
+  // quiet before the ports close: DPDK 22.11's memif PMD can crash a peer
+  // still polling while we disconnect, and the peers finish within
+  // milliseconds of each other, so by the end of the pause none polls.
+  void linger() {
+    IdleBackoff idle;
+    const auto t = Clock::now();
+    while (seconds_since(t) < kLingerSeconds) {
+      if (!network_step()) idle.wait();
     }
-    // Then stop polling and stay quiet before the ports close: DPDK 22.11's
-    // memif PMD can crash a peer still polling while we disconnect, and the
-    // peers finish within milliseconds of each other, so by the end of this
-    // pause none of them polls any more.
     if (nodes_ > 1) {
       const timespec quiet{0, static_cast<long>(kQuietSeconds * 1e9)};
       nanosleep(&quiet, nullptr);
@@ -377,9 +414,34 @@ class Engine {
     return fin;
   }
 
-  // ---- sender + accumulator: one pass over every queue ---------------------
-  // Returns true if anything moved.
-  bool pump() {
+  // ---- network role: sender + accumulator -------------------------------------
+  static int network_main(void* arg) {
+    Engine* e = static_cast<Engine*>(arg);
+    try {
+      e->membership_.discover(e->opt_.hello_timeout_s, e->pump_fn_);
+      e->discovered_.store(true, std::memory_order_release);
+      IdleBackoff idle;
+      while (!e->stop_network_.load(std::memory_order_acquire)) {
+        if (e->network_step()) {
+          idle.reset();
+        } else {
+          idle.wait();
+          e->check_peers_alive();
+        }
+        if (e->finished_.load(std::memory_order_relaxed)) {
+          e->linger();
+          // Stay (quietly) until the coordinator stops us.
+          while (!e->stop_network_.load(std::memory_order_acquire)) idle.wait();
+        }
+      }
+    } catch (const std::exception& ex) {
+      e->fail(ex.what());
+    }
+    return 0;
+  }
+
+  // One pass over every queue, then publish progress. True if anything moved.
+  bool network_step() {
     bool work = transport_.send_step() > 0;
     work |= transport_.receive_step([this](rte_mbuf*, unsigned port, const uint8_t* frame,
                                            const wire::BucketHeader* h) {
@@ -398,17 +460,51 @@ class Engine {
       local_folded_[h->superstep & 1] += h->count;
       rte_pktmbuf_free(burst[i]);
     }
+    publish_progress();
     return work || n > 0;
+  }
+
+  void publish_progress() {
+    const int64_t target = await_target_.load(std::memory_order_acquire);
+    if (target > completed_.load(std::memory_order_relaxed)) {
+      const auto s = static_cast<uint32_t>(target);
+      const int bad = ledger_.first_overfull_peer(s);
+      if (bad >= 0)
+        throw EngineError("node " + std::to_string(bad) + " sent more buckets in superstep " +
+                          std::to_string(s) + " than its END announced");
+      if (ledger_.complete(s) &&
+          local_folded_[s & 1] == local_expected_[s & 1].load(std::memory_order_relaxed)) {
+        links_snapshot_[s & 1] = transport_.report();
+        tx_snapshot_[s & 1] = dp_.tx;
+        completed_.store(target, std::memory_order_release);
+      }
+    }
+    if (finish_requested_.load(std::memory_order_acquire) && !finished_.load(std::memory_order_relaxed) &&
+        membership_.all_fins() && all_peers_done())
+      finished_.store(true, std::memory_order_release);
+  }
+
+  // Every peer has acked all we sent, or has sent its FIN and gone quiet: it
+  // only exits once it holds our FIN, our last frame, so it has everything
+  // (our ack of its FIN was lost, and it stopped retransmitting).
+  bool all_peers_done() const {
+    for (unsigned p = 0; p < nodes_; ++p)
+      if (p != rank_ && !transport_.acked_by(p) && membership_.silent_for(p) < kFinGraceSeconds) return false;
+    return true;
   }
 
   // Any peer silent past the timeout is dead, whatever we are waiting for:
   // live peers send keepalives.
   void check_peers_alive() const {
-    for (unsigned p = 0; p < nodes_; ++p)
-      if (p != rank_ && membership_.silent_for(p) > opt_.peer_timeout_s)
-        throw EngineError("node " + std::to_string(p) + " silent for " +
-                          std::to_string(static_cast<int>(membership_.silent_for(p))) +
-                          " s: it stopped answering (crashed, killed or cut off)");
+    for (unsigned p = 0; p < nodes_; ++p) {
+      if (p == rank_ || membership_.silent_for(p) <= opt_.peer_timeout_s) continue;
+      const int64_t waiting = await_target_.load(std::memory_order_relaxed);
+      std::string what = "node " + std::to_string(p) + " silent for " +
+                         std::to_string(static_cast<int>(membership_.silent_for(p))) + " s";
+      if (waiting > completed_.load(std::memory_order_relaxed))
+        what += " while this node waits for the end of superstep " + std::to_string(waiting);
+      throw EngineError(what + ": it stopped answering (crashed, killed or cut off)");
+    }
   }
 
   DropReason receive_data(const uint8_t* frame, const wire::BucketHeader* h) {
@@ -432,8 +528,8 @@ class Engine {
     accumulated_[t & 1] += n;
   }
 
-  static constexpr unsigned kBucketsPerPump = 8;
   static constexpr double kLingerSeconds = 0.1;
+  static constexpr double kFinGraceSeconds = 0.5;
   static constexpr double kQuietSeconds = 0.3;
 
   const EngineOptions opt_;
@@ -443,18 +539,54 @@ class Engine {
   const Prog prog_;
   const unsigned rank_;
   const unsigned nodes_;
-  BucketRingGroup ring_;
-  SuperstepLedger ledger_;
-  Membership membership_;
-  std::vector<Value> values_;
-  std::vector<uint8_t> active_;
+  SuperstepLedger ledger_;       // network role
+  Membership membership_;        // network role (receives); coordinator sends END/FIN
+  std::vector<Value> values_;    // workers, each its slice
+  std::vector<uint8_t> active_;  // workers, each its slice
   std::vector<Message> sigma_[2];
+  std::vector<std::unique_ptr<Worker<Prog>>> workers_;
+
+  // role layout
+  bool split_ = false;
+  bool launched_ = false;
+  unsigned network_lcore_ = 0;
+  std::vector<unsigned> worker_lcores_;
+  std::vector<WorkerArg> worker_args_;
+
+  // network role -> coordinator (published with release, read with acquire)
   uint64_t accumulated_[2] = {0, 0};
-  uint64_t local_folded_[2] = {0, 0};  // same-node records folded, per superstep parity
-  unsigned buckets_since_pump_ = 0;
+  uint64_t local_folded_[2] = {0, 0};
+  std::vector<ConnectionReport> links_snapshot_[2];
+  TxCounters tx_snapshot_[2];
+  alignas(64) std::atomic<int64_t> completed_{-1};
+  std::atomic<bool> discovered_{false};
+  std::atomic<bool> finished_{false};
+  // coordinator -> network role
+  alignas(64) std::atomic<int64_t> await_target_{-1};
+  std::atomic<uint64_t> local_expected_[2] = {0, 0};
+  std::atomic<bool> finish_requested_{false};
+  std::atomic<bool> stop_network_{false};
+  // coordinator -> workers
+  alignas(64) std::atomic<uint32_t> go_{kQuit};
+  double step_aggregate_ = 0.0;
+  alignas(64) std::atomic<unsigned> workers_done_{0};
+  // any role -> coordinator
+  std::atomic<bool> failed_{false};
+  std::atomic<bool> error_set_{false};
+  std::string error_;
+
   uint64_t tx_bytes_mark_ = 0;
   uint64_t tx_frames_mark_ = 0;
-  const Membership::Pump pump_fn_ = [this] { return pump(); };
+  // Membership waits on this when it needs the network to move (mbuf pool
+  // empty, discovery). Only the lcore that owns the network role may pump.
+  const Membership::Pump pump_fn_ = [this] {
+    if (split_ && rte_lcore_id() != network_lcore_) {
+      throw_if_failed();
+      return false;
+    }
+    return network_step();
+  };
+  const typename Worker<Prog>::Stall stall_fn_ = [this](bool starved) { stall(starved); };
 };
 
 }  // namespace wg

@@ -57,6 +57,31 @@ void write_drops(std::FILE* f, const RxCounters& rx) {
   std::fprintf(f, "}");
 }
 
+void write_faults(std::FILE* f, const FaultCounts& c) {
+  std::fprintf(f,
+               "{\"seen\": %" PRIu64 ", \"dropped\": %" PRIu64 ", \"duplicated\": %" PRIu64
+               ", \"reordered\": %" PRIu64 ", \"corrupted\": %" PRIu64 ", \"delayed\": %" PRIu64 "}",
+               c.seen, c.dropped, c.duplicated, c.reordered, c.corrupted, c.delayed);
+}
+
+// Per connection, cumulative: the transport's view of each peer.
+void write_links(std::FILE* f, const std::vector<ConnectionReport>& links) {
+  std::fprintf(f, "[");
+  for (size_t i = 0; i < links.size(); ++i) {
+    const ConnectionReport& c = links[i];
+    std::fprintf(f,
+                 "%s{\"peer\": %u, \"n\": %u, \"ast_us\": %.4f, \"rto_us\": %.1f, \"srtt_us\": %.1f, "
+                 "\"frames\": %" PRIu64 ", \"retransmissions\": %" PRIu64 ", \"timeouts\": %" PRIu64
+                 ", \"new_acks\": %" PRIu64 ", \"stale_acks\": %" PRIu64 ", \"acks_sent\": %" PRIu64
+                 ", \"delivered\": %" PRIu64 ", \"held\": %" PRIu64 ", \"duplicates\": %" PRIu64
+                 ", \"beyond_window\": %" PRIu64 "}",
+                 i ? ", " : "", c.peer, c.n, c.ast_us, c.rto_us, c.srtt_us, c.send.frames, c.send.retransmissions,
+                 c.send.timeouts, c.send.new_acks, c.send.stale_acks, c.acks_sent, c.receive.delivered,
+                 c.receive.held, c.receive.duplicates, c.receive.beyond_window);
+  }
+  std::fprintf(f, "]");
+}
+
 }  // namespace
 
 void write_node_json(const std::string& path, const std::string& config_json, const RunReport& r) {
@@ -71,17 +96,25 @@ void write_node_json(const std::string& path, const std::string& config_json, co
   write_drops(f, r.rx);
   std::fprintf(f, "},\n  \"tx\": {\"frames\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"ring_full\": %" PRIu64 "},\n",
                r.tx.frames, r.tx.bytes, r.tx.ring_full);
-  std::fprintf(f, "  \"supersteps\": [\n");
+  std::fprintf(f, "  \"faults\": {\"rx\": ");
+  write_faults(f, r.rx_faults);
+  std::fprintf(f, ", \"tx\": ");
+  write_faults(f, r.tx_faults);
+  std::fprintf(f, "},\n  \"links\": ");
+  write_links(f, r.steps.empty() ? std::vector<ConnectionReport>{} : r.steps.back().links);
+  std::fprintf(f, ",\n  \"supersteps\": [\n");
   for (size_t i = 0; i < r.steps.size(); ++i) {
     const StepStats& s = r.steps[i];
     std::fprintf(f,
                  "    {\"superstep\": %u, \"active\": %" PRIu64 ", \"messages_sent\": %" PRIu64
                  ", \"messages_local\": %" PRIu64 ", \"messages_accumulated\": %" PRIu64
                  ", \"buckets_sent\": %" PRIu64 ", \"frames_sent\": %" PRIu64 ", \"bytes_sent\": %" PRIu64
-                 ", \"seconds\": %.6f, \"wire_gbps\": %.4f}%s\n",
+                 ", \"seconds\": %.6f, \"wire_gbps\": %.4f, \"links\": ",
                  s.superstep, s.active, s.messages_sent, s.messages_local, s.messages_accumulated,
                  s.buckets_sent, s.frames_sent, s.bytes_sent, s.seconds,
-                 wire_gbps(s.bytes_sent, s.frames_sent, s.seconds), i + 1 < r.steps.size() ? "," : "");
+                 wire_gbps(s.bytes_sent, s.frames_sent, s.seconds));
+    write_links(f, s.links);
+    std::fprintf(f, "}%s\n", i + 1 < r.steps.size() ? "," : "");
   }
   std::fprintf(f, "  ]\n}\n");
   out.close();
@@ -109,6 +142,20 @@ void write_summary_json(const std::string& path, const std::string& config_json,
     std::fprintf(f, "%s{\"vertex\": %u, \"key\": %.9g}", i ? ", " : "", r.cluster_top[i].vertex, r.cluster_top[i].value);
   std::fprintf(f, "]\n}\n");
   out.close();
+}
+
+void print_step(const StepStats& st) {
+  std::printf(
+      "superstep %3u: active %9" PRIu64 " (cluster %9" PRIu64 ")  sent %10" PRIu64 " msgs (%" PRIu64
+      " local) in %7" PRIu64 " buckets  accumulated %10" PRIu64 "  %8.4f s  %7.3f Gbps\n",
+      st.superstep, st.active, st.cluster_active, st.messages_sent, st.messages_local, st.buckets_sent,
+      st.messages_accumulated, st.seconds, wire_gbps(st.bytes_sent, st.frames_sent, st.seconds));
+  for (const ConnectionReport& c : st.links)
+    std::printf("               to node %u: N %u  AST %.3f us  RTO %.0f us  sent %" PRIu64 "  retransmitted %" PRIu64
+                "  timeouts %" PRIu64 "  stale acks %" PRIu64 "  dup rx %" PRIu64 "\n",
+                c.peer, c.n, c.ast_us, c.rto_us, c.send.frames, c.send.retransmissions, c.send.timeouts,
+                c.send.stale_acks, c.receive.duplicates);
+  std::fflush(stdout);
 }
 
 void print_run_totals(const RunReport& r) {

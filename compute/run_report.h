@@ -52,6 +52,9 @@ struct RunReport {
 void write_node_json(const std::string& path, const std::string& config_json, const RunReport& r);
 void write_summary_json(const std::string& path, const std::string& config_json, const RunReport& r);
 
+// Prints one superstep's line (and one per connection) to stdout.
+void print_step(const StepStats& st);
+
 // Prints the end-of-run report (drops by reason, totals) to stdout.
 void print_run_totals(const RunReport& r);
 

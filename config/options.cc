@@ -55,6 +55,7 @@ enum Opt {
   kOptFaultSeed,
   kOptFaultDelay,
   kOptCrashAt,
+  kOptRoles,
   kOptHelp,
 };
 
@@ -87,6 +88,7 @@ const option kLongOptions[] = {
     {"fault-seed", required_argument, nullptr, kOptFaultSeed},
     {"fault-delay-us", required_argument, nullptr, kOptFaultDelay},
     {"crash-node", required_argument, nullptr, kOptCrashAt},
+    {"roles", required_argument, nullptr, kOptRoles},
     {"help", no_argument, nullptr, kOptHelp},
     {nullptr, 0, nullptr, 0},
 };
@@ -229,6 +231,10 @@ void print_usage(const char* prog) {
       "  --mbufs N           mbufs in the node's packet pool (default 16383)\n"
       "  --top N             print the N top-ranked vertices at the end (default 10, 0: off)\n"
       "  --quiet             no per-superstep report lines\n"
+      "  --roles MODE        split (default): with several EAL lcores the last runs the\n"
+      "                      sender and accumulator, the others are workers (the main\n"
+      "                      lcore also coordinates); shared: every role on the main\n"
+      "                      lcore. With one lcore (-l 0) both mean shared.\n"
       "\n"
       "Transport (reliability/):\n"
       "  --window N          frames in flight per peer, also the reorder buffer (default 512)\n"
@@ -289,6 +295,11 @@ Config parse_app_args(int argc, char** argv) {
       case kOptMbufs: c.mbufs = parse_unsigned("mbufs", optarg, 1023, 1u << 24); break;
       case kOptTop: c.top = parse_unsigned("top", optarg, 0, wire::kTopK); break;
       case kOptQuiet: c.quiet = true; break;
+      case kOptRoles:
+        if (std::strcmp(optarg, "split") == 0) c.split_roles = true;
+        else if (std::strcmp(optarg, "shared") == 0) c.split_roles = false;
+        else throw ConfigError(std::string("--roles: '") + optarg + "' is not split or shared");
+        break;
       case kOptWindow: c.transport.window = parse_unsigned("window", optarg, 1, 1u << 16); break;
       case kOptRtoMin: c.transport.rto_min_us = parse_positive("rto-min-us", optarg); break;
       case kOptRtoMax: c.transport.rto_max_us = parse_positive("rto-max-us", optarg); break;

@@ -34,6 +34,7 @@ struct Config {
   unsigned mbufs = 16383;                 // mbufs in the node's pool
   unsigned top = 10;                      // top vertices printed at the end (0: none)
   bool quiet = false;                     // no per-superstep lines
+  bool split_roles = true;                // --roles split|shared
   TransportConfig transport;              // reliability: windows, timers, checksum, faults
   int64_t crash_at_superstep = -1;        // test hook (--crash-node R:S): SIGKILL itself at superstep S
 

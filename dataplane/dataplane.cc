@@ -99,12 +99,12 @@ void Dataplane::init_pool() {
   // Holds every mbuf of the pool, so enqueue can never fail.
   const unsigned ring_size = rte_align32pow2(opt_.mbufs + 1);
   local_ = rte_ring_create(("wg_local" + std::to_string(n)).c_str(), ring_size, socket,
-                           RING_F_SP_ENQ | RING_F_SC_DEQ);
+                           RING_F_SC_DEQ);
   if (local_ == nullptr) throw dpdk_error("cannot create the local bucket queue");
   for (unsigned r = 0; r < peers_.size(); ++r) {
     if (r == opt_.rank) continue;
     const std::string q = "wg_q" + std::to_string(n) + "_" + std::to_string(r);
-    peers_[r].queue = rte_ring_create(q.c_str(), ring_size, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
+    peers_[r].queue = rte_ring_create(q.c_str(), ring_size, socket, RING_F_SC_DEQ);
     if (peers_[r].queue == nullptr) throw dpdk_error("cannot create the queue for node " + std::to_string(r));
   }
 }
@@ -205,7 +205,7 @@ void Dataplane::address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes) const
   m->pkt_len = len;
 }
 
-void Dataplane::enqueue_local(rte_mbuf* m) { rte_ring_sp_enqueue(local_, m); }
+void Dataplane::enqueue_local(rte_mbuf* m) { rte_ring_mp_enqueue(local_, m); }
 
 void Dataplane::broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes) {
   for (Port& p : ports_) {

@@ -67,9 +67,10 @@ class Dataplane {
   // Fills L2-L4 headers for `peer` and sets the mbuf lengths; the wiregraph
   // header and payload (bucket_bytes of them) must already be written.
   void address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes) const;
-  // Worker -> sender descriptor queue for `peer` (single producer, single
-  // consumer). Never fails: a queue holds as many entries as the pool has mbufs.
-  void enqueue(unsigned peer, rte_mbuf* m) { rte_ring_sp_enqueue(peers_[peer].queue, m); }
+  // Worker -> sender descriptor queue for `peer` (several workers may
+  // produce; one sender consumes). Never fails: a queue holds as many entries
+  // as the pool has mbufs.
+  void enqueue(unsigned peer, rte_mbuf* m) { rte_ring_mp_enqueue(peers_[peer].queue, m); }
   unsigned dequeue(unsigned peer, rte_mbuf** out, unsigned n) {
     return rte_ring_sc_dequeue_burst(peers_[peer].queue, reinterpret_cast<void**>(out), n, nullptr);
   }

@@ -1,0 +1,135 @@
+// The worker role: apply and scatter for one contiguous slice of this node's
+// vertices, writing records straight into its own bucket ring group.
+//
+// Owner: one lcore. A worker writes only its slice of the vertex values and
+// active flags, reads (and resets) only its slice of the input accumulator,
+// and produces into the per-peer descriptor queues and the local queue
+// (multi-producer rings when several workers run).
+#pragma once
+
+#include <rte_branch_prediction.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "compute/partition.h"
+#include "compute/run_report.h"
+#include "compute/vertex_program.h"
+#include "dataplane/bucket_ring.h"
+
+namespace wg {
+
+template <VertexProgram Prog>
+class Worker {
+ public:
+  using Value = typename Prog::Value;
+  using Message = typename Prog::Message;
+  // Called every few buckets (starved = false: a chance to run the network
+  // roles on a shared lcore) and when the pool is empty (starved = true: make
+  // an mbuf come back, by running the network roles or waiting for them).
+  using Stall = std::function<void(bool starved)>;
+
+  Worker(Dataplane& dp, const LocalGraph& g, const Prog& prog, uint32_t lo, uint32_t hi)
+      : g_(g), prog_(prog), lo_(lo), hi_(hi), ring_(dp, g.partition.nodes, g.rank), ranges_(g.blocks.size()) {
+    // This worker's sources in each block: a contiguous run, since sources ascend.
+    for (size_t b = 0; b < g.blocks.size(); ++b) {
+      const auto& src = g.blocks[b].sources;
+      ranges_[b].first = std::lower_bound(src.begin(), src.end(), lo) - src.begin();
+      ranges_[b].second = std::lower_bound(src.begin(), src.end(), hi) - src.begin();
+    }
+  }
+
+  // Apply (or init, at s = 0) over the slice: reads Σin and resets it to the
+  // identity, ready to receive superstep s+1's messages.
+  void apply(uint32_t s, double aggregate, std::vector<Value>& values, std::vector<uint8_t>& active,
+             std::vector<Message>& in) {
+    const StepInfo info{s, aggregate, g_.num_vertices};
+    uint64_t n_active = 0;
+    double agg = 0.0;
+    for (uint32_t i = lo_; i < hi_; ++i) {
+      const bool a = s == 0 ? prog_.init(g_.global_id(i), values[i]) : prog_.apply(values[i], in[i], info);
+      in[i] = Prog::identity();
+      active[i] = a;
+      n_active += a;
+      agg += prog_.aggregate(values[i], g_.out_degree[i]);
+    }
+    stats_ = StepStats{};
+    stats_.superstep = s;
+    stats_.active = n_active;
+    stats_.aggregate = agg;
+  }
+
+  // Scatter the slice's active vertices, destination by destination, starting
+  // after this node (staggered, so the cluster does not all send to node 0 first).
+  void scatter(uint32_t s, const std::vector<Value>& values, const std::vector<uint8_t>& active,
+               const Stall& stall) {
+    ring_.start_superstep(s);
+    const unsigned nodes = g_.partition.nodes;
+    for (unsigned k = 1; k <= nodes; ++k) {
+      const unsigned dst = (g_.rank + k) % nodes;
+      scatter_block(dst, values, active, stall);
+      ring_.close(dst);
+    }
+    for (unsigned d = 0; d < nodes; ++d) {
+      stats_.messages_sent += ring_.records_to(d);
+      if (d == g_.rank)
+        stats_.messages_local += ring_.records_to(d);
+      else
+        stats_.buckets_sent += ring_.buckets_to(d);
+    }
+  }
+
+  const StepStats& stats() const { return stats_; }
+  uint64_t buckets_to(unsigned dst) const { return ring_.buckets_to(dst); }
+  uint64_t records_to(unsigned dst) const { return ring_.records_to(dst); }
+
+ private:
+  void scatter_block(unsigned dst, const std::vector<Value>& values, const std::vector<uint8_t>& active,
+                     const Stall& stall) {
+    const EdgeBlock& b = g_.blocks[dst];
+    BucketRingGroup::Open& o = ring_.open(dst);
+    const uint32_t* targets = b.targets.data();
+    const uint32_t* weights = b.weights.data();
+    for (size_t i = ranges_[dst].first; i < ranges_[dst].second; ++i) {
+      const uint32_t u = b.sources[i];
+      if (!active[u]) continue;
+      const Message sv = prog_.scatter_value(values[u], g_.out_degree[u]);
+      for (uint64_t e = b.offsets[i], end = b.offsets[i + 1]; e < end; ++e) {
+        if (unlikely(o.cursor == o.end)) roll(dst, stall);
+        Message m;
+        if constexpr (Prog::kNeedsWeights)
+          m = Prog::edge_message(sv, weights[e]);
+        else
+          m = Prog::edge_message(sv, 1);
+        *o.cursor++ = wire::Record{targets[e], std::bit_cast<uint32_t>(m)};
+      }
+    }
+  }
+
+  // The open bucket is full (or none is open yet): hand it on and open another.
+  void roll(unsigned dst, const Stall& stall) {
+    ring_.close(dst);
+    if (++buckets_since_stall_ >= kBucketsPerStall) {
+      // Let the network roles run regularly even when mbufs are plentiful
+      // (on a shared lcore nothing else would drain the queues).
+      buckets_since_stall_ = 0;
+      stall(false);
+    }
+    while (unlikely(!ring_.reopen(dst))) stall(true);
+  }
+
+  static constexpr unsigned kBucketsPerStall = 8;
+
+  const LocalGraph& g_;
+  const Prog& prog_;
+  const uint32_t lo_, hi_;
+  BucketRingGroup ring_;
+  std::vector<std::pair<size_t, size_t>> ranges_;
+  unsigned buckets_since_stall_ = 0;
+  StepStats stats_;
+};
+
+}  // namespace wg
