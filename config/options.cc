@@ -238,7 +238,7 @@ void print_usage(const char* prog) {
       "\n"
       "Transport (reliability/):\n"
       "  --window N          frames in flight per peer, also the reorder buffer (default 512)\n"
-      "  --rto-min-us US     retransmission timeout floor (default 2000); the timeout\n"
+      "  --rto-min-us US     retransmission timeout floor (default 10000); the timeout\n"
       "                      follows the measured round trip (RFC 6298) and doubles on\n"
       "  --rto-max-us US     each expiry up to this ceiling (default 200000)\n"
       "  --ast-us US         initial average send time per frame, AST (default 0.2); the\n"

@@ -52,6 +52,7 @@ void SendWindow::paced(uint64_t now, unsigned frames, uint64_t elapsed) {
 void SendWindow::on_timeout(uint64_t now) {
   ++stats_.timeouts;
   snd_tx_ = snd_una_;
+  head_resend_ = false;
   progress_tsc_ = now;
   if (n_ < cc_.max_n) ++n_;
   stale_run_ = new_run_ = 0;

@@ -35,6 +35,7 @@ struct SendStats {
   uint64_t new_acks = 0;
   uint64_t stale_acks = 0;
   uint64_t invalid_acks = 0;    // acks for frames never sent
+  uint64_t fast_retransmits = 0; // single-frame resends after three stale acks
 };
 
 class SendWindow {
@@ -73,6 +74,18 @@ class SendWindow {
   template <class Release>
   AckKind on_ack(uint32_t ack, bool pure, uint64_t now, Release&& release);
 
+  // ---- fast retransmit ----
+  // Three stale acks say the peer holds frames past a gap at snd_una: resend
+  // that one frame now instead of waiting for the timeout (the peer's reorder
+  // window keeps the rest).
+  bool head_resend_wanted() const { return head_resend_ && seq_lt(snd_una_, snd_tx_); }
+  void head_resent() {
+    head_resend_ = false;
+    slots_[snd_una_ & mask_].resent = true;
+    ++stats_.retransmissions;
+    ++stats_.fast_retransmits;
+  }
+
   // ---- timeout ----
   bool timed_out(uint64_t now) const { return !empty() && now - progress_tsc_ > rto_ticks_; }
   // Go-back-N: everything unacked is sent again. N += 1, RTO doubles.
@@ -108,6 +121,7 @@ class SendWindow {
   unsigned n_ = 0;
   unsigned stale_run_ = 0;
   unsigned new_run_ = 0;
+  bool head_resend_ = false;
   uint64_t rto_ticks_;
   uint64_t srtt_ticks_ = 0;
   uint64_t rttvar_ticks_ = 0;
@@ -128,6 +142,7 @@ SendWindow::AckKind SendWindow::on_ack(uint32_t ack, bool pure, uint64_t now, Re
     if (++stale_run_ >= cc_.stale_acks_up) {
       stale_run_ = 0;
       if (n_ < cc_.max_n) ++n_;
+      head_resend_ = true;
     }
     return AckKind::kStale;
   }
@@ -141,6 +156,7 @@ SendWindow::AckKind SendWindow::on_ack(uint32_t ack, bool pure, uint64_t now, Re
     ++snd_una_;
   }
   if (seq_lt(snd_tx_, snd_una_)) snd_tx_ = snd_una_;
+  head_resend_ = false;
   progress_tsc_ = now;
   ++stats_.new_acks;
   stale_run_ = 0;

@@ -90,6 +90,16 @@ unsigned Transport::send_connection(unsigned peer, uint64_t now) {
     rte_mbuf* tx[2 * Dataplane::kBurst];
     uint16_t k = 0;
     const uint32_t ack = c.receive->ack();
+    if (w.head_resend_wanted()) {
+      rte_mbuf* m = static_cast<rte_mbuf*>(w.frame(w.snd_una()));
+      if (rte_mbuf_refcnt_read(m) == 1) {
+        stamp(m, w.snd_una(), ack);
+        rte_mbuf_refcnt_update(m, 1);
+        const uint16_t out = dp_.tx_burst(dp_.port_of(peer), &m, 1);
+        if (out == 1) w.head_resent();
+        else rte_mbuf_refcnt_update(m, -1);
+      }
+    }
     for (uint32_t seq = w.next_to_transmit(); k < Dataplane::kBurst && seq != w.snd_nxt(); ++seq) {
       rte_mbuf* m = static_cast<rte_mbuf*>(w.frame(seq));
       // A zero-copy PMD (or a NIC still DMAing) may hold the previous
