@@ -8,6 +8,7 @@
 
 #include "apps/bfs.h"
 #include "apps/cc.h"
+#include "apps/label_propagation.h"
 #include "apps/pagerank.h"
 #include "apps/sssp.h"
 #include "compute/engine.h"
@@ -124,6 +125,7 @@ int run_app(const Config& cfg, Dataplane& dp, LoadedGraph& graph) {
     case App::kSssp: return run(cfg, dp, graph, Sssp(cfg.source), 2);
     case App::kBfs: return run(cfg, dp, graph, Bfs(cfg.source), 3);
     case App::kCc: return run(cfg, dp, graph, ConnectedComponents(), 4);
+    case App::kCd: return run(cfg, dp, graph, LabelPropagation(cfg.iterations), 5);
   }
   return 1;
 }

@@ -28,7 +28,8 @@ wg::LoadedGraph load(const wg::Config& cfg) {
   const auto t0 = std::chrono::steady_clock::now();
   wg::LoadedGraph g;
   g.edges = wg::load_graph(cfg.graph, cfg.format);
-  if (cfg.undirected || cfg.app == wg::App::kCc) wg::add_reverse_edges(g.edges);
+  if (cfg.undirected || cfg.app == wg::App::kCc || cfg.app == wg::App::kCd) wg::add_reverse_edges(g.edges);
+  if (cfg.app == wg::App::kCd) wg::remove_self_loops(g.edges);
   if ((cfg.app == wg::App::kSssp || cfg.app == wg::App::kBfs) && cfg.source >= g.edges.num_vertices)
     throw wg::ConfigError("--source " + std::to_string(cfg.source) + " is not a vertex of " + cfg.graph +
                           " (it has " + std::to_string(g.edges.num_vertices) + " vertices)");

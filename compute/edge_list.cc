@@ -1,5 +1,7 @@
 #include "compute/edge_list.h"
 
+#include <vector>
+
 namespace wg {
 
 void add_reverse_edges(EdgeList& g) {
@@ -9,6 +11,10 @@ void add_reverse_edges(EdgeList& g) {
     const Edge e = g.edges[i];
     if (e.src != e.dst) g.edges.push_back(Edge{e.dst, e.src, e.weight});
   }
+}
+
+void remove_self_loops(EdgeList& g) {
+  std::erase_if(g.edges, [](const Edge& e) { return e.src == e.dst; });
 }
 
 namespace {

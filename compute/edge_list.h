@@ -31,6 +31,9 @@ struct EdgeList {
 // inputs (--undirected) and by apps that ignore direction (cc).
 void add_reverse_edges(EdgeList& g);
 
+// Removes u->u edges (label propagation ignores them).
+void remove_self_loops(EdgeList& g);
+
 // An order-independent 64-bit digest of (V, edges): every node computes it
 // after loading and the hello exchange refuses peers whose digest differs.
 uint64_t fingerprint(const EdgeList& g);

@@ -42,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "compute/accumulator.h"
 #include "compute/partition.h"
 #include "compute/run_report.h"
 #include "compute/vertex_program.h"
@@ -76,6 +77,7 @@ class Engine {
  public:
   using Value = typename Prog::Value;
   using Message = typename Prog::Message;
+  using Accumulator = typename AccumulatorFor<Prog>::type;
 
   Engine(const EngineOptions& opt, Dataplane& dp, Transport& transport, const LocalGraph& g, Prog prog)
       : opt_(opt),
@@ -89,8 +91,8 @@ class Engine {
         membership_(dp, MembershipInfo{nodes_, opt.app_id, g.num_vertices, g.num_edges,
                                        opt.graph_fingerprint, opt.params_digest}),
         values_(g.num_local),
-        active_(g.num_local, 0) {
-    for (auto& s : sigma_) s.assign(g.num_local, Prog::identity());
+        active_(g.num_local, 0),
+        sigma_{Accumulator(g), Accumulator(g)} {
     plan_roles();
     // Slices balanced by out-edges, so workers finish scatter together.
     const unsigned w = static_cast<unsigned>(worker_lcores_.size());
@@ -456,7 +458,7 @@ class Engine {
     for (unsigned i = 0; i < n; ++i) {
       const uint8_t* frame = rte_pktmbuf_mtod(burst[i], const uint8_t*);
       const wire::BucketHeader* h = bucket_header(frame);
-      fold(records(frame), h->count, h->superstep);
+      if (!fold(records(frame), h->count, h->superstep)) dp_.rx.drop(DropReason::kSlotOverflow);
       local_folded_[h->superstep & 1] += h->count;
       rte_pktmbuf_free(burst[i]);
     }
@@ -514,18 +516,13 @@ class Engine {
     if (unlikely(!ledger_.on_data(h->src_rank, t, h->count))) return DropReason::kBadSuperstep;
     ++dp_.rx.data_buckets;
     dp_.rx.records += h->count;
-    fold(r, h->count, t);
-    return DropReason::kNone;
+    return fold(r, h->count, t) ? DropReason::kNone : DropReason::kSlotOverflow;
   }
 
   // Gather on receive: Σ[(t+1)&1][i] ⊕= value, for records of superstep t.
-  void fold(const wire::Record* r, unsigned n, uint32_t t) {
-    Message* sigma = sigma_[(t + 1) & 1].data();
-    for (unsigned i = 0; i < n; ++i) {
-      const Message v = std::bit_cast<Message>(r[i].value);
-      sigma[r[i].index] = Prog::combine(sigma[r[i].index], v);
-    }
+  bool fold(const wire::Record* r, unsigned n, uint32_t t) {
     accumulated_[t & 1] += n;
+    return sigma_[(t + 1) & 1].fold(r, n);
   }
 
   static constexpr double kLingerSeconds = 0.1;
@@ -543,7 +540,7 @@ class Engine {
   Membership membership_;        // network role (receives); coordinator sends END/FIN
   std::vector<Value> values_;    // workers, each its slice
   std::vector<uint8_t> active_;  // workers, each its slice
-  std::vector<Message> sigma_[2];
+  Accumulator sigma_[2];          // network role folds into [(t+1)&1]; workers take from [s&1]
   std::vector<std::unique_ptr<Worker<Prog>>> workers_;
 
   // role layout

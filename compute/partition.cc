@@ -26,12 +26,14 @@ LocalGraph build_local_graph(const EdgeList& g, unsigned nodes, unsigned rank, b
   lg.num_edges = g.num_edges();
   lg.num_local = lg.partition.local_count(rank, g.num_vertices);
   lg.out_degree.assign(lg.num_local, 0);
+  lg.in_degree.assign(lg.num_local, 0);
   lg.blocks.resize(nodes);
 
   const RoundRobin& rr = lg.partition;
   // Pass 1: per (destination node, local source) edge counts.
   std::vector<std::vector<uint64_t>> count(nodes, std::vector<uint64_t>(lg.num_local, 0));
   for (const Edge& e : g.edges) {
+    if (rr.owner(e.dst) == rank) ++lg.in_degree[rr.local_index(e.dst)];
     if (rr.owner(e.src) != rank) continue;
     const uint32_t s = rr.local_index(e.src);
     ++count[rr.owner(e.dst)][s];

@@ -47,6 +47,7 @@ struct LocalGraph {
   EdgeCount num_edges = 0;          // global |E| (after symmetrising, if done)
   uint32_t num_local = 0;           // vertices this node owns
   std::vector<uint32_t> out_degree; // per local vertex, over all destinations
+  std::vector<uint32_t> in_degree;  // per local vertex, from all sources (sizes slot accumulators)
   std::vector<EdgeBlock> blocks;    // one per destination node, index = node rank
 
   VertexId global_id(uint32_t local) const { return partition.global_id(rank, local); }

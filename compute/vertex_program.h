@@ -18,9 +18,11 @@
 #pragma once
 
 #include <concepts>
+#include <utility>
 #include <cstdint>
 #include <cstdio>
 
+#include "compute/accumulator.h"
 #include "compute/edge_list.h"
 
 namespace wg {
@@ -41,7 +43,9 @@ concept VertexProgram =
       { P::identity() } -> std::same_as<typename P::Message>;
       { P::combine(m, m) } -> std::same_as<typename P::Message>;
       { p.init(v, y) } -> std::same_as<bool>;
-      { p.apply(y, m, step) } -> std::same_as<bool>;
+      // apply sees the accumulator's view of the vertex: the ⊕ of its
+      // messages (scalar programs) or all of them (slot programs).
+      { p.apply(y, std::declval<typename AccumulatorFor<P>::type::View>(), step) } -> std::same_as<bool>;
       { p.scatter_value(y, deg) } -> std::same_as<typename P::Message>;
       { P::edge_message(m, w) } -> std::same_as<typename P::Message>;
       { p.aggregate(y, deg) } -> std::same_as<double>;

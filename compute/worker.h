@@ -44,14 +44,14 @@ class Worker {
 
   // Apply (or init, at s = 0) over the slice: reads Σin and resets it to the
   // identity, ready to receive superstep s+1's messages.
-  void apply(uint32_t s, double aggregate, std::vector<Value>& values, std::vector<uint8_t>& active,
-             std::vector<Message>& in) {
+  template <class Acc>
+  void apply(uint32_t s, double aggregate, std::vector<Value>& values, std::vector<uint8_t>& active, Acc& in) {
     const StepInfo info{s, aggregate, g_.num_vertices};
     uint64_t n_active = 0;
     double agg = 0.0;
     for (uint32_t i = lo_; i < hi_; ++i) {
-      const bool a = s == 0 ? prog_.init(g_.global_id(i), values[i]) : prog_.apply(values[i], in[i], info);
-      in[i] = Prog::identity();
+      const auto view = in.take(i);  // also resets vertex i for superstep s+1
+      const bool a = s == 0 ? prog_.init(g_.global_id(i), values[i]) : prog_.apply(values[i], view, info);
       active[i] = a;
       n_active += a;
       agg += prog_.aggregate(values[i], g_.out_degree[i]);

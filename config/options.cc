@@ -20,6 +20,7 @@ const char* app_name(App a) {
     case App::kSssp: return "sssp";
     case App::kBfs: return "bfs";
     case App::kCc: return "cc";
+    case App::kCd: return "cd";
   }
   return "?";
 }
@@ -134,10 +135,10 @@ double parse_positive(const char* opt, const char* text) {
 }
 
 App parse_app(const char* text) {
-  for (App a : {App::kPageRank, App::kSssp, App::kBfs, App::kCc})
+  for (App a : {App::kPageRank, App::kSssp, App::kBfs, App::kCc, App::kCd})
     if (std::strcmp(text, app_name(a)) == 0) return a;
   throw ConfigError(std::string("--app: unknown application '") + text +
-                    "' (expected pagerank, sssp, bfs or cc)");
+                    "' (expected pagerank, sssp, bfs, cc or cd)");
 }
 
 // The first of the launcher variables that is set, as (name, value).
@@ -167,7 +168,7 @@ uint64_t Config::params_digest() const {
   add(static_cast<uint64_t>(app));
   add(undirected);
   add(source);
-  add(app == App::kPageRank ? iterations : 0);
+  add(app == App::kPageRank || app == App::kCd ? iterations : 0);
   add(transport.checksum);  // a node that checks CRCs drops every frame of one that does not send them
   return h;
 }
@@ -178,7 +179,7 @@ std::string Config::describe() const {
   if (format != GraphFormat::kAuto) o << " (" << graph_format_name(format) << ")";
   if (undirected) o << ", undirected";
   o << ", node " << rank << " of " << nodes;
-  if (app == App::kPageRank) o << ", " << iterations << " iterations";
+  if (app == App::kPageRank || app == App::kCd) o << ", " << iterations << " iterations";
   if (app == App::kSssp || app == App::kBfs) o << ", source " << source;
   char job[16];
   std::snprintf(job, sizeof job, "0x%08x", job_token);
@@ -207,7 +208,7 @@ void print_usage(const char* prog) {
       "the DPDK port(s), lcores and memory, e.g. -a 0000:3b:00.0 or --vdev net_tap0.\n"
       "\n"
       "Application options (after --):\n"
-      "  --app APP           pagerank | sssp | bfs | cc (required)\n"
+      "  --app APP           pagerank | sssp | bfs | cc | cd (required)\n"
       "  --graph SPEC        graph file, or kron:SCALE:DEGREE[:SEED] for a generated\n"
       "                      Kronecker graph (2^SCALE vertices, DEGREE edges per vertex)\n"
       "  --format FMT        auto (default: from the extension) | edgelist | mtx | bin |\n"
@@ -218,7 +219,7 @@ void print_usage(const char* prog) {
       "  --rank R            this node's rank 0..P-1 (default: SLURM_PROCID,\n"
       "                      OMPI_COMM_WORLD_RANK, PMI_RANK, else 0)\n"
       "  --source V          source vertex of sssp and bfs (default 0)\n"
-      "  --iterations K      pagerank iterations (default 20)\n"
+      "  --iterations K      pagerank iterations (default 20), cd iterations (default 10)\n"
       "  --out DIR           write DIR/result-R.txt (`<vertex> <value>` lines for the\n"
       "                      vertices this node owns), DIR/nodeR.json (this node's\n"
       "                      per-superstep counts) and, on rank 0, DIR/summary.json\n"
@@ -259,14 +260,16 @@ void print_usage(const char* prog) {
       "\n"
       "Output values: pagerank ranks (9 significant digits); sssp distances and bfs hop\n"
       "counts as integers or `inf` when unreachable; cc the smallest vertex id of the\n"
-      "vertex's weakly connected component.\n",
+      "vertex's weakly connected component; cd the vertex's community label after K\n"
+      "rounds of label propagation on the undirected graph (most frequent neighbour\n"
+      "label, smallest on ties, self-loops ignored).\n",
       prog, wire::kMaxNodes, wire::kDefaultUdpPort);
 }
 
 Config parse_app_args(int argc, char** argv) {
   Config c;
   bool have_app = false, have_graph = false, have_rank = false, have_nodes = false,
-       have_job = false;
+       have_job = false, have_iterations = false;
   int64_t crash_rank = -1, crash_step = -1;
   optind = 1;  // the EAL has used getopt before us
   opterr = 0;
@@ -286,7 +289,10 @@ Config parse_app_args(int argc, char** argv) {
       case kOptNodes: c.nodes = parse_unsigned("nodes", optarg, 1, wire::kMaxNodes); have_nodes = true; break;
       case kOptRank: c.rank = parse_unsigned("rank", optarg, 0, wire::kMaxNodes - 1); have_rank = true; break;
       case kOptSource: c.source = parse_unsigned("source", optarg, 0, UINT32_MAX - 1); break;
-      case kOptIterations: c.iterations = parse_unsigned("iterations", optarg, 0, 1000000); break;
+      case kOptIterations:
+        c.iterations = parse_unsigned("iterations", optarg, 0, 1000000);
+        have_iterations = true;
+        break;
       case kOptOut: c.out_dir = optarg; break;
       case kOptJobId: c.job_token = parse_unsigned("job-id", optarg, 1, UINT32_MAX); have_job = true; break;
       case kOptUdpPort: c.udp_port = parse_unsigned("udp-port", optarg, 1, 65535); break;
@@ -330,7 +336,8 @@ Config parse_app_args(int argc, char** argv) {
   }
   if (optind < argc)
     throw ConfigError(std::string("unexpected argument '") + argv[optind] + "' (see --help)");
-  if (!have_app) throw ConfigError("--app is required (pagerank, sssp, bfs or cc)");
+  if (!have_app) throw ConfigError("--app is required (pagerank, sssp, bfs, cc or cd)");
+  if (!have_iterations && c.app == App::kCd) c.iterations = 10;
   if (!have_graph) throw ConfigError("--graph is required (a file or kron:SCALE:DEGREE[:SEED])");
 
   const char* which = nullptr;

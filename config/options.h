@@ -13,7 +13,7 @@
 
 namespace wg {
 
-enum class App { kPageRank, kSssp, kBfs, kCc };
+enum class App { kPageRank, kSssp, kBfs, kCc, kCd };
 
 const char* app_name(App a);
 
@@ -25,7 +25,7 @@ struct Config {
   unsigned nodes = 1;                     // P
   unsigned rank = 0;                      // R
   VertexId source = 0;                    // sssp, bfs
-  uint32_t iterations = 20;               // pagerank
+  uint32_t iterations = 20;               // pagerank (default 20) and cd (default 10)
   std::string out_dir;                    // empty: no result files
   uint32_t job_token = 0;                 // frames of other jobs are dropped
   uint16_t udp_port = 47000;

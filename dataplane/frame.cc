@@ -87,6 +87,7 @@ const char* drop_reason_name(DropReason r) {
     case DropReason::kBadChecksum: return "bad_checksum";
     case DropReason::kDuplicate: return "duplicate";
     case DropReason::kBeyondWindow: return "beyond_window";
+    case DropReason::kSlotOverflow: return "slot_overflow";
     case DropReason::kNumReasons: break;
   }
   return "unknown";

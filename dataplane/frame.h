@@ -68,6 +68,7 @@ enum class DropReason : uint8_t {
   kBadChecksum,     // CRC32C of the bucket does not match (bits flipped on the way)
   kDuplicate,       // a retransmitted or duplicated frame already delivered
   kBeyondWindow,    // too far ahead of the next expected frame; it will be resent
+  kSlotOverflow,    // more messages for a vertex than it has in-edges (slot accumulators)
   kNumReasons,
 };
 const char* drop_reason_name(DropReason r);

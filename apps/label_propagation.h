@@ -1,0 +1,76 @@
+// Community detection by synchronous label propagation (--app cd).
+//
+// The graph is undirected (the app adds the reverse of every edge and drops
+// self-loops); every vertex starts with its own id as label; in each of K
+// iterations every vertex takes the label that occurs most often among the
+// labels its neighbours held in the previous iteration, ties going to the
+// smallest label; a vertex with no neighbours keeps its label. A neighbour
+// joined by k edges counts k times.
+//
+// The mode of a multiset is not a commutative, associative fold of scalars,
+// so this program uses a SlotAccumulator: one slot per in-edge, and apply
+// sorts the vertex's slots to find the most frequent label.
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <span>
+
+#include "compute/accumulator.h"
+#include "compute/vertex_program.h"
+
+namespace wg {
+
+class LabelPropagation {
+ public:
+  using Value = uint32_t;
+  using Message = uint32_t;
+  using Accumulator = SlotAccumulator;
+  static constexpr bool kNeedsWeights = false;
+  static constexpr bool kUndirected = true;
+
+  explicit LabelPropagation(uint32_t iterations) : iterations_(iterations) {}
+
+  // Unused by the slot accumulator, required of every program.
+  static Message identity() { return 0; }
+  static Message combine(Message a, Message) { return a; }
+
+  bool init(VertexId v, Value& y) const {
+    y = v;
+    return iterations_ > 0;
+  }
+  bool apply(Value& y, std::span<uint32_t> labels, const StepInfo& step) const {
+    if (!labels.empty()) y = most_frequent(labels);
+    return step.superstep < iterations_;
+  }
+  Message scatter_value(const Value& y, uint32_t) const { return y; }
+  static Message edge_message(Message sv, Weight) { return sv; }
+  double aggregate(const Value&, uint32_t) const { return 0.0; }
+
+  static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%u", y); }
+  static double sort_key(const Value& y) { return -static_cast<double>(y); }
+
+  // The most frequent label, the smallest among equals. Sorts in place.
+  static uint32_t most_frequent(std::span<uint32_t> labels) {
+    std::sort(labels.begin(), labels.end());
+    uint32_t best = labels[0];
+    size_t best_run = 0;
+    for (size_t i = 0; i < labels.size();) {
+      size_t j = i;
+      while (j < labels.size() && labels[j] == labels[i]) ++j;
+      if (j - i > best_run) {  // strictly more: an equal run later has a larger label
+        best_run = j - i;
+        best = labels[i];
+      }
+      i = j;
+    }
+    return best;
+  }
+
+ private:
+  uint32_t iterations_;
+};
+
+static_assert(VertexProgram<LabelPropagation>);
+
+}  // namespace wg

@@ -1,0 +1,102 @@
+// Per-vertex accumulators: where gather-on-receive folds each message.
+//
+// The vertex-program type picks its accumulator at compile time
+// (Program::Accumulator):
+//   ScalarAccumulator - one Message per vertex, folded with Program::combine
+//                       (sum, min). PageRank, SSSP, BFS, CC. The fold is one
+//                       load, one combine, one store per message.
+//   SlotAccumulator   - one 4-byte slot per incoming edge, filled in arrival
+//                       order: the vertex sees the whole multiset of its
+//                       neighbours' values (label propagation needs the most
+//                       frequent label, which no scalar ⊕ can compute).
+// Both expose the same interface to the engine: fold() on the receive side,
+// take(i) in apply (which also resets vertex i for the next superstep), and
+// a Span type that apply receives.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "compute/partition.h"
+#include "dataplane/wire.h"
+
+namespace wg {
+
+template <class Prog>
+class ScalarAccumulator {
+ public:
+  using Message = typename Prog::Message;
+  using View = Message;
+
+  explicit ScalarAccumulator(const LocalGraph& g) : sigma_(g.num_local, Prog::identity()) {}
+
+  // Returns false if a record does not fit (never, for a scalar).
+  bool fold(const wire::Record* r, unsigned n) {
+    Message* sigma = sigma_.data();
+    for (unsigned i = 0; i < n; ++i) {
+      const Message v = std::bit_cast<Message>(r[i].value);
+      sigma[r[i].index] = Prog::combine(sigma[r[i].index], v);
+    }
+    return true;
+  }
+  View take(uint32_t i) {
+    const Message m = sigma_[i];
+    sigma_[i] = Prog::identity();
+    return m;
+  }
+
+ private:
+  std::vector<Message> sigma_;
+};
+
+class SlotAccumulator {
+ public:
+  using View = std::span<uint32_t>;
+
+  explicit SlotAccumulator(const LocalGraph& g) : offset_(g.num_local + 1, 0), fill_(g.num_local, 0) {
+    for (uint32_t i = 0; i < g.num_local; ++i) offset_[i + 1] = offset_[i] + g.in_degree[i];
+    slots_.resize(offset_.back());
+  }
+
+  // A vertex receives at most one message per in-edge per superstep; a record
+  // beyond that is a protocol error and makes the bucket fail (counted).
+  bool fold(const wire::Record* r, unsigned n) {
+    bool ok = true;
+    for (unsigned i = 0; i < n; ++i) {
+      const uint32_t v = r[i].index;
+      const uint64_t at = offset_[v] + fill_[v];
+      if (at >= offset_[v + 1]) {
+        ok = false;
+        continue;
+      }
+      slots_[at] = r[i].value;
+      ++fill_[v];
+    }
+    return ok;
+  }
+  View take(uint32_t i) {
+    const View v(slots_.data() + offset_[i], fill_[i]);
+    fill_[i] = 0;
+    return v;
+  }
+
+ private:
+  std::vector<uint64_t> offset_;  // in-edge slots of vertex i: [offset_[i], offset_[i+1])
+  std::vector<uint32_t> fill_;    // slots filled this superstep
+  std::vector<uint32_t> slots_;
+};
+
+// Program::Accumulator if the program names one, else the scalar ⊕.
+template <class Prog>
+struct AccumulatorFor {
+  using type = ScalarAccumulator<Prog>;
+};
+template <class Prog>
+  requires requires { typename Prog::Accumulator; }
+struct AccumulatorFor<Prog> {
+  using type = typename Prog::Accumulator;
+};
+
+}  // namespace wg
