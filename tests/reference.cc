@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <numeric>
 #include <queue>
 #include <stdexcept>
@@ -148,6 +149,33 @@ std::vector<VertexId> cc(const EdgeList& g) {
   for (const Edge& e : g.edges) sets.unite(e.src, e.dst);
   std::vector<VertexId> label(g.num_vertices);
   for (VertexId v = 0; v < g.num_vertices; ++v) label[v] = sets.find(v);
+  return label;
+}
+
+std::vector<VertexId> label_propagation(const EdgeList& g, unsigned iterations) {
+  std::vector<std::vector<VertexId>> neighbours(g.num_vertices);
+  for (const Edge& e : g.edges) {
+    if (e.src == e.dst) continue;
+    neighbours[e.dst].push_back(e.src);
+    neighbours[e.src].push_back(e.dst);
+  }
+  std::vector<VertexId> label(g.num_vertices);
+  for (VertexId v = 0; v < g.num_vertices; ++v) label[v] = v;
+  for (unsigned it = 0; it < iterations; ++it) {
+    std::vector<VertexId> next = label;
+    for (VertexId v = 0; v < g.num_vertices; ++v) {
+      if (neighbours[v].empty()) continue;
+      std::map<VertexId, uint64_t> count;  // ordered: the first maximum is the smallest label
+      for (VertexId u : neighbours[v]) ++count[label[u]];
+      uint64_t best = 0;
+      for (const auto& [l, n] : count)
+        if (n > best) {
+          best = n;
+          next[v] = l;
+        }
+    }
+    label = std::move(next);
+  }
   return label;
 }
 

@@ -37,4 +37,11 @@ std::vector<uint64_t> bfs(const EdgeList& g, VertexId source);
 // smallest vertex id of its component; an isolated vertex is its own label.
 std::vector<VertexId> cc(const EdgeList& g);
 
+// Synchronous label propagation for `iterations` rounds on the undirected
+// graph: every edge u-v (u != v) lets v see u's label and u see v's (a pair
+// joined by k edges counts k times); a vertex takes the most frequent label
+// it sees, the smallest on ties, and keeps its label when it sees none.
+// Labels start as the vertex ids.
+std::vector<VertexId> label_propagation(const EdgeList& g, unsigned iterations);
+
 }  // namespace wg::ref

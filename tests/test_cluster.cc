@@ -215,7 +215,7 @@ TEST(ClusterHarness, ComparesValues) {
 
 // ========================================================= cluster runs
 
-enum class App { kPageRank, kSssp, kBfs, kCc };
+enum class App { kPageRank, kSssp, kBfs, kCc, kCd };
 enum class GraphKind { kCorner, kKron, kDataset };
 
 const char* app_name(App a) {
@@ -224,6 +224,7 @@ const char* app_name(App a) {
     case App::kSssp: return "sssp";
     case App::kBfs: return "bfs";
     case App::kCc: return "cc";
+    case App::kCd: return "cd";
   }
   return "?";
 }
@@ -292,6 +293,7 @@ std::optional<std::string> prepare_graph(GraphKind kind, App app, const TempDir&
     case App::kSssp: return check_distances(values, ref::sssp(g, source));
     case App::kBfs: return check_distances(values, ref::bfs(g, source));
     case App::kCc: return check_labels(values, ref::cc(g));
+    case App::kCd: return check_labels(values, ref::label_propagation(g, iterations));
   }
   return ::testing::AssertionFailure() << "unknown app";
 }
@@ -336,7 +338,8 @@ void run_and_check(const RunSpec& spec, const TestGraph& graph, const TempDir& t
   std::vector<std::string> values;
   ASSERT_TRUE(read_results(out_dir, oracle_graph.num_vertices, &values)) << describe(run);
   EXPECT_TRUE(compare_with_oracle(spec.app, oracle_graph, graph.source,
-                                  spec.iterations.value_or(ref::kDefaultIterations), values))
+                                  spec.iterations.value_or(spec.app == App::kCd ? 10 : ref::kDefaultIterations),
+                                  values))
       << "command: " << run.command;
   EXPECT_TRUE(check_message_balance(out_dir, spec.nodes)) << "command: " << run.command;
 }
@@ -353,7 +356,7 @@ struct ClusterCase {
 std::vector<ClusterCase> all_cases() {
   std::vector<ClusterCase> cases;
   for (GraphKind graph : {GraphKind::kCorner, GraphKind::kKron, GraphKind::kDataset})
-    for (App app : {App::kPageRank, App::kSssp, App::kBfs, App::kCc}) {
+    for (App app : {App::kPageRank, App::kSssp, App::kBfs, App::kCc, App::kCd}) {
       cases.push_back({"memif", 1, app, graph});  // one node: no link at all
       for (const char* link : {"memif", "tap"})
         for (int nodes : {2, 3})
