@@ -11,11 +11,13 @@ namespace wg {
 
 FaultSpec parse_fault_spec(const std::string& text) {
   FaultSpec f;
+  if (text.empty()) return f;  // no faults
   size_t at = 0;
-  while (at < text.size()) {
+  for (;;) {
     size_t end = text.find(',', at);
     if (end == std::string::npos) end = text.size();
     const std::string item = text.substr(at, end - at);
+    if (item.empty()) throw std::invalid_argument("'' is not KIND=FRACTION (an empty item in '" + text + "')");
     const size_t eq = item.find('=');
     if (eq == std::string::npos) throw std::invalid_argument("'" + item + "' is not KIND=FRACTION");
     const std::string kind = item.substr(0, eq);
@@ -30,9 +32,9 @@ FaultSpec parse_fault_spec(const std::string& text) {
     else if (kind == "corrupt") f.corrupt = v;
     else if (kind == "delay") f.delay = v;
     else throw std::invalid_argument("'" + kind + "' is not a fault kind (drop, dup, reorder, corrupt, delay)");
+    if (end == text.size()) return f;
     at = end + 1;
   }
-  return f;
 }
 
 std::string describe(const FaultSpec& f) {
@@ -48,7 +50,8 @@ FaultInjector::FaultInjector(const FaultSpec& spec, uint64_t seed, uint64_t dela
       copy_on_corrupt_(copy_on_corrupt) {}
 
 FaultInjector::~FaultInjector() {
-  for (const Held& h : held_) rte_pktmbuf_free(h.m);
+  for (rte_mbuf* m : reordered_) rte_pktmbuf_free(m);
+  for (const Held& h : delayed_) rte_pktmbuf_free(h.m);
 }
 
 double FaultInjector::uniform() {
@@ -75,8 +78,8 @@ rte_mbuf* FaultInjector::corrupt(rte_mbuf* m) {
     const uint32_t byte = wire::kHeaderOffset + static_cast<uint32_t>(uniform() * span) % span;
     const unsigned bit = static_cast<unsigned>(uniform() * 8) & 7;
     rte_pktmbuf_mtod(target, uint8_t*)[byte] ^= static_cast<uint8_t>(1u << bit);
+    ++counts_.corrupted;
   }
-  ++counts_.corrupted;
   return target;
 }
 
@@ -85,9 +88,13 @@ uint16_t FaultInjector::apply(rte_mbuf** pkts, uint16_t n, uint16_t cap, uint64_
   rte_mbuf* out[2 * 64];
   uint16_t k = 0;
   const uint16_t limit = cap < 2 * 64 ? cap : 2 * 64;
-  while (!held_.empty() && k < limit && held_.front().release_tsc <= now) {
-    out[k++] = held_.front().m;
-    held_.pop_front();
+  while (!reordered_.empty() && k < limit) {
+    out[k++] = reordered_.front();
+    reordered_.pop_front();
+  }
+  while (!delayed_.empty() && k < limit && delayed_.front().release_tsc <= now) {
+    out[k++] = delayed_.front().m;
+    delayed_.pop_front();
   }
   for (uint16_t i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
@@ -100,16 +107,16 @@ uint16_t FaultInjector::apply(rte_mbuf** pkts, uint16_t n, uint16_t cap, uint64_
     if (uniform() < spec_.corrupt) m = corrupt(m);
     if (uniform() < spec_.reorder) {
       ++counts_.reordered;
-      held_.push_back(Held{m, 0});
+      reordered_.push_back(m);
       continue;
     }
     if (uniform() < spec_.delay) {
       ++counts_.delayed;
-      held_.push_back(Held{m, now + delay_ticks_});
+      delayed_.push_back(Held{m, now + delay_ticks_});
       continue;
     }
     if (k >= limit) {  // no room: keep it for the next call, in order
-      held_.push_back(Held{m, 0});
+      reordered_.push_back(m);
       continue;
     }
     out[k++] = m;

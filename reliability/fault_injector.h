@@ -47,7 +47,7 @@ class FaultInjector {
  private:
   struct Held {
     rte_mbuf* m;
-    uint64_t release_tsc;  // 0: release on the next call (reorder)
+    uint64_t release_tsc;
   };
   double uniform();
   rte_mbuf* corrupt(rte_mbuf* m);
@@ -57,7 +57,8 @@ class FaultInjector {
   uint64_t delay_ticks_;
   rte_mempool* pool_;
   bool copy_on_corrupt_;  // transmit side: the sender keeps the original for retransmission
-  std::deque<Held> held_;
+  std::deque<rte_mbuf*> reordered_;  // out on the next call, behind that call's frames' predecessors
+  std::deque<Held> delayed_;         // out once release_tsc has passed (FIFO: equal delays)
   FaultCounts counts_;
 };
 

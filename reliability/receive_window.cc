@@ -5,12 +5,17 @@
 
 namespace wg {
 
-ReceiveWindow::ReceiveWindow(uint32_t capacity, uint32_t initial_seq)
-    : capacity_(capacity), mask_(std::bit_ceil(capacity) - 1), slots_(std::bit_ceil(capacity), nullptr),
-      rcv_next_(initial_seq) {
+namespace {
+uint32_t checked(uint32_t capacity) {
   if (capacity == 0 || capacity > (1u << 16))
     throw std::invalid_argument("reorder window must hold 1 to 65536 frames");
+  return capacity;
 }
+}  // namespace
+
+ReceiveWindow::ReceiveWindow(uint32_t capacity, uint32_t initial_seq)
+    : capacity_(checked(capacity)), mask_(std::bit_ceil(capacity_) - 1), slots_(std::bit_ceil(capacity_), nullptr),
+      rcv_next_(initial_seq) {}
 
 ReceiveWindow::Verdict ReceiveWindow::accept(uint32_t seq, void* frame) {
   if (seq_lt(seq, rcv_next_)) {

@@ -6,38 +6,44 @@
 
 namespace wg {
 
+uint32_t SendWindow::checked(uint32_t capacity) {
+  if (capacity == 0 || capacity > (1u << 16))
+    throw std::invalid_argument("send window must hold 1 to 65536 frames");
+  return capacity;
+}
+
 SendWindow::SendWindow(uint32_t capacity, uint32_t initial_seq, const CongestionConfig& cc)
-    : capacity_(capacity),
-      mask_(std::bit_ceil(capacity) - 1),
+    : capacity_(checked(capacity)),
+      mask_(std::bit_ceil(capacity_) - 1),
       cc_(cc),
-      slots_(std::bit_ceil(capacity)),
+      slots_(std::bit_ceil(capacity_)),
       snd_una_(initial_seq),
       snd_tx_(initial_seq),
       snd_nxt_(initial_seq),
+      snd_max_(initial_seq),
       ast_ticks_(cc.ast_init_ticks),
-      rto_ticks_(cc.rto_init_ticks) {
-  if (capacity == 0 || capacity > (1u << 16))
-    throw std::invalid_argument("send window must hold 1 to 65536 frames");
-}
+      rto_ticks_(cc.rto_init_ticks) {}
 
 uint32_t SendWindow::push(void* frame) {
   Slot& s = slots_[snd_nxt_ & mask_];
-  s = Slot{frame, 0, false};
+  s = Slot{frame, 0, false, false};
   return snd_nxt_++;
 }
 
 void SendWindow::transmitted(uint64_t now) {
   Slot& s = slots_[snd_tx_ & mask_];
-  if (s.sent_tsc == 0) {
+  if (!s.sent) {
+    s.sent = true;
     s.sent_tsc = now;
     ++stats_.frames;
   } else {
     s.resent = true;
     ++stats_.retransmissions;
   }
-  // The timer runs from the first frame sent into an idle window.
-  if (snd_tx_ == snd_una_ && !s.resent) progress_tsc_ = now;
+  // The timer runs from the oldest unacked frame's (re)transmission.
+  if (snd_tx_ == snd_una_) progress_tsc_ = now;
   ++snd_tx_;
+  if (seq_gt(snd_tx_, snd_max_)) snd_max_ = snd_tx_;
 }
 
 void SendWindow::paced(uint64_t now, unsigned frames, uint64_t elapsed) {

@@ -57,7 +57,7 @@ class SendWindow {
   bool has_pending() const { return snd_tx_ != snd_nxt_; }
   uint32_t next_to_transmit() const { return snd_tx_; }
   void* frame(uint32_t seq) const { return slots_[seq & mask_].frame; }
-  bool is_retransmission(uint32_t seq) const { return slots_[seq & mask_].sent_tsc != 0; }
+  bool is_retransmission(uint32_t seq) const { return slots_[seq & mask_].sent; }
   // Marks the next pending frame as sent at `now`.
   void transmitted(uint64_t now);
 
@@ -87,7 +87,9 @@ class SendWindow {
   }
 
   // ---- timeout ----
-  bool timed_out(uint64_t now) const { return !empty() && now - progress_tsc_ > rto_ticks_; }
+  // Only frames handed to the NIC can time out: queued-but-unsent ones are
+  // not late, and after a go-back-N rewind the clock restarts on the resend.
+  bool timed_out(uint64_t now) const { return snd_una_ != snd_tx_ && now - progress_tsc_ > rto_ticks_; }
   // Go-back-N: everything unacked is sent again. N += 1, RTO doubles.
   void on_timeout(uint64_t now);
 
@@ -103,9 +105,11 @@ class SendWindow {
  private:
   struct Slot {
     void* frame = nullptr;
-    uint64_t sent_tsc = 0;  // first transmission; 0 = never sent
+    uint64_t sent_tsc = 0;  // first transmission
+    bool sent = false;
     bool resent = false;    // Karn: no RTT sample from retransmitted frames
   };
+  static uint32_t checked(uint32_t capacity);
   void sample_rtt(uint64_t rtt);
 
   const uint32_t capacity_;
@@ -115,6 +119,7 @@ class SendWindow {
   uint32_t snd_una_;  // oldest unacked
   uint32_t snd_tx_;   // next to (re)transmit
   uint32_t snd_nxt_;  // next to assign
+  uint32_t snd_max_;  // one past the highest sequence number ever transmitted
   uint64_t progress_tsc_ = 0;   // last ack progress, or the first send into an empty window
   uint64_t next_send_tsc_ = 0;  // NST
   uint64_t ast_ticks_;
@@ -130,7 +135,7 @@ class SendWindow {
 
 template <class Release>
 SendWindow::AckKind SendWindow::on_ack(uint32_t ack, bool pure, uint64_t now, Release&& release) {
-  if (seq_gt(ack, snd_nxt_)) {
+  if (seq_gt(ack, snd_max_)) {  // covers frames never sent: corrupt or forged
     ++stats_.invalid_acks;
     return AckKind::kInvalid;
   }
@@ -148,7 +153,7 @@ SendWindow::AckKind SendWindow::on_ack(uint32_t ack, bool pure, uint64_t now, Re
   }
   // New: release every frame below ack, sample the RTT of the newest one.
   const Slot& newest = slots_[(ack - 1) & mask_];
-  if (newest.sent_tsc != 0 && !newest.resent && now > newest.sent_tsc) sample_rtt(now - newest.sent_tsc);
+  if (newest.sent && !newest.resent && now > newest.sent_tsc) sample_rtt(now - newest.sent_tsc);
   while (snd_una_ != ack) {
     Slot& s = slots_[snd_una_ & mask_];
     release(s.frame);

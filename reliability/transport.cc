@@ -85,21 +85,13 @@ unsigned Transport::send_connection(unsigned peer, uint64_t now) {
     if (n < room) break;
   }
 
+  if (w.head_resend_wanted()) fast_retransmit(peer, now);
+
   unsigned sent = 0;
   if (w.has_pending() && w.may_send(now)) {
     rte_mbuf* tx[2 * Dataplane::kBurst];
     uint16_t k = 0;
     const uint32_t ack = c.receive->ack();
-    if (w.head_resend_wanted()) {
-      rte_mbuf* m = static_cast<rte_mbuf*>(w.frame(w.snd_una()));
-      if (rte_mbuf_refcnt_read(m) == 1) {
-        stamp(m, w.snd_una(), ack);
-        rte_mbuf_refcnt_update(m, 1);
-        const uint16_t out = dp_.tx_burst(dp_.port_of(peer), &m, 1);
-        if (out == 1) w.head_resent();
-        else rte_mbuf_refcnt_update(m, -1);
-      }
-    }
     for (uint32_t seq = w.next_to_transmit(); k < Dataplane::kBurst && seq != w.snd_nxt(); ++seq) {
       rte_mbuf* m = static_cast<rte_mbuf*>(w.frame(seq));
       // A zero-copy PMD (or a NIC still DMAing) may hold the previous
@@ -143,6 +135,31 @@ unsigned Transport::send_connection(unsigned peer, uint64_t now) {
   return sent;
 }
 
+void Transport::fast_retransmit(unsigned peer, uint64_t now) {
+  Connection& c = conns_[peer];
+  SendWindow& w = *c.send;
+  rte_mbuf* m = static_cast<rte_mbuf*>(w.frame(w.snd_una()));
+  if (rte_mbuf_refcnt_read(m) != 1) return;  // its last transmission is still out: try later
+  stamp(m, w.snd_una(), c.receive->ack());
+  rte_mbuf_refcnt_update(m, 1);
+  if (transmit_one(dp_.port_of(peer), m, now)) w.head_resent();
+}
+
+// One frame (the caller's reference goes with it) through the port's
+// transmit fault injector, if any. True if it left (or the injector took it).
+bool Transport::transmit_one(unsigned port, rte_mbuf* m, uint64_t now) {
+  rte_mbuf* tx[2 * Dataplane::kBurst] = {m};
+  uint16_t n = 1;
+  if (tx_faults_[port]) n = tx_faults_[port]->apply(tx, 1, 2 * Dataplane::kBurst, now);
+  const uint16_t out = dp_.tx_burst(port, tx, n);
+  if (!tx_faults_[port] && out == 0) {
+    rte_pktmbuf_free(m);
+    return false;
+  }
+  for (uint16_t i = out; i < n; ++i) rte_pktmbuf_free(tx[i]);
+  return true;
+}
+
 void Transport::send_ack(unsigned peer, uint64_t now) {
   Connection& c = conns_[peer];
   rte_mbuf* m = dp_.alloc();
@@ -152,12 +169,7 @@ void Transport::send_ack(unsigned peer, uint64_t now) {
   dp_.address(m, peer, sizeof(wire::BucketHeader));
   const uint32_t ack = c.receive->ack();
   stamp(m, 0, ack);
-  const unsigned port = dp_.port_of(peer);
-  rte_mbuf* tx[2 * Dataplane::kBurst] = {m};
-  uint16_t n = 1;
-  if (tx_faults_[port]) n = tx_faults_[port]->apply(tx, 1, 2 * Dataplane::kBurst, now);
-  const uint16_t out = dp_.tx_burst(port, tx, n);
-  for (uint16_t i = out; i < n; ++i) rte_pktmbuf_free(tx[i]);
+  transmit_one(dp_.port_of(peer), m, now);
   c.last_tx_tsc = now;
   c.acked_to_peer = ack;
   c.ack_pending = c.ack_now = false;

@@ -98,6 +98,8 @@ class Transport {
 
   unsigned send_connection(unsigned peer, uint64_t now);
   void send_ack(unsigned peer, uint64_t now);
+  void fast_retransmit(unsigned peer, uint64_t now);
+  bool transmit_one(unsigned port, rte_mbuf* m, uint64_t now);
   void stamp(rte_mbuf* m, uint32_t seq, uint32_t ack) const;
   bool checksum_ok(const uint8_t* frame, uint32_t len) const;
   // Checksum, acks carried, receive window. kNone and !*held: deliver now;

@@ -154,8 +154,8 @@ TEST(ReceiveWindow, SequenceNumbersWrapAround) {
   EXPECT_EQ(r.accept(0xFFFFFFFFu, handle(2)), Verdict::kDuplicate);
   EXPECT_EQ(r.accept(0, handle(3)), Verdict::kDuplicate);
   EXPECT_EQ(held_of(r), (std::multiset<uintptr_t>{9}));
-  EXPECT_EQ(r.accept(9, handle(10)), Verdict::kBeyondWindow) << "2 + 8 = 10 is the first seq outside";
-  EXPECT_EQ(r.accept(8, handle(11)), Verdict::kHold);
+  EXPECT_EQ(r.accept(10, handle(10)), Verdict::kBeyondWindow) << "2 + 8 = 10 is the first seq outside";
+  EXPECT_EQ(r.accept(9, handle(11)), Verdict::kHold);
   EXPECT_EQ(r.stats().delivered, 4u);
   EXPECT_EQ(r.stats().held, 4u);
   EXPECT_EQ(r.stats().duplicates, 3u);
@@ -288,7 +288,12 @@ void run_differential(uint64_t seed) {
           ++pushed;
         }
         break;
-      case 1:  // the sender transmits the next pending frame, if pacing allows
+      case 1:  // the sender transmits: the head after three stale acks, then the next pending frame
+        if (snd.head_resend_wanted()) {
+          const uint32_t head = snd.snd_una();
+          if (!rng.chance(drop)) data.push_back({head, snd.frame(head)});
+          snd.head_resent();
+        }
         if (snd.has_pending() && snd.may_send(now)) {
           const uint32_t seq = snd.next_to_transmit();
           void* f = snd.frame(seq);

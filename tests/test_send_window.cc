@@ -372,7 +372,7 @@ TEST(SendWindow, TimerStartsAtTheFirstSendIntoAnIdleWindow) {
 // it fails today (see the report) - timed_out() only checks !empty(), which
 // counts pushed-but-unsent frames, against a progress_tsc_ left over from the
 // last ack (or 0 for a new window).
-TEST(SendWindow, DISABLED_NoTimeoutForFramesNeverTransmitted) {
+TEST(SendWindow, NoTimeoutForFramesNeverTransmitted) {
   SendWindow w(8, 0, config());  // RTO 1000
   w.push(handle(1));
   EXPECT_FALSE(w.timed_out(5000)) << "frame 1 was queued but never sent";
@@ -412,9 +412,9 @@ TEST(SendWindow, TimeoutRewindsToSndUnaAndRetransmitsEverythingUnacked) {
   EXPECT_EQ(w.stats().retransmissions, 3u);
   EXPECT_EQ(w.stats().frames, 5u);
 
-  // Retransmissions do not restart the timer; the timeout at 400 did.
-  EXPECT_FALSE(w.timed_out(700));
-  EXPECT_TRUE(w.timed_out(701));
+  // The timer restarts with the resend of the oldest unacked frame (at 500).
+  EXPECT_FALSE(w.timed_out(800));
+  EXPECT_TRUE(w.timed_out(801));
 
   // A frame pushed after the timeout is a first transmission, not a retransmission.
   w.push(handle(6));
@@ -460,6 +460,8 @@ TEST(SendWindow, RtoDoublesOnEachTimeoutUpToRtoMax) {
     EXPECT_EQ(w.rto_ticks(), expected[i]) << "timeout " << i + 1;
     EXPECT_EQ(w.n(), i + 1);
     EXPECT_EQ(w.stats().timeouts, i + 1);
+    EXPECT_FALSE(w.timed_out(now + 10 * expected[i])) << "rewound: nothing is out until it is resent";
+    w.transmitted(now);  // the go-back-N resend restarts the timer
     EXPECT_FALSE(w.timed_out(now + expected[i]));
     EXPECT_TRUE(w.timed_out(now + expected[i] + 1));
   }
@@ -552,6 +554,73 @@ TEST(SendWindow, KarnNoRttSampleFromARetransmittedFrame) {
   ASSERT_EQ(w.on_ack(2, true, 6500, r), AckKind::kNew);
   EXPECT_EQ(w.srtt_ticks(), 500u);
   EXPECT_EQ(w.rto_ticks(), 1500u);
+}
+
+TEST(SendWindow, FastRetransmitOfTheHeadAfterThreeStaleAcks) {
+  SendWindow w(8, 0, config());
+  push_and_send(w, 1, 4, 100);  // seqs 0..3 all sent
+  EXPECT_FALSE(w.head_resend_wanted());
+  Released r;
+  w.on_ack(0, true, 200, r);
+  w.on_ack(0, true, 201, r);
+  EXPECT_FALSE(w.head_resend_wanted()) << "two stale acks are not enough";
+  w.on_ack(0, false, 202, r);
+  EXPECT_FALSE(w.head_resend_wanted()) << "piggybacked acks do not count";
+  w.on_ack(0, true, 203, r);
+  EXPECT_TRUE(w.head_resend_wanted());
+  EXPECT_EQ(w.snd_una(), 0u) << "the head is seq 0";
+  w.head_resent();
+  EXPECT_FALSE(w.head_resend_wanted());
+  EXPECT_EQ(w.stats().retransmissions, 1u);
+  EXPECT_EQ(w.stats().fast_retransmits, 1u);
+  EXPECT_EQ(w.stats().frames, 4u);
+  EXPECT_EQ(w.next_to_transmit(), 4u) << "only the head is resent: nothing rewound";
+  EXPECT_FALSE(w.has_pending());
+  // Three more stale acks: the head again.
+  for (int i = 0; i < 3; ++i) w.on_ack(0, true, 300 + i, r);
+  EXPECT_TRUE(w.head_resend_wanted());
+  w.head_resent();
+  EXPECT_EQ(w.stats().fast_retransmits, 2u);
+  // Karn: the ack for the resent head gives no RTT sample.
+  ASSERT_EQ(w.on_ack(1, true, 5000, r), AckKind::kNew);
+  EXPECT_EQ(w.srtt_ticks(), 0u);
+  EXPECT_EQ(w.rto_ticks(), 1000u);
+  EXPECT_EQ(r.ids, std::vector<uintptr_t>{1});
+}
+
+TEST(SendWindow, NewAckCancelsAPendingFastRetransmit) {
+  SendWindow w(8, 0, config());
+  push_and_send(w, 1, 4, 100);
+  Released r;
+  for (int i = 0; i < 3; ++i) w.on_ack(0, true, 200 + i, r);
+  ASSERT_TRUE(w.head_resend_wanted());
+  ASSERT_EQ(w.on_ack(2, true, 300, r), AckKind::kNew);
+  EXPECT_FALSE(w.head_resend_wanted()) << "the gap closed";
+  EXPECT_EQ(w.stats().fast_retransmits, 0u);
+}
+
+TEST(SendWindow, TimeoutCancelsAPendingFastRetransmit) {
+  SendWindow w(8, 0, config());
+  push_and_send(w, 1, 4, 100);
+  Released r;
+  for (int i = 0; i < 3; ++i) w.on_ack(0, true, 200 + i, r);
+  ASSERT_TRUE(w.head_resend_wanted());
+  w.on_timeout(5000);
+  EXPECT_FALSE(w.head_resend_wanted());
+  // Go-back-N resends the head: it must not be resent a second time.
+  w.transmitted(5001);
+  EXPECT_FALSE(w.head_resend_wanted()) << "go-back-N already resent the head";
+  EXPECT_EQ(w.stats().retransmissions, 1u);
+  EXPECT_EQ(w.stats().fast_retransmits, 0u);
+}
+
+TEST(SendWindow, NoFastRetransmitOfAHeadNeverSent) {
+  SendWindow w(8, 0, config());
+  push_and_send(w, 1, 2, 100);
+  w.on_timeout(5000);  // rewinds: the head is pending again
+  Released r;
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(w.on_ack(0, true, 5100 + i, r), AckKind::kStale);
+  EXPECT_FALSE(w.head_resend_wanted()) << "the head is about to go out anyway";
 }
 
 TEST(SendWindow, PacingWithNZeroNeverDelays) {
