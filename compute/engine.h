@@ -200,6 +200,7 @@ class Engine {
     launched_ = true;
     if (rte_eal_remote_launch(&Engine::network_main, this, network_lcore_) != 0)
       throw EngineError("cannot launch the network role on lcore " + std::to_string(network_lcore_));
+    worker_args_.reserve(worker_lcores_.size());  // launched workers keep pointers into it
     for (size_t i = 1; i < worker_lcores_.size(); ++i) {
       worker_args_.push_back(WorkerArg{this, i});
       if (rte_eal_remote_launch(&Engine::worker_main, &worker_args_.back(), worker_lcores_[i]) != 0)

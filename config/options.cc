@@ -271,7 +271,7 @@ Config parse_app_args(int argc, char** argv) {
   bool have_app = false, have_graph = false, have_rank = false, have_nodes = false,
        have_job = false, have_iterations = false;
   int64_t crash_rank = -1, crash_step = -1;
-  optind = 1;  // the EAL has used getopt before us
+  optind = 0;  // full getopt reset (glibc): the EAL has used getopt before us
   opterr = 0;
   int opt;
   while ((opt = getopt_long(argc, argv, ":h", kLongOptions, nullptr)) != -1) {

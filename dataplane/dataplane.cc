@@ -62,16 +62,23 @@ void separate_tap_kernel_mac(uint16_t port, const rte_eth_dev_info& info, const 
 
 Dataplane::Dataplane(const DataplaneOptions& o)
     : opt_(o), vctx_{o.job_token, o.rank, o.nodes, o.udp_port}, peers_(o.nodes) {
-  init_pool();
-  uint16_t id;
-  RTE_ETH_FOREACH_DEV(id) init_port(id);
-  if (opt_.nodes > 1 && ports_.empty())
-    throw std::runtime_error("a cluster of " + std::to_string(opt_.nodes) +
-                             " nodes needs at least one DPDK port; pass one with the EAL "
-                             "options (e.g. -a PCI_ADDRESS or --vdev net_tap0)");
+  try {
+    init_pool();
+    uint16_t id;
+    RTE_ETH_FOREACH_DEV(id) init_port(id);
+    if (opt_.nodes > 1 && ports_.empty())
+      throw std::runtime_error("a cluster of " + std::to_string(opt_.nodes) +
+                               " nodes needs at least one DPDK port; pass one with the EAL "
+                               "options (e.g. -a PCI_ADDRESS or --vdev net_tap0)");
+  } catch (...) {
+    release();  // a destructor does not run for a constructor that throws
+    throw;
+  }
 }
 
-Dataplane::~Dataplane() {
+Dataplane::~Dataplane() { release(); }
+
+void Dataplane::release() {
   for (Port& p : ports_) {
     rte_eth_dev_stop(p.id);
     rte_eth_dev_close(p.id);
@@ -85,6 +92,10 @@ Dataplane::~Dataplane() {
   for (Peer& peer : peers_) drain(peer.queue);
   drain(local_);
   rte_mempool_free(pool_);
+  ports_.clear();
+  for (Peer& peer : peers_) peer.queue = nullptr;
+  local_ = nullptr;
+  pool_ = nullptr;
 }
 
 void Dataplane::init_pool() {

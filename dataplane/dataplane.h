@@ -114,6 +114,7 @@ class Dataplane {
 
   void init_pool();
   void init_port(uint16_t id);
+  void release();
 
   DataplaneOptions opt_;
   ValidationContext vctx_;

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@
 
 namespace wg {
 namespace {
+
+// Role layout of every engine the tests run (EngineOptions::split_roles).
+bool g_split_roles = true;
 
 template <class Prog>
 struct Outcome {
@@ -56,6 +60,7 @@ Outcome<Prog> run_engine(const EdgeList& g, Prog prog, uint32_t app_id) {
   eo.quiet = true;
   eo.app_id = app_id;
   eo.graph_fingerprint = fingerprint(g);
+  eo.split_roles = g_split_roles;
   Outcome<Prog> out;
   {
     Transport transport(dp, TransportConfig{});
@@ -283,6 +288,21 @@ TEST(EngineHandMade, PageRankTwoCycleAndDangling) {
   EXPECT_NEAR(pr.values[0] + pr.values[1] + pr.values[2] + pr.values[3], 1.0, 1e-7);
 }
 
+// With split roles (the default, and what the tests above use when the EAL has
+// more than one lcore) the network role runs on its own lcore; here every role
+// runs in turn on the main lcore instead.
+TEST(EngineSharedRoles, AllProgramsOnOneLcore) {
+  g_split_roles = false;
+  const EdgeList g = test::corner_case_graph();
+  check_pagerank(g, 20);
+  check_bfs(g, 0);
+  check_sssp(g, 0);
+  check_cc(g);
+  check_bfs(kron(), max_out_degree_vertex(kron()));
+  check_pagerank(kron(), 3);
+  g_split_roles = true;
+}
+
 // ---- the Dataplane's own resources -----------------------------------------------
 
 unsigned count_mempools() {
@@ -349,12 +369,22 @@ TEST(DataplaneResources, ClusterWithoutPortsIsRefused) {
 }  // namespace
 }  // namespace wg
 
+// WG_TEST_ENGINE_LCORES (optional): an EAL --lcores map, e.g. 0@0,1@0,2@1,3@1
+// for three workers and a network lcore on two CPUs; the binary then uses its
+// own file prefix, so both variants can run at once.
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
   static char a0[] = "test_engine", a1[] = "--no-pci", a2[] = "--no-huge", a3[] = "-m", a4[] = "512",
               a5[] = "--file-prefix", a6[] = "wg_test_engine", a7[] = "--log-level", a8[] = "lib.eal:error";
-  static char* eal_args[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, nullptr};
-  if (rte_eal_init(9, eal_args) < 0) {
+  static char a6_lcores[] = "wg_test_engine_lcores", lcores_opt[] = "--lcores";
+  static char* eal_args[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, nullptr, nullptr, nullptr};
+  int n = 9;
+  if (char* lcores = std::getenv("WG_TEST_ENGINE_LCORES"); lcores != nullptr && *lcores != '\0') {
+    eal_args[6] = a6_lcores;
+    eal_args[n++] = lcores_opt;
+    eal_args[n++] = lcores;
+  }
+  if (rte_eal_init(n, eal_args) < 0) {
     std::fprintf(stderr, "test_engine: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
     return 1;
   }

@@ -343,6 +343,90 @@ TEST_F(Options, DefaultJobTokenIsTheSameOnEveryNodeOfAJob) {
   EXPECT_EQ(token({"--app", "bfs", "--graph", "g.txt", "--job-id", "7"}), 7u);
 }
 
+// ---- transport, roles and cd (options added with the reliable transport) -------
+
+TEST_F(Options, TransportAndRoleDefaults) {
+  const Config c = parse({"--app", "bfs", "--graph", "a"});
+  EXPECT_EQ(c.transport.window, 512u);
+  EXPECT_EQ(c.transport.rto_min_us, 10000.0);
+  EXPECT_EQ(c.transport.rto_max_us, 200000.0);
+  EXPECT_FALSE(c.transport.checksum);
+  EXPECT_FALSE(c.transport.rx_faults.any());
+  EXPECT_FALSE(c.transport.tx_faults.any());
+  EXPECT_EQ(c.transport.fault_seed, 1u);
+  EXPECT_TRUE(c.split_roles);
+  EXPECT_EQ(c.crash_at_superstep, -1);
+  // cd runs 10 rounds unless told; pagerank 20; an explicit count wins for both.
+  EXPECT_EQ(parse({"--app", "cd", "--graph", "a"}).iterations, 10u);
+  EXPECT_EQ(parse({"--app", "cd", "--graph", "a", "--iterations", "3"}).iterations, 3u);
+  EXPECT_EQ(parse({"--app", "cd", "--graph", "a", "--iterations", "20"}).iterations, 20u);
+  EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a"}).iterations, 20u);
+}
+
+TEST_F(Options, TransportOptions) {
+  const Config c = parse({"--app", "bfs", "--graph", "a", "--nodes", "2", "--rank", "1", "--window", "64",
+                          "--rto-min-us", "5000", "--rto-max-us", "100000", "--ast-us", "0.5", "--ack-delay-us",
+                          "20", "--keepalive-ms", "50", "--checksum", "on", "--fault-rx", "drop=0.1,dup=0.05",
+                          "--fault-tx", "corrupt=0.25", "--fault-seed", "7", "--fault-delay-us", "300", "--roles",
+                          "shared", "--crash-node", "1:4"});
+  EXPECT_EQ(c.transport.window, 64u);
+  EXPECT_EQ(c.transport.rto_min_us, 5000.0);
+  EXPECT_EQ(c.transport.rto_max_us, 100000.0);
+  EXPECT_EQ(c.transport.ast_us, 0.5);
+  EXPECT_EQ(c.transport.ack_delay_us, 20.0);
+  EXPECT_EQ(c.transport.keepalive_ms, 50.0);
+  EXPECT_TRUE(c.transport.checksum);
+  EXPECT_EQ(c.transport.rx_faults.drop, 0.1);
+  EXPECT_EQ(c.transport.rx_faults.duplicate, 0.05);
+  EXPECT_EQ(c.transport.rx_faults.corrupt, 0.0);
+  EXPECT_EQ(c.transport.tx_faults.corrupt, 0.25);
+  EXPECT_EQ(c.transport.fault_seed, 7u);
+  EXPECT_EQ(c.transport.fault_delay_us, 300.0);
+  EXPECT_FALSE(c.split_roles);
+  EXPECT_EQ(c.crash_at_superstep, 4) << "this node is rank 1, the one named";
+  // The same options on another node: not its crash.
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--nodes", "2", "--rank", "0", "--crash-node", "1:4"})
+                .crash_at_superstep,
+            -1);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--checksum", "off"}).transport.checksum, false);
+  EXPECT_TRUE(parse({"--app", "bfs", "--graph", "a", "--roles", "split"}).split_roles);
+  // Keepalives are capped at a fifth of the peer timeout (0.1 s -> 20 ms).
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--peer-timeout", "0.1"}).transport.keepalive_ms, 20.0);
+}
+
+TEST_F(Options, TransportErrorsNameTheOptionAndTheValue) {
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--checksum", "yes"}), "--checksum", "'yes'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--roles", "both"}), "--roles", "'both'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--window", "0"}), "--window", "0");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--window", "65537"}), "--window", "65537");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--rto-min-us", "0"}), "--rto-min-us", "'0'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--ast-us", "-1"}), "--ast-us", "'-1'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--rto-min-us", "200", "--rto-max-us", "100"}),
+                        "--rto-max-us", "--rto-min-us");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--fault-rx", "drop=2"}), "--fault-rx", "drop=2");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--fault-tx", "lose=0.1"}), "--fault-tx", "lose");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--crash-node", "3"}), "--crash-node", "'3'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--crash-node", "x:1"}), "--crash-node", "'x'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--crash-node", "1:"}), "--crash-node");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--crash-node", "64:1"}), "--crash-node", "64");
+}
+
+TEST_F(Options, ChecksumAndCdIterationsArePartOfTheJob) {
+  auto digest = [](std::initializer_list<const char*> args) { return parse(args).params_digest(); };
+  // Every node must agree on --checksum: a checking node drops unsealed frames.
+  EXPECT_NE(digest({"--app", "bfs", "--graph", "a", "--checksum", "on"}),
+            digest({"--app", "bfs", "--graph", "a", "--checksum", "off"}));
+  EXPECT_NE(parse({"--app", "bfs", "--graph", "a", "--checksum", "on"}).job_token,
+            parse({"--app", "bfs", "--graph", "a"}).job_token);
+  EXPECT_NE(digest({"--app", "cd", "--graph", "a", "--iterations", "3"}),
+            digest({"--app", "cd", "--graph", "a", "--iterations", "4"}));
+  // The implicit 10 rounds of cd and an explicit --iterations 10 are the same job.
+  EXPECT_EQ(digest({"--app", "cd", "--graph", "a"}), digest({"--app", "cd", "--graph", "a", "--iterations", "10"}));
+  // Transport tuning and faults are per node: they do not change the result.
+  EXPECT_EQ(digest({"--app", "bfs", "--graph", "a"}),
+            digest({"--app", "bfs", "--graph", "a", "--window", "8", "--fault-rx", "drop=0.5", "--roles", "shared"}));
+}
+
 TEST_F(Options, DescribeMentionsTheJob) {
   const Config c = parse({"--app", "sssp", "--graph", "kron:5:4", "--nodes", "2", "--rank", "1", "--source",
                           "9", "--job-id", "0xabc"});

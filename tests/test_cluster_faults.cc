@@ -1,0 +1,823 @@
+// Multi-process clusters under injected faults, and peer failure.
+//
+// Every run goes through scripts/wiregraph-cluster like tests/test_cluster.cc,
+// with the node option --fault-rx making each node's receive path drop,
+// duplicate, reorder or corrupt a fraction of the frames it sees (the PMD and
+// the Linux bridge are the real ones). A run passes when
+//   - the results equal the oracle (exact for sssp, bfs and cc; pagerank
+//     within 1e-4 relative of the double-precision oracle AND within 1e-5
+//     relative of a loss-free run of the same cluster),
+//   - for every superstep, the messages sent by all nodes equal the messages
+//     accumulated by all nodes (nothing lost, nothing folded twice),
+//   - the node reports (DIR/node<R>.json) show that the faults asked for were
+//     really injected and dealt with: frames dropped and retransmitted,
+//     duplicated and suppressed, reordered, corrupted and caught by CRC32C.
+// A run whose injector happened to draw no fault of the kind asked for (1% of
+// a few hundred frames can be none) proves nothing: it is repeated with the
+// next seed, at most kAttempts times. Wrong results are never retried.
+//
+// The peer-failure tests make node 1 SIGKILL itself (--crash-node 1:2) and
+// check that the others notice within --peer-timeout and exit non-zero naming
+// it, instead of hanging.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "compute/edge_list.h"
+#include "compute/graph_reader.h"
+#include "tests/cluster_harness.h"
+#include "tests/reference.h"
+
+namespace wg::test {
+namespace {
+
+// =========================================================== a small JSON DOM
+
+// Enough JSON to read the node reports: every value kept, numbers also as
+// their text so 64-bit counters are read exactly.
+struct Json {
+  enum class Type { kNull, kBool, kNumber, kString, kArray, kObject };
+  Type type = Type::kNull;
+  bool boolean = false;
+  double number = 0;
+  std::string text;  // a string's (unescaped) value, or a number's token
+  std::vector<Json> items;
+  std::vector<std::pair<std::string, Json>> members;
+
+  const Json* get(std::string_view key) const {
+    if (type != Type::kObject) return nullptr;
+    for (const auto& [k, v] : members)
+      if (k == key) return &v;
+    return nullptr;
+  }
+};
+
+class JsonParser {
+ public:
+  explicit JsonParser(std::string_view s) : s_(s) {}
+
+  // Parses the whole input; on failure returns false with *error set.
+  bool parse(Json* out, std::string* error) {
+    if (!value(out, 0)) {
+      *error = error_;
+      return false;
+    }
+    ws();
+    if (pos_ != s_.size()) {
+      fail("trailing characters");
+      *error = error_;
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  bool fail(const std::string& what) {
+    if (error_.empty()) error_ = what + " at byte " + std::to_string(pos_);
+    return false;
+  }
+  void ws() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' ||
+                                s_[pos_] == '\t'))
+      ++pos_;
+  }
+  bool eat(char c) {
+    ws();
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  bool word(std::string_view w) {
+    if (s_.substr(pos_, w.size()) != w) return fail("bad literal");
+    pos_ += w.size();
+    return true;
+  }
+  bool string(std::string* out) {
+    if (!eat('"')) return fail("expected a string");
+    out->clear();
+    while (pos_ < s_.size() && s_[pos_] != '"') {
+      char c = s_[pos_++];
+      if (c == '\\') {
+        if (pos_ == s_.size()) break;
+        c = s_[pos_++];
+        switch (c) {
+          case 'n': c = '\n'; break;
+          case 't': c = '\t'; break;
+          case 'r': c = '\r'; break;
+          case 'b': c = '\b'; break;
+          case 'f': c = '\f'; break;
+          case 'u':  // keep \uXXXX as '?': the reports are ASCII
+            if (s_.size() - pos_ < 4) return fail("bad \\u escape");
+            pos_ += 4;
+            c = '?';
+            break;
+          default: break;  // '"', '\\', '/'
+        }
+      }
+      out->push_back(c);
+    }
+    if (pos_ == s_.size()) return fail("unterminated string");
+    ++pos_;
+    return true;
+  }
+  bool value(Json* out, int depth) {
+    if (depth > 64) return fail("nesting too deep");
+    ws();
+    if (pos_ == s_.size()) return fail("unexpected end");
+    const char c = s_[pos_];
+    if (c == '{') {
+      ++pos_;
+      out->type = Json::Type::kObject;
+      if (eat('}')) return true;
+      do {
+        std::string key;
+        if (!string(&key)) return false;
+        if (!eat(':')) return fail("expected ':'");
+        out->members.emplace_back(std::move(key), Json{});
+        if (!value(&out->members.back().second, depth + 1)) return false;
+      } while (eat(','));
+      return eat('}') || fail("expected '}'");
+    }
+    if (c == '[') {
+      ++pos_;
+      out->type = Json::Type::kArray;
+      if (eat(']')) return true;
+      do {
+        out->items.emplace_back();
+        if (!value(&out->items.back(), depth + 1)) return false;
+      } while (eat(','));
+      return eat(']') || fail("expected ']'");
+    }
+    if (c == '"') {
+      out->type = Json::Type::kString;
+      return string(&out->text);
+    }
+    if (c == 't' || c == 'f') {
+      out->type = Json::Type::kBool;
+      out->boolean = c == 't';
+      return word(c == 't' ? "true" : "false");
+    }
+    if (c == 'n') return word("null");
+    const size_t start = pos_;
+    while (pos_ < s_.size() && std::string_view("+-.0123456789eE").find(s_[pos_]) != std::string_view::npos)
+      ++pos_;
+    if (pos_ == start) return fail("unexpected character");
+    out->type = Json::Type::kNumber;
+    out->text = std::string(s_.substr(start, pos_ - start));
+    char* end = nullptr;
+    out->number = std::strtod(out->text.c_str(), &end);
+    if (end != out->text.c_str() + out->text.size()) return fail("bad number " + out->text);
+    return true;
+  }
+
+  std::string_view s_;
+  size_t pos_ = 0;
+  std::string error_;
+};
+
+// Reads a non-negative integer at a path of object keys ("faults", "rx",
+// "dropped"); records what is missing in *error.
+uint64_t counter(const Json& root, std::initializer_list<std::string_view> path, std::string* error) {
+  const Json* at = &root;
+  std::string where;
+  for (std::string_view key : path) {
+    where += (where.empty() ? "" : ".") + std::string(key);
+    at = at->get(key);
+    if (at == nullptr) {
+      if (error->empty()) *error = "no member " + where;
+      return 0;
+    }
+  }
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(at->text.data(), at->text.data() + at->text.size(), v);
+  if (at->type != Json::Type::kNumber || ec != std::errc() || end != at->text.data() + at->text.size()) {
+    if (error->empty()) *error = where + " is not a non-negative integer";
+    return 0;
+  }
+  return v;
+}
+
+// ================================================= what the nodes reported
+
+struct FaultCounts {
+  uint64_t seen = 0, dropped = 0, duplicated = 0, reordered = 0, corrupted = 0, delayed = 0;
+};
+
+// Summed over the nodes of one run.
+struct ClusterCounts {
+  FaultCounts rx_faults, tx_faults;
+  uint64_t bad_checksum = 0;        // rx.dropped.bad_checksum
+  uint64_t duplicate_drops = 0;     // rx.dropped.duplicate
+  uint64_t frames = 0;              // links[].frames: first transmissions
+  uint64_t retransmissions = 0;     // links[].retransmissions
+  uint64_t timeouts = 0;            // links[].timeouts
+  std::vector<uint64_t> sent, local, accumulated;  // per superstep
+};
+
+FaultCounts read_fault_counts(const Json& j, std::string_view dir, std::string* error) {
+  FaultCounts f;
+  f.seen = counter(j, {"faults", dir, "seen"}, error);
+  f.dropped = counter(j, {"faults", dir, "dropped"}, error);
+  f.duplicated = counter(j, {"faults", dir, "duplicated"}, error);
+  f.reordered = counter(j, {"faults", dir, "reordered"}, error);
+  f.corrupted = counter(j, {"faults", dir, "corrupted"}, error);
+  f.delayed = counter(j, {"faults", dir, "delayed"}, error);
+  return f;
+}
+
+void add(FaultCounts& to, const FaultCounts& f) {
+  to.seen += f.seen;
+  to.dropped += f.dropped;
+  to.duplicated += f.duplicated;
+  to.reordered += f.reordered;
+  to.corrupted += f.corrupted;
+  to.delayed += f.delayed;
+}
+
+::testing::AssertionResult read_cluster_counts(const std::string& dir, int nodes, ClusterCounts* out) {
+  *out = ClusterCounts{};
+  for (int r = 0; r < nodes; ++r) {
+    const std::string path = dir + "/node" + std::to_string(r) + ".json";
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return ::testing::AssertionFailure() << "cannot read " << path;
+    std::ostringstream text;
+    text << in.rdbuf();
+    Json j;
+    std::string error;
+    if (!JsonParser(text.str()).parse(&j, &error))
+      return ::testing::AssertionFailure() << path << ": " << error;
+    add(out->rx_faults, read_fault_counts(j, "rx", &error));
+    add(out->tx_faults, read_fault_counts(j, "tx", &error));
+    out->bad_checksum += counter(j, {"rx", "dropped", "bad_checksum"}, &error);
+    out->duplicate_drops += counter(j, {"rx", "dropped", "duplicate"}, &error);
+    const Json* links = j.get("links");
+    if (links == nullptr || links->type != Json::Type::kArray) {
+      if (error.empty()) error = "no \"links\" array";
+    } else {
+      for (const Json& l : links->items) {
+        out->frames += counter(l, {"frames"}, &error);
+        out->retransmissions += counter(l, {"retransmissions"}, &error);
+        out->timeouts += counter(l, {"timeouts"}, &error);
+      }
+      if (links->items.size() != static_cast<size_t>(nodes - 1) && error.empty())
+        error = std::to_string(links->items.size()) + " links for " + std::to_string(nodes - 1) + " peers";
+    }
+    const Json* steps = j.get("supersteps");
+    if (steps == nullptr || steps->type != Json::Type::kArray) {
+      if (error.empty()) error = "no \"supersteps\" array";
+    } else {
+      const size_t n = steps->items.size();
+      if (out->sent.size() < n) {
+        out->sent.resize(n);
+        out->local.resize(n);
+        out->accumulated.resize(n);
+      }
+      for (size_t s = 0; s < n; ++s) {
+        out->sent[s] += counter(steps->items[s], {"messages_sent"}, &error);
+        out->local[s] += counter(steps->items[s], {"messages_local"}, &error);
+        out->accumulated[s] += counter(steps->items[s], {"messages_accumulated"}, &error);
+      }
+    }
+    if (!error.empty()) return ::testing::AssertionFailure() << path << ": " << error;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+std::string describe(const ClusterCounts& c) {
+  std::ostringstream s;
+  s << "rx faults: seen " << c.rx_faults.seen << ", dropped " << c.rx_faults.dropped << ", duplicated "
+    << c.rx_faults.duplicated << ", reordered " << c.rx_faults.reordered << ", corrupted "
+    << c.rx_faults.corrupted << ", delayed " << c.rx_faults.delayed << "; tx faults seen "
+    << c.tx_faults.seen << "; dropped on receive: bad_checksum " << c.bad_checksum << ", duplicate "
+    << c.duplicate_drops << "; links: frames " << c.frames << ", retransmissions " << c.retransmissions
+    << ", timeouts " << c.timeouts;
+  return s.str();
+}
+
+// ==================================================== the faults injected
+
+enum class Fault { kDrop1, kDrop10, kDrop30, kDup5, kReorder10, kCorrupt1, kMix };
+
+const char* fault_name(Fault f) {
+  switch (f) {
+    case Fault::kDrop1: return "drop1";
+    case Fault::kDrop10: return "drop10";
+    case Fault::kDrop30: return "drop30";
+    case Fault::kDup5: return "dup5";
+    case Fault::kReorder10: return "reorder10";
+    case Fault::kCorrupt1: return "corrupt1";
+    case Fault::kMix: return "mix";
+  }
+  return "?";
+}
+
+// Node options for the fault (without the seed).
+std::vector<std::string> fault_args(Fault f) {
+  switch (f) {
+    case Fault::kDrop1: return {"--fault-rx", "drop=0.01"};
+    case Fault::kDrop10: return {"--fault-rx", "drop=0.1"};
+    case Fault::kDrop30: return {"--fault-rx", "drop=0.3"};
+    case Fault::kDup5: return {"--fault-rx", "dup=0.05"};
+    case Fault::kReorder10: return {"--fault-rx", "reorder=0.1"};
+    case Fault::kCorrupt1: return {"--fault-rx", "corrupt=0.01", "--checksum", "on"};
+    case Fault::kMix:
+      return {"--fault-rx", "drop=0.1,dup=0.05,reorder=0.1,corrupt=0.01", "--checksum", "on"};
+  }
+  return {};
+}
+
+bool drops(Fault f) { return f == Fault::kDrop1 || f == Fault::kDrop10 || f == Fault::kDrop30 || f == Fault::kMix; }
+bool dups(Fault f) { return f == Fault::kDup5 || f == Fault::kMix; }
+bool reorders(Fault f) { return f == Fault::kReorder10 || f == Fault::kMix; }
+bool corrupts(Fault f) { return f == Fault::kCorrupt1 || f == Fault::kMix; }
+
+// Faults of a kind not asked for are a bug: the spec was misread.
+::testing::AssertionResult only_requested_faults(Fault f, const ClusterCounts& c) {
+  std::ostringstream bad;
+  if (!drops(f) && c.rx_faults.dropped) bad << " dropped";
+  if (!dups(f) && c.rx_faults.duplicated) bad << " duplicated";
+  if (!reorders(f) && c.rx_faults.reordered) bad << " reordered";
+  if (!corrupts(f) && c.rx_faults.corrupted) bad << " corrupted";
+  if (c.rx_faults.delayed) bad << " delayed";
+  if (c.tx_faults.seen) bad << " tx-injector-active";
+  if (!corrupts(f) && c.bad_checksum) bad << " bad_checksum-drops";
+  if (bad.str().empty()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "faults that were not asked for:" << bad.str() << " (" << describe(c)
+                                       << ")";
+}
+
+// Did the run exercise what it was meant to? Failing this is not a bug, only
+// an unlucky draw: the caller retries with another seed.
+::testing::AssertionResult faults_exercised(Fault f, const ClusterCounts& c) {
+  std::ostringstream missing;
+  if (c.rx_faults.seen == 0) missing << " no frame went through the receive injectors;";
+  if (drops(f) && c.rx_faults.dropped == 0) missing << " nothing dropped;";
+  if (drops(f) && c.retransmissions == 0) missing << " no retransmission;";
+  if (dups(f) && c.rx_faults.duplicated == 0) missing << " nothing duplicated;";
+  if (dups(f) && c.duplicate_drops == 0) missing << " no duplicate suppressed;";
+  if (reorders(f) && c.rx_faults.reordered == 0) missing << " nothing reordered;";
+  if (corrupts(f) && c.rx_faults.corrupted == 0) missing << " nothing corrupted;";
+  if (corrupts(f) && c.bad_checksum == 0) missing << " no bad_checksum drop;";
+  if (missing.str().empty()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "faults not exercised:" << missing.str() << " (" << describe(c) << ")";
+}
+
+// ================================================================ graphs
+
+enum class App { kPageRank, kSssp, kBfs, kCc };
+
+const char* app_name(App a) {
+  switch (a) {
+    case App::kPageRank: return "pagerank";
+    case App::kSssp: return "sssp";
+    case App::kBfs: return "bfs";
+    case App::kCc: return "cc";
+  }
+  return "?";
+}
+
+// Graphs. kron:10:8 (1024 vertices, 8192 edges) keeps a run at 1-2 s, and
+// 2-6 s under 30% loss, but a bfs on it sends only ~40 frames at P = 2: too
+// few for a 1% or 5% fault to be drawn at all. The faults of 5% and less,
+// and the mix of all faults (it includes 1% corruption), run on kron:13:16
+// (8192 vertices, 131072 edges; ~300 frames per node for bfs, thousands for
+// pagerank), still ~2 s a run.
+constexpr const char* kSmallGraph = "kron:10:8";
+constexpr const char* kLargeGraph = "kron:13:16";
+// PageRank runs 10 iterations (not the default 20): under 30% loss a
+// superstep costs several retransmission timeouts.
+constexpr unsigned kPageRankIterations = 10;
+constexpr int kRunTimeoutSec = 180;
+// Runs do not rely on the 30 s default: a peer silent for 10 s under the
+// worst loss here (30%, RTO <= 200 ms, keepalives every 100 ms) is a bug.
+constexpr const char* kPeerTimeout = "10";
+constexpr int kAttempts = 3;
+
+// A graph, its source vertex and its oracles, each computed once.
+struct GraphData {
+  std::string spec;
+  EdgeList edges;
+  VertexId source = 0;  // the vertex with most out-edges, as tests/test_cluster.cc
+  std::vector<double> pagerank;
+  std::map<App, std::vector<uint64_t>> distances;
+  std::vector<VertexId> labels;
+};
+
+const GraphData& graph_data(const std::string& spec) {
+  static std::map<std::string, std::unique_ptr<GraphData>> cache;
+  std::unique_ptr<GraphData>& slot = cache[spec];
+  if (!slot) {
+    slot = std::make_unique<GraphData>();
+    slot->spec = spec;
+    slot->edges = load_graph(spec);
+    std::vector<uint64_t> deg(slot->edges.num_vertices, 0);
+    for (const Edge& e : slot->edges.edges) ++deg[e.src];
+    slot->source = static_cast<VertexId>(std::max_element(deg.begin(), deg.end()) - deg.begin());
+    slot->pagerank = ref::pagerank(slot->edges, kPageRankIterations);
+    slot->distances[App::kSssp] = ref::sssp(slot->edges, slot->source);
+    slot->distances[App::kBfs] = ref::bfs(slot->edges, slot->source);
+    slot->labels = ref::cc(slot->edges);
+  }
+  return *slot;
+}
+
+::testing::AssertionResult compare_with_oracle(App app, const GraphData& g, const std::vector<std::string>& values) {
+  switch (app) {
+    case App::kPageRank: return check_pagerank(values, g.pagerank);
+    case App::kSssp:
+    case App::kBfs: return check_distances(values, g.distances.at(app));
+    case App::kCc: return check_labels(values, g.labels);
+  }
+  return ::testing::AssertionFailure() << "unknown app";
+}
+
+// |got - want| <= rel * |want| + 1e-12 for every vertex.
+::testing::AssertionResult check_close(const std::vector<std::string>& got, const std::vector<std::string>& want,
+                                       double rel, const std::string& what) {
+  if (got.size() != want.size())
+    return ::testing::AssertionFailure() << got.size() << " values, " << what << " has " << want.size();
+  double worst = 0;
+  size_t bad = 0;
+  std::ostringstream first;
+  first.precision(10);
+  for (size_t v = 0; v < got.size(); ++v) {
+    const double x = std::strtod(got[v].c_str(), nullptr), y = std::strtod(want[v].c_str(), nullptr);
+    const double err = std::fabs(x - y);
+    if (std::fabs(y) > 0) worst = std::max(worst, err / std::fabs(y));
+    if (!(err <= rel * std::fabs(y) + 1e-12)) {
+      if (bad++ < 10) first << "  vertex " << v << ": got " << got[v] << ", " << what << " " << want[v] << "\n";
+    }
+  }
+  if (bad == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << bad << " vertices differ from " << what << " by more than " << rel
+                                       << " relative (worst " << worst << "):\n"
+                                       << first.str();
+}
+
+// ============================================================ cluster runs
+
+std::vector<std::string> app_args(App app, const GraphData& g, const std::string& out_dir) {
+  std::vector<std::string> args = {"--app", app_name(app), "--graph", g.spec, "--peer-timeout", kPeerTimeout,
+                                   "--quiet", "--out", out_dir};
+  if (app == App::kSssp || app == App::kBfs) args.insert(args.end(), {"--source", std::to_string(g.source)});
+  if (app == App::kPageRank) args.insert(args.end(), {"--iterations", std::to_string(kPageRankIterations)});
+  return args;
+}
+
+::testing::AssertionResult prerequisites(const std::string& link, int nodes, std::string* skip) {
+  if (source_dir().empty() || build_dir().empty())
+    return ::testing::AssertionFailure() << "WG_SOURCE_DIR and WG_BUILD_DIR are not set: run through `meson test`";
+  for (const std::string& path : {launcher_path(), binary_path()})
+    if (!std::filesystem::exists(path)) return ::testing::AssertionFailure() << "missing " << path;
+  if (link == "tap" && nodes > 1) *skip = tap_unavailable_reason();
+  return ::testing::AssertionSuccess();
+}
+
+// PageRank of a loss-free run of the same cluster, once per (link, P, graph).
+const std::vector<std::string>* loss_free_pagerank(const std::string& link, int nodes, const GraphData& g,
+                                                   std::string* error) {
+  static std::map<std::tuple<std::string, int, std::string>, std::vector<std::string>> cache;
+  const auto key = std::make_tuple(link, nodes, g.spec);
+  if (auto it = cache.find(key); it != cache.end()) return &it->second;
+  TempDir tmp;
+  const std::string out_dir = tmp.file("out");
+  ::mkdir(out_dir.c_str(), 0755);
+  LaunchOptions opts;
+  opts.nodes = nodes;
+  opts.link = link;
+  opts.timeout_sec = kRunTimeoutSec;
+  opts.app_args = app_args(App::kPageRank, g, out_dir);
+  const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
+  std::vector<std::string> values;
+  if (run.exit_code != 0) {
+    *error = "the loss-free reference run failed: " + describe(run);
+    return nullptr;
+  }
+  if (const auto r = read_results(out_dir, g.edges.num_vertices, &values); !r) {
+    *error = std::string("the loss-free reference run: ") + r.message();
+    return nullptr;
+  }
+  if (const auto r = compare_with_oracle(App::kPageRank, g, values); !r) {
+    *error = std::string("the loss-free reference run: ") + r.message();
+    return nullptr;
+  }
+  return &(cache[key] = std::move(values));
+}
+
+struct FaultCase {
+  std::string link;
+  int nodes;
+  App app;
+  Fault fault;
+  uint64_t seed;  // first --fault-seed; distinct for every case
+};
+
+void PrintTo(const FaultCase& c, std::ostream* os) {
+  *os << c.link << " P=" << c.nodes << " " << app_name(c.app) << " " << fault_name(c.fault) << " seed "
+      << c.seed;
+}
+
+std::string case_name_of(const FaultCase& c) {
+  return c.link + "_P" + std::to_string(c.nodes) + "_" + app_name(c.app) + "_" + fault_name(c.fault);
+}
+
+std::string case_name(const ::testing::TestParamInfo<FaultCase>& info) { return case_name_of(info.param); }
+
+const char* graph_for(Fault f) {
+  return f == Fault::kDrop1 || f == Fault::kDup5 || f == Fault::kCorrupt1 || f == Fault::kMix ? kLargeGraph
+                                                                                              : kSmallGraph;
+}
+
+// Coverage: what the issue asks for, every app x {memif, tap} x P in {2, 3}
+// x the six faults (1%, 10%, 30% loss, 5% duplication, 10% reordering, 1%
+// corruption with --checksum on) = 96 runs, plus one run of all faults at
+// once (drop=0.1,dup=0.05,reorder=0.1,corrupt=0.01, --checksum on) per
+// (link, P), each with another app, plus 4 loss-free pagerank runs per graph
+// as the 1e-5 reference. MEASURED
+//
+// WG_FAULT_MATRIX=reduced keeps the issue's coverage in about half the time
+// for slower machines: memif P=3 and tap P=2 get all six faults for all four
+// apps; memif P=2 and tap P=3 get the all-faults mix for all four apps.
+std::vector<FaultCase> fault_cases() {
+  const char* env = std::getenv("WG_FAULT_MATRIX");
+  const bool reduced = env != nullptr && std::string_view(env) == "reduced";
+  const Fault six[] = {Fault::kDrop1, Fault::kDrop10, Fault::kDrop30, Fault::kDup5, Fault::kReorder10,
+                       Fault::kCorrupt1};
+  const std::pair<const char*, int> clusters[] = {{"memif", 3}, {"tap", 2}, {"memif", 2}, {"tap", 3}};
+  const App apps[] = {App::kPageRank, App::kSssp, App::kBfs, App::kCc};
+  std::vector<FaultCase> cases;
+  uint64_t seed = 101;  // every case its own seeds: seed, seed + 1, ... (retries)
+  for (App app : apps)
+    for (int i = 0; i < 4; ++i) {
+      const auto& [link, nodes] = clusters[i];
+      const bool all_six = !reduced || i < 2;
+      const bool mix = reduced ? i >= 2 : app == apps[i];
+      if (all_six)
+        for (Fault f : six) cases.push_back({link, nodes, app, f, seed += 10});
+      if (mix) cases.push_back({link, nodes, app, Fault::kMix, seed += 10});
+    }
+  return cases;
+}
+
+class FaultTest : public ::testing::TestWithParam<FaultCase> {};
+
+TEST_P(FaultTest, ExactlyOnceAndMatchesOracle) {
+  const FaultCase& c = GetParam();
+  std::string skip;
+  ASSERT_TRUE(prerequisites(c.link, c.nodes, &skip));
+  if (!skip.empty()) GTEST_SKIP() << skip;
+
+  const GraphData& g = graph_data(graph_for(c.fault));
+  const std::vector<std::string>* loss_free = nullptr;
+  if (c.app == App::kPageRank) {
+    std::string error;
+    loss_free = loss_free_pagerank(c.link, c.nodes, g, &error);
+    ASSERT_NE(loss_free, nullptr) << error;
+  }
+
+  ::testing::AssertionResult exercised = ::testing::AssertionFailure() << "no run";
+  std::string tries;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    TempDir tmp;
+    const std::string out_dir = tmp.file("out");
+    ASSERT_EQ(::mkdir(out_dir.c_str(), 0755), 0) << "mkdir " << out_dir;
+    LaunchOptions opts;
+    opts.nodes = c.nodes;
+    opts.link = c.link;
+    opts.timeout_sec = kRunTimeoutSec;
+    opts.app_args = app_args(c.app, g, out_dir);
+    const std::vector<std::string> faults = fault_args(c.fault);
+    opts.app_args.insert(opts.app_args.end(), faults.begin(), faults.end());
+    opts.app_args.insert(opts.app_args.end(), {"--fault-seed", std::to_string(c.seed + attempt)});
+
+    const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
+    ASSERT_FALSE(run.timed_out) << describe(run);
+    ASSERT_EQ(run.exit_code, 0) << describe(run);
+
+    std::vector<std::string> values;
+    ASSERT_TRUE(read_results(out_dir, g.edges.num_vertices, &values)) << describe(run);
+    EXPECT_TRUE(compare_with_oracle(c.app, g, values)) << "command: " << run.command;
+    if (loss_free != nullptr) {
+      EXPECT_TRUE(check_close(values, *loss_free, 1e-5, "the loss-free run")) << "command: " << run.command;
+    }
+    EXPECT_TRUE(check_message_balance(out_dir, c.nodes)) << "command: " << run.command;
+
+    ClusterCounts counts;
+    ASSERT_TRUE(read_cluster_counts(out_dir, c.nodes, &counts)) << "command: " << run.command;
+    EXPECT_TRUE(only_requested_faults(c.fault, counts)) << "command: " << run.command;
+    // The local records are a part of the records sent.
+    for (size_t s = 0; s < counts.sent.size(); ++s)
+      EXPECT_LE(counts.local[s], counts.sent[s]) << "superstep " << s << ", command: " << run.command;
+    if (HasFailure()) return;  // wrong results are never retried
+
+    exercised = faults_exercised(c.fault, counts);
+    if (exercised) break;
+    tries += "  seed " + std::to_string(c.seed + attempt) + ": " + exercised.message() + "\n";
+    std::printf("note: %s, seed %llu: %s; trying the next seed\n", case_name_of(c).c_str(),
+                static_cast<unsigned long long>(c.seed + attempt), exercised.message());
+  }
+  EXPECT_TRUE(exercised) << kAttempts << " runs, none exercised the faults:\n" << tries;
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, FaultTest, ::testing::ValuesIn(fault_cases()), case_name);
+
+// ========================================================== peer failure
+
+// run_launcher of cluster_harness with launcher flags of our own
+// (--keep-going): same process-group handling, so a hung cluster is killed.
+LaunchResult run_launcher_with(const std::vector<std::string>& launcher_flags, const LaunchOptions& opts,
+                               const std::string& log_path) {
+  LaunchResult result;
+  std::vector<std::string> args = {"python3", launcher_path(), "--nodes", std::to_string(opts.nodes), "--link",
+                                   opts.link, "--timeout", std::to_string(opts.timeout_sec), "--binary",
+                                   binary_path()};
+  args.insert(args.end(), launcher_flags.begin(), launcher_flags.end());
+  args.push_back("--");
+  args.insert(args.end(), opts.app_args.begin(), opts.app_args.end());
+  for (const std::string& a : args) result.command += (result.command.empty() ? "" : " ") + a;
+
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (log_fd < 0 || null_fd < 0) {
+    result.output = "cannot open " + log_path + " or /dev/null";
+    if (log_fd >= 0) ::close(log_fd);
+    if (null_fd >= 0) ::close(null_fd);
+    return result;
+  }
+  const pid_t pid = ::fork();
+  if (pid == 0) {  // only async-signal-safe calls until exec
+    ::setpgid(0, 0);
+    ::dup2(null_fd, STDIN_FILENO);
+    ::dup2(log_fd, STDOUT_FILENO);
+    ::dup2(log_fd, STDERR_FILENO);
+    ::execvp(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ::close(log_fd);
+  ::close(null_fd);
+  if (pid < 0) {
+    result.output = "fork failed";
+    return result;
+  }
+  ::setpgid(pid, pid);
+  // Wait without reaping (WNOWAIT), so the group id cannot be reused before
+  // we signal the group.
+  auto wait_exited = [pid](std::chrono::steady_clock::time_point deadline) {
+    for (;;) {
+      siginfo_t info{};
+      if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+        return true;
+      if (std::chrono::steady_clock::now() >= deadline) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  };
+  if (!wait_exited(std::chrono::steady_clock::now() + std::chrono::seconds(opts.timeout_sec + 30))) {
+    result.timed_out = true;
+    ::kill(-pid, SIGTERM);
+    if (!wait_exited(std::chrono::steady_clock::now() + std::chrono::seconds(5))) ::kill(-pid, SIGKILL);
+  }
+  ::kill(-pid, SIGKILL);  // whatever the launcher left behind
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  std::ifstream in(log_path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  result.output = text.str();
+  return result;
+}
+
+std::vector<std::string> lines_starting(const std::string& output, const std::string& prefix) {
+  std::vector<std::string> found;
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with(prefix)) found.push_back(line);
+  return found;
+}
+
+// The launcher's verdict on node R: "exit code 1, 3.01 s" or "killed by
+// SIGKILL, 0.67 s" from "[cluster] node R: ...".
+std::optional<std::string> node_status(const std::string& output, int rank) {
+  const std::string prefix = "[cluster] node " + std::to_string(rank) + ": ";
+  for (const std::string& line : lines_starting(output, prefix)) {
+    const std::string rest = line.substr(prefix.size());
+    if (rest.starts_with("exit code") || rest.starts_with("killed by")) return rest;
+  }
+  return std::nullopt;
+}
+
+// Seconds the launcher says node R ran, from its status line's ", 3.01 s".
+double node_seconds(const std::string& status) {
+  const size_t comma = status.rfind(", ");
+  return comma == std::string::npos ? -1 : std::strtod(status.c_str() + comma + 2, nullptr);
+}
+
+struct CrashCase {
+  std::string link;
+  int nodes;
+  App app;
+  std::vector<std::string> extra;  // e.g. --fault-rx drop=0.3
+  std::string name;
+};
+
+void PrintTo(const CrashCase& c, std::ostream* os) { *os << c.name; }
+
+class PeerFailureTest : public ::testing::TestWithParam<CrashCase> {};
+
+TEST_P(PeerFailureTest, SurvivorsNameTheDeadNode) {
+  const CrashCase& c = GetParam();
+  std::string skip;
+  ASSERT_TRUE(prerequisites(c.link, c.nodes, &skip));
+  if (!skip.empty()) GTEST_SKIP() << skip;
+
+  TempDir tmp;
+  LaunchOptions opts;
+  opts.nodes = c.nodes;
+  opts.link = c.link;
+  opts.timeout_sec = 60;
+  // Not --quiet: the superstep lines show how far the survivors got.
+  const GraphData& g = graph_data(kSmallGraph);
+  opts.app_args = {"--app", app_name(c.app), "--graph", g.spec, "--crash-node", "1:2", "--peer-timeout", "2",
+                   "--out", tmp.path()};
+  if (c.app == App::kSssp || c.app == App::kBfs)
+    opts.app_args.insert(opts.app_args.end(), {"--source", std::to_string(g.source)});
+  opts.app_args.insert(opts.app_args.end(), c.extra.begin(), c.extra.end());
+  const LaunchResult run = run_launcher_with({"--keep-going"}, opts, tmp.file("cluster.log"));
+
+  ASSERT_FALSE(run.timed_out) << describe(run);
+  EXPECT_EQ(run.exit_code, 1) << "1: a node failed; 124 would be a hang until --timeout\n" << describe(run);
+
+  const std::optional<std::string> crashed = node_status(run.output, 1);
+  ASSERT_TRUE(crashed.has_value()) << "no status line for node 1\n" << describe(run);
+  EXPECT_TRUE(crashed->starts_with("killed by SIGKILL")) << "node 1: " << *crashed << "\n" << describe(run);
+
+  for (int r = 0; r < c.nodes; ++r) {
+    if (r == 1) continue;
+    const std::optional<std::string> status = node_status(run.output, r);
+    ASSERT_TRUE(status.has_value()) << "no status line for node " << r << "\n" << describe(run);
+    EXPECT_TRUE(status->starts_with("exit code ") && !status->starts_with("exit code 0,"))
+        << "node " << r << " must fail when node 1 dies: " << *status << "\n"
+        << describe(run);
+    // Detected after about --peer-timeout, not at the launcher's timeout.
+    EXPECT_LT(node_seconds(*status), 20.0) << "node " << r << ": " << *status << "\n" << describe(run);
+
+    const std::string prefix = "[node " + std::to_string(r) + "] ";
+    bool named = false;
+    for (const std::string& line : lines_starting(run.output, prefix))
+      named |= line.find("error") != std::string::npos && line.find("node 1 silent") != std::string::npos;
+    EXPECT_TRUE(named) << "node " << r << " printed no error line naming node 1 (\"node 1 silent\")\n"
+                       << describe(run);
+    // Superstep 2 cannot complete without node 1's END.
+    for (const std::string& line : lines_starting(run.output, prefix)) {
+      EXPECT_EQ(line.find("superstep   2:"), std::string::npos)
+          << "node " << r << " completed superstep 2 without node 1: " << line;
+    }
+  }
+}
+
+std::string crash_name(const ::testing::TestParamInfo<CrashCase>& info) { return info.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(
+    Crash, PeerFailureTest,
+    ::testing::Values(CrashCase{"memif", 3, App::kSssp, {}, "memif_P3_sssp"},
+                      CrashCase{"tap", 3, App::kSssp, {}, "tap_P3_sssp"},
+                      CrashCase{"memif", 3, App::kPageRank, {}, "memif_P3_pagerank"},
+                      // Peer failure under 30% loss on the real kernel path:
+                      // silence must still be told from loss.
+                      CrashCase{"tap", 2, App::kSssp, {"--fault-rx", "drop=0.3", "--fault-seed", "77"},
+                                "tap_P2_sssp_drop30"}),
+    crash_name);
+
+}  // namespace
+}  // namespace wg::test
