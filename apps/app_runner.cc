@@ -14,6 +14,7 @@
 #include "compute/engine.h"
 #include "compute/partition.h"
 #include "compute/run_report.h"
+#include "numa/domain_plan.h"
 
 namespace wg {
 
@@ -66,7 +67,9 @@ void print_top(App app, const RunReport& r) {
 
 template <VertexProgram Prog>
 int run(const Config& cfg, Dataplane& dp, LoadedGraph& graph, Prog prog, uint32_t app_id) {
-  const LocalGraph lg = build_local_graph(graph.edges, cfg.nodes, cfg.rank, Prog::kNeedsWeights);
+  const DomainPlan plan = plan_domains(graph.edges, cfg.nodes, cfg.rank, cfg.domains, cfg.domain_metis);
+  std::printf("%s", format_partition_report(plan.mine).c_str());
+  const LocalGraph lg = build_local_graph(graph.edges, cfg.nodes, cfg.rank, Prog::kNeedsWeights, &plan.map);
   EngineOptions eo;
   eo.peer_timeout_s = cfg.peer_timeout_s;
   eo.hello_timeout_s = cfg.hello_timeout_s;
@@ -102,6 +105,7 @@ int run(const Config& cfg, Dataplane& dp, LoadedGraph& graph, Prog prog, uint32_
     return 1;
   }
   report.load_seconds = graph.load_seconds;
+  report.partition_json = partition_report_json(plan.mine);
   print_run_totals(report);
   print_fault_counts(report);
   if (cfg.rank == 0) print_top(cfg.app, report);

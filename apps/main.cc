@@ -16,6 +16,7 @@
 #include "compute/graph_reader.h"
 #include "config/options.h"
 #include "dataplane/dataplane.h"
+#include "numa/topology.h"
 
 namespace {
 
@@ -61,12 +62,14 @@ int main(int argc, char** argv) {
     std::printf("graph: %u vertices, %lu edges%s, loaded in %.3f s\n", graph.edges.num_vertices,
                 static_cast<unsigned long>(graph.edges.num_edges()),
                 graph.edges.weighted ? " (weighted)" : "", graph.load_seconds);
+    wg::Config resolved = cfg;
+    if (resolved.domains == 0) resolved.domains = static_cast<unsigned>(wg::read_topology().numa_domains);
     wg::Dataplane dp(wg::DataplaneOptions{cfg.job_token, cfg.rank, cfg.nodes, cfg.udp_port, cfg.mbufs,
-                                          cfg.transport.checksum});
+                                          cfg.transport.checksum, resolved.domains});
     std::printf("dataplane: %s, lcore %u on socket %u\n", dp.port_summary().c_str(), rte_lcore_id(),
                 rte_socket_id());
     std::fflush(stdout);
-    rc = wg::run_app(cfg, dp, graph);
+    rc = wg::run_app(resolved, dp, graph);
   } catch (const wg::ConfigError& e) {
     std::fprintf(stderr, "wiregraph: error: %s\n", e.what());
     rc = 2;

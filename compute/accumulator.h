@@ -5,6 +5,7 @@
 //   ScalarAccumulator - one Message per vertex, folded with Program::combine
 //                       (sum, min). PageRank, SSSP, BFS, CC. The fold is one
 //                       load, one combine, one store per message.
+// One accumulator per NUMA domain, over that domain's vertices.
 //   SlotAccumulator   - one 4-byte slot per incoming edge, filled in arrival
 //                       order: the vertex sees the whole multiset of its
 //                       neighbours' values (label propagation needs the most
@@ -30,7 +31,8 @@ class ScalarAccumulator {
   using Message = typename Prog::Message;
   using View = Message;
 
-  explicit ScalarAccumulator(const LocalGraph& g) : sigma_(g.num_local, Prog::identity()) {}
+  // Domain d's vertices of g, indexed within the domain.
+  ScalarAccumulator(const LocalGraph& g, unsigned d) : sigma_(g.domain_size(d), Prog::identity()) {}
 
   // Returns false if a record does not fit (never, for a scalar).
   bool fold(const wire::Record* r, unsigned n) {
@@ -55,8 +57,10 @@ class SlotAccumulator {
  public:
   using View = std::span<uint32_t>;
 
-  explicit SlotAccumulator(const LocalGraph& g) : offset_(g.num_local + 1, 0), fill_(g.num_local, 0) {
-    for (uint32_t i = 0; i < g.num_local; ++i) offset_[i + 1] = offset_[i] + g.in_degree[i];
+  // Domain d's vertices of g, indexed within the domain.
+  SlotAccumulator(const LocalGraph& g, unsigned d) : offset_(g.domain_size(d) + 1, 0), fill_(g.domain_size(d), 0) {
+    const uint32_t* in_degree = g.in_degree.data() + g.domain_offset[d];
+    for (uint32_t i = 0; i < g.domain_size(d); ++i) offset_[i + 1] = offset_[i] + in_degree[i];
     slots_.resize(offset_.back());
   }
 

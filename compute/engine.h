@@ -91,22 +91,12 @@ class Engine {
         membership_(dp, MembershipInfo{nodes_, opt.app_id, g.num_vertices, g.num_edges,
                                        opt.graph_fingerprint, opt.params_digest}),
         values_(g.num_local),
-        active_(g.num_local, 0),
-        sigma_{Accumulator(g), Accumulator(g)} {
+        active_(g.num_local, 0) {
+    for (auto& parity : sigma_)
+      for (unsigned d = 0; d < g.domains; ++d) parity.emplace_back(g, d);
     plan_roles();
-    // Slices balanced by out-edges, so workers finish scatter together.
-    const unsigned w = static_cast<unsigned>(worker_lcores_.size());
-    uint64_t total = 0;
-    for (uint32_t d : g.out_degree) total += d + 1;
-    uint32_t lo = 0;
-    uint64_t seen = 0;
-    for (unsigned i = 0; i < w; ++i) {
-      uint32_t hi = lo;
-      const uint64_t goal = total * (i + 1) / w;
-      while (hi < g.num_local && (i + 1 == w || seen + g.out_degree[hi] + 1 <= goal)) seen += g.out_degree[hi++] + 1;
+    for (const auto& [lo, hi] : worker_slices(g, static_cast<unsigned>(worker_lcores_.size())))
       workers_.push_back(std::make_unique<Worker<Prog>>(dp, g, prog_, lo, hi));
-      lo = hi;
-    }
   }
 
   ~Engine() { stop_roles(); }
@@ -115,10 +105,11 @@ class Engine {
 
   std::string role_summary() const {
     std::string s = "lcore " + std::to_string(rte_get_main_lcore()) + ": coordinator, worker 0";
-    if (!split_) return s + ", sender, accumulator";
+    if (!split_) return s + ", sender, accumulators of " + std::to_string(g_.domains) + " domain(s)";
     for (size_t i = 1; i < worker_lcores_.size(); ++i)
       s += "; lcore " + std::to_string(worker_lcores_[i]) + ": worker " + std::to_string(i);
-    return s + "; lcore " + std::to_string(network_lcore_) + ": sender, accumulator";
+    return s + "; lcore " + std::to_string(network_lcore_) + ": sender, accumulators of " +
+           std::to_string(g_.domains) + " domain(s)";
   }
 
   RunReport run() {
@@ -183,6 +174,35 @@ class Engine {
   static constexpr uint32_t kQuit = UINT32_MAX;
 
   // ---- role layout ----------------------------------------------------------
+  // Workers of domain d scatter domain d's vertices: with no more workers than
+  // domains each worker takes whole consecutive domains; with more, each
+  // domain's workers split it, balanced by out-edges so they finish together.
+  static std::vector<std::pair<uint32_t, uint32_t>> worker_slices(const LocalGraph& g, unsigned w) {
+    const unsigned k = g.domains;
+    std::vector<std::pair<uint32_t, uint32_t>> slices;
+    if (w <= k) {
+      for (unsigned i = 0; i < w; ++i) slices.emplace_back(g.domain_offset[i * k / w], g.domain_offset[(i + 1) * k / w]);
+      return slices;
+    }
+    for (unsigned d = 0; d < k; ++d) {
+      unsigned n = 0;
+      for (unsigned i = 0; i < w; ++i) n += i * k / w == d;
+      const uint32_t begin = g.domain_offset[d], end = g.domain_offset[d + 1];
+      uint64_t total = 0;
+      for (uint32_t v = begin; v < end; ++v) total += g.out_degree[v] + 1;
+      uint32_t lo = begin;
+      uint64_t seen = 0;
+      for (unsigned j = 0; j < n; ++j) {
+        uint32_t hi = lo;
+        const uint64_t goal = total * (j + 1) / n;
+        while (hi < end && (j + 1 == n || seen + g.out_degree[hi] + 1 <= goal)) seen += g.out_degree[hi++] + 1;
+        slices.emplace_back(lo, hi);
+        lo = hi;
+      }
+    }
+    return slices;
+  }
+
   void plan_roles() {
     worker_lcores_.push_back(rte_get_main_lcore());
     std::vector<unsigned> others;
@@ -454,17 +474,22 @@ class Engine {
       if (why == DropReason::kNone) membership_.heard_from(h->src_rank);
       return why;
     }) > 0;
-    rte_mbuf* burst[Dataplane::kBurst];
-    const unsigned n = dp_.dequeue_local(burst, Dataplane::kBurst);
-    for (unsigned i = 0; i < n; ++i) {
-      const uint8_t* frame = rte_pktmbuf_mtod(burst[i], const uint8_t*);
-      const wire::BucketHeader* h = bucket_header(frame);
-      if (!fold(records(frame), h->count, h->superstep)) dp_.rx.drop(DropReason::kSlotOverflow);
-      local_folded_[h->superstep & 1] += h->count;
-      rte_pktmbuf_free(burst[i]);
+    // Same-node buckets, from each domain's own queue to its accumulator.
+    unsigned local = 0;
+    for (unsigned d = 0; d < g_.domains; ++d) {
+      rte_mbuf* burst[Dataplane::kBurst];
+      const unsigned n = dp_.dequeue_local(d, burst, Dataplane::kBurst);
+      for (unsigned i = 0; i < n; ++i) {
+        const uint8_t* frame = rte_pktmbuf_mtod(burst[i], const uint8_t*);
+        const wire::BucketHeader* h = bucket_header(frame);
+        if (!fold(records(frame), h->count, h->superstep, d)) dp_.rx.drop(DropReason::kSlotOverflow);
+        local_folded_[h->superstep & 1] += h->count;
+        rte_pktmbuf_free(burst[i]);
+      }
+      local += n;
     }
     publish_progress();
-    return work || n > 0;
+    return work || local > 0;
   }
 
   void publish_progress() {
@@ -513,17 +538,19 @@ class Engine {
   DropReason receive_data(const uint8_t* frame, const wire::BucketHeader* h) {
     const uint32_t t = h->superstep;
     const wire::Record* r = records(frame);
-    if (unlikely(max_record_index(r, h->count) >= g_.num_local)) return DropReason::kIndexOutOfRange;
+    const unsigned d = h->domain;  // < domains: validate_frame checked it
+    if (unlikely(max_record_index(r, h->count) >= g_.domain_size(d))) return DropReason::kIndexOutOfRange;
     if (unlikely(!ledger_.on_data(h->src_rank, t, h->count))) return DropReason::kBadSuperstep;
     ++dp_.rx.data_buckets;
     dp_.rx.records += h->count;
-    return fold(r, h->count, t) ? DropReason::kNone : DropReason::kSlotOverflow;
+    return fold(r, h->count, t, d) ? DropReason::kNone : DropReason::kSlotOverflow;
   }
 
-  // Gather on receive: Σ[(t+1)&1][i] ⊕= value, for records of superstep t.
-  bool fold(const wire::Record* r, unsigned n, uint32_t t) {
+  // Gather on receive: Σ[(t+1)&1] of domain d, [i] ⊕= value, for records of
+  // superstep t (i is the index within the domain).
+  bool fold(const wire::Record* r, unsigned n, uint32_t t, unsigned d) {
     accumulated_[t & 1] += n;
-    return sigma_[(t + 1) & 1].fold(r, n);
+    return sigma_[(t + 1) & 1][d].fold(r, n);
   }
 
   static constexpr double kLingerSeconds = 0.1;
@@ -541,7 +568,9 @@ class Engine {
   Membership membership_;        // network role (receives); coordinator sends END/FIN
   std::vector<Value> values_;    // workers, each its slice
   std::vector<uint8_t> active_;  // workers, each its slice
-  Accumulator sigma_[2];          // network role folds into [(t+1)&1]; workers take from [s&1]
+  // Per superstep parity, one accumulator per NUMA domain: the network role
+  // folds into [(t+1)&1][d]; workers take from [s&1][d].
+  std::vector<Accumulator> sigma_[2];
   std::vector<std::unique_ptr<Worker<Prog>>> workers_;
 
   // role layout

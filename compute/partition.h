@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "compute/edge_list.h"
+#include "compute/slot_map.h"
 
 namespace wg {
 
@@ -46,15 +47,26 @@ struct LocalGraph {
   VertexId num_vertices = 0;        // global V
   EdgeCount num_edges = 0;          // global |E| (after symmetrising, if done)
   uint32_t num_local = 0;           // vertices this node owns
-  std::vector<uint32_t> out_degree; // per local vertex, over all destinations
-  std::vector<uint32_t> in_degree;  // per local vertex, from all sources (sizes slot accumulators)
-  std::vector<EdgeBlock> blocks;    // one per destination node, index = node rank
+  unsigned domains = 1;             // NUMA domains per node (k)
+  std::vector<uint32_t> domain_offset;  // k + 1: this node's domain d holds slots [offset[d], offset[d+1])
+  std::vector<VertexId> global_of;  // slot -> global id (empty: round-robin arithmetic, k = 1)
+  std::vector<uint32_t> out_degree; // per slot, over all destinations
+  std::vector<uint32_t> in_degree;  // per slot, from all sources (sizes slot accumulators)
+  // One block per destination group (node, domain), index node * domains + domain;
+  // targets are indices within the destination domain.
+  std::vector<EdgeBlock> blocks;
 
-  VertexId global_id(uint32_t local) const { return partition.global_id(rank, local); }
+  unsigned group(unsigned node, unsigned d) const { return node * domains + d; }
+  uint32_t domain_size(unsigned d) const { return domain_offset[d + 1] - domain_offset[d]; }
+  VertexId global_id(uint32_t slot) const {
+    return global_of.empty() ? partition.global_id(rank, slot) : global_of[slot];
+  }
 };
 
-// Builds node `rank`'s part of `g`. Weights are kept only if `keep_weights`.
-// Within a block, edges keep their input order per source.
-LocalGraph build_local_graph(const EdgeList& g, unsigned nodes, unsigned rank, bool keep_weights);
+// Builds node `rank`'s part of `g`, numbered by `map` (nullptr: k = 1, slot =
+// v div P). Weights are kept only if `keep_weights`. Within a block, edges
+// keep their input order per source.
+LocalGraph build_local_graph(const EdgeList& g, unsigned nodes, unsigned rank, bool keep_weights,
+                             const SlotMap* map = nullptr);
 
 }  // namespace wg

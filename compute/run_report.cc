@@ -90,6 +90,7 @@ void write_node_json(const std::string& path, const std::string& config_json, co
   std::fprintf(f, "{\n  \"rank\": %u,\n  \"nodes\": %u,\n  \"config\": %s,\n", r.rank, r.nodes, config_json.c_str());
   std::fprintf(f, "  \"load_seconds\": %.6f,\n  \"discovery_seconds\": %.6f,\n  \"compute_seconds\": %.6f,\n",
                r.load_seconds, r.discovery_seconds, r.compute_seconds);
+  if (!r.partition_json.empty()) std::fprintf(f, "  \"partition\": %s,\n", r.partition_json.c_str());
   std::fprintf(f, "  \"rx\": {\"frames\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"data_buckets\": %" PRIu64
                   ", \"records\": %" PRIu64 ", \"dropped\": ",
                r.rx.frames, r.rx.bytes, r.rx.data_buckets, r.rx.records);
@@ -128,6 +129,7 @@ void write_summary_json(const std::string& path, const std::string& config_json,
   std::fprintf(f, "{\n  \"nodes\": %u,\n  \"config\": %s,\n  \"supersteps_run\": %zu,\n", r.nodes,
                config_json.c_str(), r.steps.size());
   std::fprintf(f, "  \"compute_seconds\": %.6f,\n  \"superstep_seconds_total\": %.6f,\n", r.compute_seconds, total);
+  if (!r.partition_json.empty()) std::fprintf(f, "  \"partition_rank0\": %s,\n", r.partition_json.c_str());
   std::fprintf(f, "  \"supersteps\": [\n");
   for (size_t i = 0; i < r.steps.size(); ++i) {
     const StepStats& s = r.steps[i];

@@ -45,6 +45,7 @@ struct RunReport {
   RxCounters rx;
   TxCounters tx;
   FaultCounts rx_faults, tx_faults;
+  std::string partition_json;  // the node's NUMA-domain partition report (numa/), a JSON object
 };
 
 // DIR/node<R>.json: this node's configuration echo and per-superstep counts.

@@ -1,5 +1,7 @@
 // The worker role: apply and scatter for one contiguous slice of this node's
-// vertices, writing records straight into its own bucket ring group.
+// vertex slots (one or more whole NUMA domains, or part of one: domains are
+// contiguous in slot order), writing records straight into its own bucket
+// ring group, one open bucket per destination (node, domain).
 //
 // Owner: one lcore. A worker writes only its slice of the vertex values and
 // active flags, reads (and resets) only its slice of the input accumulator,
@@ -33,7 +35,8 @@ class Worker {
   using Stall = std::function<void(bool starved)>;
 
   Worker(Dataplane& dp, const LocalGraph& g, const Prog& prog, uint32_t lo, uint32_t hi)
-      : g_(g), prog_(prog), lo_(lo), hi_(hi), ring_(dp, g.partition.nodes, g.rank), ranges_(g.blocks.size()) {
+      : g_(g), prog_(prog), lo_(lo), hi_(hi), ring_(dp, g.partition.nodes, g.domains, g.rank),
+        ranges_(g.blocks.size()) {
     // This worker's sources in each block: a contiguous run, since sources ascend.
     for (size_t b = 0; b < g.blocks.size(); ++b) {
       const auto& src = g.blocks[b].sources;
@@ -44,17 +47,23 @@ class Worker {
 
   // Apply (or init, at s = 0) over the slice: reads Σin and resets it to the
   // identity, ready to receive superstep s+1's messages.
+  // `in` holds one accumulator per domain, indexed within the domain.
   template <class Acc>
-  void apply(uint32_t s, double aggregate, std::vector<Value>& values, std::vector<uint8_t>& active, Acc& in) {
+  void apply(uint32_t s, double aggregate, std::vector<Value>& values, std::vector<uint8_t>& active,
+             std::vector<Acc>& in) {
     const StepInfo info{s, aggregate, g_.num_vertices};
     uint64_t n_active = 0;
     double agg = 0.0;
-    for (uint32_t i = lo_; i < hi_; ++i) {
-      const auto view = in.take(i);  // also resets vertex i for superstep s+1
-      const bool a = s == 0 ? prog_.init(g_.global_id(i), values[i]) : prog_.apply(values[i], view, info);
-      active[i] = a;
-      n_active += a;
-      agg += prog_.aggregate(values[i], g_.out_degree[i]);
+    for (unsigned d = 0; d < g_.domains; ++d) {
+      const uint32_t base = g_.domain_offset[d];
+      const uint32_t lo = std::max(lo_, base), hi = std::min(hi_, g_.domain_offset[d + 1]);
+      for (uint32_t i = lo; i < hi; ++i) {
+        const auto view = in[d].take(i - base);  // also resets the vertex for superstep s+1
+        const bool a = s == 0 ? prog_.init(g_.global_id(i), values[i]) : prog_.apply(values[i], view, info);
+        active[i] = a;
+        n_active += a;
+        agg += prog_.aggregate(values[i], g_.out_degree[i]);
+      }
     }
     stats_ = StepStats{};
     stats_.superstep = s;
@@ -70,8 +79,11 @@ class Worker {
     const unsigned nodes = g_.partition.nodes;
     for (unsigned k = 1; k <= nodes; ++k) {
       const unsigned dst = (g_.rank + k) % nodes;
-      scatter_block(dst, values, active, stall);
-      ring_.close(dst);
+      for (unsigned d = 0; d < g_.domains; ++d) {
+        const unsigned group = g_.group(dst, d);
+        scatter_block(group, values, active, stall);
+        ring_.close(group);
+      }
     }
     for (unsigned d = 0; d < nodes; ++d) {
       stats_.messages_sent += ring_.records_to(d);
@@ -87,18 +99,18 @@ class Worker {
   uint64_t records_to(unsigned dst) const { return ring_.records_to(dst); }
 
  private:
-  void scatter_block(unsigned dst, const std::vector<Value>& values, const std::vector<uint8_t>& active,
+  void scatter_block(unsigned group, const std::vector<Value>& values, const std::vector<uint8_t>& active,
                      const Stall& stall) {
-    const EdgeBlock& b = g_.blocks[dst];
-    BucketRingGroup::Open& o = ring_.open(dst);
+    const EdgeBlock& b = g_.blocks[group];
+    BucketRingGroup::Open& o = ring_.open(group);
     const uint32_t* targets = b.targets.data();
     const uint32_t* weights = b.weights.data();
-    for (size_t i = ranges_[dst].first; i < ranges_[dst].second; ++i) {
+    for (size_t i = ranges_[group].first; i < ranges_[group].second; ++i) {
       const uint32_t u = b.sources[i];
       if (!active[u]) continue;
       const Message sv = prog_.scatter_value(values[u], g_.out_degree[u]);
       for (uint64_t e = b.offsets[i], end = b.offsets[i + 1]; e < end; ++e) {
-        if (unlikely(o.cursor == o.end)) roll(dst, stall);
+        if (unlikely(o.cursor == o.end)) roll(group, stall);
         Message m;
         if constexpr (Prog::kNeedsWeights)
           m = Prog::edge_message(sv, weights[e]);
@@ -110,15 +122,15 @@ class Worker {
   }
 
   // The open bucket is full (or none is open yet): hand it on and open another.
-  void roll(unsigned dst, const Stall& stall) {
-    ring_.close(dst);
+  void roll(unsigned group, const Stall& stall) {
+    ring_.close(group);
     if (++buckets_since_stall_ >= kBucketsPerStall) {
       // Let the network roles run regularly even when mbufs are plentiful
       // (on a shared lcore nothing else would drain the queues).
       buckets_since_stall_ = 0;
       stall(false);
     }
-    while (unlikely(!ring_.reopen(dst))) stall(true);
+    while (unlikely(!ring_.reopen(group))) stall(true);
   }
 
   static constexpr unsigned kBucketsPerStall = 8;

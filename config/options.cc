@@ -57,6 +57,8 @@ enum Opt {
   kOptFaultDelay,
   kOptCrashAt,
   kOptRoles,
+  kOptDomains,
+  kOptDomainSplit,
   kOptHelp,
 };
 
@@ -90,6 +92,8 @@ const option kLongOptions[] = {
     {"fault-delay-us", required_argument, nullptr, kOptFaultDelay},
     {"crash-node", required_argument, nullptr, kOptCrashAt},
     {"roles", required_argument, nullptr, kOptRoles},
+    {"domains", required_argument, nullptr, kOptDomains},
+    {"domain-split", required_argument, nullptr, kOptDomainSplit},
     {"help", no_argument, nullptr, kOptHelp},
     {nullptr, 0, nullptr, 0},
 };
@@ -170,6 +174,8 @@ uint64_t Config::params_digest() const {
   add(source);
   add(app == App::kPageRank || app == App::kCd ? iterations : 0);
   add(transport.checksum);  // a node that checks CRCs drops every frame of one that does not send them
+  add(domains);             // senders address vertices by their slot in the destination's domains
+  add(domain_metis);
   return h;
 }
 
@@ -181,6 +187,7 @@ std::string Config::describe() const {
   o << ", node " << rank << " of " << nodes;
   if (app == App::kPageRank || app == App::kCd) o << ", " << iterations << " iterations";
   if (app == App::kSssp || app == App::kBfs) o << ", source " << source;
+  if (domains > 1) o << ", " << domains << " domains (" << (domain_metis ? "metis" : "even") << ")";
   char job[16];
   std::snprintf(job, sizeof job, "0x%08x", job_token);
   o << ", job " << job << ", udp port " << udp_port;
@@ -232,6 +239,12 @@ void print_usage(const char* prog) {
       "  --mbufs N           mbufs in the node's packet pool (default 16383)\n"
       "  --top N             print the N top-ranked vertices at the end (default 10, 0: off)\n"
       "  --quiet             no per-superstep report lines\n"
+      "  --domains K         NUMA domains per node (default: the machine's, from libnuma):\n"
+      "                      vertices are split over K domains, each with its own\n"
+      "                      accumulator arrays and same-node queue; K larger than the\n"
+      "                      machine's emulates K logical domains (all nodes must agree)\n"
+      "  --domain-split S    metis (default): the even split refined by METIS to cut\n"
+      "                      cross-domain edges; even: contiguous ranges\n"
       "  --roles MODE        split (default): with several EAL lcores the last runs the\n"
       "                      sender and accumulator, the others are workers (the main\n"
       "                      lcore also coordinates); shared: every role on the main\n"
@@ -301,6 +314,12 @@ Config parse_app_args(int argc, char** argv) {
       case kOptMbufs: c.mbufs = parse_unsigned("mbufs", optarg, 1023, 1u << 24); break;
       case kOptTop: c.top = parse_unsigned("top", optarg, 0, wire::kTopK); break;
       case kOptQuiet: c.quiet = true; break;
+      case kOptDomains: c.domains = parse_unsigned("domains", optarg, 1, 64); break;
+      case kOptDomainSplit:
+        if (std::strcmp(optarg, "metis") == 0) c.domain_metis = true;
+        else if (std::strcmp(optarg, "even") == 0) c.domain_metis = false;
+        else throw ConfigError(std::string("--domain-split: '") + optarg + "' is not metis or even");
+        break;
       case kOptRoles:
         if (std::strcmp(optarg, "split") == 0) c.split_roles = true;
         else if (std::strcmp(optarg, "shared") == 0) c.split_roles = false;

@@ -35,6 +35,8 @@ struct Config {
   unsigned top = 10;                      // top vertices printed at the end (0: none)
   bool quiet = false;                     // no per-superstep lines
   bool split_roles = true;                // --roles split|shared
+  unsigned domains = 0;                   // NUMA domains per node; 0: the machine's (libnuma)
+  bool domain_metis = true;               // refine the even split with METIS
   TransportConfig transport;              // reliability: windows, timers, checksum, faults
   int64_t crash_at_superstep = -1;        // test hook (--crash-node R:S): SIGKILL itself at superstep S
 

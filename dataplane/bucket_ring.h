@@ -1,8 +1,9 @@
-// A worker's bucket ring group: one open bucket per destination node, written
-// with a bump pointer straight into an mbuf. A full bucket is closed (header
-// and L2-L4 written) and handed on: remote buckets to the sender's descriptor
-// queue for the peer's port, same-node buckets to the local queue that the
-// accumulator drains without touching a NIC.
+// A worker's bucket ring group: one open bucket per destination group (node,
+// NUMA domain), written with a bump pointer straight into an mbuf. A full
+// bucket is closed (header and L2-L4 written) and handed on: remote buckets
+// to the sender's descriptor queue for that peer, same-node buckets to the
+// destination domain's local queue, which its accumulator drains without
+// touching a NIC.
 //
 // Owner: one worker (single writer of everything here).
 #pragma once
@@ -25,8 +26,10 @@ class BucketRingGroup {
     rte_mbuf* mbuf = nullptr;
   };
 
-  BucketRingGroup(Dataplane& dp, unsigned nodes, unsigned rank)
-      : dp_(dp), rank_(rank), open_(nodes), buckets_(nodes, 0), records_(nodes, 0) {}
+  // Groups are numbered node * domains + domain.
+  BucketRingGroup(Dataplane& dp, unsigned nodes, unsigned domains, unsigned rank)
+      : dp_(dp), rank_(rank), domains_(domains), open_(size_t{nodes} * domains),
+        buckets_(size_t{nodes} * domains, 0), records_(size_t{nodes} * domains, 0) {}
   ~BucketRingGroup() {
     for (Open& o : open_)
       if (o.mbuf != nullptr) rte_pktmbuf_free(o.mbuf);
@@ -40,22 +43,25 @@ class BucketRingGroup {
     std::fill(records_.begin(), records_.end(), 0);
   }
 
-  Open& open(unsigned dst) { return open_[dst]; }
+  Open& open(unsigned group) { return open_[group]; }
 
-  // Hands the open bucket for dst on (nothing if it is empty).
-  void close(unsigned dst) {
-    Open& o = open_[dst];
+  // Hands the open bucket for a group on (nothing if it is empty).
+  void close(unsigned group) {
+    Open& o = open_[group];
+    const unsigned dst = group / domains_;
+    const auto domain = static_cast<uint16_t>(group % domains_);
     if (o.mbuf == nullptr) return;
     uint8_t* frame = rte_pktmbuf_mtod(o.mbuf, uint8_t*);
     const auto count = static_cast<uint16_t>(o.cursor - records(frame));
     if (count == 0) return;  // keep the empty mbuf open for the next superstep
     write_bucket_header(frame, wire::Kind::kData, dp_.options().job_token, rank_, dst, superstep_, count);
+    bucket_header(frame)->domain = domain;
     const auto bucket_bytes = static_cast<uint16_t>(sizeof(wire::BucketHeader) + count * sizeof(wire::Record));
-    ++buckets_[dst];
-    records_[dst] += count;
+    ++buckets_[group];
+    records_[group] += count;
     if (dst == rank_) {
       o.mbuf->data_len = o.mbuf->pkt_len = wire::kPayloadOffset + count * sizeof(wire::Record);
-      dp_.enqueue_local(o.mbuf);
+      dp_.enqueue_local(domain, o.mbuf);
     } else {
       dp_.address(o.mbuf, dst, bucket_bytes);
       dp_.enqueue(dst, o.mbuf);
@@ -63,9 +69,9 @@ class BucketRingGroup {
     o = Open{};
   }
 
-  // Opens a fresh bucket for dst if none is open. False if the pool is empty.
-  bool reopen(unsigned dst) {
-    Open& o = open_[dst];
+  // Opens a fresh bucket for a group if none is open. False if the pool is empty.
+  bool reopen(unsigned group) {
+    Open& o = open_[group];
     if (o.mbuf != nullptr) {  // an empty bucket kept from close()
       o.cursor = records(rte_pktmbuf_mtod(o.mbuf, uint8_t*));
       o.end = o.cursor + wire::kMaxRecords;
@@ -79,15 +85,23 @@ class BucketRingGroup {
     return true;
   }
 
-  uint64_t buckets_to(unsigned dst) const { return buckets_[dst]; }
-  uint64_t records_to(unsigned dst) const { return records_[dst]; }
+  // Closed this superstep, to every domain of node dst.
+  uint64_t buckets_to(unsigned dst) const { return sum(buckets_, dst); }
+  uint64_t records_to(unsigned dst) const { return sum(records_, dst); }
 
  private:
+  uint64_t sum(const std::vector<uint64_t>& per_group, unsigned node) const {
+    uint64_t t = 0;
+    for (unsigned d = 0; d < domains_; ++d) t += per_group[size_t{node} * domains_ + d];
+    return t;
+  }
+
   Dataplane& dp_;
   unsigned rank_;
+  unsigned domains_;
   uint32_t superstep_ = 0;
   std::vector<Open> open_;
-  std::vector<uint64_t> buckets_;  // closed this superstep, per destination
+  std::vector<uint64_t> buckets_;  // closed this superstep, per group
   std::vector<uint64_t> records_;
 };
 

@@ -61,7 +61,7 @@ void separate_tap_kernel_mac(uint16_t port, const rte_eth_dev_info& info, const 
 }  // namespace
 
 Dataplane::Dataplane(const DataplaneOptions& o)
-    : opt_(o), vctx_{o.job_token, o.rank, o.nodes, o.udp_port}, peers_(o.nodes) {
+    : opt_(o), vctx_{o.job_token, o.rank, o.nodes, o.udp_port, o.domains}, peers_(o.nodes) {
   try {
     init_pool();
     uint16_t id;
@@ -90,11 +90,11 @@ void Dataplane::release() {
     rte_ring_free(r);
   };
   for (Peer& peer : peers_) drain(peer.queue);
-  drain(local_);
+  for (rte_ring* r : local_) drain(r);
   rte_mempool_free(pool_);
   ports_.clear();
   for (Peer& peer : peers_) peer.queue = nullptr;
-  local_ = nullptr;
+  local_.clear();
   pool_ = nullptr;
 }
 
@@ -109,9 +109,11 @@ void Dataplane::init_pool() {
                      " mbufs (more EAL memory with -m, or fewer with --mbufs)");
   // Holds every mbuf of the pool, so enqueue can never fail.
   const unsigned ring_size = rte_align32pow2(opt_.mbufs + 1);
-  local_ = rte_ring_create(("wg_local" + std::to_string(n)).c_str(), ring_size, socket,
-                           RING_F_SC_DEQ);
-  if (local_ == nullptr) throw dpdk_error("cannot create the local bucket queue");
+  for (unsigned d = 0; d < opt_.domains; ++d) {
+    const std::string q = "wg_local" + std::to_string(n) + "_" + std::to_string(d);
+    local_.push_back(rte_ring_create(q.c_str(), ring_size, socket, RING_F_SC_DEQ));
+    if (local_.back() == nullptr) throw dpdk_error("cannot create the local bucket queue of domain " + std::to_string(d));
+  }
   for (unsigned r = 0; r < peers_.size(); ++r) {
     if (r == opt_.rank) continue;
     const std::string q = "wg_q" + std::to_string(n) + "_" + std::to_string(r);
@@ -216,7 +218,6 @@ void Dataplane::address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes) const
   m->pkt_len = len;
 }
 
-void Dataplane::enqueue_local(rte_mbuf* m) { rte_ring_mp_enqueue(local_, m); }
 
 void Dataplane::broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes) {
   for (Port& p : ports_) {

@@ -30,6 +30,7 @@ struct DataplaneOptions {
   uint16_t udp_port = wire::kDefaultUdpPort;
   unsigned mbufs = 16383;
   bool checksum = false;  // CRC32C on every frame sent, verified on every frame received
+  unsigned domains = 1;   // NUMA domains: one same-node queue each
 };
 
 class Dataplane {
@@ -88,10 +89,10 @@ class Dataplane {
   // Seals and sends one addressed frame now, unsequenced; frees it if the port is full.
   bool send_now(unsigned peer, rte_mbuf* m);
 
-  // ---- same-node buckets ----
-  void enqueue_local(rte_mbuf* m);
-  unsigned dequeue_local(rte_mbuf** out, unsigned n) {
-    return rte_ring_sc_dequeue_burst(local_, reinterpret_cast<void**>(out), n, nullptr);
+  // ---- same-node buckets: one queue per destination domain ----
+  void enqueue_local(unsigned domain, rte_mbuf* m) { rte_ring_mp_enqueue(local_[domain], m); }
+  unsigned dequeue_local(unsigned domain, rte_mbuf** out, unsigned n) {
+    return rte_ring_sc_dequeue_burst(local_[domain], reinterpret_cast<void**>(out), n, nullptr);
   }
 
   // ---- receive side (accumulator role) ----
@@ -119,7 +120,7 @@ class Dataplane {
   DataplaneOptions opt_;
   ValidationContext vctx_;
   rte_mempool* pool_ = nullptr;
-  rte_ring* local_ = nullptr;
+  std::vector<rte_ring*> local_;
   std::vector<Port> ports_;
   std::vector<Peer> peers_;
 };

@@ -55,7 +55,7 @@ void write_bucket_header(uint8_t* frame, wire::Kind kind, uint32_t job_token, un
   h->count = count;
   h->flags = wire::kFlagNone;
   h->checksum = 0;
-  h->reserved16 = 0;
+  h->domain = 0;
   h->reserved32 = 0;
 }
 
@@ -88,6 +88,7 @@ const char* drop_reason_name(DropReason r) {
     case DropReason::kDuplicate: return "duplicate";
     case DropReason::kBeyondWindow: return "beyond_window";
     case DropReason::kSlotOverflow: return "slot_overflow";
+    case DropReason::kBadDomain: return "bad_domain";
     case DropReason::kNumReasons: break;
   }
   return "unknown";
@@ -142,6 +143,7 @@ DropReason validate_frame(const uint8_t* frame, uint32_t len, const ValidationCo
     if (h->dst_rank == wire::kBroadcastRank) return DropReason::kNotForMe;
     if (h->count == 0 || h->count > wire::kMaxRecords) return DropReason::kBadCount;
     if (uint32_t{h->count} * sizeof(wire::Record) > payload_len) return DropReason::kBadCount;
+    if (h->domain >= ctx.domains) return DropReason::kBadDomain;
     return DropReason::kNone;
   }
   if (kind == wire::Kind::kAck) {

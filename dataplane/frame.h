@@ -69,6 +69,7 @@ enum class DropReason : uint8_t {
   kDuplicate,       // a retransmitted or duplicated frame already delivered
   kBeyondWindow,    // too far ahead of the next expected frame; it will be resent
   kSlotOverflow,    // more messages for a vertex than it has in-edges (slot accumulators)
+  kBadDomain,       // destination NUMA domain beyond this node's domains
   kNumReasons,
 };
 const char* drop_reason_name(DropReason r);
@@ -78,6 +79,7 @@ struct ValidationContext {
   unsigned my_rank;
   unsigned nodes;
   uint16_t udp_port;
+  unsigned domains = 1;  // NUMA domains per node (numa/): a data bucket's domain is below this
 };
 
 // Checks everything about a frame that does not depend on engine state:

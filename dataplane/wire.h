@@ -58,7 +58,7 @@ struct __attribute__((packed)) BucketHeader {
   uint16_t count;       // data: records; control: payload bytes
   uint16_t flags;
   uint32_t checksum;    // CRC32C of the bucket, 0 when not used
-  uint16_t reserved16;  // zero; pads records to a 16-byte boundary
+  uint16_t domain;      // data: destination NUMA domain (numa/), whose accumulator folds it; else 0
   uint32_t reserved32;  // zero
 };
 static_assert(sizeof(BucketHeader) == 38);

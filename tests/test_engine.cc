@@ -328,7 +328,7 @@ TEST(DataplaneResources, FreedByTheDestructor) {
     // Buckets left in the local queue are freed too.
     rte_mbuf* m = a.alloc();
     ASSERT_NE(m, nullptr);
-    a.enqueue_local(m);
+    a.enqueue_local(0, m);
   }
   EXPECT_EQ(count_mempools(), pools);
   EXPECT_EQ(count_memzones(), zones);
@@ -337,17 +337,20 @@ TEST(DataplaneResources, FreedByTheDestructor) {
 TEST(DataplaneResources, LocalQueueKeepsOrder) {
   DataplaneOptions o;
   o.mbufs = 1023;
+  o.domains = 2;
   Dataplane dp(o);
   std::vector<rte_mbuf*> sent;
   for (int i = 0; i < 100; ++i) {
     rte_mbuf* m = dp.alloc();
     ASSERT_NE(m, nullptr);
     sent.push_back(m);
-    dp.enqueue_local(m);
+    dp.enqueue_local(1, m);
   }
+  rte_mbuf* none[1];
+  EXPECT_EQ(dp.dequeue_local(0, none, 1), 0u) << "each domain has its own queue";
   std::vector<rte_mbuf*> got(128);
   unsigned n = 0;
-  while (unsigned k = dp.dequeue_local(got.data() + n, Dataplane::kBurst)) n += k;
+  while (unsigned k = dp.dequeue_local(1, got.data() + n, Dataplane::kBurst)) n += k;
   ASSERT_EQ(n, 100u);
   got.resize(n);
   EXPECT_EQ(got, sent);

@@ -188,7 +188,7 @@ TEST(FrameEncode, DataFrameLayout) {
   EXPECT_EQ(le16(p + kHdrCount), kCount);
   EXPECT_EQ(le16(p + kHdr + 26), 0);   // flags
   EXPECT_EQ(le32(p + kHdr + 28), 0u);  // checksum
-  EXPECT_EQ(le16(p + kHdr + 32), 0);   // reserved16
+  EXPECT_EQ(le16(p + kHdr + 32), 0);   // domain
   EXPECT_EQ(le32(p + kHdr + 34), 0u);  // reserved32
 
   // Records untouched at 80, and the accessors point there.
@@ -391,6 +391,17 @@ TEST(FrameValidate, Ranks) {
 TEST(FrameValidate, BroadcastDataIsRejected) {
   std::vector<uint8_t> f = data_frame(3, kPeer, wire::kBroadcastRank);
   EXPECT_EQ(validate_exact(f), DropReason::kNotForMe);
+}
+
+TEST(FrameValidate, DataDomainMustExistHere) {
+  std::vector<uint8_t> f = data_frame(3);
+  ValidationContext two = kCtx;
+  two.domains = 2;
+  put_le16(&f[kHdr + 32], 1);
+  EXPECT_EQ(validate_exact(f, two), DropReason::kNone) << "domain 1 of 2";
+  EXPECT_EQ(validate_exact(f, kCtx), DropReason::kBadDomain) << "a one-domain node has no domain 1";
+  put_le16(&f[kHdr + 32], 2);
+  EXPECT_EQ(validate_exact(f, two), DropReason::kBadDomain);
 }
 
 TEST(FrameValidate, DataCounts) {
@@ -611,6 +622,7 @@ TEST(MaxRecordIndex, Values) {
   if (kind == 1) {
     if (dst != ctx.my_rank) return bad("data dst");
     if (count < 1 || count > 179 || count * 8 > payload) return bad("data count");
+    if (le16(p + kHdr + 32) >= ctx.domains) return bad("data domain");
     return ::testing::AssertionSuccess();
   }
   if (dst != ctx.my_rank && dst != 0xffff) return bad("control dst");

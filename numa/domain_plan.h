@@ -1,0 +1,28 @@
+// The second-level partition of the whole cluster: for every node, its
+// vertices split over k NUMA domains (even split refined by METIS,
+// numa/domain_partition.h), turned into the slot numbering every node uses
+// to address every other node's vertices (compute/slot_map.h).
+//
+// Every node computes every node's split (it holds the whole graph, and
+// METIS with a fixed seed is deterministic), so senders know where each
+// destination vertex lives without exchanging tables.
+#pragma once
+
+#include <vector>
+
+#include "compute/edge_list.h"
+#include "compute/slot_map.h"
+#include "numa/domain_partition.h"
+
+namespace wg {
+
+struct DomainPlan {
+  SlotMap map;
+  DomainPartition mine;  // this node's split, for the partition report
+};
+
+// k = 1 gives the identity map and a trivial report. Throws like
+// partition_domains (k larger than a node's vertex count, METIS failure).
+DomainPlan plan_domains(const EdgeList& g, unsigned nodes, unsigned rank, unsigned k, bool refine_with_metis);
+
+}  // namespace wg
