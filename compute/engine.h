@@ -49,6 +49,7 @@
 #include "compute/worker.h"
 #include "dataplane/dataplane.h"
 #include "dataplane/idle.h"
+#include "numa/placement.h"
 #include "reliability/membership.h"
 #include "reliability/superstep_ledger.h"
 #include "reliability/transport.h"
@@ -92,8 +93,11 @@ class Engine {
                                        opt.graph_fingerprint, opt.params_digest}),
         values_(g.num_local),
         active_(g.num_local, 0) {
-    for (auto& parity : sigma_)
-      for (unsigned d = 0; d < g.domains; ++d) parity.emplace_back(g, d);
+    // Domain d's accumulators live on NUMA node d when the machine has it.
+    for (unsigned d = 0; d < g.domains; ++d) {
+      const PreferredDomain on(d);
+      for (auto& parity : sigma_) parity.emplace_back(g, d);
+    }
     plan_roles();
     for (const auto& [lo, hi] : worker_slices(g, static_cast<unsigned>(worker_lcores_.size())))
       workers_.push_back(std::make_unique<Worker<Prog>>(dp, g, prog_, lo, hi));
