@@ -105,6 +105,7 @@ class Dataplane {
   struct Port {
     uint16_t id = 0;
     MacAddress mac{};
+    bool memif = false;
   };
   struct Peer {
     bool known = false;

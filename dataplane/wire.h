@@ -125,7 +125,7 @@ struct __attribute__((packed)) FinPayload {
 
 struct __attribute__((packed)) AbortPayload {
   uint32_t reason_len;
-  char reason[120];
+  char reason[400];
 };
 
 static_assert(sizeof(FinPayload) <= kMaxPayloadBytes);

@@ -38,6 +38,7 @@ void SendWindow::transmitted(uint64_t now) {
     ++stats_.frames;
   } else {
     s.resent = true;
+    last_resend_tsc_ = now;
     ++stats_.retransmissions;
   }
   // The timer runs from the oldest unacked frame's (re)transmission.

@@ -79,8 +79,9 @@ class SendWindow {
   // that one frame now instead of waiting for the timeout (the peer's reorder
   // window keeps the rest).
   bool head_resend_wanted() const { return head_resend_ && seq_lt(snd_una_, snd_tx_); }
-  void head_resent() {
+  void head_resent(uint64_t now) {
     head_resend_ = false;
+    last_resend_tsc_ = now;
     slots_[snd_una_ & mask_].resent = true;
     ++stats_.retransmissions;
     ++stats_.fast_retransmits;
@@ -121,6 +122,7 @@ class SendWindow {
   uint32_t snd_nxt_;  // next to assign
   uint32_t snd_max_;  // one past the highest sequence number ever transmitted
   uint64_t progress_tsc_ = 0;   // last ack progress, or the first send into an empty window
+  uint64_t last_resend_tsc_ = 0;  // latest retransmission (fast or go-back-N)
   uint64_t next_send_tsc_ = 0;  // NST
   uint64_t ast_ticks_;
   unsigned n_ = 0;
@@ -153,7 +155,11 @@ SendWindow::AckKind SendWindow::on_ack(uint32_t ack, bool pure, uint64_t now, Re
   }
   // New: release every frame below ack, sample the RTT of the newest one.
   const Slot& newest = slots_[(ack - 1) & mask_];
-  if (newest.sent && !newest.resent && now > newest.sent_tsc) sample_rtt(now - newest.sent_tsc);
+  // Karn, extended: no sample from a retransmitted frame, nor from one sent
+  // before the last retransmission (the peer may have held it behind the
+  // gap until the resend arrived, which would inflate the RTT and the RTO).
+  if (newest.sent && !newest.resent && now > newest.sent_tsc && newest.sent_tsc > last_resend_tsc_)
+    sample_rtt(now - newest.sent_tsc);
   while (snd_una_ != ack) {
     Slot& s = slots_[snd_una_ & mask_];
     release(s.frame);

@@ -142,7 +142,7 @@ void Transport::fast_retransmit(unsigned peer, uint64_t now) {
   if (rte_mbuf_refcnt_read(m) != 1) return;  // its last transmission is still out: try later
   stamp(m, w.snd_una(), c.receive->ack());
   rte_mbuf_refcnt_update(m, 1);
-  if (transmit_one(dp_.port_of(peer), m, now)) w.head_resent();
+  if (transmit_one(dp_.port_of(peer), m, now)) w.head_resent(now);
 }
 
 // One frame (the caller's reference goes with it) through the port's

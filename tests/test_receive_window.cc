@@ -292,7 +292,7 @@ void run_differential(uint64_t seed) {
         if (snd.head_resend_wanted()) {
           const uint32_t head = snd.snd_una();
           if (!rng.chance(drop)) data.push_back({head, snd.frame(head)});
-          snd.head_resent();
+          snd.head_resent(0);
         }
         if (snd.has_pending() && snd.may_send(now)) {
           const uint32_t seq = snd.next_to_transmit();

@@ -569,7 +569,7 @@ TEST(SendWindow, FastRetransmitOfTheHeadAfterThreeStaleAcks) {
   w.on_ack(0, true, 203, r);
   EXPECT_TRUE(w.head_resend_wanted());
   EXPECT_EQ(w.snd_una(), 0u) << "the head is seq 0";
-  w.head_resent();
+  w.head_resent(0);
   EXPECT_FALSE(w.head_resend_wanted());
   EXPECT_EQ(w.stats().retransmissions, 1u);
   EXPECT_EQ(w.stats().fast_retransmits, 1u);
@@ -579,7 +579,7 @@ TEST(SendWindow, FastRetransmitOfTheHeadAfterThreeStaleAcks) {
   // Three more stale acks: the head again.
   for (int i = 0; i < 3; ++i) w.on_ack(0, true, 300 + i, r);
   EXPECT_TRUE(w.head_resend_wanted());
-  w.head_resent();
+  w.head_resent(0);
   EXPECT_EQ(w.stats().fast_retransmits, 2u);
   // Karn: the ack for the resent head gives no RTT sample.
   ASSERT_EQ(w.on_ack(1, true, 5000, r), AckKind::kNew);

@@ -96,13 +96,12 @@ void send_step(Endpoint& e, Channel& out, Rng& rng, uint64_t now) {
   const unsigned offered = rng.below(4);
   for (unsigned i = 0; i < offered && e.pushed < kFrames && !e.snd.full(); ++i)
     e.snd.push(reinterpret_cast<void*>(e.handle_base + e.pushed++));
-  // Fast retransmit of the head after three stale acks. (transport.cc today
-  // does this only inside the has_pending() branch below; the model does it
-  // whenever it is wanted, as the design says.)
+  // Fast retransmit of the head after three stale acks, whether or not
+  // anything new is pending (as transport.cc does).
   if (e.snd.head_resend_wanted()) {
     const uint32_t head = e.snd.snd_una();
     out.send(rng, Wire{true, head, e.rcv.ack(), e.snd.frame(head)});
-    e.snd.head_resent();
+    e.snd.head_resent(now);
   }
   if (e.snd.has_pending() && e.snd.may_send(now)) {
     const uint32_t ack = e.rcv.ack();
