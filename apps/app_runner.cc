@@ -80,6 +80,8 @@ int run(const Config& cfg, Dataplane& dp, LoadedGraph& graph, Prog prog, uint32_
   eo.top = cfg.top;
   eo.crash_at_superstep = cfg.crash_at_superstep;
   eo.split_roles = cfg.split_roles;
+  eo.line_rate_gbps = cfg.line_rate_gbps > 0 ? cfg.line_rate_gbps
+                      : dp.link_speed_gbps() > 0 ? dp.link_speed_gbps() : 10.0;
   {
     EdgeList none;
     std::swap(none, graph.edges);  // the node keeps only its part from here on

@@ -45,6 +45,7 @@
 #include "compute/accumulator.h"
 #include "compute/partition.h"
 #include "compute/run_report.h"
+#include "compute/telemetry.h"
 #include "compute/vertex_program.h"
 #include "compute/worker.h"
 #include "dataplane/dataplane.h"
@@ -65,6 +66,7 @@ struct EngineOptions {
   bool quiet = false;
   unsigned top = 10;
   bool split_roles = true;          // use every EAL lcore (else all roles on the main lcore)
+  double line_rate_gbps = 10.0;     // for the "% of line rate" in the superstep report
   int64_t crash_at_superstep = -1;  // test hook (--crash-node)
 };
 
@@ -120,6 +122,12 @@ class Engine {
     RunReport report;
     report.rank = rank_;
     report.nodes = nodes_;
+    report.line_rate_gbps = opt_.line_rate_gbps;
+    const TelemetrySource telemetry{rank_, &dp_, &transport_, &superstep_now_};
+    publish_telemetry(&telemetry);
+    struct Unpublish {
+      ~Unpublish() { publish_telemetry(nullptr); }
+    } unpublish;
     const auto t0 = Clock::now();
     ledger_.open(0);
     start_roles();
@@ -132,6 +140,7 @@ class Engine {
     double aggregate = 0.0;
     for (uint32_t s = 0;; ++s) {
       if (static_cast<int64_t>(s) == opt_.crash_at_superstep) raise(SIGKILL);
+      superstep_now_.store(s, std::memory_order_relaxed);
       const auto ts = Clock::now();
       ledger_.open(s + 1);
       accumulated_[(s + 1) & 1] = 0;
@@ -146,7 +155,7 @@ class Engine {
       combine_cluster_figures(s, st);
       aggregate = st.cluster_aggregate;
       st.seconds = seconds_since(ts);
-      if (!opt_.quiet) print_step(st);
+      if (!opt_.quiet) print_step(st, opt_.line_rate_gbps);
       report.steps.push_back(st);
       if (st.cluster_active == 0) break;
     }
@@ -602,6 +611,7 @@ class Engine {
   double step_aggregate_ = 0.0;
   alignas(64) std::atomic<unsigned> workers_done_{0};
   // any role -> coordinator
+  std::atomic<int64_t> superstep_now_{-1};  // for telemetry
   std::atomic<bool> failed_{false};
   std::atomic<bool> error_set_{false};
   std::string error_;

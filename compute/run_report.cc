@@ -90,6 +90,7 @@ void write_node_json(const std::string& path, const std::string& config_json, co
   std::fprintf(f, "{\n  \"rank\": %u,\n  \"nodes\": %u,\n  \"config\": %s,\n", r.rank, r.nodes, config_json.c_str());
   std::fprintf(f, "  \"load_seconds\": %.6f,\n  \"discovery_seconds\": %.6f,\n  \"compute_seconds\": %.6f,\n",
                r.load_seconds, r.discovery_seconds, r.compute_seconds);
+  std::fprintf(f, "  \"line_rate_gbps\": %g,\n", r.line_rate_gbps);
   if (!r.partition_json.empty()) std::fprintf(f, "  \"partition\": %s,\n", r.partition_json.c_str());
   std::fprintf(f, "  \"rx\": {\"frames\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"data_buckets\": %" PRIu64
                   ", \"records\": %" PRIu64 ", \"dropped\": ",
@@ -110,10 +111,12 @@ void write_node_json(const std::string& path, const std::string& config_json, co
                  "    {\"superstep\": %u, \"active\": %" PRIu64 ", \"messages_sent\": %" PRIu64
                  ", \"messages_local\": %" PRIu64 ", \"messages_accumulated\": %" PRIu64
                  ", \"buckets_sent\": %" PRIu64 ", \"frames_sent\": %" PRIu64 ", \"bytes_sent\": %" PRIu64
-                 ", \"seconds\": %.6f, \"wire_gbps\": %.4f, \"links\": ",
+                 ", \"seconds\": %.6f, \"l2_gbps\": %.4f, \"wire_gbps\": %.4f, \"pct_line_rate\": %.2f, \"links\": ",
                  s.superstep, s.active, s.messages_sent, s.messages_local, s.messages_accumulated,
                  s.buckets_sent, s.frames_sent, s.bytes_sent, s.seconds,
-                 wire_gbps(s.bytes_sent, s.frames_sent, s.seconds));
+                 s.seconds > 0 ? s.bytes_sent * 8e-9 / s.seconds : 0.0,
+                 wire_gbps(s.bytes_sent, s.frames_sent, s.seconds),
+                 r.line_rate_gbps > 0 ? 100.0 * wire_gbps(s.bytes_sent, s.frames_sent, s.seconds) / r.line_rate_gbps : 0.0);
     write_links(f, s.links);
     std::fprintf(f, "}%s\n", i + 1 < r.steps.size() ? "," : "");
   }
@@ -146,12 +149,18 @@ void write_summary_json(const std::string& path, const std::string& config_json,
   out.close();
 }
 
-void print_step(const StepStats& st) {
+void print_step(const StepStats& st, double line_rate_gbps) {
+  const double l1 = wire_gbps(st.bytes_sent, st.frames_sent, st.seconds);
+  const double l2 = st.seconds > 0 ? st.bytes_sent * 8e-9 / st.seconds : 0.0;
+  uint64_t rtx = 0;
+  for (const ConnectionReport& c : st.links) rtx += c.send.retransmissions;
   std::printf(
       "superstep %3u: active %9" PRIu64 " (cluster %9" PRIu64 ")  sent %10" PRIu64 " msgs (%" PRIu64
-      " local) in %7" PRIu64 " buckets  accumulated %10" PRIu64 "  %8.4f s  %7.3f Gbps\n",
+      " local) in %7" PRIu64 " buckets  accumulated %10" PRIu64 "  %8.4f s  L2 %6.3f Gbps  L1 %6.3f Gbps"
+      " = %5.1f%% of %g GbE  rtx %" PRIu64 "\n",
       st.superstep, st.active, st.cluster_active, st.messages_sent, st.messages_local, st.buckets_sent,
-      st.messages_accumulated, st.seconds, wire_gbps(st.bytes_sent, st.frames_sent, st.seconds));
+      st.messages_accumulated, st.seconds, l2, l1, line_rate_gbps > 0 ? 100.0 * l1 / line_rate_gbps : 0.0,
+      line_rate_gbps, rtx);
   for (const ConnectionReport& c : st.links)
     std::printf("               to node %u: N %u  AST %.3f us  RTO %.0f us  sent %" PRIu64 "  retransmitted %" PRIu64
                 "  timeouts %" PRIu64 "  stale acks %" PRIu64 "  dup rx %" PRIu64 "\n",

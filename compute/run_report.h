@@ -46,6 +46,7 @@ struct RunReport {
   TxCounters tx;
   FaultCounts rx_faults, tx_faults;
   std::string partition_json;  // the node's NUMA-domain partition report (numa/), a JSON object
+  double line_rate_gbps = 10.0;
 };
 
 // DIR/node<R>.json: this node's configuration echo and per-superstep counts.
@@ -53,8 +54,10 @@ struct RunReport {
 void write_node_json(const std::string& path, const std::string& config_json, const RunReport& r);
 void write_summary_json(const std::string& path, const std::string& config_json, const RunReport& r);
 
-// Prints one superstep's line (and one per connection) to stdout.
-void print_step(const StepStats& st);
+// Prints one superstep's line (and one per connection) to stdout: this
+// node's L2 rate (frame bytes) and L1 rate (frame + FCS + preamble + gap, what
+// the link really carries) and the L1 rate as a share of the line rate.
+void print_step(const StepStats& st, double line_rate_gbps);
 
 // Prints the end-of-run report (drops by reason, totals) to stdout.
 void print_run_totals(const RunReport& r);

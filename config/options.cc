@@ -59,6 +59,7 @@ enum Opt {
   kOptRoles,
   kOptDomains,
   kOptDomainSplit,
+  kOptLineRate,
   kOptHelp,
 };
 
@@ -93,6 +94,7 @@ const option kLongOptions[] = {
     {"crash-node", required_argument, nullptr, kOptCrashAt},
     {"roles", required_argument, nullptr, kOptRoles},
     {"domains", required_argument, nullptr, kOptDomains},
+    {"line-rate", required_argument, nullptr, kOptLineRate},
     {"domain-split", required_argument, nullptr, kOptDomainSplit},
     {"help", no_argument, nullptr, kOptHelp},
     {nullptr, 0, nullptr, 0},
@@ -239,6 +241,8 @@ void print_usage(const char* prog) {
       "  --mbufs N           mbufs in the node's packet pool (default 16383)\n"
       "  --top N             print the N top-ranked vertices at the end (default 10, 0: off)\n"
       "  --quiet             no per-superstep report lines\n"
+      "  --line-rate GBPS    link speed the report compares with (10, 25, 40, 100...;\n"
+      "                      default: the port's reported speed, else 10)\n"
       "  --domains K         NUMA domains per node (default: the machine's, from libnuma):\n"
       "                      vertices are split over K domains, each with its own\n"
       "                      accumulator arrays and same-node queue; K larger than the\n"
@@ -315,6 +319,7 @@ Config parse_app_args(int argc, char** argv) {
       case kOptTop: c.top = parse_unsigned("top", optarg, 0, wire::kTopK); break;
       case kOptQuiet: c.quiet = true; break;
       case kOptDomains: c.domains = parse_unsigned("domains", optarg, 1, 64); break;
+      case kOptLineRate: c.line_rate_gbps = parse_positive("line-rate", optarg); break;
       case kOptDomainSplit:
         if (std::strcmp(optarg, "metis") == 0) c.domain_metis = true;
         else if (std::strcmp(optarg, "even") == 0) c.domain_metis = false;

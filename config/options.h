@@ -36,6 +36,7 @@ struct Config {
   bool quiet = false;                     // no per-superstep lines
   bool split_roles = true;                // --roles split|shared
   unsigned domains = 0;                   // NUMA domains per node; 0: the machine's (libnuma)
+  double line_rate_gbps = 0;              // link speed for the report; 0: the port's, else 10
   bool domain_metis = true;               // refine the even split with METIS
   TransportConfig transport;              // reliability: windows, timers, checksum, faults
   int64_t crash_at_superstep = -1;        // test hook (--crash-node R:S): SIGKILL itself at superstep S

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -167,6 +168,17 @@ bool Dataplane::all_links_up() const {
     if (rte_eth_link_get_nowait(p.id, &link) != 0 || link.link_status != RTE_ETH_LINK_UP) return false;
   }
   return true;
+}
+
+double Dataplane::link_speed_gbps() const {
+  double best = 0;
+  for (const Port& p : ports_) {
+    rte_eth_link link{};
+    if (rte_eth_link_get_nowait(p.id, &link) == 0 && link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
+        link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
+      best = std::max(best, link.link_speed / 1000.0);
+  }
+  return best;
 }
 
 unsigned Dataplane::restart_down_ports() {

@@ -48,6 +48,8 @@ class Dataplane {
   uint16_t port_id(unsigned i) const { return ports_[i].id; }
   rte_mempool* pool() const { return pool_; }
   bool all_links_up() const;
+  // The fastest port's reported link speed in Gbps (0 if none reports one).
+  double link_speed_gbps() const;
   // Stops and restarts every port whose link is down. A memif client that
   // started before its server never retries by itself; a restart does.
   // Returns how many ports were restarted.

@@ -1,0 +1,79 @@
+#include "compute/telemetry.h"
+
+#include <rte_telemetry.h>
+
+#include <atomic>
+#include <cstdio>
+#include <string>
+
+namespace wg {
+
+namespace {
+
+std::atomic<const TelemetrySource*> g_source{nullptr};
+
+int stats(const char*, const char*, rte_tel_data* d) {
+  rte_tel_data_start_dict(d);
+  const TelemetrySource* s = g_source.load(std::memory_order_acquire);
+  if (s == nullptr) return 0;
+  const Dataplane& dp = *s->dataplane;
+  rte_tel_data_add_dict_u64(d, "rank", s->rank);
+  rte_tel_data_add_dict_int(d, "superstep", static_cast<int>(s->superstep->load(std::memory_order_relaxed)));
+  rte_tel_data_add_dict_u64(d, "tx_frames", dp.tx.frames);
+  rte_tel_data_add_dict_u64(d, "tx_bytes", dp.tx.bytes);
+  rte_tel_data_add_dict_u64(d, "tx_nic_full", dp.tx.ring_full);
+  rte_tel_data_add_dict_u64(d, "rx_frames", dp.rx.frames);
+  rte_tel_data_add_dict_u64(d, "rx_bytes", dp.rx.bytes);
+  rte_tel_data_add_dict_u64(d, "rx_data_buckets", dp.rx.data_buckets);
+  rte_tel_data_add_dict_u64(d, "rx_records", dp.rx.records);
+  rte_tel_data_add_dict_u64(d, "rx_dropped", dp.rx.total_dropped());
+  return 0;
+}
+
+int drops(const char*, const char*, rte_tel_data* d) {
+  rte_tel_data_start_dict(d);
+  const TelemetrySource* s = g_source.load(std::memory_order_acquire);
+  if (s == nullptr) return 0;
+  for (size_t i = 1; i < s->dataplane->rx.dropped.size(); ++i)
+    rte_tel_data_add_dict_u64(d, drop_reason_name(static_cast<DropReason>(i)), s->dataplane->rx.dropped[i]);
+  return 0;
+}
+
+int links(const char*, const char*, rte_tel_data* d) {
+  rte_tel_data_start_dict(d);
+  const TelemetrySource* s = g_source.load(std::memory_order_acquire);
+  if (s == nullptr || s->transport == nullptr) return 0;
+  for (const ConnectionReport& c : s->transport->report()) {
+    rte_tel_data* peer = rte_tel_data_alloc();
+    if (peer == nullptr) return -1;
+    rte_tel_data_start_dict(peer);
+    rte_tel_data_add_dict_u64(peer, "n", c.n);
+    rte_tel_data_add_dict_u64(peer, "ast_ns", static_cast<uint64_t>(c.ast_us * 1000));
+    rte_tel_data_add_dict_u64(peer, "rto_us", static_cast<uint64_t>(c.rto_us));
+    rte_tel_data_add_dict_u64(peer, "frames", c.send.frames);
+    rte_tel_data_add_dict_u64(peer, "retransmissions", c.send.retransmissions);
+    rte_tel_data_add_dict_u64(peer, "timeouts", c.send.timeouts);
+    rte_tel_data_add_dict_u64(peer, "stale_acks", c.send.stale_acks);
+    rte_tel_data_add_dict_u64(peer, "duplicates_received", c.receive.duplicates);
+    const std::string name = "node" + std::to_string(c.peer);
+    rte_tel_data_add_dict_container(d, name.c_str(), peer, 0);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void publish_telemetry(const TelemetrySource* src) {
+  static const bool registered = [] {
+    rte_telemetry_register_cmd("/wiregraph/stats", stats,
+                               "wiregraph node counters: superstep, frames, bytes, records, drops");
+    rte_telemetry_register_cmd("/wiregraph/drops", drops, "wiregraph received frames dropped, by reason");
+    rte_telemetry_register_cmd("/wiregraph/links", links,
+                               "wiregraph transport per peer: N, AST, RTO, retransmissions, timeouts");
+    return true;
+  }();
+  (void)registered;
+  g_source.store(src, std::memory_order_release);
+}
+
+}  // namespace wg
