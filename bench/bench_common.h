@@ -1,0 +1,206 @@
+// Shared helpers of the wiregraph benchmarks: trial statistics, the
+// single-core memory bandwidth baseline, command-line parsing of the options
+// after the EAL's `--`, and a small JSON writer.
+//
+// Benchmarks report speed as ratios against a baseline measured in the same
+// run; nothing here checks thresholds.
+#pragma once
+
+#include <rte_cycles.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <time.h>
+
+namespace wg::bench {
+
+using Clock = std::chrono::steady_clock;
+inline double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// CPU time of the calling thread: on a machine shared with other work the
+// wall clock also counts the time slices given to others; the reports give
+// rates per wall-clock second and per CPU second of the measuring thread.
+inline double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// Median, minimum and maximum of the trials of one figure.
+struct Stat {
+  double median = 0, min = 0, max = 0;
+};
+
+inline Stat summarize(std::vector<double> v) {
+  Stat s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  s.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  s.min = v.front();
+  s.max = v.back();
+  return s;
+}
+
+// Keeps the compiler from proving a buffer dead.
+inline void clobber(void* p) { asm volatile("" : : "r"(p) : "memory"); }
+
+// Single-core sequential write bandwidth in bytes/s: one pass over `n`
+// words (faulted in beforehand) with ordinary stores of a non-zero, varying
+// pattern. MACHINE-NOTES: zero writes overstate bandwidth (a platform
+// zero-fill effect), and memset may switch to non-temporal stores, so neither
+// is used.
+// Returns {bytes per wall second, bytes per CPU second}.
+inline std::pair<double, double> write_pass(uint64_t* p, size_t n, unsigned round) {
+  const uint64_t pattern = 0x9e3779b97f4a7c15ull * (round + 1);
+  const double c0 = thread_cpu_seconds();
+  const auto t0 = Clock::now();
+  for (size_t i = 0; i < n; ++i) p[i] = pattern + i;
+  clobber(p);
+  const double wall = seconds_since(t0), cpu = thread_cpu_seconds() - c0;
+  const double bytes = static_cast<double>(n * sizeof(uint64_t));
+  return {bytes / wall, bytes / cpu};
+}
+
+// The 1-minute load average: the benchmarks share the machine with whatever
+// else runs, so every report records it.
+inline double loadavg() {
+  double l = -1;
+  if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf", &l) != 1) l = -1;
+    std::fclose(f);
+  }
+  return l;
+}
+
+// ---- options after the EAL's `--` ---------------------------------------------
+
+class Args {
+ public:
+  Args(int argc, char** argv) : argv_(argv + 1, argv + argc) {}
+
+  // `--name VALUE`; returns true and consumes both if present.
+  bool take(const char* name, std::string& value) {
+    for (size_t i = 0; i < argv_.size(); ++i) {
+      if (argv_[i] != name) continue;
+      if (i + 1 >= argv_.size()) throw std::runtime_error(std::string("missing value after ") + name);
+      value = argv_[i + 1];
+      argv_.erase(argv_.begin() + static_cast<long>(i), argv_.begin() + static_cast<long>(i) + 2);
+      return true;
+    }
+    return false;
+  }
+  bool flag(const char* name) {
+    for (size_t i = 0; i < argv_.size(); ++i) {
+      if (argv_[i] != name) continue;
+      argv_.erase(argv_.begin() + static_cast<long>(i));
+      return true;
+    }
+    return false;
+  }
+  template <class T>
+  T number(const char* name, T dflt) {
+    std::string v;
+    if (!take(name, v)) return dflt;
+    char* end = nullptr;
+    const double d = std::strtod(v.c_str(), &end);
+    if (end == v.c_str() || *end != '\0') throw std::runtime_error(std::string("bad number for ") + name + ": " + v);
+    return static_cast<T>(d);
+  }
+  std::string string(const char* name, const std::string& dflt) {
+    std::string v;
+    return take(name, v) ? v : dflt;
+  }
+  void finish() const {
+    if (!argv_.empty()) throw std::runtime_error("unknown option: " + argv_.front());
+  }
+
+ private:
+  std::vector<std::string> argv_;
+};
+
+// ---- JSON ---------------------------------------------------------------------
+
+// Appends `"key": value` pairs with commas; objects and arrays nest by hand.
+class Json {
+ public:
+  std::string str() const { return s_; }
+  Json& open(const char* key = nullptr) { return begin(key, '{'); }
+  Json& close() { return end('}'); }
+  Json& open_array(const char* key) { return begin(key, '['); }
+  Json& close_array() { return end(']'); }
+  Json& num(const char* key, double v) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.6g", v);
+    return raw(key, b);
+  }
+  Json& integer(const char* key, uint64_t v) { return raw(key, std::to_string(v)); }
+  Json& boolean(const char* key, bool v) { return raw(key, v ? "true" : "false"); }
+  Json& text(const char* key, const std::string& v) {
+    std::string q = "\"";
+    for (char c : v) {
+      if (c == '"' || c == '\\') q += '\\';
+      if (static_cast<unsigned char>(c) < 0x20) continue;
+      q += c;
+    }
+    return raw(key, q + "\"");
+  }
+  Json& stat(const char* key, const Stat& s) {
+    open(key);
+    num("median", s.median).num("min", s.min).num("max", s.max);
+    return close();
+  }
+
+  bool write(const std::string& path) const {
+    if (path.empty()) return true;
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (f == nullptr) return false;
+    std::fputs(s_.c_str(), f);
+    std::fputc('\n', f);
+    return std::fclose(f) == 0;
+  }
+
+ private:
+  Json& raw(const char* key, const std::string& v) {
+    comma();
+    if (key != nullptr) s_ += std::string("\"") + key + "\": ";
+    s_ += v;
+    first_ = false;
+    return *this;
+  }
+  Json& begin(const char* key, char c) {
+    comma();
+    if (key != nullptr) s_ += std::string("\"") + key + "\": ";
+    s_ += c;
+    first_ = true;
+    return *this;
+  }
+  Json& end(char c) {
+    s_ += c;
+    first_ = false;
+    return *this;
+  }
+  void comma() {
+    if (!first_) s_ += ", ";
+  }
+  std::string s_;
+  bool first_ = true;
+};
+
+// Line rates in Gbit/s that the reports compare against.
+inline constexpr double kLineRatesGbps[] = {10, 25, 40, 100};
+
+}  // namespace wg::bench

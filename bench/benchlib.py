@@ -1,0 +1,167 @@
+"""Shared helpers of the Python benchmarks (links.py, end_to_end.py, report.py).
+
+Runs the real wiregraph binary through scripts/wiregraph-cluster, with
+bench/wg_timed.py as the node binary so that each node's peak RSS is
+recorded, and reads the nodes' DIR/node<R>.json reports.
+"""
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+LAUNCHER = ROOT / "scripts" / "wiregraph-cluster"
+WRAPPER = HERE / "wg_timed.py"
+WIRE_OVERHEAD = 24          # FCS + preamble + SFD + inter-frame gap (wire::kWireOverheadBytes)
+RECORDS_PER_BUCKET = 179    # wire::kMaxRecords
+# DPDK memory per mbuf with --no-huge: a 2.3 KiB mbuf may not cross a 4 KiB
+# page, so each takes a page (measured: 262143 mbufs do not fit in -m 1024).
+MBUF_BYTES = 4096
+LINE_RATES = (10, 25, 40, 100)
+
+
+def stat(values):
+    """Median, min and max of a list (None entries skipped)."""
+    v = [x for x in values if x is not None]
+    if not v:
+        return None
+    return {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)}
+
+
+def loadavg():
+    try:
+        return float(Path("/proc/loadavg").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def kron_edges(spec, undirected=False):
+    """Directed edge count of a kron:SCALE:DEGREE graph (None for files)."""
+    m = re.match(r"kron:(\d+):(\d+)", spec)
+    if not m:
+        return None
+    e = (1 << int(m.group(1))) * int(m.group(2))
+    return 2 * e if undirected else e
+
+
+def pool_for(spec, nodes, undirected):
+    """(mbufs, DPDK MiB) for a node: the pool must hold every remote bucket
+    a worker may queue in one superstep. With fewer, the worker can take
+    every mbuf while the memif receive path needs one to take in the acks
+    that would free them (seen as both nodes 'silent for 30 s' on
+    kron:20:16 at P=2 with the default 16383 mbufs)."""
+    e = kron_edges(spec, undirected)
+    mbufs = 16383
+    if e is not None and nodes > 1:
+        remote = e / nodes * (nodes - 1) / nodes / RECORDS_PER_BUCKET
+        need = int(1.5 * remote) + 4096
+        while mbufs < need:
+            mbufs = mbufs * 2 + 1
+    mem = (mbufs * MBUF_BYTES) // (1 << 20) + 128
+    mem = max(256, (mem + 255) // 256 * 256)
+    return mbufs, mem
+
+
+def run_cluster(outdir, nodes, app_args, link="memif", lcores=1, mem_mb=256, memory="no-huge",
+                timeout=600, binary=None, log=None):
+    """Runs one job; returns a dict with the exit status, the nodes' JSON
+    reports, their peak RSS, the edge count the nodes printed and the
+    launcher's output."""
+    outdir = Path(outdir)
+    if outdir.exists():
+        shutil.rmtree(outdir)
+    outdir.mkdir(parents=True)
+    env = dict(os.environ)
+    env["WG_BENCH_RSS_DIR"] = str(outdir)
+    if binary:
+        env["WG_BENCH_BINARY"] = str(binary)
+    cmd = [str(LAUNCHER), "--nodes", str(nodes), "--link", link, "--lcores-per-node", str(lcores),
+           "--mem-mb", str(mem_mb), "--memory", memory, "--timeout", str(timeout),
+           "--binary", str(WRAPPER), "--"] + list(app_args) + ["--quiet", "--out", str(outdir)]
+    t0 = time.monotonic()
+    load0 = loadavg()
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    wall = time.monotonic() - t0
+    (outdir / "launcher.log").write_text(" ".join(cmd) + "\n" + p.stdout)
+    if log is not None:
+        log.write("$ " + " ".join(cmd) + "\n")
+        log.flush()
+    meta = {"rc": p.returncode, "command": cmd, "wall_seconds": wall, "loadavg_start": load0,
+            "loadavg_end": loadavg(), "nodes": nodes, "link": link if nodes > 1 else "none",
+            "lcores": lcores, "mem_mb": mem_mb}
+    (outdir / "run.json").write_text(json.dumps(meta) + "\n")
+    res = read_run(outdir)
+    # Keep the run directory small: the per-vertex results are not needed.
+    for f in outdir.glob("result-*.txt"):
+        f.unlink()
+    return res
+
+
+def read_run(outdir):
+    """What run_cluster returns, from a run directory: run.json (or, for runs
+    made before it existed, the exit status inferred from launcher.log), the
+    launcher output, node<R>.json, summary.json and rss-<R>.txt."""
+    outdir = Path(outdir)
+    lines = (outdir / "launcher.log").read_text().split("\n", 1)
+    text = lines[1] if len(lines) > 1 else ""
+    try:
+        meta = json.loads((outdir / "run.json").read_text())
+    except (OSError, ValueError):
+        cmd = lines[0].split()
+        n = int(cmd[cmd.index("--nodes") + 1]) if "--nodes" in cmd else 1
+        meta = {"rc": 0 if re.search(r"all \d+ node\(s\) exited 0", text) else 1, "command": cmd,
+                "wall_seconds": None, "loadavg_start": None, "loadavg_end": None, "nodes": n,
+                "link": cmd[cmd.index("--link") + 1] if "--link" in cmd and n > 1 else "none",
+                "lcores": int(cmd[cmd.index("--lcores-per-node") + 1]) if "--lcores-per-node" in cmd else 1,
+                "mem_mb": int(cmd[cmd.index("--mem-mb") + 1]) if "--mem-mb" in cmd else None}
+    nodes = meta["nodes"]
+    res = dict(meta)
+    res.update({"node_json": [], "rss_kib": [], "edges": None, "vertices": None, "error": None})
+    m = re.search(r"\[node 0\] graph: (\d+) vertices, (\d+) edges", text)
+    if m:
+        res["vertices"], res["edges"] = int(m.group(1)), int(m.group(2))
+    for r in range(nodes):
+        try:
+            res["node_json"].append(json.loads((outdir / ("node%d.json" % r)).read_text()))
+        except (OSError, ValueError):
+            res["node_json"].append(None)
+        try:
+            res["rss_kib"].append(int((outdir / ("rss-%d.txt" % r)).read_text().split()[0]))
+        except (OSError, ValueError, IndexError):
+            res["rss_kib"].append(None)
+    try:
+        res["summary"] = json.loads((outdir / "summary.json").read_text())
+    except (OSError, ValueError):
+        res["summary"] = None
+    if res["rc"] != 0:
+        errs = [l for l in text.splitlines() if "error" in l.lower() or "fail" in l.lower()
+                or "SIG" in l]
+        res["error"] = "; ".join(errs[-3:]) if errs else "exit status %d" % res["rc"]
+    return res
+
+
+def link_figures(node):
+    """Send-side link figures of one node over all its supersteps that sent
+    anything: frames/s, L1 Gbps, per-superstep peak."""
+    steps = [s for s in node["supersteps"] if s["frames_sent"] > 0 and s["seconds"] > 0]
+    if not steps:
+        return None
+    frames = sum(s["frames_sent"] for s in steps)
+    byts = sum(s["bytes_sent"] for s in steps)
+    secs = sum(s["seconds"] for s in steps)
+    per_step = [(s["bytes_sent"] + WIRE_OVERHEAD * s["frames_sent"]) * 8e-9 / s["seconds"] for s in steps]
+    fps_step = [s["frames_sent"] / s["seconds"] for s in steps]
+    gbps = (byts + WIRE_OVERHEAD * frames) * 8e-9 / secs
+    links = node.get("links") or [{}]
+    return {"frames": frames, "bytes": byts, "seconds": secs, "frames_per_s": frames / secs,
+            "gbps_l1": gbps, "peak_step_gbps_l1": max(per_step), "peak_step_frames_per_s": max(fps_step),
+            "mean_frame_bytes": byts / frames,
+            "pct_line_rate": {"%dGbE" % r: 100.0 * gbps / r for r in LINE_RATES},
+            "retransmissions": sum(l.get("retransmissions", 0) for l in links),
+            "timeouts": sum(l.get("timeouts", 0) for l in links),
+            "rx_dropped": sum(node["rx"]["dropped"].values())}

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Links: frames/s and Gbps between two wiregraph node processes.
+
+Runs the real wiregraph binary through scripts/wiregraph-cluster with P=2,
+PageRank on a Kronecker graph, once per link kind and trial, and reads each
+node's DIR/node<R>.json: per superstep frames_sent, bytes_sent and seconds.
+A node's link rate is what it sent (data buckets, END, ACK frames) over the
+supersteps in which it sent anything: this is the rate the application
+achieved on the link while computing (scatter, fold and transport share the
+node's lcore), not the link's raw capacity (MACHINE-NOTES has raw figures).
+
+  memif - one shared-memory memif pair (copy mode): fast
+  tap   - one net_tap port per node on a fresh Linux bridge (root only): the
+          kernel L2 path, lossy without pacing; the transport's pacing and
+          retransmission handle the loss
+  ring  - not feasible: net_ring is an in-process PMD, it cannot join two
+          processes; bench_accumulation measures the in-process ring loopback
+
+usage: links.py [--graph SPEC] [--trials N] [--links memif,tap] [--out DIR] [--json PATH]
+"""
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchlib  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--graph", default="kron:18:16")
+    ap.add_argument("--app", default="pagerank")
+    ap.add_argument("--trials", type=int, default=3)
+    ap.add_argument("--links", default="memif,tap")
+    ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--out", default="/tmp/wiregraph-bench/links")
+    ap.add_argument("--json", default=None)
+    a = ap.parse_args()
+
+    kinds = [k for k in a.links.split(",") if k]
+    result = {"benchmark": "links", "graph": a.graph, "app": a.app, "trials": a.trials, "links": {},
+              "ring": "not feasible: net_ring is an in-process PMD and cannot join two processes; "
+                      "see bench_accumulation's ring-txrx for the in-process loopback"}
+    log = open(Path(a.out).parent / "links-commands.log", "a") if Path(a.out).parent.exists() else None
+    failed = False
+    for kind in kinds:
+        if kind == "tap" and os.geteuid() != 0:
+            result["links"][kind] = {"skipped": "tap needs root (a bridge and tap netdevs)"}
+            print("links: tap skipped (needs root)")
+            continue
+        mbufs, mem = benchlib.pool_for(a.graph, 2, False)
+        runs = []
+        for t in range(a.trials):
+            r = benchlib.run_cluster(Path(a.out) / ("%s-%d" % (kind, t)), 2,
+                                     ["--app", a.app, "--graph", a.graph, "--mbufs", str(mbufs)],
+                                     link=kind, mem_mb=mem, timeout=a.timeout, log=log)
+            entry = {"trial": t, "rc": r["rc"], "error": r["error"], "loadavg": r["loadavg_start"],
+                     "command": " ".join(r["command"]), "nodes": []}
+            if r["rc"] == 0:
+                for node in r["node_json"]:
+                    entry["nodes"].append(benchlib.link_figures(node) if node else None)
+            else:
+                failed = True
+            runs.append(entry)
+            nf = [n for n in entry["nodes"] if n]
+            if nf:
+                print("links: %-5s trial %d: %s" % (kind, t, "; ".join(
+                    "node %d sent %.3f M frames/s, %.2f Gbps L1 (peak superstep %.2f Gbps), %d retransmissions"
+                    % (i, n["frames_per_s"] * 1e-6, n["gbps_l1"], n["peak_step_gbps_l1"], n["retransmissions"])
+                    for i, n in enumerate(nf))))
+            else:
+                print("links: %-5s trial %d failed: %s" % (kind, t, r["error"]))
+            sys.stdout.flush()
+        per_node = [n for e in runs for n in e["nodes"] if n]
+        summary = {
+            "frames_per_s_per_node": benchlib.stat([n["frames_per_s"] for n in per_node]),
+            "gbps_l1_per_node": benchlib.stat([n["gbps_l1"] for n in per_node]),
+            "peak_step_gbps_l1": benchlib.stat([n["peak_step_gbps_l1"] for n in per_node]),
+            "retransmissions": sum(n["retransmissions"] for n in per_node),
+            "timeouts": sum(n["timeouts"] for n in per_node),
+            "rx_dropped": sum(n["rx_dropped"] for n in per_node),
+            "mbufs": mbufs, "mem_mb": mem,
+        }
+        g = summary["gbps_l1_per_node"]
+        if g:
+            summary["pct_line_rate"] = {"%dGbE" % x: 100.0 * g["median"] / x for x in benchlib.LINE_RATES}
+            f = summary["frames_per_s_per_node"]
+            print("links: %-5s median over nodes and trials: %.3f M frames/s [%.3f, %.3f], %.2f Gbps L1 [%.2f, %.2f] "
+                  "per node (%s)" % (kind, f["median"] * 1e-6, f["min"] * 1e-6, f["max"] * 1e-6, g["median"], g["min"],
+                                     g["max"], ", ".join("%.0f%% of %s" % (v, k) for k, v in summary["pct_line_rate"].items())))
+        result["links"][kind] = {"runs": runs, "summary": summary}
+    print("links: ring: " + result["ring"])
+    if a.json:
+        Path(a.json).write_text(json.dumps(result, indent=1) + "\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

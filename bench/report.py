@@ -1,0 +1,474 @@
+#!/usr/bin/env python3
+"""Merge the benchmark JSON files of one bench/run_all.sh run into
+RESULTS.md, results.json and gnuplot PNGs.
+
+usage: report.py DIR [--mode quick|full]
+
+Reads DIR/generation.json, DIR/generation-p16.json, DIR/accumulation.json,
+DIR/links.json, DIR/e2e.json and DIR/profile/*.txt when present (a missing
+file becomes a 'not run' line), writes DIR/RESULTS.md, DIR/results.json and
+DIR/plots/*.png (with their .dat and .gp files).
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchlib  # noqa: E402
+
+RATES = benchlib.LINE_RATES
+
+
+def load(path):
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def fmt(x, digits=3):
+    return "n/a" if x is None else ("%.*f" % (digits, x))
+
+
+def fstat(s, scale=1.0, digits=2):
+    if not s:
+        return "n/a"
+    return "%.*f [%.*f, %.*f]" % (digits, s["median"] * scale, digits, s["min"] * scale, digits, s["max"] * scale)
+
+
+def verdict(ok):
+    return "n/a" if ok is None else ("**MET**" if ok else "**NOT MET**")
+
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              cwd=benchlib.ROOT).stdout.strip()
+    except OSError:
+        return ""
+
+
+def machine_info():
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    caches = sh(["lscpu", "-C=NAME,ONE-SIZE,ALL-SIZE"]).replace("\n", "; ")
+    mem = ""
+    try:
+        mem = Path("/proc/meminfo").read_text().splitlines()[0]
+    except OSError:
+        pass
+    return {"host": platform.node(), "kernel": platform.release(), "cpu": cpu, "cpus": os.cpu_count(),
+            "caches": caches, "memory": mem, "loadavg": benchlib.loadavg(),
+            "commit": sh(["git", "rev-parse", "--short", "HEAD"]),
+            "dirty_files": len([l for l in sh(["git", "status", "--porcelain"]).splitlines() if l.strip()]),
+            "date": datetime.datetime.now().isoformat(timespec="seconds")}
+
+
+# ---- gnuplot ------------------------------------------------------------------
+
+def gnuplot(plots_dir, name, script, data):
+    """Writes NAME.dat and NAME.gp and runs gnuplot; returns the PNG path or None."""
+    plots_dir.mkdir(parents=True, exist_ok=True)
+    dat = plots_dir / (name + ".dat")
+    gp = plots_dir / (name + ".gp")
+    png = plots_dir / (name + ".png")
+    dat.write_text(data)
+    gp.write_text("set terminal pngcairo size 1000,560 noenhanced font ',10'\nset output '%s'\n%s\n"
+                  % (png, script.replace("DATA", "'%s'" % dat)))
+    try:
+        r = subprocess.run(["gnuplot", str(gp)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    except OSError as e:
+        print("report: gnuplot not available: %s" % e)
+        return None
+    if r.returncode != 0 or not png.exists():
+        print("report: gnuplot failed for %s: %s" % (name, r.stdout.strip()[:400]))
+        return None
+    return png
+
+
+def q(s):
+    return '"%s"' % s.replace('"', "'")
+
+
+# ---- sections -------------------------------------------------------------------
+
+def generation_section(gen, gen16, md, targets, bars):
+    md.append("## 1. Generation (one worker lcore, real PageRank scatter into buckets, net_null port)\n")
+    if not gen:
+        md.append("not run (no generation.json)\n")
+        targets.append(("Generation >= 40 Gbps L1 of 1500-byte buckets per worker lcore (net_null)", None, "not run"))
+        return
+    for g in [gen] + ([gen16] if gen16 else []):
+        bw = g["baseline"]["bytes_per_s"]
+        md.append("Graph `%s`, node 0 of P=%d (%d local vertices, %d out-edges: %d to other nodes, %d same-node); "
+                  "port %s; %d rounds after %d warm-up (median [min, max]); same-node buckets %s; load average "
+                  "%.2f -> %.2f.\n" % (g["graph"], g["nodes"], g["local_vertices"], g["edges_remote"] + g["edges_local"],
+                                       g["edges_remote"], g["edges_local"], g["port"], g["trials"], g["warmup"],
+                                       g["local_buckets"], g["loadavg_start"], g["loadavg_end"]))
+        if "records_per_run" in g:
+            md.append("Scatter runs (source, destination block): %d, %.2f records each on average: the per-vertex "
+                      "work is spread over that many records.\n" % (g["scatter_runs"], g["records_per_run"]))
+        md.append("Baseline, same run, interleaved with the variants: single-core sequential write bandwidth "
+                  "(512 MiB, non-zero pattern) **%s GB/s** per wall second.\n" % fstat(bw, 1e-9))
+        md.append("| variant | messages/s (M) | frames/s to the port (M) | wire L1 Gbps | all buckets L1 Gbps | "
+                  "all buckets % of 10/25/40/100 GbE | records*8 B/s / write BW | messages/s per CPU second (M) |")
+        md.append("|---|---|---|---|---|---|---|---|")
+        for v in g["variants"]:
+            w, c = v["wall"], v["cpu"]
+            md.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                v["name"], fstat(w["messages_per_s"], 1e-6, 1), fstat(w["frames_per_s"], 1e-6, 3),
+                fstat(w["wire_l1_gbps"]), fstat(w["all_buckets_l1_gbps"]),
+                " / ".join("%.0f%%" % w["pct_of_line_rate_all_buckets"]["%dGbE" % r] for r in RATES),
+                fstat(w["record_bytes_vs_write_bw"], 1, 3), fstat(c["messages_per_s"], 1e-6, 1)))
+        md.append("")
+        for v in g["variants"]:
+            md.append("- *%s*: %s" % (v["name"], v["what"]))
+        if "reliable_checks" in g:
+            rc = g["reliable_checks"]
+            md.append("- reliable variant checks: %d ACK frames looped back, %d invalid acks, %d timeouts, %d "
+                      "retransmissions, %d frames dropped on receive" % (
+                          rc["acks_looped"], rc["invalid_acks"], rc["timeouts"], rc["retransmissions"],
+                          rc["rx_dropped"]) + (
+                "; %d frames queued, %d transmitted%s" % (
+                    rc["frames_queued"], rc["frames_first_transmitted"],
+                    "" if rc.get("valid", True) else ": INVALID (acks covered unsent frames)")
+                if "frames_queued" in rc else ""))
+        md.append("")
+        for v in g["variants"]:
+            if v["name"] not in ("no reliability", "with reliability"):
+                continue
+            w, c = v["wall"], v["cpu"]
+            label = "Generation >= 40 Gbps L1 per worker lcore (net_null), %s, P=%d" % (v["name"], g["nodes"])
+            for key, what in (("all_buckets_l1_gbps", "all buckets (remote + same-node)"),
+                              ("wire_l1_gbps", "on the wire only (%.0f%% of records remote)" % (
+                                  100.0 * g["edges_remote"] / (g["edges_remote"] + g["edges_local"])))):
+                ww, cc = w[key]["median"], c[key]["median"]
+                note = "" if (ww >= 40) == (cc >= 40) else " (verdicts differ: the CPU-second figure %s)" % (
+                    "meets it" if cc >= 40 else "does not")
+                targets.append((label + ", " + what, ww >= 40,
+                                "%.1f Gbps per wall second, %.1f per CPU second%s" % (ww, cc, note)))
+            if v["name"] == "no reliability":
+                bars.append(("generation P=%d all buckets" % g["nodes"], w["all_buckets_l1_gbps"]["median"]))
+                bars.append(("generation P=%d wire" % g["nodes"], w["wire_l1_gbps"]["median"]))
+
+
+def accumulation_section(acc, md, targets, plots_dir, pngs):
+    md.append("## 2. Accumulation (one lcore folding buckets received on a net_ring loopback)\n")
+    if not acc:
+        md.append("not run (no accumulation.json)\n")
+        targets.append(("Accumulation >= 80% of the plain scatter-add", None, "not run"))
+        targets.append(("Blocked beats random", None, "not run"))
+        return
+    md.append("Σ = %d floats (%.0f MiB), %d records (uniformly random indices) in %d buckets; blocked order: the same "
+              "records grouped by %d KiB block of Σ before packing (%.1f updates per Σ cache line per block visit); "
+              "%d rounds after %d warm-up, every variant once per round; load average %.2f -> %.2f.\n" % (
+                  acc["sigma_entries"], acc["sigma_entries"] * 4 / 2**20, acc["records"], acc["frames"],
+                  acc["block_kib"], acc["blocked_updates_per_line_per_visit"], acc["trials"], acc["warmup"],
+                  acc["loadavg_start"], acc["loadavg_end"]))
+    md.append("| order | variant | M records/s | / plain scatter-add, same round |")
+    md.append("|---|---|---|---|")
+    rows = []
+    for r in acc["results"]:
+        md.append("| %s | %s | %s | %s |" % (r["order"], r["variant"], fstat(r["records_per_s"], 1e-6, 1),
+                                           fstat(r["vs_plain_same_order"], 1, 3)))
+        rows.append(r)
+    md.append("")
+    md.append("- *plain*: baseline, the same records in one array, same order, folded by the same inline "
+              "`ScalarAccumulator<PageRank>::fold` (no DPDK)")
+    md.append("- *ring-direct*: tx_burst 32 frames on net_ring, rx_burst, then per frame `validate_frame`, "
+              "`max_record_index`, the accumulator's fold; frames are reused without being freed (a receiver of NIC "
+              "frames frees a one-reference mbuf without an atomic)")
+    md.append("- *ring-direct-free*: the same, each frame freed after the fold (an extra reference is taken at tx: "
+              "two atomics per frame a real receiver does not pay)")
+    md.append("- *ring-transport*: through `Transport::receive_step` (validation, receive window, in-order delivery) "
+              "into the engine's receive steps minus the superstep ledger; frames freed as above")
+    md.append("- *ring-txrx*: the loopback's own tx/rx cost, no validation or fold")
+    md.append("")
+    for order in ("random", "blocked"):
+        o = acc.get(order, {})
+        if not o:
+            continue
+        md.append("- %s: ring direct = %s of the plain scatter-add; through Transport = %s; without the loopback's "
+                  "tx/rx cost (derived from medians) %.1f%% / %.1f%%" % (
+                      order, fstat(o["ring_direct_vs_plain"], 100, 1) + "%",
+                      fstat(o["ring_transport_vs_plain"], 100, 1) + "%",
+                      100 * o["ring_direct_without_txrx_vs_plain"], 100 * o["ring_transport_without_txrx_vs_plain"]))
+        targets.append(("Accumulation >= 80%% of the plain scatter-add, %s order, ring direct" % order,
+                        o["ring_direct_vs_plain"]["median"] >= 0.8,
+                        "%.1f%%" % (100 * o["ring_direct_vs_plain"]["median"])))
+        targets.append(("Accumulation >= 80%% of the plain scatter-add, %s order, through Transport::receive_step" % order,
+                        o["ring_transport_vs_plain"]["median"] >= 0.8,
+                        "%.1f%%" % (100 * o["ring_transport_vs_plain"]["median"])))
+    gr = acc["blocked_gain_ring_direct"]
+    md.append("- blocked / random: plain x%.2f, ring direct x%.2f [%.2f, %.2f], ring Transport x%.2f" % (
+        acc["blocked_gain_plain"]["median"], gr["median"], gr["min"], gr["max"],
+        acc["blocked_gain_ring_transport"]["median"]))
+    mn = acc["machine_notes"]
+
+    def med(order, variant):
+        for r in acc["results"]:
+            if r["order"] == order and r["variant"] == variant:
+                return r["records_per_s"]["median"]
+        return None
+    md.append("- vs MACHINE-NOTES (another machine kind: Zen 5, 32 MiB L3): plain random %.2f x 189 M/s, ring direct "
+              "random %.2f x 189 M/s; plain blocked %.2f x 650-850 M/s, ring direct blocked %.2f x 650-850 M/s "
+              "(ratios to the low end)" % (
+                  med("random", "plain") / mn["plain_random_per_s"], med("random", "ring-direct") / mn["plain_random_per_s"],
+                  med("blocked", "plain") / mn["blocked_lo_per_s"], med("blocked", "ring-direct") / mn["blocked_lo_per_s"]))
+    md.append("")
+    targets.append(("Blocked beats random (ring direct)", gr["median"] > 1.0, "x%.2f" % gr["median"]))
+    # plot: records/s per variant, random vs blocked
+    variants = [r["variant"] for r in acc["results"] if r["order"] == "random" and r["variant"] != "ring-txrx"]
+    data = "# variant random blocked\n" + "".join(
+        "%s %.3f %.3f\n" % (v, (med("random", v) or 0) * 1e-6, (med("blocked", v) or 0) * 1e-6) for v in variants)
+    png = gnuplot(plots_dir, "accumulation", """
+set title 'Accumulation: records folded per second, one lcore (median of rounds)'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set ylabel 'M records/s'
+set yrange [0:*]
+set key top left
+set grid ytics
+plot DATA using 2:xtic(1) title 'random order', '' using 3 title 'blocked order (256 KiB blocks)'
+""", data)
+    if png:
+        pngs.append(("Accumulation rates", png))
+
+
+def links_section(links, md, bars):
+    md.append("## 3. Links (two wiregraph node processes, PageRank, send side of each node)\n")
+    if not links:
+        md.append("not run (no links.json)\n")
+        return
+    md.append("Graph `%s`, app %s, P=2, %d trial(s); figures per node over the supersteps in which it sent: what the "
+              "application achieved on the link while computing on a shared lcore, not the link's raw capacity.\n" % (
+                  links["graph"], links["app"], links["trials"]))
+    md.append("| link | frames/s per node (M) | L1 Gbps per node | best superstep Gbps | % of 10/25/40/100 GbE | "
+              "retransmissions | timeouts | rx drops |")
+    md.append("|---|---|---|---|---|---|---|---|")
+    for kind, v in links["links"].items():
+        if "skipped" in v:
+            md.append("| %s | skipped: %s | | | | | | |" % (kind, v["skipped"]))
+            continue
+        s = v["summary"]
+        if not s.get("gbps_l1_per_node"):
+            md.append("| %s | failed | | | | | | |" % kind)
+            continue
+        md.append("| %s | %s | %s | %s | %s | %d | %d | %d |" % (
+            kind, fstat(s["frames_per_s_per_node"], 1e-6, 3), fstat(s["gbps_l1_per_node"]),
+            fstat(s["peak_step_gbps_l1"]), " / ".join("%.1f%%" % s["pct_line_rate"]["%dGbE" % r] for r in RATES),
+            s["retransmissions"], s["timeouts"], s["rx_dropped"]))
+        bars.append(("link %s" % kind, s["gbps_l1_per_node"]["median"]))
+    md.append("| ring | %s | | | | | | |" % links["ring"])
+    md.append("")
+
+
+def e2e_section(e2e, md, targets, plots_dir, pngs, bars):
+    md.append("## 4. End to end (scripts/wiregraph-cluster, real binary)\n")
+    if not e2e:
+        md.append("not run (no e2e.json)\n")
+        targets.append(("End to end P=2 memif <= 1.5x GAP", None, "not run"))
+        return
+    md.append("Compute seconds = max over nodes of `compute_seconds` (supersteps only); median [min, max] over "
+              "trials (%d per graph, %d for scale >= 22); peak RSS per node from wait4() (DPDK memory with "
+              "--no-huge included: the mbuf pool column); bytes/edge = peak RSS of the largest node / |E|.\n" % (
+                  e2e["trials"], e2e["trials_large"]))
+    md.append("| graph | app | sym. | config | |E| | compute s | s / superstep | M messages/s | peak RSS MiB (max node) "
+              "| bytes/edge (max node) | bytes/edge (all nodes) | mbuf pool MiB/node |")
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for s in e2e["summary"]:
+        if not s.get("compute_seconds"):
+            md.append("| %s | %s | %s | %s | | FAILED (%d/%d trials) | | | | | | |" % (
+                s["graph"], s["app"], "yes" if s["undirected"] else "", s["label"], s["ok"], s["trials"]))
+            continue
+        md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f |" % (
+            s["graph"], s["app"], "yes" if s["undirected"] else "", s["label"], "{:,}".format(s["edges"] or 0),
+            fstat(s["compute_seconds"], 1, 3) + (" (%d/%d trials; %d job(s) exited non-zero after reporting)" % (
+                s["ok"], s["trials"], s["exit_failures"]) if s.get("exit_failures") else ""), fstat(s["seconds_per_superstep"], 1, 4),
+            fstat(s["messages_per_s"], 1e-6, 1), fstat(s.get("peak_rss_mib_max_node"), 1, 0),
+            fstat(s.get("bytes_per_edge_max_node"), 1, 1), fstat(s.get("bytes_per_edge_cluster"), 1, 1),
+            s["pool_mib"]))
+    md.append("")
+    fails = [r for r in e2e["runs"] if r["rc"] != 0]
+    if fails:
+        md.append("Runs that exited non-zero (with complete node reports the figures are kept: the nodes "
+                  "finished every superstep and wrote their reports before failing):\n")
+        for r in fails:
+            md.append("- %s %s %s %s trial %d: rc %d (%s): %s" % (
+                r["graph"], r["app"], "und" if r["undirected"] else "", r["label"], r["trial"], r["rc"],
+                "reports complete" if r.get("figures") else "no figures", r["error"]))
+        md.append("")
+    # reference comparison
+    md.append("### PageRank vs GAP and Gemini (reference numbers from the issue, this machine kind)\n")
+    md.append("| graph | sym. | config | ours s | GAP 2 threads s | ours / GAP 2t | GAP 1 thread s | ours / GAP 1t | "
+              "Gemini 1 rank s | Gemini 2 ranks s | speed-up over Gemini 2 ranks |")
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    ref = e2e["reference"]
+    for s in e2e["summary"]:
+        rc = s.get("reference_comparison")
+        if not rc:
+            continue
+        sc = s["graph"].split(":")[1]
+        r = ref[sc]
+        ours = s["compute_seconds"]["median"]
+        md.append("| %s | %s | %s | %.3f | %.2f-%.2f | %.2f-%.2f | %s | %s | %.2f | %.2f | %.2f |" % (
+            s["graph"], "yes" if s["undirected"] else "no (not like for like)", s["label"], ours,
+            r["gap_2t"][0], r["gap_2t"][1], rc["vs_gap_2t"]["ratio_hi"], rc["vs_gap_2t"]["ratio_lo"],
+            fmt(r.get("gap_1t"), 2), fmt(rc.get("vs_gap_1t"), 2), r["gemini_1r2t"], r["gemini_2r1t"],
+            rc["speedup_over_gemini_2r1t"]))
+        if s["config"] == "p2memif" and s["undirected"]:
+            targets.append(("End to end PageRank %s sym., P=2 memif <= 1.5x GAP (2 threads)" % s["graph"],
+                            rc["target_le_1_5x_gap_met"], "%.3f s = %.2f-%.2fx GAP" % (
+                                ours, rc["vs_gap_2t"]["ratio_hi"], rc["vs_gap_2t"]["ratio_lo"])))
+            targets.append(("End to end PageRank %s sym., P=2 memif >= 3x faster than Gemini 2 ranks" % s["graph"],
+                            rc["target_ge_3x_faster_than_gemini_2r_met"], "%.2fx faster" % rc["speedup_over_gemini_2r1t"]))
+        if s["config"] in ("p1l1", "p1l2") and s["undirected"]:
+            base = r.get("gap_1t") if s["config"] == "p1l1" else r["gap_2t"][1]
+            if base:
+                ratio = ours / base
+                targets.append(("End to end PageRank %s sym., %s close to GAP %s (read as within 1.5x)" % (
+                    s["graph"], s["label"], "1 thread" if s["config"] == "p1l1" else "2 threads"),
+                    ratio <= 1.5, "%.3f s = %.2fx GAP" % (ours, ratio)))
+    if not any(s.get("reference_comparison") for s in e2e["summary"]):
+        md.append("| (no PageRank run on kron:20 or kron:22 in this mode) | | | | | | | | | | |")
+    md.append("")
+    # wire rate of the first P=2 PageRank, for the line-rate plot
+    for s in e2e["summary"]:
+        if s["config"] == "p2memif" and s["app"] == "pagerank" and s.get("wire_gbps_l1_per_node"):
+            bars.append(("e2e PR %s%s P=2 per node" % (s["graph"], " sym" if s["undirected"] else ""),
+                         s["wire_gbps_l1_per_node"]["median"]))
+            break
+    # plots: per superstep throughput and seconds, PageRank on the first graph
+    pick = [s for s in e2e["summary"] if s["app"] == "pagerank" and s.get("per_superstep")]
+    if pick:
+        g0 = pick[0]["graph"]
+        und = any(s["undirected"] for s in pick if s["graph"] == g0)
+        sel = [s for s in pick if s["graph"] == g0 and s["undirected"] == und]
+        n = max(len(s["per_superstep"]) for s in sel)
+        rows = []
+        for i in range(n):
+            cols = []
+            for s in sel:
+                st = s["per_superstep"][i] if i < len(s["per_superstep"]) else None
+                cols.append("%.4f %.6f" % ((st["messages"] / st["seconds"] * 1e-6) if st and st["seconds"] > 0 else 0,
+                                           st["seconds"] if st else 0))
+            rows.append("%d %s" % (i, " ".join(cols)))
+        data = "\n".join(rows) + "\n"
+        title = "PageRank %s%s" % (g0, " --undirected" if und else "")
+        plot_t = ", ".join("DATA using 1:%d with linespoints title %s" % (2 + 2 * k, q(s["label"]))
+                           for k, s in enumerate(sel))
+        png = gnuplot(plots_dir, "e2e_superstep_throughput", """
+set title '%s: cluster messages per second in each superstep'
+set xlabel 'superstep'
+set ylabel 'M messages/s'
+set grid
+set key outside right
+plot %s
+""" % (title, plot_t), data)
+        if png:
+            pngs.append(("Throughput per superstep (%s)" % title, png))
+        plot_s = ", ".join("DATA using 1:%d with linespoints title %s" % (3 + 2 * k, q(s["label"]))
+                           for k, s in enumerate(sel))
+        png = gnuplot(plots_dir, "e2e_superstep_seconds", """
+set title '%s: seconds per superstep (the node reports do not split time by role)'
+set xlabel 'superstep'
+set ylabel 'seconds'
+set grid
+set key outside right
+plot %s
+""" % (title, plot_s), data)
+        if png:
+            pngs.append(("Seconds per superstep (%s)" % title, png))
+
+
+def line_rate_plot(bars, plots_dir, pngs):
+    if not bars:
+        return
+    data = "# name " + " ".join("%dGbE" % r for r in RATES) + "\n" + "".join(
+        "%s %s\n" % (q(n), " ".join("%.2f" % (100.0 * g / r) for r in RATES)) for n, g in bars)
+    png = gnuplot(plots_dir, "line_rate", """
+set title 'Percent of line rate (L1: frame + 24 B) per benchmark, median'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set ylabel '% of line rate'
+set logscale y
+set yrange [0.1:*]
+set grid ytics
+set xtics rotate by -25
+set key top right
+set arrow from graph 0, first 100 to graph 1, first 100 nohead dt 2 lc rgb 'black'
+plot DATA using 2:xtic(1) title '10 GbE', '' using 3 title '25 GbE', '' using 4 title '40 GbE', '' using 5 title '100 GbE'
+""", data)
+    if png:
+        pngs.append(("% of line rate per benchmark", png))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dir")
+    ap.add_argument("--mode", default="full")
+    a = ap.parse_args()
+    d = Path(a.dir)
+    plots = d / "plots"
+    gen, gen16 = load(d / "generation.json"), load(d / "generation-p16.json")
+    acc, links, e2e = load(d / "accumulation.json"), load(d / "links.json"), load(d / "e2e.json")
+    info = machine_info()
+    md, targets, pngs, bars = [], [], [], []
+    md.append("# wiregraph benchmark results (%s mode)\n" % a.mode)
+    md.append("%s on %s: %s, %s CPUs, %s; caches: %s; kernel %s; commit %s with %d uncommitted/untracked files; "
+              "load average %s at report time.\n" % (
+                  info["date"], info["host"], info["cpu"], info["cpus"], info["memory"], info["caches"],
+                  info["kernel"], info["commit"], info["dirty_files"], info["loadavg"]))
+    md.append("Speed is reported against baselines measured in the same run; nothing here is a pass/fail test. "
+              "The machine may be shared with other work: every section records the load average.\n")
+    body = []
+    generation_section(gen, gen16, body, targets, bars)
+    accumulation_section(acc, body, targets, plots, pngs)
+    links_section(links, body, bars)
+    e2e_section(e2e, body, targets, plots, pngs, bars)
+    line_rate_plot(bars, plots, pngs)
+    md.append("## Targets from the issue\n")
+    md.append("| target | result | figure |")
+    md.append("|---|---|---|")
+    for name, ok, fig in targets:
+        md.append("| %s | %s | %s |" % (name, verdict(ok), fig))
+    md.append("")
+    md.extend(body)
+    prof = sorted((d / "profile").glob("*.txt")) if (d / "profile").exists() else []
+    if prof:
+        md.append("## Profiles (callgrind instruction counts, AVX2 build: valgrind cannot run AVX-512)\n")
+        for p in prof:
+            md.append("### %s\n\n```\n%s\n```\n" % (p.stem, p.read_text().rstrip()))
+    if pngs:
+        md.append("## Plots\n")
+        for title, p in pngs:
+            md.append("- %s: `%s`" % (title, p))
+        md.append("")
+    cmds = d / "commands.txt"
+    if cmds.exists():
+        md.append("## Commands\n\n```\n%s\n```\n" % cmds.read_text().rstrip())
+    (d / "RESULTS.md").write_text("\n".join(md) + "\n")
+    merged = {"mode": a.mode, "machine": info, "generation": gen, "generation_p16": gen16, "accumulation": acc,
+              "links": links, "end_to_end": e2e,
+              "targets": [{"target": n, "met": ok, "figure": f} for n, ok, f in targets],
+              "plots": [str(p) for _, p in pngs]}
+    (d / "results.json").write_text(json.dumps(merged, indent=1) + "\n")
+    print("report: %s, %s, %d plots" % (d / "RESULTS.md", d / "results.json", len(pngs)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

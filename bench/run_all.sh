@@ -1,0 +1,121 @@
+#!/bin/sh
+# Builds and runs every wiregraph benchmark, then writes RESULTS.md,
+# results.json and gnuplot PNGs.
+#
+#   bench/run_all.sh [--quick] [--out DIR] [--no-build] [--no-profile] [--only STEPS]
+#
+#   --quick       small inputs and 1 trial (CI smoke; under 2 minutes); default:
+#                 full sizes (generation kron:20:16, accumulation Σ of 2^26
+#                 floats, links kron:18:16, end to end kron:20:16 and kron:22:16;
+#                 tens of minutes)
+#   --out DIR     where everything goes (default /tmp/wiregraph-bench); results
+#                 are never written into the source tree
+#   --no-build    do not run ninja (meson's benchmark target has built already)
+#   --no-profile  skip the callgrind profiles (full mode runs them; quick never)
+#   --only STEPS  comma-separated subset of: generation,accumulation,links,e2e,profile
+#
+# Output: DIR/RESULTS.md, DIR/results.json, DIR/plots/*.png, DIR/logs/*.log and
+# each benchmark's JSON. Exit status: 0 when every step ran, 1 when one failed
+# (the others still run and the report says which). No thresholds anywhere.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+build=${WG_BUILD_DIR:-$root/build}
+out=/tmp/wiregraph-bench
+quick=0
+do_build=1
+profile=1
+only=generation,accumulation,links,e2e,profile
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) quick=1 ;;
+    --out) out=$2; shift ;;
+    --no-build) do_build=0 ;;
+    --no-profile) profile=0 ;;
+    --only) only=$2; shift ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "run_all: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+want() { case ",$only," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+
+mkdir -p "$out/logs" || exit 1
+rm -f "$out/generation.json" "$out/generation-p16.json" "$out/accumulation.json" "$out/links.json" \
+  "$out/e2e.json" "$out/results.json" "$out/RESULTS.md" "$out/commands.txt"
+rm -rf "$out/plots" "$out/profile"
+cmds=$out/commands.txt
+status=0
+t_start=$(date +%s)
+note() { echo "run_all: $*"; }
+# run NAME COMMAND...: logs to DIR/logs/NAME.log, records the command
+run() {
+  name=$1; shift
+  echo "$*" >>"$cmds"
+  note "$name: $*"
+  t0=$(date +%s)
+  if "$@" >"$out/logs/$name.log" 2>&1; then
+    note "$name: done in $(( $(date +%s) - t0 )) s"
+  else
+    note "$name: FAILED (exit $?) after $(( $(date +%s) - t0 )) s; see $out/logs/$name.log"
+    tail -5 "$out/logs/$name.log" | sed 's/^/    /'
+    status=1
+  fi
+}
+
+if [ $do_build -eq 1 ]; then
+  # Only what the benchmarks need: a test that does not compile elsewhere in
+  # the tree must not stop the benchmarks.
+  run build ninja -C "$build" apps/wiregraph bench/bench_generation bench/bench_accumulation
+fi
+for b in "$build/apps/wiregraph" "$build/bench/bench_generation" "$build/bench/bench_accumulation"; do
+  [ -x "$b" ] || { note "missing $b (build first: ninja -C $build)"; exit 1; }
+done
+
+tag=wgb$$
+if [ $quick -eq 1 ]; then
+  gen_graph=kron:14:16; trials=1; warmup=1
+  acc_args="--sigma-log2 20 --records-log2 20"; acc_mem=512
+  links_args="--graph kron:14:16 --trials 1"
+  e2e_args="--graphs kron:14:16 --apps pagerank,bfs --configs p1l1,p2memif --trials 1 --trials-large 1"
+  profile=0
+else
+  gen_graph=kron:20:16; trials=5; warmup=1
+  acc_args="--sigma-log2 26 --records-log2 26"; acc_mem=2048
+  links_args="--graph kron:18:16 --trials 3"
+  e2e_args="--graphs kron:20:16,kron:22:16 --trials 3 --trials-large ${WG_BENCH_TRIALS_LARGE:-2}"
+fi
+gen_eal="--no-pci --vdev net_null0,no-rx=1 -l 0 --no-huge -m 1024 --log-level lib.eal:error"
+
+if want generation; then
+  run generation "$build/bench/bench_generation" $gen_eal --file-prefix ${tag}g -- \
+    --graph $gen_graph --trials $trials --warmup $warmup --json "$out/generation.json"
+  if [ $quick -eq 0 ]; then
+    # P=16: 15/16 of the records leave the node, so the wire rate is the bucket rate.
+    run generation-p16 "$build/bench/bench_generation" $gen_eal --file-prefix ${tag}h -- \
+      --graph $gen_graph --nodes 16 --trials $trials --warmup $warmup --json "$out/generation-p16.json"
+  fi
+fi
+if want accumulation; then
+  run accumulation "$build/bench/bench_accumulation" --no-pci --vdev net_ring0 -l 0 --no-huge -m $acc_mem \
+    --log-level lib.eal:error --file-prefix ${tag}a -- $acc_args --trials $trials --warmup $warmup \
+    --json "$out/accumulation.json"
+fi
+if want links; then
+  run links python3 "$here/links.py" $links_args --out "$out/runs/links" --json "$out/links.json"
+fi
+if want e2e; then
+  run e2e python3 "$here/end_to_end.py" $e2e_args --out "$out/runs/e2e" --json "$out/e2e.json"
+fi
+if want profile && [ $profile -eq 1 ]; then
+  run profile sh "$here/profile.sh" "$out"
+fi
+mode=full
+[ $quick -eq 1 ] && mode=quick
+run report python3 "$here/report.py" "$out" --mode $mode
+for f in "$out/RESULTS.md" "$out/results.json"; do
+  [ -s "$f" ] || { note "missing $f"; status=1; }
+done
+ls "$out"/plots/*.png >/dev/null 2>&1 || { note "no plot was made (gnuplot missing?)"; status=1; }
+note "total $(( $(date +%s) - t_start )) s; results in $out/RESULTS.md ($out/results.json, $out/plots/)"
+exit $status
