@@ -58,17 +58,29 @@ int main(int argc, char** argv) {
   try {
     const wg::Config cfg = wg::parse_app_args(argc, argv);
     std::printf("wiregraph node %u/%u: %s\n", cfg.rank, cfg.nodes, cfg.describe().c_str());
+    wg::Config resolved = cfg;
+    if (resolved.domains == 0) resolved.domains = static_cast<unsigned>(wg::read_topology().numa_domains);
+    // Ports first, graph second: links (memif pairs, tap on a bridge) come up
+    // while every node loads, instead of one node's port waiting for a peer
+    // that is still reading its graph.
+    wg::DataplaneOptions dpo;
+    dpo.job_token = cfg.job_token;
+    dpo.rank = cfg.rank;
+    dpo.nodes = cfg.nodes;
+    dpo.udp_port = cfg.udp_port;
+    dpo.mbufs = cfg.mbufs;
+    // RX descriptors of every port plus each peer's reorder window, with room to spare.
+    dpo.rx_mbufs = 4095 + (cfg.nodes - 1) * (2048 + 2 * cfg.transport.window);
+    dpo.checksum = cfg.transport.checksum;
+    dpo.domains = resolved.domains;
+    wg::Dataplane dp(dpo);
+    std::printf("dataplane: %s, lcore %u on socket %u\n", dp.port_summary().c_str(), rte_lcore_id(),
+                rte_socket_id());
+    std::fflush(stdout);
     wg::LoadedGraph graph = load(cfg);
     std::printf("graph: %u vertices, %lu edges%s, loaded in %.3f s\n", graph.edges.num_vertices,
                 static_cast<unsigned long>(graph.edges.num_edges()),
                 graph.edges.weighted ? " (weighted)" : "", graph.load_seconds);
-    wg::Config resolved = cfg;
-    if (resolved.domains == 0) resolved.domains = static_cast<unsigned>(wg::read_topology().numa_domains);
-    wg::Dataplane dp(wg::DataplaneOptions{cfg.job_token, cfg.rank, cfg.nodes, cfg.udp_port, cfg.mbufs,
-                                          cfg.transport.checksum, resolved.domains});
-    std::printf("dataplane: %s, lcore %u on socket %u\n", dp.port_summary().c_str(), rte_lcore_id(),
-                rte_socket_id());
-    std::fflush(stdout);
     rc = wg::run_app(resolved, dp, graph);
   } catch (const wg::ConfigError& e) {
     std::fprintf(stderr, "wiregraph: error: %s\n", e.what());

@@ -102,11 +102,15 @@ void Dataplane::release() {
   };
   for (Peer& peer : peers_) drain(peer.queue);
   for (rte_ring* r : local_) drain(r);
-  if (!memif) rte_mempool_free(pool_);
+  if (!memif) {
+    rte_mempool_free(pool_);
+    rte_mempool_free(rx_pool_);
+  }
   ports_.clear();
   for (Peer& peer : peers_) peer.queue = nullptr;
   local_.clear();
   pool_ = nullptr;
+  rx_pool_ = nullptr;
 }
 
 void Dataplane::init_pool() {
@@ -118,6 +122,13 @@ void Dataplane::init_pool() {
   if (pool_ == nullptr)
     throw dpdk_error("cannot create a pool of " + std::to_string(opt_.mbufs) +
                      " mbufs (more EAL memory with -m, or fewer with --mbufs)");
+  if (opt_.nodes > 1) {
+    const std::string rx_name = "wg_rxpool" + std::to_string(n);
+    rx_pool_ = rte_pktmbuf_pool_create(rx_name.c_str(), opt_.rx_mbufs, kPoolCache, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+    if (rx_pool_ == nullptr)
+      throw dpdk_error("cannot create the receive pool of " + std::to_string(opt_.rx_mbufs) +
+                       " mbufs (more EAL memory with -m)");
+  }
   // Holds every mbuf of the pool, so enqueue can never fail.
   const unsigned ring_size = rte_align32pow2(opt_.mbufs + 1);
   for (unsigned d = 0; d < opt_.domains; ++d) {
@@ -145,7 +156,8 @@ void Dataplane::init_port(uint16_t id) {
   if (int rc = rte_eth_dev_adjust_nb_rx_tx_desc(id, &nb_rxd, &nb_txd); rc < 0)
     throw std::runtime_error("port " + std::to_string(id) + ": descriptor counts: " + rte_strerror(-rc));
   const int socket = rte_eth_dev_socket_id(id) >= 0 ? rte_eth_dev_socket_id(id) : static_cast<int>(rte_socket_id());
-  if (int rc = rte_eth_rx_queue_setup(id, 0, nb_rxd, socket, nullptr, pool_); rc < 0)
+  rte_mempool* rx_pool = rx_pool_ != nullptr ? rx_pool_ : pool_;
+  if (int rc = rte_eth_rx_queue_setup(id, 0, nb_rxd, socket, nullptr, rx_pool); rc < 0)
     throw std::runtime_error("port " + std::to_string(id) + ": rx queue: " + rte_strerror(-rc));
   if (int rc = rte_eth_tx_queue_setup(id, 0, nb_txd, socket, nullptr); rc < 0)
     throw std::runtime_error("port " + std::to_string(id) + ": tx queue: " + rte_strerror(-rc));
@@ -179,20 +191,6 @@ double Dataplane::link_speed_gbps() const {
       best = std::max(best, link.link_speed / 1000.0);
   }
   return best;
-}
-
-unsigned Dataplane::restart_down_ports() {
-  unsigned restarted = 0;
-  for (Port& p : ports_) {
-    rte_eth_link link{};
-    if (rte_eth_link_get_nowait(p.id, &link) == 0 && link.link_status == RTE_ETH_LINK_UP) continue;
-    rte_eth_dev_stop(p.id);
-    if (rte_eth_dev_start(p.id) != 0) continue;
-    rte_eth_dev_info info;
-    if (rte_eth_dev_info_get(p.id, &info) == 0) separate_tap_kernel_mac(p.id, info, p.mac);
-    ++restarted;
-  }
-  return restarted;
 }
 
 std::string Dataplane::port_summary() const {

@@ -28,7 +28,8 @@ struct DataplaneOptions {
   unsigned rank = 0;
   unsigned nodes = 1;
   uint16_t udp_port = wire::kDefaultUdpPort;
-  unsigned mbufs = 16383;
+  unsigned mbufs = 16383;     // buckets being built, queued, in flight or kept for retransmission
+  unsigned rx_mbufs = 8191;   // received frames: RX descriptors and frames held in reorder windows
   bool checksum = false;  // CRC32C on every frame sent, verified on every frame received
   unsigned domains = 1;   // NUMA domains: one same-node queue each
 };
@@ -46,14 +47,14 @@ class Dataplane {
   const ValidationContext& validation() const { return vctx_; }
   unsigned num_ports() const { return static_cast<unsigned>(ports_.size()); }
   uint16_t port_id(unsigned i) const { return ports_[i].id; }
+  // Buckets come from pool(); received frames from rx_pool(). Separate pools:
+  // a sender that has every bucket in flight must still be able to receive
+  // the acks that free them (one shared pool deadlocks both peers).
   rte_mempool* pool() const { return pool_; }
+  rte_mempool* rx_pool() const { return rx_pool_; }
   bool all_links_up() const;
   // The fastest port's reported link speed in Gbps (0 if none reports one).
   double link_speed_gbps() const;
-  // Stops and restarts every port whose link is down. A memif client that
-  // started before its server never retries by itself; a restart does.
-  // Returns how many ports were restarted.
-  unsigned restart_down_ports();
   std::string port_summary() const;
   // "port 0 up, port 1 down" plus frame counts, for error messages.
   std::string link_state() const;
@@ -123,6 +124,7 @@ class Dataplane {
   DataplaneOptions opt_;
   ValidationContext vctx_;
   rte_mempool* pool_ = nullptr;
+  rte_mempool* rx_pool_ = nullptr;
   std::vector<rte_ring*> local_;
   std::vector<Port> ports_;
   std::vector<Peer> peers_;

@@ -14,7 +14,6 @@ namespace {
 
 constexpr double kHelloIntervalS = 0.02;
 constexpr double kReplyIntervalS = 0.002;
-constexpr double kPortRestartS = 1.5;  // a link still down this long during discovery is restarted
 
 std::string hex(uint64_t v) {
   char buf[24];
@@ -74,14 +73,9 @@ void Membership::send_hello(bool reply) {
 void Membership::discover(double timeout_s, const Pump& pump) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  auto last_restart = start;
   IdleBackoff idle;
   while (heard_ != all_peers_ || heard_us_ != all_peers_) {
     send_hello(false);
-    if (std::chrono::duration<double>(Clock::now() - last_restart).count() > kPortRestartS) {
-      last_restart = Clock::now();
-      dp_.restart_down_ports();
-    }
     if (pump()) {
       idle.reset();
     } else {

@@ -31,7 +31,8 @@ Transport::Transport(Dataplane& dp, const TransportConfig& cfg)
     // Distinct, reproducible streams per node, port and direction.
     const uint64_t seed = cfg.fault_seed * 1000003 + rank_ * 131 + q * 2;
     rx_faults_.emplace_back(cfg.rx_faults.any()
-                                ? std::make_unique<FaultInjector>(cfg.rx_faults, seed, delay, dp.pool(), false)
+                                ? std::make_unique<FaultInjector>(cfg.rx_faults, seed, delay,
+                                                                  dp.rx_pool() ? dp.rx_pool() : dp.pool(), false)
                                 : nullptr);
     tx_faults_.emplace_back(cfg.tx_faults.any()
                                 ? std::make_unique<FaultInjector>(cfg.tx_faults, seed + 1, delay, dp.pool(), true)
