@@ -8,6 +8,8 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -55,6 +57,7 @@ int main(int argc, char** argv) {
   argv += eal_args;  // argv[0] is the program name again (EAL puts it back)
 
   int rc = 0;
+  bool memif = false;
   try {
     const wg::Config cfg = wg::parse_app_args(argc, argv);
     std::printf("wiregraph node %u/%u: %s\n", cfg.rank, cfg.nodes, cfg.describe().c_str());
@@ -74,6 +77,7 @@ int main(int argc, char** argv) {
     dpo.checksum = cfg.transport.checksum;
     dpo.domains = resolved.domains;
     wg::Dataplane dp(dpo);
+    memif = dp.has_memif();
     std::printf("dataplane: %s, lcore %u on socket %u\n", dp.port_summary().c_str(), rte_lcore_id(),
                 rte_socket_id());
     std::fflush(stdout);
@@ -87,6 +91,14 @@ int main(int argc, char** argv) {
     rc = 2;
   } catch (const std::exception& e) {
     rc = fail(e.what());
+  }
+  if (memif) {
+    // DPDK 22.11's memif PMD handles a peer's disconnect on the EAL interrupt
+    // thread; tearing the EAL down under it crashes that thread (seen in
+    // rte_intr_fd_get). Leave without cleanup: the kernel reclaims everything
+    // and the launcher removes the run's files.
+    std::fflush(nullptr);
+    _exit(rc);
   }
   rte_eal_cleanup();
   return rc;

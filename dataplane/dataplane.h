@@ -46,6 +46,11 @@ class Dataplane {
   const DataplaneOptions& options() const { return opt_; }
   const ValidationContext& validation() const { return vctx_; }
   unsigned num_ports() const { return static_cast<unsigned>(ports_.size()); }
+  bool has_memif() const {
+    for (const Port& p : ports_)
+      if (p.memif) return true;
+    return false;
+  }
   uint16_t port_id(unsigned i) const { return ports_[i].id; }
   // Buckets come from pool(); received frames from rx_pool(). Separate pools:
   // a sender that has every bucket in flight must still be able to receive
