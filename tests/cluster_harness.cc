@@ -141,8 +141,9 @@ std::vector<std::string> launcher_argv(const LaunchOptions& opts) {
                                    "--nodes",   std::to_string(opts.nodes),
                                    "--link",    opts.link,
                                    "--timeout", std::to_string(opts.timeout_sec),
-                                   "--binary",  binary_path(),
-                                   "--"};
+                                   "--binary",  binary_path()};
+  argv.insert(argv.end(), opts.launcher_flags.begin(), opts.launcher_flags.end());
+  argv.push_back("--");
   argv.insert(argv.end(), opts.app_args.begin(), opts.app_args.end());
   return argv;
 }

@@ -53,6 +53,7 @@ struct LaunchOptions {
   std::string link = "memif";          // "memif" or "tap"
   int timeout_sec = 120;               // passed to the launcher (--timeout)
   std::vector<std::string> app_args;   // node options, after "--"
+  std::vector<std::string> launcher_flags;  // extra launcher options (e.g. --keep-going)
 };
 
 struct LaunchResult {

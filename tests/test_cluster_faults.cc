@@ -654,72 +654,6 @@ INSTANTIATE_TEST_SUITE_P(Faults, FaultTest, ::testing::ValuesIn(fault_cases()), 
 
 // ========================================================== peer failure
 
-// run_launcher of cluster_harness with launcher flags of our own
-// (--keep-going): same process-group handling, so a hung cluster is killed.
-LaunchResult run_launcher_with(const std::vector<std::string>& launcher_flags, const LaunchOptions& opts,
-                               const std::string& log_path) {
-  LaunchResult result;
-  std::vector<std::string> args = {"python3", launcher_path(), "--nodes", std::to_string(opts.nodes), "--link",
-                                   opts.link, "--timeout", std::to_string(opts.timeout_sec), "--binary",
-                                   binary_path()};
-  args.insert(args.end(), launcher_flags.begin(), launcher_flags.end());
-  args.push_back("--");
-  args.insert(args.end(), opts.app_args.begin(), opts.app_args.end());
-  for (const std::string& a : args) result.command += (result.command.empty() ? "" : " ") + a;
-
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  const int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (log_fd < 0 || null_fd < 0) {
-    result.output = "cannot open " + log_path + " or /dev/null";
-    if (log_fd >= 0) ::close(log_fd);
-    if (null_fd >= 0) ::close(null_fd);
-    return result;
-  }
-  const pid_t pid = ::fork();
-  if (pid == 0) {  // only async-signal-safe calls until exec
-    ::setpgid(0, 0);
-    ::dup2(null_fd, STDIN_FILENO);
-    ::dup2(log_fd, STDOUT_FILENO);
-    ::dup2(log_fd, STDERR_FILENO);
-    ::execvp(argv[0], argv.data());
-    ::_exit(127);
-  }
-  ::close(log_fd);
-  ::close(null_fd);
-  if (pid < 0) {
-    result.output = "fork failed";
-    return result;
-  }
-  ::setpgid(pid, pid);
-  // Wait without reaping (WNOWAIT), so the group id cannot be reused before
-  // we signal the group.
-  auto wait_exited = [pid](std::chrono::steady_clock::time_point deadline) {
-    for (;;) {
-      siginfo_t info{};
-      if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
-        return true;
-      if (std::chrono::steady_clock::now() >= deadline) return false;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-  };
-  if (!wait_exited(std::chrono::steady_clock::now() + std::chrono::seconds(opts.timeout_sec + 30))) {
-    result.timed_out = true;
-    ::kill(-pid, SIGTERM);
-    if (!wait_exited(std::chrono::steady_clock::now() + std::chrono::seconds(5))) ::kill(-pid, SIGKILL);
-  }
-  ::kill(-pid, SIGKILL);  // whatever the launcher left behind
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-  std::ifstream in(log_path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  result.output = text.str();
-  return result;
-}
 
 std::vector<std::string> lines_starting(const std::string& output, const std::string& prefix) {
   std::vector<std::string> found;
@@ -776,7 +710,8 @@ TEST_P(PeerFailureTest, SurvivorsNameTheDeadNode) {
   if (c.app == App::kSssp || c.app == App::kBfs)
     opts.app_args.insert(opts.app_args.end(), {"--source", std::to_string(g.source)});
   opts.app_args.insert(opts.app_args.end(), c.extra.begin(), c.extra.end());
-  const LaunchResult run = run_launcher_with({"--keep-going"}, opts, tmp.file("cluster.log"));
+  opts.launcher_flags = {"--keep-going"};
+  const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
 
   ASSERT_FALSE(run.timed_out) << describe(run);
   EXPECT_EQ(run.exit_code, 1) << "1: a node failed; 124 would be a hang until --timeout\n" << describe(run);
