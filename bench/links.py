@@ -37,6 +37,8 @@ def main():
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--out", default="/tmp/wiregraph-bench/links")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--resummarize", action="store_true",
+                    help="run nothing: rebuild the JSON from the run directories already under --out")
     a = ap.parse_args()
 
     kinds = [k for k in a.links.split(",") if k]
@@ -53,18 +55,28 @@ def main():
         mbufs, mem = benchlib.pool_for(a.graph, 2, False)
         runs = []
         for t in range(a.trials):
-            r = benchlib.run_cluster(Path(a.out) / ("%s-%d" % (kind, t)), 2,
-                                     ["--app", a.app, "--graph", a.graph, "--mbufs", str(mbufs)],
-                                     link=kind, mem_mb=mem, timeout=a.timeout, log=log)
-            entry = {"trial": t, "rc": r["rc"], "error": r["error"], "loadavg": r["loadavg_start"],
-                     "command": " ".join(r["command"]), "nodes": []}
-            if r["rc"] == 0:
-                for node in r["node_json"]:
-                    entry["nodes"].append(benchlib.link_figures(node) if node else None)
+            rundir = Path(a.out) / ("%s-%d" % (kind, t))
+            if a.resummarize:
+                if not (rundir / "launcher.log").exists():
+                    continue
+                r = benchlib.read_run(rundir)
             else:
+                r = benchlib.run_cluster(rundir, 2, ["--app", a.app, "--graph", a.graph, "--mbufs", str(mbufs)],
+                                         link=kind, mem_mb=mem, timeout=a.timeout, log=log)
+            entry = {"trial": t, "rc": r["rc"], "error": r["error"], "loadavg": r["loadavg_start"],
+                     "command": " ".join(str(x) for x in r["command"]), "nodes": []}
+            # Every node's report written: the supersteps ran; a non-zero exit
+            # after that (a crash while closing) is reported but keeps the figures.
+            if all(r["node_json"]):
+                for node in r["node_json"]:
+                    entry["nodes"].append(benchlib.link_figures(node))
+            if r["rc"] != 0:
                 failed = True
             runs.append(entry)
             nf = [n for n in entry["nodes"] if n]
+            if nf and r["rc"] != 0:
+                print("links: %-5s trial %d: every node reported, but the job exited %d: %s" % (
+                    kind, t, r["rc"], r["error"]))
             if nf:
                 print("links: %-5s trial %d: %s" % (kind, t, "; ".join(
                     "node %d sent %.3f M frames/s, %.2f Gbps L1 (peak superstep %.2f Gbps), %d retransmissions"
@@ -82,6 +94,8 @@ def main():
             "timeouts": sum(n["timeouts"] for n in per_node),
             "rx_dropped": sum(n["rx_dropped"] for n in per_node),
             "mbufs": mbufs, "mem_mb": mem,
+            "exit_failures": sum(1 for e in runs if e["rc"] != 0),
+            "exit_errors": [e["error"] for e in runs if e["rc"] != 0],
         }
         g = summary["gbps_l1_per_node"]
         if g:

@@ -271,6 +271,9 @@ def links_section(links, md, bars):
             fstat(s["peak_step_gbps_l1"]), " / ".join("%.1f%%" % s["pct_line_rate"]["%dGbE" % r] for r in RATES),
             s["retransmissions"], s["timeouts"], s["rx_dropped"]))
         bars.append(("link %s" % kind, s["gbps_l1_per_node"]["median"]))
+        if s.get("exit_failures"):
+            md.append("| | %d of %d %s job(s) exited non-zero after every node reported: %s | | | | | | |" % (
+                s["exit_failures"], len(v["runs"]), kind, "; ".join(s["exit_errors"])))
     md.append("| ring | %s | | | | | | |" % links["ring"])
     md.append("")
 
@@ -426,12 +429,22 @@ def main():
     gen, gen16 = load(d / "generation.json"), load(d / "generation-p16.json")
     acc, links, e2e = load(d / "accumulation.json"), load(d / "links.json"), load(d / "e2e.json")
     info = machine_info()
+    src = d / "bin" / "SOURCE"
+    if src.exists():  # what the snapshot binaries were built from
+        lines = src.read_text().splitlines()
+        info["commit"] = lines[0].replace("commit ", "")[:12] if lines else info["commit"]
+        info["dirty_files"] = len([l for l in lines[1:] if l and not l.startswith("diff sha256")])
+        info["source_state"] = lines
     md, targets, pngs, bars = [], [], [], []
     md.append("# wiregraph benchmark results (%s mode)\n" % a.mode)
     md.append("%s on %s: %s, %s CPUs, %s; caches: %s; kernel %s; commit %s with %d uncommitted/untracked files; "
               "load average %s at report time.\n" % (
                   info["date"], info["host"], info["cpu"], info["cpus"], info["memory"], info["caches"],
                   info["kernel"], info["commit"], info["dirty_files"], info["loadavg"]))
+    if info.get("source_state"):
+        md.append("Binaries: snapshot in `%s/bin/` taken when the suite started; built from commit %s with these "
+                  "uncommitted files: %s.\n" % (d, info["commit"], ", ".join(
+                      l.strip() for l in info["source_state"][1:] if l and not l.startswith("diff")) or "none"))
     md.append("Speed is reported against baselines measured in the same run; nothing here is a pass/fail test. "
               "The machine may be shared with other work: every section records the load average.\n")
     body = []
@@ -457,9 +470,12 @@ def main():
         for title, p in pngs:
             md.append("- %s: `%s`" % (title, p))
         md.append("")
-    cmds = d / "commands.txt"
-    if cmds.exists():
-        md.append("## Commands\n\n```\n%s\n```\n" % cmds.read_text().rstrip())
+    steps = ["build", "generation", "generation-p16", "accumulation", "links", "e2e", "profile"]
+    cmds = [(n, d / "logs" / (n + ".cmd")) for n in steps]
+    cmds = [(n, f.read_text().strip()) for n, f in cmds if f.exists()]
+    if cmds:
+        md.append("## Commands (as run by bench/run_all.sh; output in DIR/logs/NAME.log)\n\n```\n%s\n```\n" % "\n".join(
+            "# %s\n%s" % (n, c) for n, c in cmds))
     (d / "RESULTS.md").write_text("\n".join(md) + "\n")
     merged = {"mode": a.mode, "machine": info, "generation": gen, "generation_p16": gen16, "accumulation": acc,
               "links": links, "end_to_end": e2e,

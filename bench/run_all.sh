@@ -41,17 +41,21 @@ done
 want() { case ",$only," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
 mkdir -p "$out/logs" || exit 1
-rm -f "$out/generation.json" "$out/generation-p16.json" "$out/accumulation.json" "$out/links.json" \
-  "$out/e2e.json" "$out/results.json" "$out/RESULTS.md" "$out/commands.txt"
-rm -rf "$out/plots" "$out/profile"
-cmds=$out/commands.txt
+# Only the outputs of the steps about to run are removed: a partial rerun
+# (--only) keeps the others and the report merges everything present.
+want generation && rm -f "$out/generation.json" "$out/generation-p16.json"
+want accumulation && rm -f "$out/accumulation.json"
+want links && rm -f "$out/links.json"
+want e2e && rm -f "$out/e2e.json"
+want profile && rm -rf "$out/profile"
+rm -rf "$out/results.json" "$out/RESULTS.md" "$out/plots"
 status=0
 t_start=$(date +%s)
 note() { echo "run_all: $*"; }
-# run NAME COMMAND...: logs to DIR/logs/NAME.log, records the command
+# run NAME COMMAND...: logs to DIR/logs/NAME.log, the command to DIR/logs/NAME.cmd
 run() {
   name=$1; shift
-  echo "$*" >>"$cmds"
+  echo "$*" >"$out/logs/$name.cmd"
   note "$name: $*"
   t0=$(date +%s)
   if "$@" >"$out/logs/$name.log" 2>&1; then
@@ -68,9 +72,17 @@ if [ $do_build -eq 1 ]; then
   # the tree must not stop the benchmarks.
   run build ninja -C "$build" apps/wiregraph bench/bench_generation bench/bench_accumulation
 fi
+# Snapshot the binaries: the build tree may be rebuilt by someone else while
+# the suite runs, and every run must use the same binaries.
+mkdir -p "$out/bin"
 for b in "$build/apps/wiregraph" "$build/bench/bench_generation" "$build/bench/bench_accumulation"; do
   [ -x "$b" ] || { note "missing $b (build first: ninja -C $build)"; exit 1; }
+  cp -f "$b" "$out/bin/" || exit 1
 done
+bin=$out/bin
+export WG_BENCH_BINARY="$bin/wiregraph"  # the node binary bench/wg_timed.py runs
+( cd "$root" && echo "commit $(git rev-parse HEAD 2>/dev/null)"; git status --porcelain 2>/dev/null;
+  git diff 2>/dev/null | sha256sum | sed 's/^/diff sha256 /' ) >"$out/bin/SOURCE" 2>/dev/null
 
 tag=wgb$$
 if [ $quick -eq 1 ]; then
@@ -88,16 +100,16 @@ fi
 gen_eal="--no-pci --vdev net_null0,no-rx=1 -l 0 --no-huge -m 1024 --log-level lib.eal:error"
 
 if want generation; then
-  run generation "$build/bench/bench_generation" $gen_eal --file-prefix ${tag}g -- \
+  run generation "$bin/bench_generation" $gen_eal --file-prefix ${tag}g -- \
     --graph $gen_graph --trials $trials --warmup $warmup --json "$out/generation.json"
   if [ $quick -eq 0 ]; then
     # P=16: 15/16 of the records leave the node, so the wire rate is the bucket rate.
-    run generation-p16 "$build/bench/bench_generation" $gen_eal --file-prefix ${tag}h -- \
+    run generation-p16 "$bin/bench_generation" $gen_eal --file-prefix ${tag}h -- \
       --graph $gen_graph --nodes 16 --trials $trials --warmup $warmup --json "$out/generation-p16.json"
   fi
 fi
 if want accumulation; then
-  run accumulation "$build/bench/bench_accumulation" --no-pci --vdev net_ring0 -l 0 --no-huge -m $acc_mem \
+  run accumulation "$bin/bench_accumulation" --no-pci --vdev net_ring0 -l 0 --no-huge -m $acc_mem \
     --log-level lib.eal:error --file-prefix ${tag}a -- $acc_args --trials $trials --warmup $warmup \
     --json "$out/accumulation.json"
 fi

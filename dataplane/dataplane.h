@@ -29,9 +29,9 @@ struct DataplaneOptions {
   unsigned nodes = 1;
   uint16_t udp_port = wire::kDefaultUdpPort;
   unsigned mbufs = 16383;     // buckets being built, queued, in flight or kept for retransmission
-  unsigned rx_mbufs = 8191;   // received frames: RX descriptors and frames held in reorder windows
   bool checksum = false;  // CRC32C on every frame sent, verified on every frame received
   unsigned domains = 1;   // NUMA domains: one same-node queue each
+  unsigned rx_mbufs = 8191;   // received frames: RX descriptors and frames held in reorder windows
 };
 
 class Dataplane {
