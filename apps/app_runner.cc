@@ -21,13 +21,19 @@ namespace wg {
 namespace {
 
 std::string config_json(const Config& c) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "{\"app\": \"%s\", \"graph\": \"%s\", \"nodes\": %u, \"rank\": %u, \"iterations\": %u, "
-                "\"source\": %u, \"undirected\": %s, \"job_id\": %u, \"udp_port\": %u}",
-                app_name(c.app), json_escape(c.graph).c_str(), c.nodes, c.rank, c.iterations, c.source,
-                c.undirected ? "true" : "false", c.job_token, c.udp_port);
-  return buf;
+  std::string j = "{\"app\": \"" + std::string(app_name(c.app)) + "\", \"graph\": \"" + json_escape(c.graph) + "\"";
+  j += ", \"nodes\": " + std::to_string(c.nodes) + ", \"rank\": " + std::to_string(c.rank);
+  j += ", \"iterations\": " + std::to_string(c.iterations) + ", \"source\": " + std::to_string(c.source);
+  j += std::string(", \"undirected\": ") + (c.undirected ? "true" : "false");
+  j += ", \"job_id\": " + std::to_string(c.job_token) + ", \"udp_port\": " + std::to_string(c.udp_port);
+  j += ", \"domains\": " + std::to_string(c.domains) + ", \"domain_split\": \"" +
+       (c.domain_metis ? "metis" : "even") + "\"";
+  j += std::string(", \"roles\": \"") + (c.split_roles ? "split" : "shared") + "\"";
+  j += ", \"window\": " + std::to_string(c.transport.window);
+  j += std::string(", \"checksum\": ") + (c.transport.checksum ? "true" : "false");
+  j += ", \"fault_rx\": \"" + describe(c.transport.rx_faults) + "\", \"fault_tx\": \"" +
+       describe(c.transport.tx_faults) + "\", \"fault_seed\": " + std::to_string(c.transport.fault_seed);
+  return j + "}";
 }
 
 template <VertexProgram Prog>
@@ -67,9 +73,10 @@ void print_top(App app, const RunReport& r) {
 
 template <VertexProgram Prog>
 int run(const Config& cfg, Dataplane& dp, LoadedGraph& graph, Prog prog, uint32_t app_id) {
-  const DomainPlan plan = plan_domains(graph.edges, cfg.nodes, cfg.rank, cfg.domains, cfg.domain_metis);
-  std::printf("%s", format_partition_report(plan.mine).c_str());
+  DomainPlan plan = plan_domains(graph.edges, cfg.nodes, cfg.rank, cfg.domains, cfg.domain_metis);
   const LocalGraph lg = build_local_graph(graph.edges, cfg.nodes, cfg.rank, Prog::kNeedsWeights, &plan.map);
+  if (cfg.domains == 1) plan.mine = partition_domains(lg, 1, false);
+  std::printf("%s", format_partition_report(plan.mine).c_str());
   EngineOptions eo;
   eo.peer_timeout_s = cfg.peer_timeout_s;
   eo.hello_timeout_s = cfg.hello_timeout_s;

@@ -19,6 +19,7 @@
 #include "config/options.h"
 #include "dataplane/dataplane.h"
 #include "numa/topology.h"
+#include "reliability/membership.h"
 
 namespace {
 
@@ -81,11 +82,18 @@ int main(int argc, char** argv) {
     std::printf("dataplane: %s, lcore %u on socket %u\n", dp.port_summary().c_str(), rte_lcore_id(),
                 rte_socket_id());
     std::fflush(stdout);
-    wg::LoadedGraph graph = load(cfg);
-    std::printf("graph: %u vertices, %lu edges%s, loaded in %.3f s\n", graph.edges.num_vertices,
-                static_cast<unsigned long>(graph.edges.num_edges()),
-                graph.edges.weighted ? " (weighted)" : "", graph.load_seconds);
-    rc = wg::run_app(resolved, dp, graph);
+    try {
+      wg::LoadedGraph graph = load(cfg);
+      std::printf("graph: %u vertices, %lu edges%s, loaded in %.3f s\n", graph.edges.num_vertices,
+                  static_cast<unsigned long>(graph.edges.num_edges()),
+                  graph.edges.weighted ? " (weighted)" : "", graph.load_seconds);
+      rc = wg::run_app(resolved, dp, graph);
+    } catch (const std::exception& e) {
+      // Tell the other nodes now (they may still be discovering us), so they
+      // stop with this reason instead of timing out.
+      wg::Membership::abort_cluster(dp, "node " + std::to_string(cfg.rank) + ": " + e.what());
+      throw;
+    }
   } catch (const wg::ConfigError& e) {
     std::fprintf(stderr, "wiregraph: error: %s\n", e.what());
     rc = 2;

@@ -440,7 +440,8 @@ int main(int argc, char** argv) {
 
     // 2. the real worker, sender without reliability.
     Worker<PageRank> w2(dp, lg, prog, 0, lg.num_local);
-    w2.apply(0, 0.0, values, active, sigma_in);  // init: rank 1/V, every vertex active
+    const Worker<PageRank>::Stall no_stall = [](bool) {};
+    w2.apply(0, 0.0, values, active, sigma_in, no_stall);  // init: rank 1/V, every vertex active
     const Worker<PageRank>::Stall stall2 = [&](bool) {
       sink.drain_remote();
       sink.drain_local();
@@ -483,7 +484,7 @@ int main(int argc, char** argv) {
     if (o.reliable) {
       transport = std::make_unique<Transport>(dp, tc);
       acks = std::make_unique<AckLoop>(dp, dp.num_ports() - 1, o.nodes);
-      w3.apply(0, 0.0, values, active, sigma_in);
+      w3.apply(0, 0.0, values, active, sigma_in, no_stall);
       variants.push_back(Variant{"with reliability",
                                  "Worker<PageRank>::scatter; Transport::send_step (sequence numbers, send window of " +
                                      std::to_string(tc.window) +

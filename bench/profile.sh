@@ -50,7 +50,7 @@ profile() {
       'BEGIN { if (r > 0 && t > 0) printf "%.1f", t / r; else printf "?" }') instructions per record"
     echo
     echo "top functions by exclusive instruction count (callees inlined into the hot loop count as it):"
-    callgrind_annotate --inclusive=no "$cg" 2>/dev/null | sed -n '/file:function/,$p' | sed -n '3,12p' | cut -c1-170
+    callgrind_annotate --auto=no --inclusive=no "$cg" 2>/dev/null | sed -n '/file:function/,$p' | sed -n '3,12p' | cut -c1-170
     echo
     echo "per source line of $src (instructions, share of the collected total):"
     callgrind_annotate --auto=yes --show-percs=yes "$cg" "$root/$src" 2>/dev/null |

@@ -312,7 +312,7 @@ class Engine {
 
   void work(size_t w, uint32_t s) {
     Worker<Prog>& wk = *workers_[w];
-    wk.apply(s, step_aggregate_, values_, active_, sigma_[s & 1]);
+    wk.apply(s, step_aggregate_, values_, active_, sigma_[s & 1], stall_fn_);
     wk.scatter(s, values_, active_, stall_fn_);
   }
 
@@ -366,9 +366,16 @@ class Engine {
       e.active_vertices = st.active;
       e.messages_sent = st.messages_sent;
       e.buckets_sent = st.buckets_sent;
+      e.bytes_sent = data_frame_bytes(st);
       e.aggregate = st.aggregate;
       membership_.send_control(p, wire::Kind::kEnd, s, &e, sizeof e, pump_fn_);
     }
+  }
+
+  // L2 bytes of the data buckets this node sent to other nodes: each frame is
+  // its headers plus 8 bytes per record.
+  static uint64_t data_frame_bytes(const StepStats& st) {
+    return st.buckets_sent * wire::kPayloadOffset + (st.messages_sent - st.messages_local) * sizeof(wire::Record);
   }
 
   void combine_cluster_figures(uint32_t s, StepStats& st) {
@@ -378,12 +385,14 @@ class Engine {
         st.cluster_aggregate += st.aggregate;
         st.cluster_messages += st.messages_sent;
         st.cluster_buckets += st.buckets_sent;
+        st.cluster_bytes += data_frame_bytes(st);
       } else {
         const wire::EndPayload& e = ledger_.end(p, s);
         st.cluster_active += e.active_vertices;
         st.cluster_aggregate += e.aggregate;
         st.cluster_messages += e.messages_sent;
         st.cluster_buckets += e.buckets_sent;
+        st.cluster_bytes += e.bytes_sent;
       }
     }
     const TxCounters& tx = tx_snapshot_[s & 1];

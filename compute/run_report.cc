@@ -139,8 +139,8 @@ void write_summary_json(const std::string& path, const std::string& config_json,
     std::fprintf(f,
                  "    {\"superstep\": %u, \"active_vertices\": %" PRIu64 ", \"messages\": %" PRIu64
                  ", \"buckets\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"seconds\": %.6f}%s\n",
-                 s.superstep, s.cluster_active, s.cluster_messages, s.cluster_buckets,
-                 s.cluster_buckets * uint64_t{wire::kMaxFrameBytes}, s.seconds, i + 1 < r.steps.size() ? "," : "");
+                 s.superstep, s.cluster_active, s.cluster_messages, s.cluster_buckets, s.cluster_bytes, s.seconds,
+                 i + 1 < r.steps.size() ? "," : "");
   }
   std::fprintf(f, "  ],\n  \"top\": [");
   for (size_t i = 0; i < r.cluster_top.size(); ++i)

@@ -29,6 +29,7 @@ struct StepStats {
   double cluster_aggregate = 0.0;
   uint64_t cluster_messages = 0;
   uint64_t cluster_buckets = 0;
+  uint64_t cluster_bytes = 0;         // L2 bytes of every data bucket sent between nodes
   // per connection, cumulative at the end of the superstep
   std::vector<ConnectionReport> links;
 };

@@ -50,7 +50,7 @@ class Worker {
   // `in` holds one accumulator per domain, indexed within the domain.
   template <class Acc>
   void apply(uint32_t s, double aggregate, std::vector<Value>& values, std::vector<uint8_t>& active,
-             std::vector<Acc>& in) {
+             std::vector<Acc>& in, const Stall& stall) {
     const StepInfo info{s, aggregate, g_.num_vertices};
     uint64_t n_active = 0;
     double agg = 0.0;
@@ -63,6 +63,9 @@ class Worker {
         active[i] = a;
         n_active += a;
         agg += prog_.aggregate(values[i], g_.out_degree[i]);
+        // A long apply (cd sorts every vertex's labels) must not starve the
+        // network roles on a shared lcore: acks and keepalives keep flowing.
+        if ((i & kApplyStallMask) == kApplyStallMask) stall(false);
       }
     }
     stats_ = StepStats{};
@@ -134,6 +137,7 @@ class Worker {
   }
 
   static constexpr unsigned kBucketsPerStall = 8;
+  static constexpr uint32_t kApplyStallMask = (1u << 16) - 1;  // every 64 Ki vertices
 
   const LocalGraph& g_;
   const Prog& prog_;

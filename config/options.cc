@@ -159,9 +159,11 @@ const char* env_first(std::initializer_list<const char*> names, const char** whi
 }
 
 uint32_t default_job_token(const Config& c) {
-  // Nodes started without --job-id agree on a token derived from the job
-  // itself; two identical jobs on one segment must pass distinct --job-id.
-  uint64_t h = c.params_digest() ^ (uint64_t{c.nodes} << 40);
+  // Nodes started without --job-id agree on a token derived from the graph
+  // and P only: nodes whose other parameters differ must still exchange
+  // hellos, so that the mismatch is reported by name instead of as silence.
+  // Two jobs on one graph and segment must pass distinct --job-id.
+  uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t{c.nodes} << 40);
   for (char ch : c.graph) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001b3ULL;
   return static_cast<uint32_t>(h ^ (h >> 32)) | 1u;
 }
@@ -233,13 +235,15 @@ void print_usage(const char* prog) {
       "                      vertices this node owns), DIR/nodeR.json (this node's\n"
       "                      per-superstep counts) and, on rank 0, DIR/summary.json\n"
       "  --job-id N          32-bit job token shared by all nodes of one job (default:\n"
-      "                      derived from app, graph and P); frames of other jobs are dropped\n"
+      "                      derived from the graph and P); frames of other jobs are dropped\n"
       "  --udp-port N        UDP port of wiregraph frames (default %u)\n"
-      "  --peer-timeout S    a peer silent for S seconds while awaited is declared dead\n"
-      "                      and the node exits non-zero naming it (default 30)\n"
+      "  --peer-timeout S    a peer silent for S seconds is declared dead and the node\n"
+      "                      exits non-zero naming it (default 30; live peers send\n"
+      "                      keepalives)\n"
       "  --hello-timeout S   time for all peers to be discovered (default 60)\n"
       "  --mbufs N           mbufs in the node's packet pool (default 16383)\n"
-      "  --top N             print the N top-ranked vertices at the end (default 10, 0: off)\n"
+      "  --top N             print the N top-ranked vertices at the end (default 10, at\n"
+      "                      most 10, 0: off)\n"
       "  --quiet             no per-superstep report lines\n"
       "  --line-rate GBPS    link speed the report compares with (10, 25, 40, 100...;\n"
       "                      default: the port's reported speed, else 10)\n"
@@ -376,7 +380,12 @@ Config parse_app_args(int argc, char** argv) {
   if (c.rank >= c.nodes)
     throw ConfigError("--rank " + std::to_string(c.rank) + " is not below --nodes " +
                       std::to_string(c.nodes));
+  if (crash_rank >= static_cast<int64_t>(c.nodes))
+    throw ConfigError("--crash-node " + std::to_string(crash_rank) + ":" + std::to_string(crash_step) +
+                      ": there is no node " + std::to_string(crash_rank) + " among " + std::to_string(c.nodes));
   if (crash_rank == static_cast<int64_t>(c.rank)) c.crash_at_superstep = crash_step;
+  if ((c.transport.rx_faults.corrupt > 0 || c.transport.tx_faults.corrupt > 0) && !c.transport.checksum)
+    throw ConfigError("corrupt faults need --checksum on: without it a flipped bit is folded into the results");
   if (c.transport.rto_max_us < c.transport.rto_min_us)
     throw ConfigError("--rto-max-us " + std::to_string(c.transport.rto_max_us) + " is below --rto-min-us " +
                       std::to_string(c.transport.rto_min_us));

@@ -242,7 +242,7 @@ void Dataplane::address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes) const
 
 void Dataplane::broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes) {
   for (Port& p : ports_) {
-    rte_mbuf* m = alloc();
+    rte_mbuf* m = alloc_control();
     if (m == nullptr) return;
     uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
     std::memcpy(frame + wire::kHeaderOffset, bucket, bucket_bytes);

@@ -73,6 +73,12 @@ class Dataplane {
 
   // ---- send side ----
   rte_mbuf* alloc() { return rte_pktmbuf_alloc(pool_); }
+  // For acks, hellos and aborts: from the receive pool, which keeps headroom
+  // when workers have taken every bucket (an ack must never wait for one).
+  rte_mbuf* alloc_control() {
+    rte_mbuf* m = rx_pool_ != nullptr ? rte_pktmbuf_alloc(rx_pool_) : nullptr;
+    return m != nullptr ? m : rte_pktmbuf_alloc(pool_);
+  }
   // Fills L2-L4 headers for `peer` and sets the mbuf lengths; the wiregraph
   // header and payload (bucket_bytes of them) must already be written.
   void address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes) const;

@@ -64,7 +64,7 @@ namespace {
 // at frame offset 42, so words are loaded with memcpy (unaligned loads are
 // free on x86; DPDK's rte_hash_crc dereferences misaligned uint64_t pointers,
 // which UBSan rejects).
-uint32_t crc32c(const uint8_t* p, uint32_t n, uint32_t crc) {
+__attribute__((target("sse4.2"))) uint32_t crc32c(const uint8_t* p, uint32_t n, uint32_t crc) {
   uint64_t c = crc;
   for (; n >= 8; p += 8, n -= 8) {
     uint64_t w;

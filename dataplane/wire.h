@@ -12,9 +12,10 @@
 // - The header is 38 bytes so that records start 80 bytes into the frame: with
 //   DPDK's default 128-byte headroom, records are then 16-byte aligned in the
 //   mbuf on both send and receive.
-// - Records are fixed 8-byte (local index, value) pairs: the index is the
-//   destination vertex's index on its owner node (round-robin: v / P), so 32
-//   bits suffice; the value is 4 bytes (float, distance, hop count or label).
+// - Records are fixed 8-byte (index, value) pairs: the index is the
+//   destination vertex's index within its NUMA domain on its owner node
+//   (with one domain, v / P: round-robin), so 32 bits suffice; the value is 4
+//   bytes (float, distance, hop count or label).
 #pragma once
 
 #include <cstddef>
@@ -65,7 +66,7 @@ static_assert(sizeof(BucketHeader) == 38);
 static_assert(std::is_standard_layout_v<BucketHeader>);
 
 struct Record {
-  uint32_t index;  // destination local index on the destination node
+  uint32_t index;  // destination vertex's index within its domain on the destination node
   uint32_t value;  // bit pattern of Program::Message
 };
 static_assert(sizeof(Record) == 8);
@@ -93,7 +94,7 @@ inline constexpr unsigned kMaxNodes = 64;  // heard_mask is one 64-bit word
 
 struct __attribute__((packed)) HelloPayload {
   uint32_t nodes;             // P
-  uint32_t app;               // application id (apps/app_id.h)
+  uint32_t app;               // application id (apps/app_runner.cc: 1 pagerank ... 5 cd)
   uint64_t num_vertices;
   uint64_t num_edges;
   uint64_t graph_fingerprint; // compute/edge_list.h fingerprint()
@@ -107,7 +108,7 @@ struct __attribute__((packed)) EndPayload {
   uint64_t active_vertices;   // source's active vertices this superstep
   uint64_t messages_sent;     // source's total records this superstep (all destinations, local too)
   uint64_t buckets_sent;      // source's total buckets (remote only)
-  uint64_t bytes_sent;        // source's total frame bytes (remote only)
+  uint64_t bytes_sent;        // source's data frame bytes this superstep (remote only, L2)
   double aggregate;           // program-defined sum (PageRank: dangling rank mass)
 };
 

@@ -256,9 +256,9 @@ DomainPartition partition_domains(const LocalGraph& g, unsigned k, bool refine_w
   if (k > kMaxDomains)
     throw std::invalid_argument("partition_domains: k = " + std::to_string(k) + " domains exceeds the maximum " +
                                 std::to_string(kMaxDomains));
-  if (k > n)
-    throw std::invalid_argument("partition_domains: k = " + std::to_string(k) +
-                                " domains is more than the node's " + std::to_string(n) + " vertices");
+  if (k > 1 && k > n)
+    throw std::invalid_argument("--domains " + std::to_string(k) + " is more than this node's " + std::to_string(n) +
+                                " vertices (a node owns about V / --nodes of them)");
   if (!std::isfinite(imbalance) || imbalance < 1.0)
     throw std::invalid_argument("partition_domains: imbalance must be a finite number >= 1, got " +
                                 std::to_string(imbalance));

@@ -6,10 +6,9 @@ namespace wg {
 
 DomainPlan plan_domains(const EdgeList& g, unsigned nodes, unsigned rank, unsigned k, bool refine_with_metis) {
   DomainPlan plan;
-  if (k == 1) {
+  if (k == 1) {  // nothing to split; the caller reports on the graph it builds anyway
     plan.map = identity_slot_map(g.num_vertices, nodes);
-    const LocalGraph mine = build_local_graph(g, nodes, rank, false);
-    plan.mine = partition_domains(mine, 1, false);
+    (void)rank;
     return plan;
   }
   SlotMap& m = plan.map;

@@ -18,10 +18,11 @@ namespace wg {
 
 struct DomainPlan {
   SlotMap map;
-  DomainPartition mine;  // this node's split, for the partition report
+  DomainPartition mine;  // this node's split, for the partition report (k > 1 only)
 };
 
-// k = 1 gives the identity map and a trivial report. Throws like
+// k = 1 gives the identity map (and no report: partition_domains(lg, 1, ...)
+// on the node's LocalGraph makes the trivial one without building it twice). Throws like
 // partition_domains (k larger than a node's vertex count, METIS failure).
 DomainPlan plan_domains(const EdgeList& g, unsigned nodes, unsigned rank, unsigned k, bool refine_with_metis);
 

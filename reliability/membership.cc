@@ -107,7 +107,9 @@ void Membership::check_same_job(unsigned peer, const wire::HelloPayload& h) cons
   if (h.graph_fingerprint != info_.graph_fingerprint)
     throw differ("graph fingerprint", hex(h.graph_fingerprint), hex(info_.graph_fingerprint));
   if (h.params_digest != info_.params_digest)
-    throw differ("parameters (--source/--iterations/--undirected)", hex(h.params_digest), hex(info_.params_digest));
+    throw differ("parameters (--app options: --source, --iterations, --undirected, --checksum, --domains, "
+                 "--domain-split)",
+                 hex(h.params_digest), hex(info_.params_digest));
 }
 
 DropReason Membership::on_control(const uint8_t* frame, const wire::BucketHeader* h, unsigned port,
@@ -125,8 +127,9 @@ DropReason Membership::on_control(const uint8_t* frame, const wire::BucketHeader
         throw PeerError("two nodes claim rank " + std::to_string(src) + " (hellos from different addresses)");
       heard_ |= 1ULL << src;
       if (hello.heard_mask >> rank_ & 1) heard_us_ |= 1ULL << src;
-      // Requests come only from nodes still discovering: answer every one, so
-      // a node that finished early still confirms itself to a late one.
+      // Requests come only from nodes still discovering: answer them (at most
+      // one reply per 2 ms), so a node that finished early still confirms
+      // itself to a late one.
       if (!(h->flags & wire::kFlagHelloReply)) send_hello(true);
       return DropReason::kNone;
     }
@@ -168,20 +171,16 @@ void Membership::send_control(unsigned peer, wire::Kind kind, uint32_t superstep
   dp_.enqueue(peer, m);
 }
 
-void Membership::broadcast_abort(const std::string& reason) {
+void Membership::abort_cluster(Dataplane& dp, const std::string& reason) {
+  if (dp.options().nodes < 2) return;
+  uint8_t frame[wire::kPayloadOffset + sizeof(wire::AbortPayload)] = {};
+  write_bucket_header(frame, wire::Kind::kAbort, dp.options().job_token, dp.options().rank, wire::kBroadcastRank, 0,
+                      sizeof(wire::AbortPayload));
   wire::AbortPayload a{};
   a.reason_len = static_cast<uint32_t>(std::min(reason.size(), sizeof a.reason));
   std::memcpy(a.reason, reason.data(), a.reason_len);
-  for (unsigned p = 0; p < info_.nodes; ++p) {
-    if (p == rank_ || !dp_.peer_known(p)) continue;
-    rte_mbuf* m = dp_.alloc();
-    if (m == nullptr) return;
-    uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
-    write_bucket_header(frame, wire::Kind::kAbort, dp_.options().job_token, rank_, p, 0, sizeof a);
-    std::memcpy(frame + wire::kPayloadOffset, &a, sizeof a);
-    dp_.address(m, p, static_cast<uint16_t>(sizeof(wire::BucketHeader) + sizeof a));
-    dp_.send_now(p, m);
-  }
+  std::memcpy(frame + wire::kPayloadOffset, &a, sizeof a);
+  dp.broadcast_now(frame + wire::kHeaderOffset, sizeof frame - wire::kHeaderOffset);
 }
 
 }  // namespace wg

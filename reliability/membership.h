@@ -11,8 +11,9 @@
 // the peer timeout. ABORT frames carry a fatal error to the other nodes so
 // they stop at once instead of timing out.
 //
-// Owner: the accumulator role receives (on_control, heard_from); the sender
-// role sends control frames. Both run on one lcore in this version.
+// Owner: the network role receives (on_control, heard_from) and discovers;
+// the coordinator queues END and FIN through send_control (a per-peer ring,
+// multi-producer); ABORT goes out directly after the other roles stopped.
 #pragma once
 
 #include <rte_cycles.h>
@@ -56,8 +57,10 @@ class Membership {
   // Queues a control frame for `peer` behind any data already queued to it.
   void send_control(unsigned peer, wire::Kind kind, uint32_t superstep, const void* payload,
                     uint16_t bytes, const Pump& pump);
-  // Best effort, immediate: tells every known peer that this node failed.
-  void broadcast_abort(const std::string& reason);
+  // Best effort, immediate: tells every node on every port that this node
+  // failed (broadcast, so peers not yet discovered hear it too).
+  void broadcast_abort(const std::string& reason) { abort_cluster(dp_, reason); }
+  static void abort_cluster(Dataplane& dp, const std::string& reason);
 
   // Handles a validated control frame from port `port`.
   DropReason on_control(const uint8_t* frame, const wire::BucketHeader* h, unsigned port,

@@ -8,8 +8,10 @@
 // superstep ahead of us (it needs our END to finish the current one), so at
 // most two supersteps are ever in flight.
 //
-// Owner: the accumulator role (single writer); the engine reads it between
-// supersteps on the same lcore.
+// Owner: the network role writes the slots of the supersteps in flight; the
+// coordinator opens the slot of superstep s+1 (which no frame can touch yet)
+// and reads a slot after the network role has published its completion
+// (release/acquire), so no slot has two writers at a time.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,8 @@
 #include "reliability/transport.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace wg {
 
@@ -163,7 +165,7 @@ bool Transport::transmit_one(unsigned port, rte_mbuf* m, uint64_t now) {
 
 void Transport::send_ack(unsigned peer, uint64_t now) {
   Connection& c = conns_[peer];
-  rte_mbuf* m = dp_.alloc();
+  rte_mbuf* m = dp_.alloc_control();
   if (m == nullptr) return;  // try again on the next step
   uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
   write_bucket_header(frame, wire::Kind::kAck, dp_.options().job_token, rank_, peer, 0, 0);
@@ -180,9 +182,11 @@ void Transport::send_ack(unsigned peer, uint64_t now) {
 
 DropReason Transport::classify(rte_mbuf* m, const uint8_t* frame, const wire::BucketHeader* h, uint64_t now,
                                bool* held) {
-  if (dp_.options().checksum && !bucket_crc_ok(frame, rte_pktmbuf_data_len(m))) return DropReason::kBadChecksum;
   const auto kind = static_cast<wire::Kind>(h->kind);
+  // HELLO and ABORT are checked without the CRC: a node whose --checksum
+  // differs must still get the hello that names the mismatch, or the abort.
   if (kind == wire::Kind::kHello || kind == wire::Kind::kAbort) return DropReason::kNone;
+  if (dp_.options().checksum && !bucket_crc_ok(frame, rte_pktmbuf_data_len(m))) return DropReason::kBadChecksum;
   Connection& c = conns_[h->src_rank];
   c.send->on_ack(h->ack, kind == wire::Kind::kAck, now, free_frame);
   if (!wire::is_sequenced(kind)) return DropReason::kNone;
@@ -201,6 +205,13 @@ DropReason Transport::classify(rte_mbuf* m, const uint8_t* frame, const wire::Bu
       return DropReason::kBeyondWindow;
   }
   return DropReason::kNone;
+}
+
+void Transport::rejected(const wire::BucketHeader* h, DropReason why) {
+  throw std::runtime_error("node " + std::to_string(h->src_rank) + " sent frame " + std::to_string(h->seq) +
+                           " (kind " + std::to_string(h->kind) + ", superstep " + std::to_string(h->superstep) +
+                           ") that passed the transport but cannot be used here: " + drop_reason_name(why) +
+                           " (corrupted in flight without --checksum on, or the nodes run different jobs)");
 }
 
 void Transport::note_delivery(unsigned peer, uint64_t now) {

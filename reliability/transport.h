@@ -106,6 +106,7 @@ class Transport {
   // kNone and *held: the window keeps the frame; otherwise drop it.
   DropReason classify(rte_mbuf* m, const uint8_t* frame, const wire::BucketHeader* h, uint64_t now, bool* held);
   void note_delivery(unsigned peer, uint64_t now);
+  [[noreturn]] static void rejected(const wire::BucketHeader* h, DropReason why);
 
   Dataplane& dp_;
   TransportConfig cfg_;
@@ -148,7 +149,13 @@ unsigned Transport::receive_step(Deliver&& deliver) {
       const unsigned src = h->src_rank;
       const bool sequenced = wire::is_sequenced(static_cast<wire::Kind>(h->kind));
       why = deliver(m, q, frame, h);
-      if (why != DropReason::kNone) dp_.rx.drop(why);
+      if (why != DropReason::kNone) {
+        dp_.rx.drop(why);
+        // Acked and in sequence, yet unusable: the peer's counts now include
+        // a frame this node can never account for, so the superstep could
+        // never complete. Stop with the reason instead of hanging.
+        if (sequenced) rejected(h, why);
+      }
       rte_pktmbuf_free(m);
       if (!sequenced) continue;
       note_delivery(src, now);
@@ -157,7 +164,10 @@ unsigned Transport::receive_step(Deliver&& deliver) {
         rte_mbuf* hm = static_cast<rte_mbuf*>(next);
         const uint8_t* hf = rte_pktmbuf_mtod(hm, const uint8_t*);
         why = deliver(hm, q, hf, bucket_header(hf));
-        if (why != DropReason::kNone) dp_.rx.drop(why);
+        if (why != DropReason::kNone) {
+          dp_.rx.drop(why);
+          rejected(bucket_header(hf), why);
+        }
         rte_pktmbuf_free(hm);
         note_delivery(src, now);
       }

@@ -334,11 +334,13 @@ TEST_F(Options, DefaultJobTokenIsTheSameOnEveryNodeOfAJob) {
   EXPECT_EQ(t0, t1);
   EXPECT_EQ(t0, t2);
   EXPECT_NE(t0, 0u);
-  // A different job gets a different token (so two jobs on one segment differ).
+  // Another graph or cluster size gets another token (jobs on one segment differ).
   EXPECT_NE(t0, token({"--app", "bfs", "--graph", "h.txt", "--nodes", "3", "--source", "4"}));
   EXPECT_NE(t0, token({"--app", "bfs", "--graph", "g.txt", "--nodes", "2", "--source", "4"}));
-  EXPECT_NE(t0, token({"--app", "sssp", "--graph", "g.txt", "--nodes", "3", "--source", "4"}));
-  EXPECT_NE(t0, token({"--app", "bfs", "--graph", "g.txt", "--nodes", "3", "--source", "5"}));
+  // Other parameters do not change it: nodes that disagree on them must still
+  // exchange hellos, which then name the mismatch (the params digest differs).
+  EXPECT_EQ(t0, token({"--app", "sssp", "--graph", "g.txt", "--nodes", "3", "--source", "4"}));
+  EXPECT_EQ(t0, token({"--app", "bfs", "--graph", "g.txt", "--nodes", "3", "--source", "5"}));
   // An explicit id wins.
   EXPECT_EQ(token({"--app", "bfs", "--graph", "g.txt", "--job-id", "7"}), 7u);
 }
@@ -407,6 +409,12 @@ TEST_F(Options, TransportErrorsNameTheOptionAndTheValue) {
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--fault-tx", "lose=0.1"}), "--fault-tx", "lose");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--crash-node", "3"}), "--crash-node", "'3'");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--crash-node", "x:1"}), "--crash-node", "'x'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "2", "--crash-node", "2:1"}), "--crash-node",
+                        "no node 2");
+  // A flipped payload bit would be folded into the results unnoticed.
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--fault-rx", "corrupt=0.01"}), "corrupt", "--checksum on");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--fault-tx", "corrupt=0.01", "--checksum", "off"}),
+                        "corrupt", "--checksum on");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--crash-node", "1:"}), "--crash-node");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--crash-node", "64:1"}), "--crash-node", "64");
 }
@@ -416,8 +424,9 @@ TEST_F(Options, ChecksumAndCdIterationsArePartOfTheJob) {
   // Every node must agree on --checksum: a checking node drops unsealed frames.
   EXPECT_NE(digest({"--app", "bfs", "--graph", "a", "--checksum", "on"}),
             digest({"--app", "bfs", "--graph", "a", "--checksum", "off"}));
-  EXPECT_NE(parse({"--app", "bfs", "--graph", "a", "--checksum", "on"}).job_token,
-            parse({"--app", "bfs", "--graph", "a"}).job_token);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--checksum", "on"}).job_token,
+            parse({"--app", "bfs", "--graph", "a"}).job_token)
+      << "the hello, not the token, reports a --checksum mismatch";
   EXPECT_NE(digest({"--app", "cd", "--graph", "a", "--iterations", "3"}),
             digest({"--app", "cd", "--graph", "a", "--iterations", "4"}));
   // The implicit 10 rounds of cd and an explicit --iterations 10 are the same job.
