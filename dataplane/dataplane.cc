@@ -253,7 +253,8 @@ void Dataplane::broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes) {
     a.dst_ip = 0xffffffffu;
     a.src_port = a.dst_port = opt_.udp_port;
     m->data_len = m->pkt_len = write_l2_l4(frame, a, bucket_bytes);
-    seal(m);
+    // Hellos and aborts are always sealed (see Transport::classify).
+    seal_bucket(frame, m->data_len);
     if (tx_burst(static_cast<unsigned>(&p - ports_.data()), &m, 1) != 1) rte_pktmbuf_free(m);
   }
 }

@@ -91,8 +91,8 @@ class Dataplane {
   }
   unsigned queued(unsigned peer) const { return rte_ring_count(peers_[peer].queue); }
   unsigned port_of(unsigned peer) const { return peers_[peer].port; }
-  // Sends a hello on every port, now, to the broadcast address; dropped if
-  // the port cannot take it (hellos repeat).
+  // Sends a hello (or abort) on every port, now, to the broadcast address,
+  // always with its CRC; dropped if the port cannot take it (hellos repeat).
   void broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes);
   // rte_eth_tx_burst on port index `port`, counted.
   uint16_t tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n);

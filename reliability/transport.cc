@@ -183,9 +183,11 @@ void Transport::send_ack(unsigned peer, uint64_t now) {
 DropReason Transport::classify(rte_mbuf* m, const uint8_t* frame, const wire::BucketHeader* h, uint64_t now,
                                bool* held) {
   const auto kind = static_cast<wire::Kind>(h->kind);
-  // HELLO and ABORT are checked without the CRC: a node whose --checksum
-  // differs must still get the hello that names the mismatch, or the abort.
-  if (kind == wire::Kind::kHello || kind == wire::Kind::kAbort) return DropReason::kNone;
+  // HELLO and ABORT always carry a CRC, whatever --checksum says (they are
+  // rare): a node whose --checksum differs must still get the hello that
+  // names the mismatch, and a flipped bit must not fake one.
+  if (kind == wire::Kind::kHello || kind == wire::Kind::kAbort)
+    return bucket_crc_ok(frame, rte_pktmbuf_data_len(m)) ? DropReason::kNone : DropReason::kBadChecksum;
   if (dp_.options().checksum && !bucket_crc_ok(frame, rte_pktmbuf_data_len(m))) return DropReason::kBadChecksum;
   Connection& c = conns_[h->src_rank];
   c.send->on_ack(h->ack, kind == wire::Kind::kAck, now, free_frame);
