@@ -333,7 +333,7 @@ int main(int argc, char** argv) {
     const uint64_t n = uint64_t{1} << o.records_log2;
     const uint32_t sigma = uint32_t{1} << o.sigma_log2;
     const unsigned frames = static_cast<unsigned>((n + wire::kMaxRecords - 1) / wire::kMaxRecords);
-    Dataplane dp(DataplaneOptions{kJob, 0, 2, wire::kDefaultUdpPort, frames + 4096, false});
+    Dataplane dp(DataplaneOptions{.job_token = kJob, .rank = 0, .nodes = 2, .mbufs = frames + 4096});
     char port_name[RTE_ETH_NAME_MAX_LEN] = "?";
     rte_eth_dev_get_name_by_port(dp.port_id(0), port_name);
     const auto tb = Clock::now();

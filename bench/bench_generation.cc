@@ -334,7 +334,7 @@ int main(int argc, char** argv) {
     std::printf("scatter runs: %lu (source, destination block) pairs, %.2f records each on average\n",
                 static_cast<unsigned long>(runs), mean_run);
 
-    Dataplane dp(DataplaneOptions{kJob, 0, o.nodes, wire::kDefaultUdpPort, o.mbufs, false});
+    Dataplane dp(DataplaneOptions{.job_token = kJob, .rank = 0, .nodes = o.nodes, .mbufs = o.mbufs});
     char port_name[RTE_ETH_NAME_MAX_LEN] = "?";
     rte_eth_dev_get_name_by_port(dp.port_id(0), port_name);
     for (unsigned p = 1; p < o.nodes; ++p)

@@ -50,19 +50,25 @@ def kron_edges(spec, undirected=False):
 
 
 def pool_for(spec, nodes, undirected):
-    """(mbufs, DPDK MiB) for a node: the pool must hold every remote bucket
-    a worker may queue in one superstep. With fewer, the worker can take
-    every mbuf while the memif receive path needs one to take in the acks
-    that would free them (seen as both nodes 'silent for 30 s' on
-    kron:20:16 at P=2 with the default 16383 mbufs)."""
+    """(mbufs, DPDK MiB) for a node.
+
+    Default: the engine's own pool (16383 mbufs). With WG_BENCH_BIG_POOL=1 the
+    pool holds every remote bucket a worker may queue in one superstep (1.5x
+    plus 4096): the workaround for binaries older than commit 83e19fa, in
+    which the worker could take every mbuf while the memif receive path
+    needed one to take in the acks that would free them (both nodes 'silent
+    for 30 s' on kron:20:16 at P=2). Since the receive pool is separate
+    (DataplaneOptions::rx_mbufs) that cannot happen, and a big pool only inflates the RSS
+    (with --no-huge every mbuf takes a 4 KiB page)."""
     e = kron_edges(spec, undirected)
     mbufs = 16383
-    if e is not None and nodes > 1:
+    if os.environ.get("WG_BENCH_BIG_POOL") == "1" and e is not None and nodes > 1:
         remote = e / nodes * (nodes - 1) / nodes / RECORDS_PER_BUCKET
         need = int(1.5 * remote) + 4096
         while mbufs < need:
             mbufs = mbufs * 2 + 1
-    mem = (mbufs * MBUF_BYTES) // (1 << 20) + 128
+    # the transmit pool plus the receive pool (8191 by default), a page each
+    mem = ((mbufs + 8191) * MBUF_BYTES) // (1 << 20) + 128
     mem = max(256, (mem + 255) // 256 * 256)
     return mbufs, mem
 

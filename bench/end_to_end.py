@@ -14,9 +14,9 @@ trials are repeated and the median reported with min and max):
                          --binary), and bytes per edge = peak RSS / |E|
                          (each node loads the whole graph first, so the
                          peak is mostly the loader's)
-Every node runs with --no-huge, so the DPDK memory it touches (the mbuf pool)
-is inside its RSS; the pool size is reported with it. P=2 runs get a pool
-that holds a superstep's remote buckets (benchlib.pool_for explains why).
+Every node runs with --no-huge, so the DPDK memory it touches (the transmit
+and receive mbuf pools, a 4 KiB page per mbuf) is inside its RSS; the pools'
+size is reported with it (benchlib.pool_for).
 
 Reference numbers (from the issue, measured on this machine kind), PageRank 20
 iterations, graphs symmetrised (GAP -g 20 -k 16: 31.4M directed edges after
@@ -163,7 +163,7 @@ def main():
         s = {"graph": g, "app": app, "undirected": und, "config": c, "label": cfg["label"], "trials": trials,
              "ok": len(figs), "exit_failures": sum(1 for x in result["runs"] if x["graph"] == g and x["app"] == app
                                                    and x["undirected"] == und and x["config"] == c and x["rc"] != 0),
-             "mbufs": mbufs, "mem_mb": mem, "pool_mib": mbufs * benchlib.MBUF_BYTES / 2**20}
+             "mbufs": mbufs, "mem_mb": mem, "pool_mib": (mbufs + 8191) * benchlib.MBUF_BYTES / 2**20}
         if figs:
             s["compute_seconds"] = benchlib.stat([f["compute_seconds"] for f in figs])
             s["seconds_per_superstep"] = benchlib.stat([f["seconds_per_superstep"] for f in figs])

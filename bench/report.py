@@ -286,10 +286,10 @@ def e2e_section(e2e, md, targets, plots_dir, pngs, bars):
         return
     md.append("Compute seconds = max over nodes of `compute_seconds` (supersteps only); median [min, max] over "
               "trials (%d per graph, %d for scale >= 22); peak RSS per node from wait4() (DPDK memory with "
-              "--no-huge included: the mbuf pool column); bytes/edge = peak RSS of the largest node / |E|.\n" % (
+              "--no-huge included: the mbuf pools column: a 4 KiB page per mbuf); bytes/edge = peak RSS of the largest node / |E|.\n" % (
                   e2e["trials"], e2e["trials_large"]))
     md.append("| graph | app | sym. | config | |E| | compute s | s / superstep | M messages/s | peak RSS MiB (max node) "
-              "| bytes/edge (max node) | bytes/edge (all nodes) | mbuf pool MiB/node |")
+              "| bytes/edge (max node) | bytes/edge (all nodes) | mbuf pools MiB/node (tx + rx) |")
     md.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for s in e2e["summary"]:
         if not s.get("compute_seconds"):
