@@ -55,6 +55,7 @@
 #include "compute/graph_reader.h"
 #include "compute/partition.h"
 #include "compute/worker.h"
+#include "config/options.h"
 #include "dataplane/bucket_ring.h"
 #include "dataplane/dataplane.h"
 #include "dataplane/frame.h"
@@ -265,11 +266,10 @@ void usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      usage();
-      return 0;
-    }
+  if (wg::wants_help(argc, argv)) {
+    usage();
+    return 0;
+  }
   const int eal = rte_eal_init(argc, argv);
   if (eal < 0) {
     std::fprintf(stderr, "bench_generation: EAL init failed: %s\n", rte_strerror(rte_errno));

@@ -1,5 +1,7 @@
 #include "numa/domain_partition.h"
 
+#include "compute/run_report.h"
+
 #include <metis.h>
 
 #include <algorithm>
@@ -210,22 +212,6 @@ double fraction(uint64_t part, uint64_t whole) {
   return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
 }
 
-std::string json_string(const std::string& s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      o += buf;
-    } else {
-      o += c;
-    }
-  }
-  return o + "\"";
-}
 
 template <typename T>
 std::string json_array(const std::vector<T>& v) {
@@ -358,7 +344,7 @@ std::string partition_report_json(const DomainPartition& p) {
   o += ", \"cross_metis_fraction\": " + real(fraction(p.cross_metis, p.local_edges));
   o += ", \"metis_seconds\": " + real(p.metis_seconds);
   o += std::string(", \"used_metis\": ") + (p.used_metis ? "true" : "false");
-  o += ", \"note\": " + json_string(p.note);
+  o += ", \"note\": \"" + json_escape(p.note) + "\"";
   return o + "}";
 }
 
