@@ -103,6 +103,9 @@ class Engine {
     plan_roles();
     for (const auto& [lo, hi] : worker_slices(g, static_cast<unsigned>(worker_lcores_.size())))
       workers_.push_back(std::make_unique<Worker<Prog>>(dp, g, prog_, lo, hi));
+    // One lcore owns both the only worker and the accumulators: same-node
+    // records need no bucket (see worker.h).
+    if (!split_) workers_[0]->fold_locally(&sigma_[0], &sigma_[1]);
   }
 
   ~Engine() { stop_roles(); }
@@ -332,6 +335,14 @@ class Engine {
       st.messages_sent += ws.messages_sent;
       st.messages_local += ws.messages_local;
       st.buckets_sent += ws.buckets_sent;
+      // Folded by the worker itself: only with shared roles, where this
+      // lcore is also the network role and owns these counters (with split
+      // roles even a += 0 here would race with the network lcore's updates).
+      if (!split_) {
+        accumulated_[s & 1] += wk->folded_directly();
+        local_folded_[s & 1] += wk->folded_directly();
+        for (uint64_t i = 0; i < wk->direct_overflows(); ++i) dp_.rx.drop(DropReason::kSlotOverflow);
+      }
     }
     return st;
   }

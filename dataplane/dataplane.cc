@@ -1,5 +1,7 @@
 #include "dataplane/dataplane.h"
 
+#include "dataplane/memif_guard.h"
+
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
@@ -171,6 +173,7 @@ void Dataplane::init_port(uint16_t id) {
   std::copy(std::begin(mac.addr_bytes), std::end(mac.addr_bytes), p.mac.begin());
   separate_tap_kernel_mac(id, info, p.mac);
   p.memif = info.driver_name != nullptr && std::strcmp(info.driver_name, "net_memif") == 0;
+  if (p.memif) memif_guard::arm();  // before the first burst on the port
   ports_.push_back(p);
 }
 
@@ -269,7 +272,13 @@ bool Dataplane::send_now(unsigned peer, rte_mbuf* m) {
 uint16_t Dataplane::tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n) {
   uint64_t bytes = 0;
   for (uint16_t i = 0; i < n; ++i) bytes += pkts[i]->pkt_len;
-  const uint16_t sent = rte_eth_tx_burst(ports_[port].id, 0, pkts, n);
+  uint16_t sent;
+  if (ports_[port].memif) {
+    memif_guard::Section section;
+    sent = rte_eth_tx_burst(ports_[port].id, 0, pkts, n);
+  } else {
+    sent = rte_eth_tx_burst(ports_[port].id, 0, pkts, n);
+  }
   for (uint16_t i = sent; i < n; ++i) bytes -= pkts[i]->pkt_len;
   tx.frames += sent;
   tx.bytes += bytes;
@@ -278,6 +287,10 @@ uint16_t Dataplane::tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n) {
 }
 
 uint16_t Dataplane::rx_burst(unsigned port, rte_mbuf** out, uint16_t n) {
+  if (ports_[port].memif) {
+    memif_guard::Section section;
+    return rte_eth_rx_burst(ports_[port].id, 0, out, n);
+  }
   return rte_eth_rx_burst(ports_[port].id, 0, out, n);
 }
 

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""NUMA domains: superstep time with k domains per node against k = 1.
+
+Runs the real wiregraph binary through scripts/wiregraph-cluster (PageRank on
+a Kronecker graph by default) with --domains 1 (the baseline) and, for every k
+in --domains and split in --splits, --domains k --domain-split split. Each
+trial runs every configuration once, in an order rotated per trial, so that
+drift in the machine's state spreads over all of them. Per run, from the
+nodes' node<R>.json:
+
+  superstep seconds   median over supersteps with active vertices of the
+                      slowest node's seconds (the cluster waits for it)
+  compute seconds     max over nodes
+  cross-domain edges  node 0's local edges whose ends lie in different
+                      domains, even split and after METIS, and METIS's time
+
+and per configuration the median over trials, with its ratio to the k = 1
+median of the same trials (below 1: faster than one domain).
+
+On a machine with one NUMA node (this one, and CI) the k domains are
+simulated: every domain's memory is on node 0. The figures then show what the
+domain machinery costs (k accumulators, k buckets per peer, smaller runs per
+bucket) and what METIS buys back by cutting cross-domain traffic, not the
+remote-memory latency a real multi-socket node would save.
+
+usage: numa_domains.py [--graph SPEC] [--app APP] [--nodes P] [--domains 2,4]
+                       [--splits even,metis] [--trials N] [--out DIR] [--json PATH]
+"""
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchlib  # noqa: E402
+
+
+def figures(r):
+    """Per-run figures, or None if the run failed."""
+    nodes = r["node_json"]
+    if r["rc"] != 0 or not all(nodes):
+        return None
+    steps = {}
+    for n in nodes:
+        for s in n["supersteps"]:
+            if s["active"] > 0:
+                steps[s["superstep"]] = max(steps.get(s["superstep"], 0.0), s["seconds"])
+    part = nodes[0].get("partition") or {}
+    return {"superstep_seconds": statistics.median(steps.values()) if steps else None,
+            "compute_seconds": max(n["compute_seconds"] for n in nodes),
+            "cross_even_fraction": part.get("cross_even_fraction"),
+            "cross_metis_fraction": part.get("cross_metis_fraction"),
+            "used_metis": part.get("used_metis"),
+            "metis_seconds": part.get("metis_seconds")}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--graph", default="kron:18:16")
+    ap.add_argument("--app", default="pagerank")
+    ap.add_argument("--nodes", type=int, default=1)
+    ap.add_argument("--domains", default="2,4", help="k values to compare with k = 1")
+    ap.add_argument("--splits", default="even,metis")
+    ap.add_argument("--trials", type=int, default=3)
+    ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--out", default="/tmp/wiregraph-bench/numa")
+    ap.add_argument("--json", default=None)
+    a = ap.parse_args()
+
+    configs = [("k1", ["--domains", "1"])]
+    for k in [int(x) for x in a.domains.split(",") if x]:
+        for split in [s for s in a.splits.split(",") if s]:
+            configs.append(("k%d-%s" % (k, split), ["--domains", str(k), "--domain-split", split]))
+    mbufs, mem = benchlib.pool_for(a.graph, a.nodes, False)
+    runs = {name: [] for name, _ in configs}
+    failed = False
+    for t in range(a.trials):
+        order = configs[t % len(configs):] + configs[:t % len(configs)]
+        for name, extra in order:
+            r = benchlib.run_cluster(Path(a.out) / ("%s-%d" % (name, t)), a.nodes,
+                                     ["--app", a.app, "--graph", a.graph, "--mbufs", str(mbufs)] + extra,
+                                     mem_mb=mem, timeout=a.timeout)
+            f = figures(r)
+            if f is None:
+                failed = True
+                print("numa: %-10s trial %d failed: %s" % (name, t, r["error"]))
+            else:
+                print("numa: %-10s trial %d: superstep %.4f s, compute %.3f s" % (
+                    name, t, f["superstep_seconds"] or 0, f["compute_seconds"]))
+            sys.stdout.flush()
+            runs[name].append({"trial": t, "rc": r["rc"], "error": r["error"], "loadavg": r["loadavg_start"],
+                               "command": " ".join(str(x) for x in r["command"]), "figures": f})
+
+    def med(name, key):
+        v = [e["figures"][key] for e in runs[name] if e["figures"] and e["figures"][key] is not None]
+        return statistics.median(v) if v else None
+
+    base = med("k1", "superstep_seconds")
+    summary = {}
+    print("numa: %s, %s, P=%d, %d trial(s); k=1 median superstep %s" % (
+        a.app, a.graph, a.nodes, a.trials, "%.4f s" % base if base else "n/a"))
+    for name, _ in configs:
+        s = med(name, "superstep_seconds")
+        last = next((e["figures"] for e in reversed(runs[name]) if e["figures"]), {}) or {}
+        summary[name] = {"superstep_seconds": benchlib.stat([e["figures"]["superstep_seconds"] for e in runs[name]
+                                                             if e["figures"]]),
+                         "compute_seconds": benchlib.stat([e["figures"]["compute_seconds"] for e in runs[name]
+                                                           if e["figures"]]),
+                         "ratio_to_k1": s / base if s and base else None,
+                         "cross_even_fraction": last.get("cross_even_fraction"),
+                         "cross_metis_fraction": last.get("cross_metis_fraction"),
+                         "used_metis": last.get("used_metis"),
+                         "metis_seconds": last.get("metis_seconds")}
+        x = summary[name]
+        if s is not None:
+            print("numa: %-10s superstep %.4f s = %.2fx k=1; cross-domain %s even, %s after METIS%s" % (
+                name, s, x["ratio_to_k1"] or 0,
+                "%.1f%%" % (100 * x["cross_even_fraction"]) if x["cross_even_fraction"] is not None else "-",
+                "%.1f%%" % (100 * x["cross_metis_fraction"]) if x["cross_metis_fraction"] is not None else "-",
+                " (METIS %.0f ms)" % (1000 * x["metis_seconds"]) if x["used_metis"] else ""))
+    result = {"benchmark": "numa_domains", "graph": a.graph, "app": a.app, "nodes": a.nodes,
+              "trials": a.trials, "mbufs": mbufs, "mem_mb": mem, "runs": runs, "summary": summary}
+    if a.json:
+        Path(a.json).write_text(json.dumps(result, indent=1) + "\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
