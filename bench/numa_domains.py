@@ -117,7 +117,7 @@ def main():
             print("numa: %-10s superstep %.4f s = %.2fx k=1; cross-domain %s even, %s after METIS%s" % (
                 name, s, x["ratio_to_k1"] or 0,
                 "%.1f%%" % (100 * x["cross_even_fraction"]) if x["cross_even_fraction"] is not None else "-",
-                "%.1f%%" % (100 * x["cross_metis_fraction"]) if x["cross_metis_fraction"] is not None else "-",
+                "%.1f%%" % (100 * x["cross_metis_fraction"]) if x["used_metis"] else "-",
                 " (METIS %.0f ms)" % (1000 * x["metis_seconds"]) if x["used_metis"] else ""))
     result = {"benchmark": "numa_domains", "graph": a.graph, "app": a.app, "nodes": a.nodes,
               "trials": a.trials, "mbufs": mbufs, "mem_mb": mem, "runs": runs, "summary": summary}

@@ -95,10 +95,13 @@ class Engine {
                                        opt.graph_fingerprint, opt.params_digest}),
         values_(g.num_local),
         active_(g.num_local, 0) {
-    // Domain d's accumulators live on NUMA node d when the machine has it.
+    // Domain d's accumulators, vertex values and active flags live on NUMA
+    // node d when the machine has it (workers of domain d use them).
     for (unsigned d = 0; d < g.domains; ++d) {
       const PreferredDomain on(d);
       for (auto& parity : sigma_) parity.emplace_back(g, d);
+      place_on_domain(values_.data() + g.domain_offset[d], g.domain_size(d) * sizeof(Value), d);
+      place_on_domain(active_.data() + g.domain_offset[d], g.domain_size(d), d);
     }
     plan_roles();
     for (const auto& [lo, hi] : worker_slices(g, static_cast<unsigned>(worker_lcores_.size())))
@@ -355,7 +358,7 @@ class Engine {
         network_step();
         return;
       }
-      wait_for([this] { return rte_mempool_avail_count(dp_.pool()) > 0 || network_step(); });
+      wait_for([this] { return rte_mempool_avail_count(dp_.local_pool()) > 0 || network_step(); });
       return;
     }
     throw_if_failed();

@@ -105,6 +105,10 @@ void Dataplane::release() {
   for (Peer& peer : peers_) drain(peer.queue);
   for (rte_ring* r : local_) drain(r);
   if (!memif) {
+    for (rte_mempool*& p : socket_pool_) {
+      if (p != pool_) rte_mempool_free(p);
+      p = nullptr;
+    }
     rte_mempool_free(pool_);
     rte_mempool_free(rx_pool_);
   }
@@ -124,6 +128,24 @@ void Dataplane::init_pool() {
   if (pool_ == nullptr)
     throw dpdk_error("cannot create a pool of " + std::to_string(opt_.mbufs) +
                      " mbufs (more EAL memory with -m, or fewer with --mbufs)");
+  // Workers write buckets into mbufs of their own NUMA socket: one transmit
+  // pool per socket that has an lcore (just the one above on a single-socket
+  // machine). A frame goes back to its own pool when freed.
+  std::fill(std::begin(socket_pool_), std::end(socket_pool_), pool_);
+  unsigned pools = 1;
+  unsigned lcore;
+  RTE_LCORE_FOREACH(lcore) {
+    const unsigned s = rte_lcore_to_socket_id(lcore);
+    if (s >= RTE_MAX_NUMA_NODES || static_cast<int>(s) == socket || socket_pool_[s] != pool_) continue;
+    const std::string sname = name + "_s" + std::to_string(s);
+    rte_mempool* p = rte_pktmbuf_pool_create(sname.c_str(), opt_.mbufs, kPoolCache, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+                                             static_cast<int>(s));
+    if (p == nullptr)
+      throw dpdk_error("cannot create a pool of " + std::to_string(opt_.mbufs) + " mbufs on socket " +
+                       std::to_string(s) + " (more EAL memory there with --socket-mem, or fewer with --mbufs)");
+    socket_pool_[s] = p;
+    ++pools;
+  }
   if (opt_.nodes > 1) {
     const std::string rx_name = "wg_rxpool" + std::to_string(n);
     rx_pool_ = rte_pktmbuf_pool_create(rx_name.c_str(), opt_.rx_mbufs, kPoolCache, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
@@ -131,8 +153,8 @@ void Dataplane::init_pool() {
       throw dpdk_error("cannot create the receive pool of " + std::to_string(opt_.rx_mbufs) +
                        " mbufs (more EAL memory with -m)");
   }
-  // Holds every mbuf of the pool, so enqueue can never fail.
-  const unsigned ring_size = rte_align32pow2(opt_.mbufs + 1);
+  // Holds every mbuf of the transmit pools, so enqueue can never fail.
+  const unsigned ring_size = rte_align32pow2(opt_.mbufs * pools + 1);
   for (unsigned d = 0; d < opt_.domains; ++d) {
     const std::string q = "wg_local" + std::to_string(n) + "_" + std::to_string(d);
     local_.push_back(rte_ring_create(q.c_str(), ring_size, socket, RING_F_SC_DEQ));

@@ -11,6 +11,7 @@
 // table is written only during discovery, before data flows to that peer.
 #pragma once
 
+#include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
@@ -52,7 +53,8 @@ class Dataplane {
     return false;
   }
   uint16_t port_id(unsigned i) const { return ports_[i].id; }
-  // Buckets come from pool(); received frames from rx_pool(). Separate pools:
+  // Buckets come from pool() (or, on a multi-socket machine, the calling
+  // lcore's socket's pool: local_pool()); received frames from rx_pool(). Separate pools:
   // a sender that has every bucket in flight must still be able to receive
   // the acks that free them (one shared pool deadlocks both peers).
   rte_mempool* pool() const { return pool_; }
@@ -72,7 +74,12 @@ class Dataplane {
   const FrameAddress& address_of(unsigned rank) const { return peers_[rank].addr; }
 
   // ---- send side ----
-  rte_mbuf* alloc() { return rte_pktmbuf_alloc(pool_); }
+  // A bucket from the transmit pool of the calling lcore's NUMA socket.
+  rte_mbuf* alloc() { return rte_pktmbuf_alloc(local_pool()); }
+  rte_mempool* local_pool() const {
+    const unsigned s = rte_socket_id();
+    return s < RTE_MAX_NUMA_NODES ? socket_pool_[s] : pool_;
+  }
   // For acks, hellos and aborts: from the receive pool, which keeps headroom
   // when workers have taken every bucket (an ack must never wait for one).
   rte_mbuf* alloc_control() {
@@ -134,7 +141,8 @@ class Dataplane {
 
   DataplaneOptions opt_;
   ValidationContext vctx_;
-  rte_mempool* pool_ = nullptr;
+  rte_mempool* pool_ = nullptr;                   // on the main lcore's socket
+  rte_mempool* socket_pool_[RTE_MAX_NUMA_NODES] = {};  // per socket with an lcore; else pool_
   rte_mempool* rx_pool_ = nullptr;
   std::vector<rte_ring*> local_;
   std::vector<Port> ports_;

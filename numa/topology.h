@@ -1,6 +1,7 @@
 // NUMA topology as the node sees it: how many domains libnuma reports and on
 // which domain each EAL lcore sits. The second-level partition (issue 4)
-// builds on this; for now it is reported at start-up.
+// and the placement of per-domain data build on the domain count; the lcore
+// map is printed at start-up.
 #pragma once
 
 #include <string>

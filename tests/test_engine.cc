@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -323,8 +324,18 @@ TEST(DataplaneResources, FreedByTheDestructor) {
     o.mbufs = 2047;
     Dataplane a(o);
     Dataplane b(o);  // a second instance in one process: distinct names
-    EXPECT_EQ(count_mempools(), pools + 2);
+    // One transmit pool per NUMA socket with an lcore: the test EAL's lcores
+    // are all on this machine's sockets.
+    std::set<unsigned> sockets;
+    unsigned lcore;
+    RTE_LCORE_FOREACH(lcore) sockets.insert(rte_lcore_to_socket_id(lcore));
+    EXPECT_EQ(count_mempools(), pools + 2 * static_cast<unsigned>(sockets.size()));
     EXPECT_NE(a.pool(), b.pool());
+    rte_mbuf* own = a.alloc();  // from this lcore's socket's pool
+    ASSERT_NE(own, nullptr);
+    EXPECT_EQ(own->pool, a.local_pool());
+    EXPECT_EQ(a.local_pool(), a.pool()) << "the main lcore's socket uses the main pool";
+    rte_pktmbuf_free(own);
     // Buckets left in the local queue are freed too.
     rte_mbuf* m = a.alloc();
     ASSERT_NE(m, nullptr);
