@@ -29,6 +29,8 @@ std::string config_json(const Config& c) {
   j += ", \"domains\": " + std::to_string(c.domains) + ", \"domain_split\": \"" +
        (c.domain_metis ? "metis" : "even") + "\"";
   j += std::string(", \"roles\": \"") + (c.split_roles ? "split" : "shared") + "\"";
+  j += std::string(", \"scatter\": \"") +
+       (c.scatter == ScatterMode::kDense ? "dense" : c.scatter == ScatterMode::kSparse ? "sparse" : "auto") + "\"";
   j += ", \"window\": " + std::to_string(c.transport.window);
   j += std::string(", \"checksum\": ") + (c.transport.checksum ? "true" : "false");
   j += ", \"fault_rx\": \"" + describe(c.transport.rx_faults) + "\", \"fault_tx\": \"" +
@@ -87,6 +89,7 @@ int run(const Config& cfg, Dataplane& dp, LoadedGraph& graph, Prog prog, uint32_
   eo.top = cfg.top;
   eo.crash_at_superstep = cfg.crash_at_superstep;
   eo.split_roles = cfg.split_roles;
+  eo.scatter = cfg.scatter;
   eo.line_rate_gbps = cfg.line_rate_gbps > 0 ? cfg.line_rate_gbps
                       : dp.link_speed_gbps() > 0 ? dp.link_speed_gbps() : 10.0;
   {

@@ -439,7 +439,9 @@ int main(int argc, char** argv) {
     });
 
     // 2. the real worker, sender without reliability.
-    Worker<PageRank> w2(dp, lg, prog, 0, lg.num_local);
+    // Sparse: one record per edge, the rate this benchmark is about (a dense
+    // superstep sends one per destination; end_to_end.py measures its effect).
+    Worker<PageRank> w2(dp, lg, prog, 0, lg.num_local, ScatterMode::kSparse);
     const Worker<PageRank>::Stall no_stall = [](bool) {};
     w2.apply(0, 0.0, values, active, sigma_in, no_stall);  // init: rank 1/V, every vertex active
     const Worker<PageRank>::Stall stall2 = [&](bool) {
@@ -465,7 +467,7 @@ int main(int argc, char** argv) {
     TransportConfig tc;  // defaults of the wiregraph binary
     std::unique_ptr<Transport> transport;
     std::unique_ptr<AckLoop> acks;
-    Worker<PageRank> w3(dp, lg, prog, 0, lg.num_local);
+    Worker<PageRank> w3(dp, lg, prog, 0, lg.num_local, ScatterMode::kSparse);
     std::vector<uint64_t> base(o.nodes, 0), sent(o.nodes, 0);
     const auto deliver = [&](rte_mbuf*, unsigned, const uint8_t*, const wire::BucketHeader* h) {
       return h->kind == static_cast<uint8_t>(wire::Kind::kAck) ? DropReason::kNone : DropReason::kBadKind;

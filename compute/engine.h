@@ -68,6 +68,7 @@ struct EngineOptions {
   bool split_roles = true;          // use every EAL lcore (else all roles on the main lcore)
   double line_rate_gbps = 10.0;     // for the "% of line rate" in the superstep report
   int64_t crash_at_superstep = -1;  // test hook (--crash-node)
+  ScatterMode scatter = ScatterMode::kAuto;  // --scatter
 };
 
 class EngineError : public std::runtime_error {
@@ -105,7 +106,7 @@ class Engine {
     }
     plan_roles();
     for (const auto& [lo, hi] : worker_slices(g, static_cast<unsigned>(worker_lcores_.size())))
-      workers_.push_back(std::make_unique<Worker<Prog>>(dp, g, prog_, lo, hi));
+      workers_.push_back(std::make_unique<Worker<Prog>>(dp, g, prog_, lo, hi, opt.scatter));
     // One lcore owns both the only worker and the accumulators: same-node
     // records need no bucket (see worker.h).
     if (!split_) workers_[0]->fold_locally(&sigma_[0], &sigma_[1]);
@@ -338,6 +339,7 @@ class Engine {
       st.messages_sent += ws.messages_sent;
       st.messages_local += ws.messages_local;
       st.buckets_sent += ws.buckets_sent;
+      st.dense = st.dense || ws.dense;
       // Folded by the worker itself: only with shared roles, where this
       // lcore is also the network role and owns these counters (with split
       // roles even a += 0 here would race with the network lcore's updates).

@@ -109,10 +109,11 @@ void write_node_json(const std::string& path, const std::string& config_json, co
     const StepStats& s = r.steps[i];
     std::fprintf(f,
                  "    {\"superstep\": %u, \"active\": %" PRIu64 ", \"messages_sent\": %" PRIu64
-                 ", \"messages_local\": %" PRIu64 ", \"messages_accumulated\": %" PRIu64
+                 ", \"messages_local\": %" PRIu64 ", \"dense\": %s, \"messages_accumulated\": %" PRIu64
                  ", \"buckets_sent\": %" PRIu64 ", \"frames_sent\": %" PRIu64 ", \"bytes_sent\": %" PRIu64
                  ", \"seconds\": %.6f, \"l2_gbps\": %.4f, \"wire_gbps\": %.4f, \"pct_line_rate\": %.2f, \"links\": ",
-                 s.superstep, s.active, s.messages_sent, s.messages_local, s.messages_accumulated,
+                 s.superstep, s.active, s.messages_sent, s.messages_local, s.dense ? "true" : "false",
+                 s.messages_accumulated,
                  s.buckets_sent, s.frames_sent, s.bytes_sent, s.seconds,
                  s.seconds > 0 ? s.bytes_sent * 8e-9 / s.seconds : 0.0,
                  wire_gbps(s.bytes_sent, s.frames_sent, s.seconds),
@@ -156,9 +157,10 @@ void print_step(const StepStats& st, double line_rate_gbps) {
   for (const ConnectionReport& c : st.links) rtx += c.send.retransmissions;
   std::printf(
       "superstep %3u: active %9" PRIu64 " (cluster %9" PRIu64 ")  sent %10" PRIu64 " msgs (%" PRIu64
-      " local) in %7" PRIu64 " buckets  accumulated %10" PRIu64 "  %8.4f s  L2 %6.3f Gbps  L1 %6.3f Gbps"
+      " local%s) in %7" PRIu64 " buckets  accumulated %10" PRIu64 "  %8.4f s  L2 %6.3f Gbps  L1 %6.3f Gbps"
       " = %5.1f%% of %g GbE  rtx %" PRIu64 "\n",
-      st.superstep, st.active, st.cluster_active, st.messages_sent, st.messages_local, st.buckets_sent,
+      st.superstep, st.active, st.cluster_active, st.messages_sent, st.messages_local, st.dense ? ", dense" : "",
+      st.buckets_sent,
       st.messages_accumulated, st.seconds, l2, l1, line_rate_gbps > 0 ? 100.0 * l1 / line_rate_gbps : 0.0,
       line_rate_gbps, rtx);
   for (const ConnectionReport& c : st.links)

@@ -19,6 +19,7 @@ struct StepStats {
   double aggregate = 0.0;             // program aggregate (PageRank: dangling mass)
   uint64_t messages_sent = 0;         // records written, all destinations
   uint64_t messages_local = 0;        // of which to this node's own vertices
+  bool dense = false;                 // records combined per destination (worker 0's choice)
   uint64_t buckets_sent = 0;          // data buckets to other nodes
   uint64_t frames_sent = 0;           // every frame sent during the superstep (data + control)
   uint64_t bytes_sent = 0;            // their L2 bytes (no FCS, preamble or gap)

@@ -2,6 +2,8 @@
 
 #include <rte_telemetry.h>
 
+#include <sched.h>
+
 #include <atomic>
 #include <cstdio>
 #include <string>
@@ -11,10 +13,26 @@ namespace wg {
 namespace {
 
 std::atomic<const TelemetrySource*> g_source{nullptr};
+// Telemetry callbacks (on DPDK's telemetry thread) inside a read of
+// g_source: unpublishing waits for them, so a source is never read after its
+// engine has returned. Both sides are seq_cst: a callback either is counted
+// before the source is cleared, or sees it cleared.
+std::atomic<int> g_readers{0};
+
+// A callback's hold on the current source (nullptr once unpublished).
+class Reading {
+ public:
+  Reading() { g_readers.fetch_add(1); }
+  ~Reading() { g_readers.fetch_sub(1); }
+  Reading(const Reading&) = delete;
+  Reading& operator=(const Reading&) = delete;
+  const TelemetrySource* source() const { return g_source.load(); }
+};
 
 int stats(const char*, const char*, rte_tel_data* d) {
   rte_tel_data_start_dict(d);
-  const TelemetrySource* s = g_source.load(std::memory_order_acquire);
+  const Reading reading;
+  const TelemetrySource* s = reading.source();
   if (s == nullptr) return 0;
   const Dataplane& dp = *s->dataplane;
   rte_tel_data_add_dict_u64(d, "rank", s->rank);
@@ -32,7 +50,8 @@ int stats(const char*, const char*, rte_tel_data* d) {
 
 int drops(const char*, const char*, rte_tel_data* d) {
   rte_tel_data_start_dict(d);
-  const TelemetrySource* s = g_source.load(std::memory_order_acquire);
+  const Reading reading;
+  const TelemetrySource* s = reading.source();
   if (s == nullptr) return 0;
   for (size_t i = 1; i < s->dataplane->rx.dropped.size(); ++i)
     rte_tel_data_add_dict_u64(d, drop_reason_name(static_cast<DropReason>(i)), s->dataplane->rx.dropped[i]);
@@ -41,7 +60,8 @@ int drops(const char*, const char*, rte_tel_data* d) {
 
 int links(const char*, const char*, rte_tel_data* d) {
   rte_tel_data_start_dict(d);
-  const TelemetrySource* s = g_source.load(std::memory_order_acquire);
+  const Reading reading;
+  const TelemetrySource* s = reading.source();
   if (s == nullptr || s->transport == nullptr) return 0;
   for (const ConnectionReport& c : s->transport->report()) {
     rte_tel_data* peer = rte_tel_data_alloc();
@@ -73,7 +93,9 @@ void publish_telemetry(const TelemetrySource* src) {
     return true;
   }();
   (void)registered;
-  g_source.store(src, std::memory_order_release);
+  g_source.store(src);
+  if (src == nullptr)
+    while (g_readers.load() != 0) sched_yield();  // callbacks take microseconds
 }
 
 }  // namespace wg

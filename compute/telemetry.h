@@ -27,7 +27,8 @@ struct TelemetrySource {
 };
 
 // Registers the commands (once per process) and points them at `src`
-// (nullptr detaches: the commands then answer with an empty dict).
+// (nullptr detaches, once no command is still reading the old source: the
+// commands then answer with an empty dict).
 void publish_telemetry(const TelemetrySource* src);
 
 }  // namespace wg

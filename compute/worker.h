@@ -14,6 +14,13 @@
 // record into an mbuf and reading it back. With the roles on separate lcores
 // the accumulators have one owner, the network role, and records go by the
 // local queue as before.
+//
+// Sparse and dense supersteps: by default (sparse) every active source sends
+// one record per out-edge. For programs with a scalar ⊕ the worker also
+// keeps a destination-major copy of its edges (compute/dense_block.h) and,
+// when its active sources hold more than 1/kDenseDivisor of its edges (or
+// always, with ScatterMode::kDense), pulls per destination and sends one
+// record carrying the ⊕ of its sources' messages (Gemini's dense mode).
 #pragma once
 
 #include <rte_branch_prediction.h>
@@ -22,11 +29,14 @@
 #include <bit>
 #include <cstdint>
 #include <functional>
+#include <type_traits>
 #include <vector>
 
 #include "compute/accumulator.h"
+#include "compute/dense_block.h"
 #include "compute/partition.h"
 #include "compute/run_report.h"
+#include "compute/scatter_mode.h"
 #include "compute/vertex_program.h"
 #include "dataplane/bucket_ring.h"
 
@@ -38,19 +48,31 @@ class Worker {
   using Value = typename Prog::Value;
   using Message = typename Prog::Message;
   using Accumulator = typename AccumulatorFor<Prog>::type;
+  // Messages can be combined on the sender: the receiver folds with a scalar ⊕.
+  static constexpr bool kCombinable = std::is_same_v<Accumulator, ScalarAccumulator<Prog>>;
+  // Dense when active sources hold more than 1/kDenseDivisor of the slice's edges (Gemini's 1/20).
+  static constexpr uint64_t kDenseDivisor = 20;
   // Called every few buckets (starved = false: a chance to run the network
   // roles on a shared lcore) and when the pool is empty (starved = true: make
   // an mbuf come back, by running the network roles or waiting for them).
   using Stall = std::function<void(bool starved)>;
 
-  Worker(Dataplane& dp, const LocalGraph& g, const Prog& prog, uint32_t lo, uint32_t hi)
+  Worker(Dataplane& dp, const LocalGraph& g, const Prog& prog, uint32_t lo, uint32_t hi,
+         ScatterMode mode = ScatterMode::kAuto)
       : g_(g), prog_(prog), lo_(lo), hi_(hi), ring_(dp, g.partition.nodes, g.domains, g.rank),
-        ranges_(g.blocks.size()) {
+        ranges_(g.blocks.size()), mode_(kCombinable ? mode : ScatterMode::kSparse) {
     // This worker's sources in each block: a contiguous run, since sources ascend.
     for (size_t b = 0; b < g.blocks.size(); ++b) {
       const auto& src = g.blocks[b].sources;
       ranges_[b].first = std::lower_bound(src.begin(), src.end(), lo) - src.begin();
       ranges_[b].second = std::lower_bound(src.begin(), src.end(), hi) - src.begin();
+    }
+    for (uint32_t u = lo; u < hi; ++u) slice_edges_ += g.out_degree[u];
+    if (mode_ != ScatterMode::kSparse) {
+      dense_.reserve(g.blocks.size());
+      for (size_t b = 0; b < g.blocks.size(); ++b)
+        dense_.push_back(build_dense_block(g.blocks[b], ranges_[b].first, ranges_[b].second, Prog::kNeedsWeights));
+      sv_.resize(hi - lo);
     }
   }
 
@@ -61,7 +83,7 @@ class Worker {
   void apply(uint32_t s, double aggregate, std::vector<Value>& values, std::vector<uint8_t>& active,
              std::vector<Acc>& in, const Stall& stall) {
     const StepInfo info{s, aggregate, g_.num_vertices};
-    uint64_t n_active = 0;
+    uint64_t n_active = 0, active_edges = 0;
     double agg = 0.0;
     for (unsigned d = 0; d < g_.domains; ++d) {
       const uint32_t base = g_.domain_offset[d];
@@ -71,6 +93,7 @@ class Worker {
         const bool a = s == 0 ? prog_.init(g_.global_id(i), values[i]) : prog_.apply(values[i], view, info);
         active[i] = a;
         n_active += a;
+        active_edges += a ? g_.out_degree[i] : 0;
         agg += prog_.aggregate(values[i], g_.out_degree[i]);
         // A long apply (cd sorts every vertex's labels) must not starve the
         // network roles on a shared lcore: acks and keepalives keep flowing.
@@ -81,6 +104,9 @@ class Worker {
     stats_.superstep = s;
     stats_.active = n_active;
     stats_.aggregate = agg;
+    all_active_ = n_active == uint64_t{hi_} - lo_;
+    dense_now_ = mode_ == ScatterMode::kDense ||
+                 (mode_ == ScatterMode::kAuto && active_edges * kDenseDivisor > slice_edges_);
   }
 
   // Scatter the slice's active vertices, destination by destination, starting
@@ -89,6 +115,10 @@ class Worker {
                const Stall& stall) {
     ring_.start_superstep(s);
     folded_directly_ = direct_overflows_ = 0;
+    if (dense_now_)  // every source's message once, not once per edge
+      for (uint32_t u = lo_; u < hi_; ++u)
+        if (active[u]) sv_[u - lo_] = prog_.scatter_value(values[u], g_.out_degree[u]);
+    stats_.dense = dense_now_;
     const unsigned nodes = g_.partition.nodes;
     for (unsigned k = 1; k <= nodes; ++k) {
       const unsigned dst = (g_.rank + k) % nodes;
@@ -129,10 +159,41 @@ class Worker {
   uint64_t records_to(unsigned dst) const { return ring_.records_to(dst); }
 
  private:
-  void scatter_block(unsigned group, const std::vector<Value>& values, const std::vector<uint8_t>& active,
-                     const Stall& stall) {
+  // Calls emit(target, message) for every record this worker sends to
+  // `group` this superstep: one per out-edge of an active source (sparse),
+  // or one per destination with the ⊕ of its active sources' messages (dense).
+  template <class Emit>
+  void produce(unsigned group, const std::vector<Value>& values, const std::vector<uint8_t>& active, Emit&& emit) {
+    if (dense_now_) {
+      const DenseBlock& db = dense_[group];
+      const uint32_t* sources = db.sources.data();
+      const Message* sv = sv_.data() - lo_;
+      const uint32_t* weights = db.weights.data();
+      auto message = [&](uint64_t e, uint32_t u) {
+        if constexpr (Prog::kNeedsWeights)
+          return Prog::edge_message(sv[u], weights[e]);
+        else
+          return Prog::edge_message(sv[u], 1);
+      };
+      for (size_t j = 0; j < db.targets.size(); ++j) {
+        uint64_t e = db.offsets[j];
+        const uint64_t end = db.offsets[j + 1];
+        if (all_active_) {  // no active flag to read per edge (PageRank: every superstep)
+          Message acc = message(e, sources[e]);
+          for (++e; e < end; ++e) acc = Prog::combine(acc, message(e, sources[e]));
+          emit(db.targets[j], acc);
+          continue;
+        }
+        while (e < end && !active[sources[e]]) ++e;
+        if (e == end) continue;
+        Message acc = message(e, sources[e]);
+        for (++e; e < end; ++e)
+          if (active[sources[e]]) acc = Prog::combine(acc, message(e, sources[e]));
+        emit(db.targets[j], acc);
+      }
+      return;
+    }
     const EdgeBlock& b = g_.blocks[group];
-    BucketRingGroup::Open& o = ring_.open(group);
     const uint32_t* targets = b.targets.data();
     const uint32_t* weights = b.weights.data();
     for (size_t i = ranges_[group].first; i < ranges_[group].second; ++i) {
@@ -140,15 +201,24 @@ class Worker {
       if (!active[u]) continue;
       const Message sv = prog_.scatter_value(values[u], g_.out_degree[u]);
       for (uint64_t e = b.offsets[i], end = b.offsets[i + 1]; e < end; ++e) {
-        if (unlikely(o.cursor == o.end)) roll(group, stall);
         Message m;
         if constexpr (Prog::kNeedsWeights)
           m = Prog::edge_message(sv, weights[e]);
         else
           m = Prog::edge_message(sv, 1);
-        *o.cursor++ = wire::Record{targets[e], std::bit_cast<uint32_t>(m)};
+        emit(targets[e], m);
       }
     }
+  }
+
+  // Records into the group's open bucket, rolling to a fresh one when full.
+  void scatter_block(unsigned group, const std::vector<Value>& values, const std::vector<uint8_t>& active,
+                     const Stall& stall) {
+    BucketRingGroup::Open& o = ring_.open(group);
+    produce(group, values, active, [&](uint32_t target, Message m) {
+      if (unlikely(o.cursor == o.end)) roll(group, stall);
+      *o.cursor++ = wire::Record{target, std::bit_cast<uint32_t>(m)};
+    });
   }
 
   // A same-node block folded here: records batch in a small buffer (in L1)
@@ -156,9 +226,6 @@ class Worker {
   // network role would produce.
   void fold_block(unsigned group, Accumulator& acc, const std::vector<Value>& values,
                   const std::vector<uint8_t>& active, const Stall& stall) {
-    const EdgeBlock& b = g_.blocks[group];
-    const uint32_t* targets = b.targets.data();
-    const uint32_t* weights = b.weights.data();
     wire::Record batch[kFoldBatch];
     unsigned n = 0;
     auto flush = [&] {
@@ -171,20 +238,10 @@ class Worker {
         stall(false);
       }
     };
-    for (size_t i = ranges_[group].first; i < ranges_[group].second; ++i) {
-      const uint32_t u = b.sources[i];
-      if (!active[u]) continue;
-      const Message sv = prog_.scatter_value(values[u], g_.out_degree[u]);
-      for (uint64_t e = b.offsets[i], end = b.offsets[i + 1]; e < end; ++e) {
-        Message m;
-        if constexpr (Prog::kNeedsWeights)
-          m = Prog::edge_message(sv, weights[e]);
-        else
-          m = Prog::edge_message(sv, 1);
-        batch[n++] = wire::Record{targets[e], std::bit_cast<uint32_t>(m)};
-        if (unlikely(n == kFoldBatch)) flush();
-      }
-    }
+    produce(group, values, active, [&](uint32_t target, Message m) {
+      batch[n++] = wire::Record{target, std::bit_cast<uint32_t>(m)};
+      if (unlikely(n == kFoldBatch)) flush();
+    });
     if (n > 0) flush();
   }
 
@@ -212,6 +269,12 @@ class Worker {
   std::vector<std::pair<size_t, size_t>> ranges_;
   unsigned buckets_since_stall_ = 0;
   unsigned batches_since_stall_ = 0;
+  const ScatterMode mode_;
+  uint64_t slice_edges_ = 0;                 // out-edges of the slice's vertices
+  bool dense_now_ = false;                   // this superstep
+  bool all_active_ = false;                  // every vertex of the slice active this superstep
+  std::vector<DenseBlock> dense_;            // per group, unless sparse only
+  std::vector<Message> sv_;                  // scatter values of the slice (dense supersteps)
   std::vector<Accumulator>* direct_[2] = {nullptr, nullptr};
   uint64_t folded_directly_ = 0;
   uint64_t direct_overflows_ = 0;

@@ -57,6 +57,7 @@ enum Opt {
   kOptFaultDelay,
   kOptCrashAt,
   kOptRoles,
+  kOptScatter,
   kOptDomains,
   kOptDomainSplit,
   kOptLineRate,
@@ -93,6 +94,7 @@ const option kLongOptions[] = {
     {"fault-delay-us", required_argument, nullptr, kOptFaultDelay},
     {"crash-node", required_argument, nullptr, kOptCrashAt},
     {"roles", required_argument, nullptr, kOptRoles},
+    {"scatter", required_argument, nullptr, kOptScatter},
     {"domains", required_argument, nullptr, kOptDomains},
     {"line-rate", required_argument, nullptr, kOptLineRate},
     {"domain-split", required_argument, nullptr, kOptDomainSplit},
@@ -192,6 +194,7 @@ std::string Config::describe() const {
   if (app == App::kPageRank || app == App::kCd) o << ", " << iterations << " iterations";
   if (app == App::kSssp || app == App::kBfs) o << ", source " << source;
   if (domains > 1) o << ", " << domains << " domains (" << (domain_metis ? "metis" : "even") << ")";
+  if (scatter != ScatterMode::kAuto) o << ", scatter " << (scatter == ScatterMode::kDense ? "dense" : "sparse");
   char job[16];
   std::snprintf(job, sizeof job, "0x%08x", job_token);
   o << ", job " << job << ", udp port " << udp_port;
@@ -257,6 +260,13 @@ void print_usage(const char* prog) {
       "                      sender and accumulator, the others are workers (the main\n"
       "                      lcore also coordinates); shared: every role on the main\n"
       "                      lcore. With one lcore (-l 0) both mean shared.\n"
+      "  --scatter MODE      auto (default): a superstep whose active vertices hold more\n"
+      "                      than 1/20 of a worker's out-edges is dense: one record per\n"
+      "                      destination vertex carrying the sum/min of that worker's\n"
+      "                      messages to it; else sparse: one record per edge. sparse or\n"
+      "                      dense force one. cd always scatters sparse (it needs every\n"
+      "                      label). Dense keeps a second, destination-major copy of the\n"
+      "                      node's edges (4 bytes per edge, 8 when weighted)\n"
       "\n"
       "Transport (reliability/):\n"
       "  --window N          frames in flight per peer, also the reorder buffer (default 512)\n"
@@ -328,6 +338,12 @@ Config parse_app_args(int argc, char** argv) {
         if (std::strcmp(optarg, "metis") == 0) c.domain_metis = true;
         else if (std::strcmp(optarg, "even") == 0) c.domain_metis = false;
         else throw ConfigError(std::string("--domain-split: '") + optarg + "' is not metis or even");
+        break;
+      case kOptScatter:
+        if (std::strcmp(optarg, "auto") == 0) c.scatter = ScatterMode::kAuto;
+        else if (std::strcmp(optarg, "sparse") == 0) c.scatter = ScatterMode::kSparse;
+        else if (std::strcmp(optarg, "dense") == 0) c.scatter = ScatterMode::kDense;
+        else throw ConfigError(std::string("--scatter: '") + optarg + "' is not auto, sparse or dense");
         break;
       case kOptRoles:
         if (std::strcmp(optarg, "split") == 0) c.split_roles = true;

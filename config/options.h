@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compute/graph_reader.h"
+#include "compute/scatter_mode.h"
 #include "reliability/transport.h"
 
 namespace wg {
@@ -35,6 +36,7 @@ struct Config {
   unsigned top = 10;                      // top vertices printed at the end (0: none)
   bool quiet = false;                     // no per-superstep lines
   bool split_roles = true;                // --roles split|shared
+  ScatterMode scatter = ScatterMode::kAuto;  // --scatter auto|sparse|dense
   unsigned domains = 0;                   // NUMA domains per node; 0: the machine's (libnuma)
   double line_rate_gbps = 0;              // link speed for the report; 0: the port's, else 10
   bool domain_metis = true;               // refine the even split with METIS

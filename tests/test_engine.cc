@@ -10,13 +10,19 @@
 #include <rte_memzone.h>
 #include <rte_mempool.h>
 
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -30,6 +36,7 @@
 #include "compute/engine.h"
 #include "compute/graph_reader.h"
 #include "compute/partition.h"
+#include "compute/telemetry.h"
 #include "dataplane/dataplane.h"
 #include "tests/graphs_for_tests.h"
 #include "tests/reference.h"
@@ -39,6 +46,39 @@ namespace {
 
 // Role layout of every engine the tests run (EngineOptions::split_roles).
 bool g_split_roles = true;
+// Scatter mode of every engine the tests run: sparse unless a test says
+// otherwise, so that message counts are per edge.
+ScatterMode g_scatter = ScatterMode::kSparse;
+
+// Workers the engine will run: every EAL lcore but the network one (split
+// roles), or just the main lcore.
+unsigned engine_workers() {
+  return g_split_roles && rte_lcore_count() > 1 ? rte_lcore_count() - 1 : 1;
+}
+
+// Records a superstep sends: sparse, one per out-edge of a sending vertex;
+// dense with one worker, one per distinct destination of those edges; dense
+// with several workers, anywhere in between (each worker combines its own).
+struct RecordRange {
+  uint64_t lo, hi;
+};
+template <class Sends>
+RecordRange expected_records(const EdgeList& g, Sends&& sends) {
+  uint64_t edges = 0;
+  std::set<VertexId> targets;
+  for (const Edge& e : g.edges)
+    if (sends(e.src)) {
+      ++edges;
+      targets.insert(e.dst);
+    }
+  if (g_scatter == ScatterMode::kSparse) return {edges, edges};
+  if (engine_workers() == 1) return {targets.size(), targets.size()};
+  return {targets.size(), edges};
+}
+void expect_records(uint64_t actual, RecordRange want, const std::string& where) {
+  EXPECT_GE(actual, want.lo) << where;
+  EXPECT_LE(actual, want.hi) << where;
+}
 
 template <class Prog>
 struct Outcome {
@@ -62,6 +102,7 @@ Outcome<Prog> run_engine(const EdgeList& g, Prog prog, uint32_t app_id) {
   eo.app_id = app_id;
   eo.graph_fingerprint = fingerprint(g);
   eo.split_roles = g_split_roles;
+  eo.scatter = g_scatter;
   Outcome<Prog> out;
   {
     Transport transport(dp, TransportConfig{});
@@ -112,9 +153,11 @@ void check_pagerank(const EdgeList& g, uint32_t iterations) {
   const RunReport& r = out.report;
   expect_every_superstep_balanced(r);
   ASSERT_EQ(r.steps.size(), iterations + 1u);
+  const RecordRange every_edge = expected_records(g, [](VertexId) { return true; });
   for (uint32_t s = 0; s < iterations; ++s) {
     EXPECT_EQ(r.steps[s].active, g.num_vertices) << s;
-    EXPECT_EQ(r.steps[s].messages_sent, g.num_edges()) << s;
+    expect_records(r.steps[s].messages_sent, every_edge, "superstep " + std::to_string(s));
+    EXPECT_EQ(r.steps[s].dense, g_scatter != ScatterMode::kSparse) << s << ": every vertex is active";
   }
   EXPECT_EQ(r.steps[iterations].active, 0u);
   EXPECT_EQ(r.steps[iterations].messages_sent, 0u);
@@ -135,16 +178,12 @@ void check_bfs(const EdgeList& g, VertexId source) {
   for (uint64_t d : want)
     if (d != ref::kInfinity) ecc = std::max(ecc, d);
   ASSERT_EQ(r.steps.size(), ecc + 2);
-  const std::vector<uint64_t> deg = out_degrees(g);
   for (uint64_t d = 0; d <= ecc + 1; ++d) {
-    uint64_t level = 0, edges = 0;
-    for (VertexId v = 0; v < g.num_vertices; ++v)
-      if (want[v] == d) {
-        ++level;
-        edges += deg[v];
-      }
+    uint64_t level = 0;
+    for (VertexId v = 0; v < g.num_vertices; ++v) level += want[v] == d;
     EXPECT_EQ(r.steps[d].active, level) << "superstep " << d;
-    EXPECT_EQ(r.steps[d].messages_sent, edges) << "superstep " << d;
+    expect_records(r.steps[d].messages_sent, expected_records(g, [&](VertexId v) { return want[v] == d; }),
+                   "superstep " + std::to_string(d));
   }
 }
 
@@ -156,7 +195,8 @@ void check_sssp(const EdgeList& g, VertexId source) {
   for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(from_engine(out.values[v]), want[v]) << "vertex " << v;
   expect_every_superstep_balanced(out.report);
   EXPECT_EQ(out.report.steps[0].active, 1u);
-  EXPECT_EQ(out.report.steps[0].messages_sent, out_degrees(g)[source]);
+  expect_records(out.report.steps[0].messages_sent, expected_records(g, [&](VertexId v) { return v == source; }),
+                 "superstep 0");
 }
 
 void check_cc(const EdgeList& directed) {
@@ -170,7 +210,7 @@ void check_cc(const EdgeList& directed) {
   const RunReport& r = out.report;
   expect_every_superstep_balanced(r);
   EXPECT_EQ(r.steps[0].active, g.num_vertices) << "every vertex starts with its own label";
-  EXPECT_EQ(r.steps[0].messages_sent, g.num_edges());
+  expect_records(r.steps[0].messages_sent, expected_records(g, [](VertexId) { return true; }), "superstep 0");
 }
 
 // ---- graphs ----------------------------------------------------------------------
@@ -292,8 +332,8 @@ TEST(EngineHandMade, PageRankTwoCycleAndDangling) {
 // With split roles (the default, and what the tests above use when the EAL has
 // more than one lcore) the network role runs on its own lcore; here every role
 // runs in turn on the main lcore instead.
-TEST(EngineSharedRoles, AllProgramsOnOneLcore) {
-  g_split_roles = false;
+// Every program on the corner-case graph and on kron:10:8, against the oracles.
+void check_every_program() {
   const EdgeList g = test::corner_case_graph();
   check_pagerank(g, 20);
   check_bfs(g, 0);
@@ -301,7 +341,93 @@ TEST(EngineSharedRoles, AllProgramsOnOneLcore) {
   check_cc(g);
   check_bfs(kron(), max_out_degree_vertex(kron()));
   check_pagerank(kron(), 3);
+}
+
+TEST(EngineSharedRoles, AllProgramsOnOneLcore) {
+  g_split_roles = false;
+  check_every_program();
   g_split_roles = true;
+}
+
+// Dense supersteps (one record per destination, compute/dense_block.h): the
+// same results as the oracles, with fewer records; and auto switches by the
+// active vertices' share of the edges.
+TEST(EngineDenseScatter, AllProgramsAgreeWithTheOracles) {
+  g_scatter = ScatterMode::kDense;
+  check_every_program();
+  check_sssp(kron(), max_out_degree_vertex(kron()));
+  g_split_roles = false;  // one worker, which also folds same-node records itself
+  check_every_program();
+  check_cc(kron());
+  g_split_roles = true;
+  g_scatter = ScatterMode::kSparse;
+}
+
+TEST(EngineDenseScatter, AutoGoesDenseOnlyWhenActiveVerticesHoldATwentiethOfTheEdges) {
+  g_scatter = ScatterMode::kAuto;
+  const EdgeList& g = kron();
+  check_pagerank(g, 3);  // every vertex active: asserts every superstep dense
+  // BFS from a vertex with few out-edges: superstep 0 is sparse.
+  const std::vector<uint64_t> deg = out_degrees(g);
+  VertexId low = 0;
+  while (low < g.num_vertices && (deg[low] == 0 || deg[low] * Worker<Bfs>::kDenseDivisor > g.num_edges())) ++low;
+  ASSERT_LT(low, g.num_vertices);
+  const auto out = run_engine(g, Bfs(low), 3);
+  EXPECT_FALSE(out.report.steps[0].dense);
+  EXPECT_EQ(out.report.steps[0].messages_sent, deg[low]);
+  bool any_dense = false;
+  for (const StepStats& st : out.report.steps) any_dense = any_dense || st.dense;
+  EXPECT_TRUE(any_dense) << "the widest BFS levels of a Kronecker graph hold most edges";
+  g_scatter = ScatterMode::kSparse;
+}
+
+// ---- telemetry (compute/telemetry.h) ---------------------------------------------
+
+// Sends one command to this process's own DPDK telemetry socket; the reply.
+std::string telemetry_query(const std::string& cmd) {
+  const std::string path = std::string(rte_eal_get_runtime_dir()) + "/dpdk_telemetry.v2";
+  const int fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+  if (fd < 0) return "socket: " + std::string(std::strerror(errno));
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
+  std::string reply;
+  char buf[16384];
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    reply = "connect " + path + ": " + std::strerror(errno);
+  } else if (recv(fd, buf, sizeof buf, 0) > 0 &&  // the server's greeting first
+             send(fd, cmd.data(), cmd.size(), 0) == static_cast<ssize_t>(cmd.size())) {
+    const ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n > 0) reply.assign(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  return reply;
+}
+
+TEST(Telemetry, CommandsReadThePublishedSourceAndNothingOnceDetached) {
+  DataplaneOptions o;
+  o.mbufs = 2047;
+  Dataplane dp(o);
+  dp.tx.frames = 12345;
+  dp.rx.records = 678;
+  dp.rx.drop(DropReason::kBadChecksum);
+  std::atomic<int64_t> superstep{7};
+  const TelemetrySource src{3, &dp, nullptr, &superstep};
+  publish_telemetry(&src);
+  const std::string stats = telemetry_query("/wiregraph/stats");
+  const std::string drops = telemetry_query("/wiregraph/drops");
+  publish_telemetry(nullptr);
+  const std::string detached = telemetry_query("/wiregraph/stats");
+
+  EXPECT_NE(stats.find("\"rank\":3"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"superstep\":7"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"tx_frames\":12345"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"rx_records\":678"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"rx_dropped\":1"), std::string::npos) << stats;
+  EXPECT_NE(drops.find(std::string("\"") + drop_reason_name(DropReason::kBadChecksum) + "\":1"), std::string::npos)
+      << drops;
+  EXPECT_EQ(detached.find("rank"), std::string::npos) << "a detached source is not read: " << detached;
+  EXPECT_NE(detached.find("/wiregraph/stats"), std::string::npos) << detached;
 }
 
 // ---- the Dataplane's own resources -----------------------------------------------

@@ -1,0 +1,14 @@
+// How workers turn active vertices into records (compute/worker.h):
+//   kSparse - one record per out-edge of every active source
+//   kDense  - one record per destination, carrying the ⊕ of the messages of
+//             this worker's active sources (programs with a scalar ⊕ only;
+//             others always scatter sparse)
+//   kAuto   - dense in supersteps where active sources hold more than 1/20
+//             of the worker's out-edges (Gemini's switch), sparse otherwise
+#pragma once
+
+namespace wg {
+
+enum class ScatterMode { kAuto, kSparse, kDense };
+
+}  // namespace wg
