@@ -3,8 +3,9 @@
 //   kDense  - one record per destination, carrying the ⊕ of the messages of
 //             this worker's active sources (programs with a scalar ⊕ only;
 //             others always scatter sparse)
-//   kAuto   - dense in supersteps where active sources hold more than 1/20
-//             of the worker's out-edges (Gemini's switch), sparse otherwise
+//   kAuto   - dense in supersteps where active sources hold more than 9/10
+//             of the worker's out-edges, sparse otherwise (compute/worker.h
+//             says why not Gemini's 1/20)
 #pragma once
 
 namespace wg {

@@ -261,7 +261,7 @@ void print_usage(const char* prog) {
       "                      lcore also coordinates); shared: every role on the main\n"
       "                      lcore. With one lcore (-l 0) both mean shared.\n"
       "  --scatter MODE      auto (default): a superstep whose active vertices hold more\n"
-      "                      than 1/20 of a worker's out-edges is dense: one record per\n"
+      "                      than 9/10 of a worker's out-edges is dense: one record per\n"
       "                      destination vertex carrying the sum/min of that worker's\n"
       "                      messages to it; else sparse: one record per edge. sparse or\n"
       "                      dense force one. cd always scatters sparse (it needs every\n"
