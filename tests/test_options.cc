@@ -357,6 +357,7 @@ TEST_F(Options, TransportAndRoleDefaults) {
   EXPECT_FALSE(c.transport.tx_faults.any());
   EXPECT_EQ(c.transport.fault_seed, 1u);
   EXPECT_TRUE(c.split_roles);
+  EXPECT_EQ(c.scatter, ScatterMode::kAuto);
   EXPECT_EQ(c.crash_at_superstep, -1);
   // cd runs 10 rounds unless told; pagerank 20; an explicit count wins for both.
   EXPECT_EQ(parse({"--app", "cd", "--graph", "a"}).iterations, 10u);
@@ -392,6 +393,9 @@ TEST_F(Options, TransportOptions) {
             -1);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--checksum", "off"}).transport.checksum, false);
   EXPECT_TRUE(parse({"--app", "bfs", "--graph", "a", "--roles", "split"}).split_roles);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "dense"}).scatter, ScatterMode::kDense);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "sparse"}).scatter, ScatterMode::kSparse);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "auto"}).scatter, ScatterMode::kAuto);
   // Keepalives are capped at a fifth of the peer timeout (0.1 s -> 20 ms).
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--peer-timeout", "0.1"}).transport.keepalive_ms, 20.0);
 }
@@ -399,6 +403,7 @@ TEST_F(Options, TransportOptions) {
 TEST_F(Options, TransportErrorsNameTheOptionAndTheValue) {
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--checksum", "yes"}), "--checksum", "'yes'");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--roles", "both"}), "--roles", "'both'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--scatter", "pull"}), "--scatter", "'pull'");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--window", "0"}), "--window", "0");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--window", "65537"}), "--window", "65537");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--rto-min-us", "0"}), "--rto-min-us", "'0'");
