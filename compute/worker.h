@@ -174,13 +174,13 @@ class Worker {
     if (dense_now_) {
       const DenseBlock& db = dense_[group];
       const uint32_t* sources = db.sources.data();
-      const Message* sv = sv_.data() - lo_;
+      const Message* sv = sv_.data();  // indexed by u - lo_: every source here is in the slice
       const uint32_t* weights = db.weights.data();
       auto message = [&](uint64_t e, uint32_t u) {
         if constexpr (Prog::kNeedsWeights)
-          return Prog::edge_message(sv[u], weights[e]);
+          return Prog::edge_message(sv[u - lo_], weights[e]);
         else
-          return Prog::edge_message(sv[u], 1);
+          return Prog::edge_message(sv[u - lo_], 1);
       };
       for (size_t j = 0; j < db.targets.size(); ++j) {
         uint64_t e = db.offsets[j];
