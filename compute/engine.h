@@ -545,6 +545,12 @@ class Engine {
         completed_.store(target, std::memory_order_release);
       }
     }
+    if (finish_requested_.load(std::memory_order_acquire) && !finishing_keepalives_) {
+      // From our FIN on, peers may take our silence for our exit (all_peers_done):
+      // keep it from happening by chance, even at 30% loss (0.3^50 per grace).
+      transport_.set_keepalive_ms(kFinishKeepaliveMs);
+      finishing_keepalives_ = true;
+    }
     if (finish_requested_.load(std::memory_order_acquire) && !finished_.load(std::memory_order_relaxed) &&
         membership_.all_fins() && all_peers_done())
       finished_.store(true, std::memory_order_release);
@@ -593,6 +599,7 @@ class Engine {
 
   static constexpr double kLingerSeconds = 0.1;
   static constexpr double kFinGraceSeconds = 0.5;
+  static constexpr double kFinishKeepaliveMs = 10;  // 50 keepalives per grace period
   static constexpr double kQuietSeconds = 0.3;
 
   const EngineOptions opt_;
@@ -621,6 +628,7 @@ class Engine {
   // network role -> coordinator (published with release, read with acquire)
   uint64_t accumulated_[2] = {0, 0};
   uint64_t local_folded_[2] = {0, 0};
+  bool finishing_keepalives_ = false;  // set_keepalive_ms(kFinishKeepaliveMs) done
   std::vector<ConnectionReport> links_snapshot_[2];
   TxCounters tx_snapshot_[2];
   alignas(64) std::atomic<int64_t> completed_{-1};

@@ -223,6 +223,8 @@ void Transport::note_delivery(unsigned peer, uint64_t now) {
   if (++c.unacked >= cfg_.ack_every) c.ack_now = true;
 }
 
+void Transport::set_keepalive_ms(double ms) { keepalive_ticks_ = us_to_ticks(ms * 1000); }
+
 bool Transport::acked_by(unsigned peer) const {
   return peer == rank_ || (conns_[peer].send->empty() && dp_.queued(peer) == 0);
 }

@@ -70,6 +70,11 @@ class Transport {
   // True when every frame queued for any peer has been acked.
   bool all_acked() const;
   bool acked_by(unsigned peer) const;
+  // Keepalives from now on every `ms` (sender role). At the end of a run
+  // peers judge from our silence whether we have left (Engine::finish), so
+  // we must not look silent while we stay: frequent keepalives make a run of
+  // lost ones improbable even under heavy loss.
+  void set_keepalive_ms(double ms);
 
   // Accumulator role: rx_burst on every port (through the fault injector),
   // validate, verify the checksum, run the receive windows, and call
