@@ -295,10 +295,8 @@ uint16_t Dataplane::tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n) {
   uint64_t bytes = 0;
   for (uint16_t i = 0; i < n; ++i) bytes += pkts[i]->pkt_len;
   uint16_t sent;
-  if (ports_[port].memif) {
-    memif_guard::Section section;
-    sent = rte_eth_tx_burst(ports_[port].id, 0, pkts, n);
-  } else {
+  {
+    const memif_guard::Section section(ports_[port].memif);
     sent = rte_eth_tx_burst(ports_[port].id, 0, pkts, n);
   }
   for (uint16_t i = sent; i < n; ++i) bytes -= pkts[i]->pkt_len;
@@ -309,10 +307,7 @@ uint16_t Dataplane::tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n) {
 }
 
 uint16_t Dataplane::rx_burst(unsigned port, rte_mbuf** out, uint16_t n) {
-  if (ports_[port].memif) {
-    memif_guard::Section section;
-    return rte_eth_rx_burst(ports_[port].id, 0, out, n);
-  }
+  const memif_guard::Section section(ports_[port].memif);
   return rte_eth_rx_burst(ports_[port].id, 0, out, n);
 }
 

@@ -79,8 +79,8 @@ void arm() {
 
 bool armed() { return g_qsbr.load(std::memory_order_acquire) != nullptr; }
 
-Section::Section() {
-  rte_rcu_qsbr* v = g_qsbr.load(std::memory_order_acquire);
+Section::Section(bool open) {
+  rte_rcu_qsbr* v = open ? g_qsbr.load(std::memory_order_acquire) : nullptr;
   if (v == nullptr) return;
   const unsigned id = thread_index();
   if (!t_registered) {
@@ -88,11 +88,11 @@ Section::Section() {
     t_registered = true;
   }
   rte_rcu_qsbr_thread_online(v, id);  // ends in a full fence: the PMD's flag check comes after
-  t_in_section = true;
+  t_in_section = held_ = true;
 }
 
 Section::~Section() {
-  if (!t_in_section) return;
+  if (!held_) return;
   t_in_section = false;
   rte_rcu_qsbr_thread_offline(g_qsbr.load(std::memory_order_relaxed), thread_index());
 }

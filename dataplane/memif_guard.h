@@ -23,15 +23,19 @@ namespace wg::memif_guard {
 void arm();
 bool armed();
 
-// A read-side section around one burst on a memif port. Not reentrant. The
-// thread's id is its EAL lcore id; every non-EAL thread shares one extra id,
-// so at most one non-EAL thread may burst on memif ports (none does today).
+// A read-side section around one burst on a memif port (`open` false: no
+// section, for a port of another kind). Not reentrant. The thread's id is its
+// EAL lcore id; every non-EAL thread shares one extra id, so at most one
+// non-EAL thread may burst on memif ports (none does today).
 class Section {
  public:
-  Section();
+  explicit Section(bool open = true);
   ~Section();
   Section(const Section&) = delete;
   Section& operator=(const Section&) = delete;
+
+ private:
+  bool held_ = false;  // this section is online (the guard was armed and `open`)
 };
 
 // How many munmap calls had to wait for an open section, and how many gave
