@@ -291,17 +291,7 @@ void usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (wg::wants_help(argc, argv)) {
-    usage();
-    return 0;
-  }
-  const int eal = rte_eal_init(argc, argv);
-  if (eal < 0) {
-    std::fprintf(stderr, "bench_accumulation: EAL init failed: %s\n", rte_strerror(rte_errno));
-    return 1;
-  }
-  argc -= eal;
-  argv += eal;
+  if (const int rc = wg::bench::start(argc, argv, "bench_accumulation", usage); rc >= 0) return rc;
   Options o;
   try {
     bench::Args a(argc, argv);

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
 
 #include <algorithm>
 #include <chrono>
@@ -23,7 +25,27 @@
 
 #include <time.h>
 
+#include "config/options.h"
+
 namespace wg::bench {
+
+// A benchmark's start: --help anywhere prints `usage`, else the EAL takes its
+// options and argc/argv are left at the benchmark's own. Returns the exit
+// status to end with now (0 after help, 1 if the EAL failed), or -1 to go on.
+inline int start(int& argc, char**& argv, const char* name, void (*usage)()) {
+  if (wants_help(argc, argv)) {
+    usage();
+    return 0;
+  }
+  const int eal = rte_eal_init(argc, argv);
+  if (eal < 0) {
+    std::fprintf(stderr, "%s: EAL init failed: %s\n", name, rte_strerror(rte_errno));
+    return 1;
+  }
+  argc -= eal;
+  argv += eal;
+  return -1;
+}
 
 using Clock = std::chrono::steady_clock;
 inline double seconds_since(Clock::time_point t) {

@@ -94,6 +94,16 @@ struct Trial {
   uint64_t local_bytes = 0;    // their frame bytes (as if they had gone on a wire)
 };
 
+// The records a pass wrote, from what wrote them (a BucketRingGroup or a
+// Worker: both count per destination node); node 0 is the local one.
+template <class Writer>
+Trial records_of(const Writer& w, unsigned nodes) {
+  Trial tr;
+  for (unsigned d = 0; d < nodes; ++d) tr.records += w.records_to(d);
+  tr.local_records = w.records_to(0);
+  return tr;
+}
+
 // The sender role without reliability plus the local-queue drain: every
 // remote bucket straight from its peer's queue to the peer's port.
 class Sink {
@@ -266,17 +276,7 @@ void usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (wg::wants_help(argc, argv)) {
-    usage();
-    return 0;
-  }
-  const int eal = rte_eal_init(argc, argv);
-  if (eal < 0) {
-    std::fprintf(stderr, "bench_generation: EAL init failed: %s\n", rte_strerror(rte_errno));
-    return 1;
-  }
-  argc -= eal;
-  argv += eal;
+  if (const int rc = wg::bench::start(argc, argv, "bench_generation", usage); rc >= 0) return rc;
   Options o;
   try {
     bench::Args a(argc, argv);
@@ -391,10 +391,7 @@ int main(int argc, char** argv) {
     const auto finish = [&](uint32_t) {
       sink.drain_remote();
       sink.drain_local();
-      Trial tr;
-      for (unsigned d = 0; d < o.nodes; ++d) tr.records += ring.records_to(d);
-      tr.local_records = ring.records_to(0);
-      return tr;
+      return records_of(ring, o.nodes);
     };
     const unsigned groups = o.nodes * lg.domains;
     const std::string local_what = std::string(o.fold_local ? "folded" : "freed");
@@ -457,10 +454,7 @@ int main(int argc, char** argv) {
       w2.scatter(s, values, active, stall2);
       sink.drain_remote();
       sink.drain_local();
-      Trial tr;
-      for (unsigned d = 0; d < o.nodes; ++d) tr.records += w2.records_to(d);
-      tr.local_records = w2.records_to(0);
-      return tr;
+      return records_of(w2, o.nodes);
     });
 
     // 3. the real worker, Transport::send_step as the sender, acks looped back.
@@ -499,10 +493,7 @@ int main(int argc, char** argv) {
         w3.scatter(s, values, active, stall3);
         while (!transport->all_acked()) network_step(true);
         for (unsigned p = 1; p < o.nodes; ++p) base[p] += w3.buckets_to(p);
-        Trial tr;
-        for (unsigned d = 0; d < o.nodes; ++d) tr.records += w3.records_to(d);
-        tr.local_records = w3.records_to(0);
-        return tr;
+        return records_of(w3, o.nodes);
       });
     }
 

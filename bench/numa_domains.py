@@ -92,21 +92,20 @@ def main():
             runs[name].append({"trial": t, "rc": r["rc"], "error": r["error"], "loadavg": r["loadavg_start"],
                                "command": " ".join(str(x) for x in r["command"]), "figures": f})
 
-    def med(name, key):
-        v = [e["figures"][key] for e in runs[name] if e["figures"] and e["figures"][key] is not None]
-        return statistics.median(v) if v else None
+    def stat(name, key):
+        return benchlib.stat([e["figures"][key] for e in runs[name] if e["figures"]])
 
-    base = med("k1", "superstep_seconds")
+    base_stat = stat("k1", "superstep_seconds")
+    base = base_stat["median"] if base_stat else None
     summary = {}
     print("numa: %s, %s, P=%d, %d trial(s); k=1 median superstep %s" % (
         a.app, a.graph, a.nodes, a.trials, "%.4f s" % base if base else "n/a"))
     for name, _ in configs:
-        s = med(name, "superstep_seconds")
+        step = stat(name, "superstep_seconds")
+        s = step["median"] if step else None
         last = next((e["figures"] for e in reversed(runs[name]) if e["figures"]), {}) or {}
-        summary[name] = {"superstep_seconds": benchlib.stat([e["figures"]["superstep_seconds"] for e in runs[name]
-                                                             if e["figures"]]),
-                         "compute_seconds": benchlib.stat([e["figures"]["compute_seconds"] for e in runs[name]
-                                                           if e["figures"]]),
+        summary[name] = {"superstep_seconds": step,
+                         "compute_seconds": stat(name, "compute_seconds"),
                          "ratio_to_k1": s / base if s and base else None,
                          "cross_even_fraction": last.get("cross_even_fraction"),
                          "cross_metis_fraction": last.get("cross_metis_fraction"),

@@ -370,30 +370,24 @@ def e2e_section(e2e, md, targets, plots_dir, pngs, bars):
             rows.append("%d %s" % (i, " ".join(cols)))
         data = "\n".join(rows) + "\n"
         title = "PageRank %s%s" % (g0, " --undirected" if und else "")
-        plot_t = ", ".join("DATA using 1:%d with linespoints title %s" % (2 + 2 * k, q(s["label"]))
-                           for k, s in enumerate(sel))
-        png = gnuplot(plots_dir, "e2e_superstep_throughput", """
-set title '%s: cluster messages per second in each superstep'
+        # Two columns per series in DATA: messages/s, then seconds.
+        for name, col, what, ylabel, caption in (
+                ("e2e_superstep_throughput", 2, "cluster messages per second in each superstep",
+                 "M messages/s", "Throughput per superstep"),
+                ("e2e_superstep_seconds", 3, "seconds per superstep (the node reports do not split time by role)",
+                 "seconds", "Seconds per superstep")):
+            plot = ", ".join("DATA using 1:%d with linespoints title %s" % (col + 2 * k, q(s["label"]))
+                             for k, s in enumerate(sel))
+            png = gnuplot(plots_dir, name, """
+set title '%s: %s'
 set xlabel 'superstep'
-set ylabel 'M messages/s'
+set ylabel '%s'
 set grid
 set key outside right
 plot %s
-""" % (title, plot_t), data)
-        if png:
-            pngs.append(("Throughput per superstep (%s)" % title, png))
-        plot_s = ", ".join("DATA using 1:%d with linespoints title %s" % (3 + 2 * k, q(s["label"]))
-                           for k, s in enumerate(sel))
-        png = gnuplot(plots_dir, "e2e_superstep_seconds", """
-set title '%s: seconds per superstep (the node reports do not split time by role)'
-set xlabel 'superstep'
-set ylabel 'seconds'
-set grid
-set key outside right
-plot %s
-""" % (title, plot_s), data)
-        if png:
-            pngs.append(("Seconds per superstep (%s)" % title, png))
+""" % (title, what, ylabel, plot), data)
+            if png:
+                pngs.append(("%s (%s)" % (caption, title), png))
 
 
 def line_rate_plot(bars, plots_dir, pngs):
