@@ -31,6 +31,7 @@ std::string config_json(const Config& c) {
   j += std::string(", \"roles\": \"") + (c.split_roles ? "split" : "shared") + "\"";
   j += std::string(", \"scatter\": \"") +
        (c.scatter == ScatterMode::kDense ? "dense" : c.scatter == ScatterMode::kSparse ? "sparse" : "auto") + "\"";
+  j += ", \"segment_kib\": " + std::to_string(c.segment_kib ? c.segment_kib : default_segment_bytes() / 1024);
   j += ", \"window\": " + std::to_string(c.transport.window);
   j += std::string(", \"checksum\": ") + (c.transport.checksum ? "true" : "false");
   j += ", \"fault_rx\": \"" + describe(c.transport.rx_faults) + "\", \"fault_tx\": \"" +
@@ -90,6 +91,7 @@ int run(const Config& cfg, Dataplane& dp, LoadedGraph& graph, Prog prog, uint32_
   eo.crash_at_superstep = cfg.crash_at_superstep;
   eo.split_roles = cfg.split_roles;
   eo.scatter = cfg.scatter;
+  eo.segment_bytes = size_t{cfg.segment_kib} * 1024;
   eo.line_rate_gbps = cfg.line_rate_gbps > 0 ? cfg.line_rate_gbps
                       : dp.link_speed_gbps() > 0 ? dp.link_speed_gbps() : 10.0;
   {

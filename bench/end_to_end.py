@@ -18,22 +18,35 @@ Every node runs with --no-huge, so the DPDK memory it touches (the transmit
 and receive mbuf pools, a 4 KiB page per mbuf) is inside its RSS; the pools'
 size is reported with it (benchlib.pool_for).
 
-Reference numbers (from the issue, measured on this machine kind), PageRank 20
-iterations, graphs symmetrised (GAP -g 20 -k 16: 31.4M directed edges after
-dedup; our kron:20:16 --undirected has 33.5M incl. duplicates):
+Baseline measured in the same run: bench/reference_pagerank (GAP's pull
+PageRank kernel, OpenMP, on the same graph: our loader, same duplicates),
+20 iterations with 1 and 2 threads, once per graph before its wiregraph runs,
+as many trials as the wiregraph runs. The ratios of the undirected PageRank
+runs to it are the like-for-like comparison.
+
+Reference numbers (from the issue, measured on another host of this machine
+kind), PageRank 20 iterations, graphs symmetrised (GAP -g 20 -k 16: 31.4M
+directed edges after dedup; our kron:20:16 --undirected has 33.5M incl.
+duplicates):
   g20: GAP 0.35-0.45 s (2 threads), 0.6 s (1 thread); Gemini 1.07 s (1 rank x
        2 threads), 1.79 s (2 ranks x 1 thread)
   g22: GAP 2.1 s; Gemini 5.9 s (1 rank), 12.5 s (2 ranks)
-Targets: P=2 memif <= 1.5x GAP and >= 3x faster than Gemini with 2 ranks; P=1
-close to GAP.
+Gemini is not packaged and cannot be fetched here, so its time on this host
+is estimated: its published time x (in-run GAP 2 threads / published GAP 2
+threads), i.e. assuming Gemini slows down by the same factor as GAP between
+the two hosts. Reported as an estimate.
+Targets: P=2 memif <= 1.5x GAP (2 threads) and >= 3x faster than Gemini with
+2 ranks; P=1 close to GAP (1 thread).
 
 usage: end_to_end.py [--graphs kron:20:16,kron:22:16] [--apps pagerank,sssp,bfs,cc]
                      [--configs p1l1,p1l2,p2memif] [--trials N] [--trials-large N]
-                     [--no-undirected-pagerank] [--out DIR] [--json PATH]
+                     [--no-undirected-pagerank] [--reference PATH] [--out DIR] [--json PATH]
 """
 import argparse
 import json
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -81,6 +94,11 @@ def summarize_run(r):
         "per_superstep": [{"superstep": s["superstep"], "messages": s["messages"], "seconds": s["seconds"],
                            "bytes": s.get("bytes", 0), "buckets": s.get("buckets", 0)} for s in steps],
         "peak_rss_kib": rss,
+        # lcore-seconds by role (apply, scatter, network, wait), over every
+        # node and superstep (compute/role_clock.h)
+        "role_seconds": {role: sum(st.get("role_seconds", {}).get(role, 0.0) for n in nodes
+                                   for st in n.get("supersteps", []))
+                         for role in ("apply", "scatter", "network", "wait")},
         "edges": r["edges"],
         "vertices": r["vertices"],
     }
@@ -93,6 +111,22 @@ def summarize_run(r):
     return out
 
 
+def run_reference(binary, graph, threads, trials, outdir):
+    """GAP's kernel on `graph` (undirected, 20 iterations): its figures, or None."""
+    outdir.mkdir(parents=True, exist_ok=True)
+    js = outdir / ("reference-%s-%dt.json" % (graph.replace(":", "_"), threads))
+    cmd = [str(binary), "--graph", graph, "--undirected", "--iterations", "20", "--threads", str(threads),
+           "--trials", str(trials), "--json", str(js)]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    print("e2e: reference %s, %d thread(s): %s" % (graph, threads, (p.stdout.strip().splitlines() or ["?"])[-1]))
+    if p.returncode != 0 or not js.exists():
+        print("e2e: reference FAILED (exit %d): %s" % (p.returncode, p.stdout.strip()[-400:]))
+        return None
+    r = json.loads(js.read_text())
+    r["command"] = " ".join(cmd)
+    return r
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--graphs", default="kron:20:16,kron:22:16")
@@ -102,6 +136,9 @@ def main():
     ap.add_argument("--trials-large", type=int, default=1, help="trials for graphs of scale >= 22")
     ap.add_argument("--no-undirected-pagerank", action="store_true",
                     help="skip PageRank on the symmetrised graph (the like-for-like GAP comparison)")
+    ap.add_argument("--reference", default=os.environ.get(
+        "WG_BENCH_REFERENCE", str(benchlib.ROOT / "build" / "bench" / "reference_pagerank")),
+        help="the GAP-kernel baseline binary (default $WG_BENCH_REFERENCE, else build/bench/reference_pagerank)")
     ap.add_argument("--timeout", type=int, default=900)
     ap.add_argument("--out", default="/tmp/wiregraph-bench/e2e")
     ap.add_argument("--json", default=None)
@@ -119,9 +156,21 @@ def main():
                 jobs.append((g, "pagerank", True, c))
 
     result = {"benchmark": "end_to_end", "trials": a.trials, "trials_large": a.trials_large, "runs": [],
-              "summary": [], "reference": {str(k): v for k, v in REFERENCE.items()}}
+              "summary": [], "reference": {str(k): v for k, v in REFERENCE.items()}, "in_run_gap": {}}
     failed = 0
     for (g, app, und, c) in jobs:
+        if app == "pagerank" and und and g not in result["in_run_gap"]:
+            sc = scale_of(g)
+            trials = a.trials_large if sc is not None and sc >= 22 else a.trials
+            if a.resummarize:
+                files = {t: Path(a.out) / ("reference-%s-%dt.json" % (g.replace(":", "_"), t)) for t in (1, 2)}
+                result["in_run_gap"][g] = {str(t): json.loads(f.read_text()) if f.exists() else None
+                                           for t, f in files.items()}
+            else:
+                result["in_run_gap"][g] = {str(t): run_reference(a.reference, g, t, trials, Path(a.out))
+                                           for t in (1, 2)}
+                if any(v is None for v in result["in_run_gap"][g].values()):
+                    failed += 1
         cfg = CONFIGS[c]
         sc = scale_of(g)
         trials = a.trials_large if sc is not None and sc >= 22 else a.trials
@@ -181,7 +230,25 @@ def main():
             # the median trial's per-superstep figures, for plots
             med = sorted(figs, key=lambda f: f["compute_seconds"])[len(figs) // 2]
             s["per_superstep"] = med["per_superstep"]
+            s["role_seconds"] = med["role_seconds"]
             ref = REFERENCE.get(sc) if app == "pagerank" else None
+            gap_here = result["in_run_gap"].get(g, {}) if app == "pagerank" and und else {}
+            if gap_here.get("1") and gap_here.get("2"):
+                ours = s["compute_seconds"]["median"]
+                g1, g2 = gap_here["1"]["median_seconds"], gap_here["2"]["median_seconds"]
+                here = {"gap_1t_seconds": g1, "gap_2t_seconds": g2, "vs_gap_1t": ours / g1, "vs_gap_2t": ours / g2}
+                if ref:
+                    # Gemini's time here, estimated: it slows down like GAP between the hosts.
+                    host_factor = g2 / (sum(ref["gap_2t"]) / 2)
+                    here["host_factor"] = host_factor
+                    here["gemini_2r1t_estimated_seconds"] = ref["gemini_2r1t"] * host_factor
+                    here["speedup_over_gemini_2r1t_estimated"] = ref["gemini_2r1t"] * host_factor / ours
+                    if c == "p2memif":
+                        here["target_ge_3x_faster_than_gemini_2r_met_estimated"] = \
+                            here["speedup_over_gemini_2r1t_estimated"] >= 3.0
+                if c == "p2memif":
+                    here["target_le_1_5x_gap_2t_met"] = ours <= 1.5 * g2
+                s["in_run_comparison"] = here
             if ref:
                 ours = s["compute_seconds"]["median"]
                 cmp = {}
@@ -211,8 +278,13 @@ def main():
             s["graph"], s["app"], "und" if s["undirected"] else "", s["label"], cs["median"], cs["min"], cs["max"],
             s["seconds_per_superstep"]["median"], s["messages_per_s"]["median"] * 1e-6,
             s["bytes_per_edge_max_node"]["median"] if s.get("bytes_per_edge_max_node") else float("nan"))
+        here = s.get("in_run_comparison")
         rc = s.get("reference_comparison")
-        if rc:
+        if here:
+            line += "  | %.2fx GAP 1 thread, %.2fx GAP 2 threads (same run)" % (here["vs_gap_1t"], here["vs_gap_2t"])
+            if "speedup_over_gemini_2r1t_estimated" in here:
+                line += ", %.2fx faster than Gemini 2 ranks (estimated)" % here["speedup_over_gemini_2r1t_estimated"]
+        elif rc:
             line += "  | x%.2f-%.2f of GAP 2 threads, %.2fx faster than Gemini 2 ranks%s" % (
                 rc["vs_gap_2t"]["ratio_hi"], rc["vs_gap_2t"]["ratio_lo"], rc["speedup_over_gemini_2r1t"],
                 "" if rc["like_for_like"] else " (directed: not like for like)")

@@ -70,17 +70,19 @@ run() {
 if [ $do_build -eq 1 ]; then
   # Only what the benchmarks need: a test that does not compile elsewhere in
   # the tree must not stop the benchmarks.
-  run build ninja -C "$build" apps/wiregraph bench/bench_generation bench/bench_accumulation
+  run build ninja -C "$build" apps/wiregraph bench/bench_generation bench/bench_accumulation bench/reference_pagerank
 fi
 # Snapshot the binaries: the build tree may be rebuilt by someone else while
 # the suite runs, and every run must use the same binaries.
 mkdir -p "$out/bin"
-for b in "$build/apps/wiregraph" "$build/bench/bench_generation" "$build/bench/bench_accumulation"; do
+for b in "$build/apps/wiregraph" "$build/bench/bench_generation" "$build/bench/bench_accumulation" \
+         "$build/bench/reference_pagerank"; do
   [ -x "$b" ] || { note "missing $b (build first: ninja -C $build)"; exit 1; }
   cp -f "$b" "$out/bin/" || exit 1
 done
 bin=$out/bin
 export WG_BENCH_BINARY="$bin/wiregraph"  # the node binary bench/wg_timed.py runs
+export WG_BENCH_REFERENCE="$bin/reference_pagerank"  # end_to_end.py's in-run GAP baseline
 ( cd "$root" && echo "commit $(git rev-parse HEAD 2>/dev/null)"; git status --porcelain 2>/dev/null;
   git diff 2>/dev/null | sha256sum | sed 's/^/diff sha256 /' ) >"$out/bin/SOURCE" 2>/dev/null
 

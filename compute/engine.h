@@ -44,6 +44,7 @@
 
 #include "compute/accumulator.h"
 #include "compute/partition.h"
+#include "compute/role_clock.h"
 #include "compute/run_report.h"
 #include "compute/telemetry.h"
 #include "compute/vertex_program.h"
@@ -69,6 +70,7 @@ struct EngineOptions {
   double line_rate_gbps = 10.0;     // for the "% of line rate" in the superstep report
   int64_t crash_at_superstep = -1;  // test hook (--crash-node)
   ScatterMode scatter = ScatterMode::kAuto;  // --scatter
+  size_t segment_bytes = 0;                  // --segment-kib (0: default_segment_bytes())
 };
 
 class EngineError : public std::runtime_error {
@@ -106,7 +108,8 @@ class Engine {
     }
     plan_roles();
     for (const auto& [lo, hi] : worker_slices(g, static_cast<unsigned>(worker_lcores_.size())))
-      workers_.push_back(std::make_unique<Worker<Prog>>(dp, g, prog_, lo, hi, opt.scatter));
+      workers_.push_back(std::make_unique<Worker<Prog>>(
+          dp, g, prog_, lo, hi, opt.scatter, opt.segment_bytes ? opt.segment_bytes : default_segment_bytes()));
     // One lcore owns both the only worker and the accumulators: same-node
     // records need no bucket (see worker.h).
     if (!split_) workers_[0]->fold_locally(&sigma_[0], &sigma_[1]);
@@ -145,6 +148,8 @@ class Engine {
     report.discovery_seconds = seconds_since(t0);
 
     double aggregate = 0.0;
+    clock().charge(clock().current());  // start-up and discovery: before the first superstep's mark
+    RoleCycles roles_mark = role_cycles();
     for (uint32_t s = 0;; ++s) {
       if (static_cast<int64_t>(s) == opt_.crash_at_superstep) raise(SIGKILL);
       superstep_now_.store(s, std::memory_order_relaxed);
@@ -162,6 +167,10 @@ class Engine {
       combine_cluster_figures(s, st);
       aggregate = st.cluster_aggregate;
       st.seconds = seconds_since(ts);
+      const RoleCycles roles_now = role_cycles();
+      for (unsigned i = 0; i < kRoles; ++i)
+        st.role_seconds[i] = static_cast<double>(roles_now[i] - roles_mark[i]) / static_cast<double>(rte_get_tsc_hz());
+      roles_mark = roles_now;
       if (!opt_.quiet) print_step(st, opt_.line_rate_gbps);
       report.steps.push_back(st);
       if (st.cluster_active == 0) break;
@@ -271,19 +280,43 @@ class Engine {
   // lcore waiting means running the network roles; otherwise it is a backoff.
   template <class Pred>
   void wait_for(Pred&& done) {
+    RoleClock& clk = clock();
+    const Role was = clk.switch_to(Role::kWait);
     IdleBackoff idle;
     while (!done()) {
       if (split_) {
         throw_if_failed();
         idle.wait();
-      } else if (network_step()) {
+      } else if (timed_network_step()) {
         idle.reset();
       } else {
         idle.wait();
         check_peers_alive();
       }
     }
+    clk.switch_to(was);
     throw_if_failed();
+  }
+
+  // ---- time by role (compute/role_clock.h) -------------------------------------
+  // This lcore's clock (the last slot serves a thread outside the EAL's lcores).
+  RoleClock& clock() {
+    const unsigned id = rte_lcore_id();
+    return clocks_[id < RTE_MAX_LCORE ? id : RTE_MAX_LCORE];
+  }
+  RoleCycles role_cycles() const {
+    RoleCycles sum{};
+    for (const RoleClock& c : clocks_) c.add_to(sum);
+    return sum;
+  }
+  // A network pass charged to the network role if it moved anything; an
+  // empty poll is waiting.
+  bool timed_network_step() {
+    RoleClock& clk = clock();
+    clk.charge(clk.current());
+    const bool moved = network_step();
+    clk.charge(moved ? Role::kNetwork : Role::kWait);
+    return moved;
   }
 
   // ---- workers ----------------------------------------------------------------
@@ -303,6 +336,7 @@ class Engine {
         if (s == kQuit && e->launched_quit()) return 0;
         if (s == last || s == kQuit) {
           idle.wait();
+          e->clock().charge(Role::kWait);  // keeps what a superstep's figures miss short
           continue;
         }
         idle.reset();
@@ -319,8 +353,12 @@ class Engine {
 
   void work(size_t w, uint32_t s) {
     Worker<Prog>& wk = *workers_[w];
+    RoleClock& clk = clock();
+    clk.switch_to(Role::kApply);
     wk.apply(s, step_aggregate_, values_, active_, sigma_[s & 1], stall_fn_);
+    clk.switch_to(Role::kScatter);
     wk.scatter(s, values_, active_, stall_fn_);
+    clk.switch_to(Role::kWait);
   }
 
   StepStats run_workers(uint32_t s, double aggregate) {
@@ -357,16 +395,19 @@ class Engine {
   void stall(bool starved) {
     if (!split_) {
       if (!starved) {
-        network_step();
+        timed_network_step();
         return;
       }
-      wait_for([this] { return rte_mempool_avail_count(dp_.local_pool()) > 0 || network_step(); });
+      wait_for([this] { return rte_mempool_avail_count(dp_.local_pool()) > 0 || timed_network_step(); });
       return;
     }
     throw_if_failed();
     if (starved) {
+      RoleClock& clk = clock();
+      const Role was = clk.switch_to(Role::kWait);
       const timespec ts{0, 20'000};
       nanosleep(&ts, nullptr);
+      clk.switch_to(was);
     }
   }
 
@@ -480,10 +521,11 @@ class Engine {
     Engine* e = static_cast<Engine*>(arg);
     try {
       e->membership_.discover(e->opt_.hello_timeout_s, e->pump_fn_);
+      e->clock().charge(Role::kWait);  // discovery: charged before the coordinator's first mark
       e->discovered_.store(true, std::memory_order_release);
       IdleBackoff idle;
       while (!e->stop_network_.load(std::memory_order_acquire)) {
-        if (e->network_step()) {
+        if (e->timed_network_step()) {
           idle.reset();
         } else {
           idle.wait();
@@ -617,6 +659,7 @@ class Engine {
   // folds into [(t+1)&1][d]; workers take from [s&1][d].
   std::vector<Accumulator> sigma_[2];
   std::vector<std::unique_ptr<Worker<Prog>>> workers_;
+  std::array<RoleClock, RTE_MAX_LCORE + 1> clocks_;  // by lcore id, each written by its lcore only
 
   // role layout
   bool split_ = false;

@@ -82,6 +82,27 @@ void write_links(std::FILE* f, const std::vector<ConnectionReport>& links) {
   std::fprintf(f, "]");
 }
 
+void write_roles(std::FILE* f, const std::array<double, kRoles>& seconds) {
+  std::fprintf(f, "{");
+  for (unsigned i = 0; i < kRoles; ++i)
+    std::fprintf(f, "%s\"%s\": %.6f", i ? ", " : "", role_name(static_cast<Role>(i)), seconds[i]);
+  std::fprintf(f, "}");
+}
+
+// "apply 5% scatter 61% network 20% wait 14%": shares of the lcore-seconds.
+std::string role_shares(const std::array<double, kRoles>& seconds) {
+  double total = 0;
+  for (double x : seconds) total += x;
+  std::string out;
+  for (unsigned i = 0; i < kRoles; ++i) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%s%s %.0f%%", i ? " " : "", role_name(static_cast<Role>(i)),
+                  total > 0 ? 100.0 * seconds[i] / total : 0.0);
+    out += buf;
+  }
+  return out;
+}
+
 }  // namespace
 
 void write_node_json(const std::string& path, const std::string& config_json, const RunReport& r) {
@@ -119,6 +140,8 @@ void write_node_json(const std::string& path, const std::string& config_json, co
                  wire_gbps(s.bytes_sent, s.frames_sent, s.seconds),
                  r.line_rate_gbps > 0 ? 100.0 * wire_gbps(s.bytes_sent, s.frames_sent, s.seconds) / r.line_rate_gbps : 0.0);
     write_links(f, s.links);
+    std::fprintf(f, ", \"role_seconds\": ");
+    write_roles(f, s.role_seconds);
     std::fprintf(f, "}%s\n", i + 1 < r.steps.size() ? "," : "");
   }
   std::fprintf(f, "  ]\n}\n");
@@ -158,11 +181,11 @@ void print_step(const StepStats& st, double line_rate_gbps) {
   std::printf(
       "superstep %3u: active %9" PRIu64 " (cluster %9" PRIu64 ")  sent %10" PRIu64 " msgs (%" PRIu64
       " local%s) in %7" PRIu64 " buckets  accumulated %10" PRIu64 "  %8.4f s  L2 %6.3f Gbps  L1 %6.3f Gbps"
-      " = %5.1f%% of %g GbE  rtx %" PRIu64 "\n",
+      " = %5.1f%% of %g GbE  rtx %" PRIu64 "  time: %s\n",
       st.superstep, st.active, st.cluster_active, st.messages_sent, st.messages_local, st.dense ? ", dense" : "",
       st.buckets_sent,
       st.messages_accumulated, st.seconds, l2, l1, line_rate_gbps > 0 ? 100.0 * l1 / line_rate_gbps : 0.0,
-      line_rate_gbps, rtx);
+      line_rate_gbps, rtx, role_shares(st.role_seconds).c_str());
   for (const ConnectionReport& c : st.links)
     std::printf("               to node %u: N %u  AST %.3f us  RTO %.0f us  sent %" PRIu64 "  retransmitted %" PRIu64
                 "  timeouts %" PRIu64 "  stale acks %" PRIu64 "  dup rx %" PRIu64 "\n",
@@ -177,6 +200,11 @@ void print_run_totals(const RunReport& r) {
   std::printf("        tx %" PRIu64 " frames %" PRIu64 " bytes (%" PRIu64 " times the NIC was full); rx %" PRIu64
               " frames, %" PRIu64 " data buckets, %" PRIu64 " records\n",
               r.tx.frames, r.tx.bytes, r.tx.ring_full, r.rx.frames, r.rx.data_buckets, r.rx.records);
+  std::array<double, kRoles> roles{};
+  for (const StepStats& s : r.steps)
+    for (unsigned i = 0; i < kRoles; ++i) roles[i] += s.role_seconds[i];
+  std::printf("        lcore time by role: %s (%.3f / %.3f / %.3f / %.3f s)\n", role_shares(roles).c_str(), roles[0],
+              roles[1], roles[2], roles[3]);
   if (r.rx.total_dropped() > 0) {
     std::printf("        dropped:");
     for (size_t i = 1; i < r.rx.dropped.size(); ++i)

@@ -2,10 +2,12 @@
 // and the writers for the report files (--out DIR).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "compute/role_clock.h"
 #include "dataplane/counters.h"
 #include "dataplane/wire.h"
 #include "reliability/transport.h"
@@ -25,6 +27,9 @@ struct StepStats {
   uint64_t bytes_sent = 0;            // their L2 bytes (no FCS, preamble or gap)
   uint64_t messages_accumulated = 0;  // records folded into this node's accumulators
   double seconds = 0.0;
+  // lcore-seconds by role (compute/role_clock.h), summed over this node's
+  // lcores: with L lcores they add up to about L x seconds
+  std::array<double, kRoles> role_seconds{};
   // cluster, from every node's END frame
   uint64_t cluster_active = 0;
   double cluster_aggregate = 0.0;

@@ -64,8 +64,9 @@ class Worker {
   // an mbuf come back, by running the network roles or waiting for them).
   using Stall = std::function<void(bool starved)>;
 
+  // segment_bytes: scatter values per segment of a dense pull (dense_block.h).
   Worker(Dataplane& dp, const LocalGraph& g, const Prog& prog, uint32_t lo, uint32_t hi,
-         ScatterMode mode = ScatterMode::kAuto)
+         ScatterMode mode = ScatterMode::kAuto, size_t segment_bytes = default_segment_bytes())
       : g_(g), prog_(prog), lo_(lo), hi_(hi), ring_(dp, g.partition.nodes, g.domains, g.rank),
         ranges_(g.blocks.size()), mode_(kCombinable ? mode : ScatterMode::kSparse) {
     // This worker's sources in each block: a contiguous run, since sources ascend.
@@ -78,7 +79,8 @@ class Worker {
     if (mode_ != ScatterMode::kSparse) {
       dense_.reserve(g.blocks.size());
       for (size_t b = 0; b < g.blocks.size(); ++b)
-        dense_.push_back(build_dense_block(g.blocks[b], ranges_[b].first, ranges_[b].second, Prog::kNeedsWeights));
+        dense_.push_back(build_dense_block(g.blocks[b], ranges_[b].first, ranges_[b].second, Prog::kNeedsWeights,
+                                           lo, static_cast<uint32_t>(std::max<size_t>(segment_bytes / sizeof(Message), 1))));
       sv_.resize(hi - lo);
     }
   }

@@ -58,6 +58,7 @@ enum Opt {
   kOptCrashAt,
   kOptRoles,
   kOptScatter,
+  kOptSegmentKib,
   kOptDomains,
   kOptDomainSplit,
   kOptLineRate,
@@ -95,6 +96,7 @@ const option kLongOptions[] = {
     {"crash-node", required_argument, nullptr, kOptCrashAt},
     {"roles", required_argument, nullptr, kOptRoles},
     {"scatter", required_argument, nullptr, kOptScatter},
+    {"segment-kib", required_argument, nullptr, kOptSegmentKib},
     {"domains", required_argument, nullptr, kOptDomains},
     {"line-rate", required_argument, nullptr, kOptLineRate},
     {"domain-split", required_argument, nullptr, kOptDomainSplit},
@@ -195,6 +197,7 @@ std::string Config::describe() const {
   if (app == App::kSssp || app == App::kBfs) o << ", source " << source;
   if (domains > 1) o << ", " << domains << " domains (" << (domain_metis ? "metis" : "even") << ")";
   if (scatter != ScatterMode::kAuto) o << ", scatter " << (scatter == ScatterMode::kDense ? "dense" : "sparse");
+  if (segment_kib != 0) o << ", dense segments of " << segment_kib << " KiB";
   char job[16];
   std::snprintf(job, sizeof job, "0x%08x", job_token);
   o << ", job " << job << ", udp port " << udp_port;
@@ -262,11 +265,17 @@ void print_usage(const char* prog) {
       "                      lcore. With one lcore (-l 0) both mean shared.\n"
       "  --scatter MODE      auto (default): a superstep whose active vertices hold more\n"
       "                      than 9/10 of a worker's out-edges is dense: one record per\n"
-      "                      destination vertex carrying the sum/min of that worker's\n"
-      "                      messages to it; else sparse: one record per edge. sparse or\n"
+      "                      destination vertex (and source segment, --segment-kib)\n"
+      "                      carrying the sum/min of that worker's messages to it; else\n"
+      "                      sparse: one record per edge. sparse or\n"
       "                      dense force one. cd always scatters sparse (it needs every\n"
       "                      label). Dense keeps a second, destination-major copy of the\n"
       "                      node's edges (4 bytes per edge, 8 when weighted)\n"
+      "  --segment-kib N     dense supersteps pull source segment by source segment, each\n"
+      "                      with N KiB of scatter values, so that the values read at\n"
+      "                      random stay in the L2 cache (one record per segment and\n"
+      "                      destination). Default: half the L2 cache as the C library\n"
+      "                      reports it, else 1024\n"
       "\n"
       "Transport (reliability/):\n"
       "  --window N          frames in flight per peer, also the reorder buffer (default 512)\n"
@@ -345,6 +354,7 @@ Config parse_app_args(int argc, char** argv) {
         else if (std::strcmp(optarg, "dense") == 0) c.scatter = ScatterMode::kDense;
         else throw ConfigError(std::string("--scatter: '") + optarg + "' is not auto, sparse or dense");
         break;
+      case kOptSegmentKib: c.segment_kib = parse_unsigned("segment-kib", optarg, 1, 1u << 20); break;
       case kOptRoles:
         if (std::strcmp(optarg, "split") == 0) c.split_roles = true;
         else if (std::strcmp(optarg, "shared") == 0) c.split_roles = false;

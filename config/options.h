@@ -37,6 +37,7 @@ struct Config {
   bool quiet = false;                     // no per-superstep lines
   bool split_roles = true;                // --roles split|shared
   ScatterMode scatter = ScatterMode::kAuto;  // --scatter auto|sparse|dense
+  unsigned segment_kib = 0;               // dense pull: KiB of scatter values per source segment; 0: half the L2
   unsigned domains = 0;                   // NUMA domains per node; 0: the machine's (libnuma)
   double line_rate_gbps = 0;              // link speed for the report; 0: the port's, else 10
   bool domain_metis = true;               // refine the even split with METIS

@@ -396,6 +396,8 @@ TEST_F(Options, TransportOptions) {
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "dense"}).scatter, ScatterMode::kDense);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "sparse"}).scatter, ScatterMode::kSparse);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "auto"}).scatter, ScatterMode::kAuto);
+  EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a"}).segment_kib, 0u);  // half the L2, decided by the engine
+  EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a", "--segment-kib", "256"}).segment_kib, 256u);
   // Keepalives are capped at a fifth of the peer timeout (0.1 s -> 20 ms).
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--peer-timeout", "0.1"}).transport.keepalive_ms, 20.0);
 }
@@ -404,6 +406,8 @@ TEST_F(Options, TransportErrorsNameTheOptionAndTheValue) {
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--checksum", "yes"}), "--checksum", "'yes'");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--roles", "both"}), "--roles", "'both'");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--scatter", "pull"}), "--scatter", "'pull'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--segment-kib", "0"}), "--segment-kib", "0");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--segment-kib", "1k"}), "--segment-kib", "1k");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--window", "0"}), "--window", "0");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--window", "65537"}), "--window", "65537");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--rto-min-us", "0"}), "--rto-min-us", "'0'");
