@@ -94,6 +94,10 @@ class Worker {
     const StepInfo info{s, aggregate, g_.num_vertices};
     uint64_t n_active = 0, active_edges = 0;
     double agg = 0.0;
+    // A dense superstep needs each active source's scatter value: taken here,
+    // while the vertex is in registers, rather than in a second pass (whether
+    // the superstep is dense is known only at the end of this loop).
+    Message* const sv = sv_.empty() ? nullptr : sv_.data();  // indexed by i - lo_
     for (unsigned d = 0; d < g_.domains; ++d) {
       const uint32_t base = g_.domain_offset[d];
       const uint32_t lo = std::max(lo_, base), hi = std::min(hi_, g_.domain_offset[d + 1]);
@@ -102,8 +106,10 @@ class Worker {
         const bool a = s == 0 ? prog_.init(g_.global_id(i), values[i]) : prog_.apply(values[i], view, info);
         active[i] = a;
         n_active += a;
-        active_edges += a ? g_.out_degree[i] : 0;
-        agg += prog_.aggregate(values[i], g_.out_degree[i]);
+        const uint32_t deg = g_.out_degree[i];
+        active_edges += a ? deg : 0;
+        agg += prog_.aggregate(values[i], deg);
+        if (sv != nullptr && a) sv[i - lo_] = prog_.scatter_value(values[i], deg);
         // A long apply (cd sorts every vertex's labels) must not starve the
         // network roles on a shared lcore: acks and keepalives keep flowing.
         if ((i & kApplyStallMask) == kApplyStallMask) stall(false);
@@ -124,9 +130,6 @@ class Worker {
                const Stall& stall) {
     ring_.start_superstep(s);
     folded_directly_ = direct_overflows_ = 0;
-    if (dense_now_)  // every source's message once, not once per edge
-      for (uint32_t u = lo_; u < hi_; ++u)
-        if (active[u]) sv_[u - lo_] = prog_.scatter_value(values[u], g_.out_degree[u]);
     stats_.dense = dense_now_;
     const unsigned nodes = g_.partition.nodes;
     for (unsigned k = 1; k <= nodes; ++k) {
