@@ -412,10 +412,13 @@ int main(int argc, char** argv) {
       return finish(s);
     });
 
+    // The scatter values as Worker::apply leaves them (one per vertex).
+    std::vector<float> scatter_values(lg.num_local);
+    for (uint32_t u = 0; u < lg.num_local; ++u) scatter_values[u] = prog.scatter_value(1.0 / lg.num_vertices, lg.out_degree[u]);
     variants.push_back(Variant{"worker loop, chunked copy",
                                "Worker<PageRank>::scatter_block's per-vertex work (sources, active flag, "
-                               "scatter_value, offsets) with the chunked copy instead of a per-record full-bucket "
-                               "check: a proposal for compute/worker.h, measured here; same ring and ports",
+                               "scatter value from apply, offsets) with the chunked copy instead of a per-record "
+                               "full-bucket check: a proposal for compute/worker.h, measured here; same ring and ports",
                                {}});
     passes.push_back([&](uint32_t s) {
       ring.start_superstep(s);
@@ -425,7 +428,7 @@ int main(int argc, char** argv) {
         for (size_t i = 0; i < blk.sources.size(); ++i) {
           const uint32_t u = blk.sources[i];
           if (!active[u]) continue;
-          const float sv = prog.scatter_value(values[u], lg.out_degree[u]);
+          const float sv = scatter_values[u];
           const uint64_t e = blk.offsets[i];
           append(group, blk.targets.data() + e, blk.offsets[i + 1] - e,
                  std::bit_cast<uint32_t>(PageRank::edge_message(sv, 1)));
@@ -451,10 +454,31 @@ int main(int argc, char** argv) {
                                    std::string(o.fold_local ? "folded" : "freed"),
                                {}});
     passes.push_back([&](uint32_t s) {
-      w2.scatter(s, values, active, stall2);
+      w2.scatter(s, active, stall2);
       sink.drain_remote();
       sink.drain_local();
       return records_of(w2, o.nodes);
+    });
+
+    // 2b. the same with the worker's apply first: a worker's whole superstep.
+    // apply takes Σin, runs PageRank's apply and computes each vertex's
+    // scatter value once, which the scatter then reads (compute/worker.h); so
+    // the figures above leave out one division per vertex, these do not.
+    const PageRank prog_forever(lg.num_vertices, UINT32_MAX);  // every superstep active, however many passes
+    Worker<PageRank> w4(dp, lg, prog_forever, 0, lg.num_local, ScatterMode::kSparse);
+    std::vector<double> values4(lg.num_local);
+    std::vector<uint8_t> active4(lg.num_local, 0);
+    w4.apply(0, 0.0, values4, active4, sigma_in, no_stall);
+    variants.push_back(Variant{"apply + scatter",
+                               "Worker<PageRank>::apply then ::scatter, a worker's whole superstep (Σin is empty: "
+                               "nothing folds into it here); sender as in \"no reliability\"",
+                               {}});
+    passes.push_back([&](uint32_t s) {
+      w4.apply(s, 0.0, values4, active4, sigma_in, no_stall);
+      w4.scatter(s, active4, stall2);
+      sink.drain_remote();
+      sink.drain_local();
+      return records_of(w4, o.nodes);
     });
 
     // 3. the real worker, Transport::send_step as the sender, acks looped back.
@@ -490,7 +514,7 @@ int main(int argc, char** argv) {
                                      std::string(o.fold_local ? "folded" : "freed"),
                                  {}});
       passes.push_back([&](uint32_t s) {
-        w3.scatter(s, values, active, stall3);
+        w3.scatter(s, active, stall3);
         while (!transport->all_acked()) network_step(true);
         for (unsigned p = 1; p < o.nodes; ++p) base[p] += w3.buckets_to(p);
         return records_of(w3, o.nodes);

@@ -164,7 +164,8 @@ int main(int argc, char** argv) {
   }
   std::vector<double> sorted = seconds;
   std::sort(sorted.begin(), sorted.end());
-  const double median = sorted[sorted.size() / 2];
+  const size_t mid = sorted.size() / 2;
+  const double median = sorted.size() % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   double total = 0;
   for (float r : ranks) total += r;
   std::printf("median %.4f s; ranks sum to %.6f\n", median, total);

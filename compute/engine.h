@@ -357,7 +357,7 @@ class Engine {
     clk.switch_to(Role::kApply);
     wk.apply(s, step_aggregate_, values_, active_, sigma_[s & 1], stall_fn_);
     clk.switch_to(Role::kScatter);
-    wk.scatter(s, values_, active_, stall_fn_);
+    wk.scatter(s, active_, stall_fn_);
     clk.switch_to(Role::kWait);
   }
 

@@ -20,7 +20,8 @@
 // keeps a destination-major copy of its edges (compute/dense_block.h) and,
 // when its active sources hold more than 9/10 of its edges (or
 // always, with ScatterMode::kDense), pulls per destination and sends one
-// record carrying the ⊕ of its sources' messages (Gemini's dense mode).
+// record carrying the ⊕ of its sources' messages (Gemini's dense mode), one
+// per source segment whose scatter values fit in the L2 cache.
 #pragma once
 
 #include <rte_branch_prediction.h>
@@ -68,7 +69,7 @@ class Worker {
   Worker(Dataplane& dp, const LocalGraph& g, const Prog& prog, uint32_t lo, uint32_t hi,
          ScatterMode mode = ScatterMode::kAuto, size_t segment_bytes = default_segment_bytes())
       : g_(g), prog_(prog), lo_(lo), hi_(hi), ring_(dp, g.partition.nodes, g.domains, g.rank),
-        ranges_(g.blocks.size()), mode_(kCombinable ? mode : ScatterMode::kSparse) {
+        ranges_(g.blocks.size()), mode_(kCombinable ? mode : ScatterMode::kSparse), sv_(hi - lo) {
     // This worker's sources in each block: a contiguous run, since sources ascend.
     for (size_t b = 0; b < g.blocks.size(); ++b) {
       const auto& src = g.blocks[b].sources;
@@ -81,7 +82,6 @@ class Worker {
       for (size_t b = 0; b < g.blocks.size(); ++b)
         dense_.push_back(build_dense_block(g.blocks[b], ranges_[b].first, ranges_[b].second, Prog::kNeedsWeights,
                                            lo, static_cast<uint32_t>(std::max<size_t>(segment_bytes / sizeof(Message), 1))));
-      sv_.resize(hi - lo);
     }
   }
 
@@ -94,25 +94,36 @@ class Worker {
     const StepInfo info{s, aggregate, g_.num_vertices};
     uint64_t n_active = 0, active_edges = 0;
     double agg = 0.0;
-    // A dense superstep needs each active source's scatter value: taken here,
-    // while the vertex is in registers, rather than in a second pass (whether
-    // the superstep is dense is known only at the end of this loop).
-    Message* const sv = sv_.empty() ? nullptr : sv_.data();  // indexed by i - lo_
+    // Locals, so that the loop keeps them in registers: a store to active[]
+    // (uint8_t may alias anything) would otherwise reload every pointer and
+    // the program's fields from memory for the next vertex.
+    const Prog prog = prog_;
+    Value* const value = values.data();
+    uint8_t* const act = active.data();
+    const uint32_t* const degree = g_.out_degree.data();
+    // Each active source's scatter value, taken here while the vertex is in
+    // registers: once per vertex, not once per destination block (a sparse
+    // superstep visits a source in every block it has edges in: up to P x K).
+    Message* const sv = sv_.data();  // indexed by i - lo_
     for (unsigned d = 0; d < g_.domains; ++d) {
+      Acc& acc = in[d];
       const uint32_t base = g_.domain_offset[d];
       const uint32_t lo = std::max(lo_, base), hi = std::min(hi_, g_.domain_offset[d + 1]);
-      for (uint32_t i = lo; i < hi; ++i) {
-        const auto view = in[d].take(i - base);  // also resets the vertex for superstep s+1
-        const bool a = s == 0 ? prog_.init(g_.global_id(i), values[i]) : prog_.apply(values[i], view, info);
-        active[i] = a;
-        n_active += a;
-        const uint32_t deg = g_.out_degree[i];
-        active_edges += a ? deg : 0;
-        agg += prog_.aggregate(values[i], deg);
-        if (sv != nullptr && a) sv[i - lo_] = prog_.scatter_value(values[i], deg);
+      for (uint32_t first = lo; first < hi; first += std::min(hi - first, kApplyChunk)) {
+        const uint32_t last = first + std::min(hi - first, kApplyChunk);
+        for (uint32_t i = first; i < last; ++i) {
+          const auto view = acc.take(i - base);  // also resets the vertex for superstep s+1
+          const bool a = s == 0 ? prog.init(g_.global_id(i), value[i]) : prog.apply(value[i], view, info);
+          act[i] = a;
+          n_active += a;
+          const uint32_t deg = degree[i];
+          active_edges += a ? deg : 0;
+          agg += prog.aggregate(value[i], deg);
+          if (a) sv[i - lo_] = prog.scatter_value(value[i], deg);
+        }
         // A long apply (cd sorts every vertex's labels) must not starve the
         // network roles on a shared lcore: acks and keepalives keep flowing.
-        if ((i & kApplyStallMask) == kApplyStallMask) stall(false);
+        stall(false);
       }
     }
     stats_ = StepStats{};
@@ -126,8 +137,8 @@ class Worker {
 
   // Scatter the slice's active vertices, destination by destination, starting
   // after this node (staggered, so the cluster does not all send to node 0 first).
-  void scatter(uint32_t s, const std::vector<Value>& values, const std::vector<uint8_t>& active,
-               const Stall& stall) {
+  // The scatter values are apply's (sv_).
+  void scatter(uint32_t s, const std::vector<uint8_t>& active, const Stall& stall) {
     ring_.start_superstep(s);
     folded_directly_ = direct_overflows_ = 0;
     stats_.dense = dense_now_;
@@ -137,10 +148,10 @@ class Worker {
       for (unsigned d = 0; d < g_.domains; ++d) {
         const unsigned group = g_.group(dst, d);
         if (dst == g_.rank && direct_[0] != nullptr) {
-          fold_block(group, (*direct_[(s + 1) & 1])[d], values, active, stall);
+          fold_block(group, (*direct_[(s + 1) & 1])[d], active, stall);
           continue;
         }
-        scatter_block(group, values, active, stall);
+        scatter_block(group, active, stall);
         ring_.close(group);
       }
     }
@@ -175,7 +186,7 @@ class Worker {
   // `group` this superstep: one per out-edge of an active source (sparse),
   // or one per destination with the ⊕ of its active sources' messages (dense).
   template <class Emit>
-  void produce(unsigned group, const std::vector<Value>& values, const std::vector<uint8_t>& active, Emit&& emit) {
+  void produce(unsigned group, const std::vector<uint8_t>& active, Emit&& emit) {
     if (dense_now_) {
       const DenseBlock& db = dense_[group];
       const uint32_t* sources = db.sources.data();
@@ -211,7 +222,7 @@ class Worker {
     for (size_t i = ranges_[group].first; i < ranges_[group].second; ++i) {
       const uint32_t u = b.sources[i];
       if (!active[u]) continue;
-      const Message sv = prog_.scatter_value(values[u], g_.out_degree[u]);
+      const Message sv = sv_[u - lo_];
       for (uint64_t e = b.offsets[i], end = b.offsets[i + 1]; e < end; ++e) {
         Message m;
         if constexpr (Prog::kNeedsWeights)
@@ -224,10 +235,9 @@ class Worker {
   }
 
   // Records into the group's open bucket, rolling to a fresh one when full.
-  void scatter_block(unsigned group, const std::vector<Value>& values, const std::vector<uint8_t>& active,
-                     const Stall& stall) {
+  void scatter_block(unsigned group, const std::vector<uint8_t>& active, const Stall& stall) {
     BucketRingGroup::Open& o = ring_.open(group);
-    produce(group, values, active, [&](uint32_t target, Message m) {
+    produce(group, active, [&](uint32_t target, Message m) {
       if (unlikely(o.cursor == o.end)) roll(group, stall);
       *o.cursor++ = wire::Record{target, std::bit_cast<uint32_t>(m)};
     });
@@ -236,8 +246,7 @@ class Worker {
   // A same-node block folded here: records batch in a small buffer (in L1)
   // and go through the accumulator's own fold, so the result is the one the
   // network role would produce.
-  void fold_block(unsigned group, Accumulator& acc, const std::vector<Value>& values,
-                  const std::vector<uint8_t>& active, const Stall& stall) {
+  void fold_block(unsigned group, Accumulator& acc, const std::vector<uint8_t>& active, const Stall& stall) {
     wire::Record batch[kFoldBatch];
     unsigned n = 0;
     auto flush = [&] {
@@ -250,7 +259,7 @@ class Worker {
         stall(false);
       }
     };
-    produce(group, values, active, [&](uint32_t target, Message m) {
+    produce(group, active, [&](uint32_t target, Message m) {
       batch[n++] = wire::Record{target, std::bit_cast<uint32_t>(m)};
       if (unlikely(n == kFoldBatch)) flush();
     });
@@ -272,7 +281,7 @@ class Worker {
   static constexpr unsigned kBucketsPerStall = 8;
   static constexpr unsigned kFoldBatch = 256;
   static constexpr unsigned kBatchesPerStall = kBucketsPerStall * wire::kMaxRecords / kFoldBatch;
-  static constexpr uint32_t kApplyStallMask = (1u << 16) - 1;  // every 64 Ki vertices
+  static constexpr uint32_t kApplyChunk = 1u << 16;  // vertices between stalls in apply
 
   const LocalGraph& g_;
   const Prog& prog_;
@@ -286,7 +295,7 @@ class Worker {
   bool dense_now_ = false;                   // this superstep
   bool all_active_ = false;                  // every vertex of the slice active this superstep
   std::vector<DenseBlock> dense_;            // per group, unless sparse only
-  std::vector<Message> sv_;                  // scatter values of the slice (dense supersteps)
+  std::vector<Message> sv_;                  // scatter values of the slice's active vertices, from apply
   std::vector<Accumulator>* direct_[2] = {nullptr, nullptr};
   uint64_t folded_directly_ = 0;
   uint64_t direct_overflows_ = 0;
