@@ -97,6 +97,7 @@ class Worker {
     // Locals, so that the loop keeps them in registers: a store to active[]
     // (uint8_t may alias anything) would otherwise reload every pointer and
     // the program's fields from memory for the next vertex.
+    static_assert(std::is_trivially_copyable_v<Prog>, "apply works on a copy of the program");
     const Prog prog = prog_;
     Value* const value = values.data();
     uint8_t* const act = active.data();
