@@ -439,7 +439,8 @@ set boxwidth 0.7
 set ylabel '% of lcore time'
 set yrange [0:100]
 set grid ytics
-set xtics rotate by -30
+set xtics rotate by -50 font ',8'
+set bmargin 9
 set key outside right
 plot DATA using 2:xtic(1) title 'apply', '' using 3 title 'scatter', '' using 4 title 'network', '' using 5 title 'wait'
 """, "\n".join(rows) + "\n")
