@@ -245,9 +245,14 @@ class Worker {
     }
     BucketRingGroup::Open& o = ring_.open(group);
     produce(group, active, [&](uint32_t target, Message m) {
-      if (unlikely(o.cursor == o.end)) roll(group, stall);
-      *o.cursor++ = wire::Record{target, std::bit_cast<uint32_t>(m)};
+      put(group, o, wire::Record{target, std::bit_cast<uint32_t>(m)}, stall);
     });
+  }
+
+  // One record into the group's open bucket o, rolling to a fresh one when full.
+  void put(unsigned group, BucketRingGroup::Open& o, wire::Record r, const Stall& stall) {
+    if (unlikely(o.cursor == o.end)) roll(group, stall);
+    *o.cursor++ = r;
   }
 
   // Sparse and unweighted: a source's records to one block are its targets
@@ -277,10 +282,7 @@ class Worker {
         o.cursor = c + run;
         continue;
       }
-      for (; e < end; ++e) {
-        if (unlikely(o.cursor == o.end)) roll(group, stall);
-        *o.cursor++ = wire::Record{targets[e], value};
-      }
+      for (; e < end; ++e) put(group, o, wire::Record{targets[e], value}, stall);
     }
   }
 
