@@ -13,8 +13,8 @@
 #include "apps/sssp.h"
 #include "compute/engine.h"
 #include "compute/partition.h"
-#include "compute/run_report.h"
-#include "numa/domain_plan.h"
+#include "report/run_report.h"
+#include "compute/domain_plan.h"
 
 namespace wg {
 

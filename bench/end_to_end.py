@@ -95,7 +95,7 @@ def summarize_run(r):
                            "bytes": s.get("bytes", 0), "buckets": s.get("buckets", 0)} for s in steps],
         "peak_rss_kib": rss,
         # lcore-seconds by role (apply, scatter, network, wait), over every
-        # node and superstep (compute/role_clock.h)
+        # node and superstep (report/role_clock.h)
         "role_seconds": {role: sum(st.get("role_seconds", {}).get(role, 0.0) for n in nodes
                                    for st in n.get("supersteps", []))
                          for role in ("apply", "scatter", "network", "wait")},

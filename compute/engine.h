@@ -44,9 +44,9 @@
 
 #include "compute/accumulator.h"
 #include "compute/partition.h"
-#include "compute/role_clock.h"
-#include "compute/run_report.h"
-#include "compute/telemetry.h"
+#include "report/role_clock.h"
+#include "report/run_report.h"
+#include "report/telemetry.h"
 #include "compute/vertex_program.h"
 #include "compute/worker.h"
 #include "dataplane/dataplane.h"
@@ -298,7 +298,7 @@ class Engine {
     throw_if_failed();
   }
 
-  // ---- time by role (compute/role_clock.h) -------------------------------------
+  // ---- time by role (report/role_clock.h) -------------------------------------
   // This lcore's clock (the last slot serves a thread outside the EAL's lcores).
   RoleClock& clock() {
     const unsigned id = rte_lcore_id();
@@ -462,7 +462,6 @@ class Engine {
   // ---- the job's end: FIN carries each node's top vertices to all ------------
   void finish(RunReport& report) {
     wire::FinPayload fin = local_summary();
-    report.local_top.assign(fin.top, fin.top + fin.entries);
     for (unsigned p = 0; p < nodes_; ++p)
       if (p != rank_) membership_.send_control(p, wire::Kind::kFin, 0, &fin, sizeof fin, pump_fn_);
     // Done when every peer's FIN is in and every frame we sent is acked (so

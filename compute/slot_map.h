@@ -1,5 +1,5 @@
 // How every node numbers its vertices when they are split over k NUMA
-// domains (the second-level partition, numa/domain_plan.h).
+// domains (the second-level partition, compute/domain_plan.h).
 //
 // Level 1 stays round-robin: v belongs to node v mod P. Inside node r, the
 // vertices of domain 0 come first, then those of domain 1, and so on: a

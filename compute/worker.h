@@ -36,7 +36,7 @@
 #include "compute/accumulator.h"
 #include "compute/dense_block.h"
 #include "compute/partition.h"
-#include "compute/run_report.h"
+#include "report/run_report.h"
 #include "compute/scatter_mode.h"
 #include "compute/vertex_program.h"
 #include "dataplane/bucket_ring.h"

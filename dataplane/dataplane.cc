@@ -199,14 +199,6 @@ void Dataplane::init_port(uint16_t id) {
   ports_.push_back(p);
 }
 
-bool Dataplane::all_links_up() const {
-  for (const Port& p : ports_) {
-    rte_eth_link link{};
-    if (rte_eth_link_get_nowait(p.id, &link) != 0 || link.link_status != RTE_ETH_LINK_UP) return false;
-  }
-  return true;
-}
-
 double Dataplane::link_speed_gbps() const {
   double best = 0;
   for (const Port& p : ports_) {
@@ -282,13 +274,6 @@ void Dataplane::broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes) {
     seal_bucket(frame, m->data_len);
     if (tx_burst(static_cast<unsigned>(&p - ports_.data()), &m, 1) != 1) rte_pktmbuf_free(m);
   }
-}
-
-bool Dataplane::send_now(unsigned peer, rte_mbuf* m) {
-  seal(m);
-  if (tx_burst(peers_[peer].port, &m, 1) == 1) return true;
-  rte_pktmbuf_free(m);
-  return false;
 }
 
 uint16_t Dataplane::tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n) {

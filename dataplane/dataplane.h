@@ -59,7 +59,6 @@ class Dataplane {
   // the acks that free them (one shared pool deadlocks both peers).
   rte_mempool* pool() const { return pool_; }
   rte_mempool* rx_pool() const { return rx_pool_; }
-  bool all_links_up() const;
   // The fastest port's reported link speed in Gbps (0 if none reports one).
   double link_speed_gbps() const;
   std::string port_summary() const;
@@ -107,8 +106,6 @@ class Dataplane {
   void seal(rte_mbuf* m) const {
     if (opt_.checksum) seal_bucket(rte_pktmbuf_mtod(m, uint8_t*), rte_pktmbuf_data_len(m));
   }
-  // Seals and sends one addressed frame now, unsequenced; frees it if the port is full.
-  bool send_now(unsigned peer, rte_mbuf* m);
 
   // ---- same-node buckets: one queue per destination domain ----
   void enqueue_local(unsigned domain, rte_mbuf* m) { rte_ring_mp_enqueue(local_[domain], m); }

@@ -42,12 +42,6 @@ double Membership::silent_for(unsigned rank) const {
   return static_cast<double>(rte_rdtsc() - last_heard_tsc_[rank]) / static_cast<double>(rte_get_tsc_hz());
 }
 
-int Membership::first_without_fin() const {
-  for (unsigned r = 0; r < info_.nodes; ++r)
-    if ((all_peers_ >> r & 1) && !(fins_seen_ >> r & 1)) return static_cast<int>(r);
-  return -1;
-}
-
 void Membership::send_hello(bool reply) {
   const uint64_t now = rte_rdtsc();
   uint64_t& last = reply ? last_reply_tsc_ : last_hello_tsc_;

@@ -69,7 +69,6 @@ class Membership {
   double silent_for(unsigned rank) const;
 
   bool all_fins() const { return fins_seen_ == all_peers_; }
-  int first_without_fin() const;
   const wire::FinPayload& fin(unsigned rank) const { return fins_[rank]; }
 
  private:

@@ -1,7 +1,7 @@
 // Level-2 (NUMA domain) partition tests. Every count the partitioner reports
 // is checked against a count made here with a separate loop over the edge
 // blocks, and the real-graph cases check that METIS beats the even split.
-#include "numa/domain_partition.h"
+#include "compute/domain_partition.h"
 
 #include <gtest/gtest.h>
 

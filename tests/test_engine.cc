@@ -36,8 +36,8 @@
 #include "compute/engine.h"
 #include "compute/graph_reader.h"
 #include "compute/partition.h"
-#include "compute/role_clock.h"
-#include "compute/telemetry.h"
+#include "report/role_clock.h"
+#include "report/telemetry.h"
 #include "dataplane/dataplane.h"
 #include "tests/graphs_for_tests.h"
 #include "tests/reference.h"
@@ -415,7 +415,7 @@ TEST(EngineDenseScatter, AutoGoesDenseOnlyWhenActiveVerticesHoldMostEdges) {
   g_scatter = ScatterMode::kSparse;
 }
 
-// ---- time by role (compute/role_clock.h) -------------------------------------------
+// ---- time by role (report/role_clock.h) -------------------------------------------
 
 void spin_cycles(uint64_t n) {
   const uint64_t t = rte_rdtsc();
@@ -446,7 +446,7 @@ TEST(RoleClock, ChargesTheRoleThatWasCurrentAndNoOther) {
   EXPECT_STREQ(role_name(Role::kNetwork), "network");
 }
 
-// ---- telemetry (compute/telemetry.h) ---------------------------------------------
+// ---- telemetry (report/telemetry.h) ---------------------------------------------
 
 // Sends one command to this process's own DPDK telemetry socket; the reply.
 std::string telemetry_query(const std::string& cmd) {

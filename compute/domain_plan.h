@@ -1,6 +1,6 @@
 // The second-level partition of the whole cluster: for every node, its
 // vertices split over k NUMA domains (even split refined by METIS,
-// numa/domain_partition.h), turned into the slot numbering every node uses
+// compute/domain_partition.h), turned into the slot numbering every node uses
 // to address every other node's vertices (compute/slot_map.h).
 //
 // Every node computes every node's split (it holds the whole graph, and
@@ -12,7 +12,7 @@
 
 #include "compute/edge_list.h"
 #include "compute/slot_map.h"
-#include "numa/domain_partition.h"
+#include "compute/domain_partition.h"
 
 namespace wg {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "compute/role_clock.h"
+#include "report/role_clock.h"
 #include "dataplane/counters.h"
 #include "dataplane/wire.h"
 #include "reliability/transport.h"
@@ -27,7 +27,7 @@ struct StepStats {
   uint64_t bytes_sent = 0;            // their L2 bytes (no FCS, preamble or gap)
   uint64_t messages_accumulated = 0;  // records folded into this node's accumulators
   double seconds = 0.0;
-  // lcore-seconds by role (compute/role_clock.h), summed over this node's
+  // lcore-seconds by role (report/role_clock.h), summed over this node's
   // lcores: with L lcores they add up to about L x seconds
   std::array<double, kRoles> role_seconds{};
   // cluster, from every node's END frame
@@ -47,7 +47,6 @@ struct RunReport {
   double discovery_seconds = 0.0;
   double compute_seconds = 0.0;
   std::vector<StepStats> steps;
-  std::vector<wire::TopEntry> local_top;
   std::vector<wire::TopEntry> cluster_top;
   RxCounters rx;
   TxCounters tx;

@@ -1,6 +1,6 @@
-#include "numa/domain_partition.h"
+#include "compute/domain_partition.h"
 
-#include "compute/run_report.h"
+#include "report/run_report.h"
 
 #include <metis.h>
 

@@ -1,4 +1,4 @@
-#include "numa/domain_plan.h"
+#include "compute/domain_plan.h"
 
 #include "compute/partition.h"
 

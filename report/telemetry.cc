@@ -1,4 +1,4 @@
-#include "compute/telemetry.h"
+#include "report/telemetry.h"
 
 #include <rte_telemetry.h>
 

@@ -1,4 +1,4 @@
-#include "compute/run_report.h"
+#include "report/run_report.h"
 
 #include <cinttypes>
 #include <cstdio>
