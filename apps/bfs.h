@@ -7,14 +7,19 @@ namespace wg {
 
 class Bfs : public MinLabelBase {
  public:
-  static constexpr bool kNeedsWeights = false;
-  static constexpr bool kUndirected = false;
-
+  static constexpr ProgramTraits kTraits{
+      .name = "bfs",
+      .summary = "breadth-first search from --source along directed edges",
+      .uses_source = true,
+      .graph = {},
+      .output = "hop count, or inf when unreachable",
+  };
+  static Bfs make(const ProgramParams& p, VertexId) { return Bfs(static_cast<VertexId>(p.source)); }
   explicit Bfs(VertexId source) : source_(source) {}
 
-  bool init(VertexId v, Value& y) const {
-    y = v == source_ ? 0 : kInfinity;
-    return v == source_;
+  bool init(Value& y, const VertexInfo& v) const {
+    y = v.id == source_ ? 0 : kInfinity;
+    return v.id == source_;
   }
   static Message edge_message(Message sv, Weight) { return sv + 1; }
 

@@ -9,11 +9,16 @@ namespace wg {
 
 class ConnectedComponents : public MinLabelBase {
  public:
-  static constexpr bool kNeedsWeights = false;
-  static constexpr bool kUndirected = true;
+  static constexpr ProgramTraits kTraits{
+      .name = "cc",
+      .summary = "weakly connected components (direction ignored) by min-label propagation",
+      .graph = {.symmetrize = true},
+      .output = "smallest vertex id of the vertex's weakly connected component",
+  };
+  static ConnectedComponents make(const ProgramParams&, VertexId) { return {}; }
 
-  bool init(VertexId v, Value& y) const {
-    y = v;
+  bool init(Value& y, const VertexInfo& v) const {
+    y = v.id;
     return true;
   }
   static Message edge_message(Message sv, Weight) { return sv; }

@@ -21,31 +21,37 @@
 
 namespace wg {
 
-class LabelPropagation {
+class LabelPropagation : public ProgramBase {
  public:
+  static constexpr ProgramTraits kTraits{
+      .name = "cd",
+      .summary = "community detection: K rounds of synchronous label propagation on the undirected graph",
+      .uses_iterations = true,
+      .default_iterations = 10,
+      .graph = {.symmetrize = true, .drop_self_loops = true},
+      .output = "community label after K rounds (most frequent neighbour label, smallest on ties)",
+  };
   using Value = uint32_t;
   using Message = uint32_t;
-  using Accumulator = SlotAccumulator;
-  static constexpr bool kNeedsWeights = false;
-  static constexpr bool kUndirected = true;
+  using Accumulator = SlotAccumulator<Message>;
 
+  static LabelPropagation make(const ProgramParams& p, VertexId) { return LabelPropagation(p.iterations); }
   explicit LabelPropagation(uint32_t iterations) : iterations_(iterations) {}
 
   // Unused by the slot accumulator, required of every program.
   static Message identity() { return 0; }
   static Message combine(Message a, Message) { return a; }
 
-  bool init(VertexId v, Value& y) const {
-    y = v;
+  bool init(Value& y, const VertexInfo& v) const {
+    y = v.id;
     return iterations_ > 0;
   }
-  bool apply(Value& y, std::span<uint32_t> labels, const StepInfo& step) const {
+  bool apply(Value& y, std::span<uint32_t> labels, const VertexInfo&, const StepInfo<Aggregate>& step) const {
     if (!labels.empty()) y = most_frequent(labels);
     return step.superstep < iterations_;
   }
-  Message scatter_value(const Value& y, uint32_t) const { return y; }
+  Message scatter_value(const Value& y, const VertexInfo&) const { return y; }
   static Message edge_message(Message sv, Weight) { return sv; }
-  double aggregate(const Value&, uint32_t) const { return 0.0; }
 
   static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%u", y); }
   static double sort_key(const Value& y) { return -static_cast<double>(y); }

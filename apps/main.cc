@@ -16,12 +16,10 @@
 #include <cstdio>
 #include <exception>
 
-#include "apps/app_runner.h"
-#include "compute/graph_reader.h"
+#include "apps/registry.h"
 #include "config/options.h"
-#include "dataplane/dataplane.h"
-#include "numa/topology.h"
 #include "reliability/membership.h"
+#include "runtime/node.h"
 
 namespace {
 
@@ -52,25 +50,11 @@ void install_fault_report() {
   for (int sig : {SIGSEGV, SIGBUS, SIGILL}) sigaction(sig, &sa, nullptr);
 }
 
-wg::LoadedGraph load(const wg::Config& cfg) {
-  const auto t0 = std::chrono::steady_clock::now();
-  wg::LoadedGraph g;
-  g.edges = wg::load_graph(cfg.graph, cfg.format);
-  if (cfg.undirected || cfg.app == wg::App::kCc || cfg.app == wg::App::kCd) wg::add_reverse_edges(g.edges);
-  if (cfg.app == wg::App::kCd) wg::remove_self_loops(g.edges);
-  if ((cfg.app == wg::App::kSssp || cfg.app == wg::App::kBfs) && cfg.source >= g.edges.num_vertices)
-    throw wg::ConfigError("--source " + std::to_string(cfg.source) + " is not a vertex of " + cfg.graph +
-                          " (it has " + std::to_string(g.edges.num_vertices) + " vertices)");
-  g.fingerprint = wg::fingerprint(g.edges);
-  g.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return g;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   if (wg::wants_help(argc, argv)) {
-    wg::print_usage(argv[0]);
+    wg::print_usage(argv[0], wg::program_traits());
     return 0;
   }
   install_fault_report();
@@ -85,40 +69,30 @@ int main(int argc, char** argv) {
   int rc = 0;
   bool memif = false;
   try {
-    const wg::Config cfg = wg::parse_app_args(argc, argv);
+    const wg::Config cfg = wg::parse_app_args(argc, argv, wg::program_traits());
+    const wg::ProgramEntry& program = wg::program_entry(cfg.app);
     std::printf("wiregraph node %u/%u: %s\n", cfg.rank, cfg.nodes, cfg.describe().c_str());
-    wg::Config resolved = cfg;
-    if (resolved.domains == 0) resolved.domains = static_cast<unsigned>(wg::read_topology().numa_domains);
     // Ports first, graph second: links (memif pairs, tap on a bridge) come up
     // while every node loads, instead of one node's port waiting for a peer
     // that is still reading its graph.
-    wg::DataplaneOptions dpo;
-    dpo.job_token = cfg.job_token;
-    dpo.rank = cfg.rank;
-    dpo.nodes = cfg.nodes;
-    dpo.udp_port = cfg.udp_port;
-    dpo.mbufs = cfg.mbufs;
-    // RX descriptors of every port plus each peer's reorder window, with room to spare.
-    dpo.rx_mbufs = 4095 + (cfg.nodes - 1) * (2048 + 2 * cfg.transport.window);
-    dpo.checksum = cfg.transport.checksum;
-    dpo.domains = resolved.domains;
-    wg::Dataplane dp(dpo);
-    memif = dp.has_memif();
-    std::printf("dataplane: %s, lcore %u on socket %u\n", dp.port_summary().c_str(), rte_lcore_id(),
+    wg::Node node(cfg, program.record_bytes);
+    memif = node.dataplane().has_memif();
+    std::printf("dataplane: %s, lcore %u on socket %u\n", node.dataplane().port_summary().c_str(), rte_lcore_id(),
                 rte_socket_id());
     std::fflush(stdout);
+    wg::LoadedGraph graph;
     try {
-      wg::LoadedGraph graph = load(cfg);
-      std::printf("graph: %u vertices, %lu edges%s, loaded in %.3f s\n", graph.edges.num_vertices,
-                  static_cast<unsigned long>(graph.edges.num_edges()),
-                  graph.edges.weighted ? " (weighted)" : "", graph.load_seconds);
-      rc = wg::run_app(resolved, dp, graph);
+      graph = node.load();
     } catch (const std::exception& e) {
       // Tell the other nodes now (they may still be discovering us), so they
       // stop with this reason instead of timing out.
-      wg::Membership::abort_cluster(dp, "node " + std::to_string(cfg.rank) + ": " + e.what());
+      wg::Membership::abort_cluster(node.dataplane(), "node " + std::to_string(cfg.rank) + ": " + e.what());
       throw;
     }
+    std::printf("graph: %u vertices, %lu edges%s, loaded in %.3f s\n", graph.edges.num_vertices,
+                static_cast<unsigned long>(graph.edges.num_edges()), graph.edges.weighted ? " (weighted)" : "",
+                graph.load_seconds);
+    rc = program.run(node, graph);
   } catch (const wg::ConfigError& e) {
     std::fprintf(stderr, "wiregraph: error: %s\n", e.what());
     rc = 2;

@@ -11,19 +11,18 @@ namespace wg {
 
 inline constexpr uint32_t kInfinity = UINT32_MAX;
 
-struct MinLabelBase {
+struct MinLabelBase : ProgramBase {
   using Value = uint32_t;
   using Message = uint32_t;
 
   static Message identity() { return kInfinity; }
   static Message combine(Message a, Message b) { return a < b ? a : b; }
-  bool apply(Value& y, Message m, const StepInfo&) const {
+  bool apply(Value& y, Message m, const VertexInfo&, const StepInfo<Aggregate>&) const {
     if (m >= y) return false;
     y = m;
     return true;
   }
-  Message scatter_value(const Value& y, uint32_t) const { return y; }
-  double aggregate(const Value&, uint32_t) const { return 0.0; }
+  Message scatter_value(const Value& y, const VertexInfo&) const { return y; }
   static void print_value(std::FILE* out, const Value& y) {
     if (y == kInfinity)
       std::fputs("inf", out);

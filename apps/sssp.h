@@ -10,14 +10,19 @@ namespace wg {
 
 class Sssp : public MinLabelBase {
  public:
-  static constexpr bool kNeedsWeights = true;
-  static constexpr bool kUndirected = false;
-
+  static constexpr ProgramTraits kTraits{
+      .name = "sssp",
+      .summary = "single-source shortest paths from --source (sum of integer weights)",
+      .uses_source = true,
+      .graph = {.weights = true},
+      .output = "distance, or inf when unreachable",
+  };
+  static Sssp make(const ProgramParams& p, VertexId) { return Sssp(static_cast<VertexId>(p.source)); }
   explicit Sssp(VertexId source) : source_(source) {}
 
-  bool init(VertexId v, Value& y) const {
-    y = v == source_ ? 0 : kInfinity;
-    return v == source_;
+  bool init(Value& y, const VertexInfo& v) const {
+    y = v.id == source_ ? 0 : kInfinity;
+    return v.id == source_;
   }
   static Message edge_message(Message sv, Weight w) {
     const uint64_t d = uint64_t{sv} + w;

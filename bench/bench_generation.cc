@@ -138,7 +138,7 @@ class Sink {
           if (fold_) {
             // The engine's same-node fold (Engine::network_step): the accumulator's inline fold.
             const uint8_t* frame = rte_pktmbuf_mtod(b[i], const uint8_t*);
-            sigma_[d].fold(records(frame), bucket_header(frame)->count);
+            sigma_[d].fold(reinterpret_cast<const wire::RecordOf<float>*>(records(frame)), bucket_header(frame)->count);
           }
         }
         rte_pktmbuf_free_bulk(b, n);
@@ -361,7 +361,7 @@ int main(int argc, char** argv) {
     // before every record, copy min(edges left, room left) records in a
     // tight loop over local pointers, which the compiler vectorises. Closing,
     // reopening and draining are as in Worker::roll.
-    BucketRingGroup ring(dp, o.nodes, lg.domains, 0);
+    BucketRingGroup<wire::Record> ring(dp, o.nodes, lg.domains, 0);
     unsigned since = 0;
     const auto roll = [&](unsigned group) {
       ring.close(group);
@@ -377,7 +377,7 @@ int main(int argc, char** argv) {
     };
     // Appends n records (targets[0..n), value) to group's open bucket(s).
     const auto append = [&](unsigned group, const uint32_t* __restrict targets, uint64_t n, uint32_t value) {
-      BucketRingGroup::Open& open = ring.open(group);
+      BucketRingGroup<wire::Record>::Open& open = ring.open(group);
       while (n > 0) {
         if (unlikely(open.cursor == open.end)) roll(group);
         wire::Record* __restrict c = open.cursor;
@@ -414,7 +414,7 @@ int main(int argc, char** argv) {
 
     // The scatter values as Worker::apply leaves them (one per vertex).
     std::vector<float> scatter_values(lg.num_local);
-    for (uint32_t u = 0; u < lg.num_local; ++u) scatter_values[u] = prog.scatter_value(1.0 / lg.num_vertices, lg.out_degree[u]);
+    for (uint32_t u = 0; u < lg.num_local; ++u) scatter_values[u] = prog.scatter_value(1.0 / lg.num_vertices, VertexInfo{0, lg.out_degree[u], 0});
     variants.push_back(Variant{"worker loop, chunked copy",
                                "Worker<PageRank>::scatter_block's per-vertex work (sources, active flag, "
                                "scatter value from apply, offsets) with the chunked copy instead of a per-record "
@@ -443,7 +443,7 @@ int main(int argc, char** argv) {
     // superstep sends one per destination; end_to_end.py measures its effect).
     Worker<PageRank> w2(dp, lg, prog, 0, lg.num_local, ScatterMode::kSparse);
     const Worker<PageRank>::Stall no_stall = [](bool) {};
-    w2.apply(0, 0.0, values, active, sigma_in, no_stall);  // init: rank 1/V, every vertex active
+    w2.apply(StepInfo<double>{0, 0, lg.num_vertices, 0.0}, values, active, sigma_in, no_stall);  // init: rank 1/V, every vertex active
     const Worker<PageRank>::Stall stall2 = [&](bool) {
       sink.drain_remote();
       sink.drain_local();
@@ -468,13 +468,13 @@ int main(int argc, char** argv) {
     Worker<PageRank> w4(dp, lg, prog_forever, 0, lg.num_local, ScatterMode::kSparse);
     std::vector<double> values4(lg.num_local);
     std::vector<uint8_t> active4(lg.num_local, 0);
-    w4.apply(0, 0.0, values4, active4, sigma_in, no_stall);
+    w4.apply(StepInfo<double>{0, 0, lg.num_vertices, 0.0}, values4, active4, sigma_in, no_stall);
     variants.push_back(Variant{"apply + scatter",
                                "Worker<PageRank>::apply then ::scatter, a worker's whole superstep (Σin is empty: "
                                "nothing folds into it here); sender as in \"no reliability\"",
                                {}});
     passes.push_back([&](uint32_t s) {
-      w4.apply(s, 0.0, values4, active4, sigma_in, no_stall);
+      w4.apply(StepInfo<double>{s, 0, lg.num_vertices, 0.0}, values4, active4, sigma_in, no_stall);
       w4.scatter(s, active4, stall2);
       sink.drain_remote();
       sink.drain_local();
@@ -504,7 +504,7 @@ int main(int argc, char** argv) {
     if (o.reliable) {
       transport = std::make_unique<Transport>(dp, tc);
       acks = std::make_unique<AckLoop>(dp, dp.num_ports() - 1, o.nodes);
-      w3.apply(0, 0.0, values, active, sigma_in, no_stall);
+      w3.apply(StepInfo<double>{0, 0, lg.num_vertices, 0.0}, values, active, sigma_in, no_stall);
       variants.push_back(Variant{"with reliability",
                                  "Worker<PageRank>::scatter; Transport::send_step (sequence numbers, send window of " +
                                      std::to_string(tc.window) +

@@ -6,7 +6,7 @@
 //                       (sum, min). PageRank, SSSP, BFS, CC. The fold is one
 //                       load, one combine, one store per message.
 // One accumulator per NUMA domain, over that domain's vertices.
-//   SlotAccumulator   - one 4-byte slot per incoming edge, filled in arrival
+//   SlotAccumulator   - one message slot per incoming edge, filled in arrival
 //                       order: the vertex sees the whole multiset of its
 //                       neighbours' values (label propagation needs the most
 //                       frequent label, which no scalar ⊕ can compute).
@@ -15,7 +15,6 @@
 // a Span type that apply receives.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -34,13 +33,12 @@ class ScalarAccumulator {
   // Domain d's vertices of g, indexed within the domain.
   ScalarAccumulator(const LocalGraph& g, unsigned d) : sigma_(g.domain_size(d), Prog::identity()) {}
 
+  using Record = wire::RecordOf<Message>;
+
   // Returns false if a record does not fit (never, for a scalar).
-  bool fold(const wire::Record* r, unsigned n) {
+  bool fold(const Record* r, unsigned n) {
     Message* sigma = sigma_.data();
-    for (unsigned i = 0; i < n; ++i) {
-      const Message v = std::bit_cast<Message>(r[i].value);
-      sigma[r[i].index] = Prog::combine(sigma[r[i].index], v);
-    }
+    for (unsigned i = 0; i < n; ++i) sigma[r[i].index] = Prog::combine(sigma[r[i].index], r[i].value);
     return true;
   }
   View take(uint32_t i) {
@@ -53,9 +51,11 @@ class ScalarAccumulator {
   std::vector<Message> sigma_;
 };
 
+template <class Message>
 class SlotAccumulator {
  public:
-  using View = std::span<uint32_t>;
+  using View = std::span<Message>;
+  using Record = wire::RecordOf<Message>;
 
   // Domain d's vertices of g, indexed within the domain.
   SlotAccumulator(const LocalGraph& g, unsigned d) : offset_(g.domain_size(d) + 1, 0), fill_(g.domain_size(d), 0) {
@@ -66,7 +66,7 @@ class SlotAccumulator {
 
   // A vertex receives at most one message per in-edge per superstep; a record
   // beyond that is a protocol error and makes the bucket fail (counted).
-  bool fold(const wire::Record* r, unsigned n) {
+  bool fold(const Record* r, unsigned n) {
     bool ok = true;
     for (unsigned i = 0; i < n; ++i) {
       const uint32_t v = r[i].index;
@@ -89,7 +89,7 @@ class SlotAccumulator {
  private:
   std::vector<uint64_t> offset_;  // in-edge slots of vertex i: [offset_[i], offset_[i+1])
   std::vector<uint32_t> fill_;    // slots filled this superstep
-  std::vector<uint32_t> slots_;
+  std::vector<Message> slots_;
 };
 
 // Program::Accumulator if the program names one, else the scalar ⊕.

@@ -1,5 +1,6 @@
 #include "compute/edge_list.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace wg {
@@ -15,6 +16,15 @@ void add_reverse_edges(EdgeList& g) {
 
 void remove_self_loops(EdgeList& g) {
   std::erase_if(g.edges, [](const Edge& e) { return e.src == e.dst; });
+}
+
+void remove_duplicate_edges(EdgeList& g) {
+  std::sort(g.edges.begin(), g.edges.end(), [](const Edge& a, const Edge& b) {
+    return a.src != b.src ? a.src < b.src : a.dst != b.dst ? a.dst < b.dst : a.weight < b.weight;
+  });
+  const auto last = std::unique(g.edges.begin(), g.edges.end(),
+                                [](const Edge& a, const Edge& b) { return a.src == b.src && a.dst == b.dst; });
+  g.edges.erase(last, g.edges.end());
 }
 
 namespace {

@@ -34,6 +34,10 @@ void add_reverse_edges(EdgeList& g);
 // Removes u->u edges (label propagation ignores them).
 void remove_self_loops(EdgeList& g);
 
+// Keeps one edge per (src, dst), the one with the smallest weight; the edges
+// end sorted by (src, dst). For programs on simple graphs (k-core).
+void remove_duplicate_edges(EdgeList& g);
+
 // An order-independent 64-bit digest of (V, edges): every node computes it
 // after loading and the hello exchange refuses peers whose digest differs.
 uint64_t fingerprint(const EdgeList& g);

@@ -63,6 +63,13 @@ struct LocalGraph {
   }
 };
 
+// Out-edges of this node's vertices, all destinations.
+inline uint64_t local_out_edges(const LocalGraph& g) {
+  uint64_t n = 0;
+  for (const EdgeBlock& b : g.blocks) n += b.num_edges();
+  return n;
+}
+
 // Builds node `rank`'s part of `g`, numbered by `map` (nullptr: k = 1, slot =
 // v div P). Weights are kept only if `keep_weights`. Within a block, edges
 // keep their input order per source.

@@ -4,51 +4,111 @@
 //
 // A program is a type: the engine and the accumulator are templates over it,
 // so apply, scatter and ⊕ inline into their loops (no virtual call or function
-// pointer per message).
+// pointer per message). Everything a user sees of it (name, options, how the
+// graph is loaded, output) is in its traits (compute/program_traits.h), so a
+// program is one file plus one entry in apps/programs.h.
 //
-// Superstep protocol (compute/engine.h):
-//   s = 0: y = init(v); active = init's flag.
-//   s > 0: active = apply(y, Σin[v], step) where Σin[v] is the ⊕ of every
-//          message sent to v in superstep s-1 (identity() if none).
-//   then every active vertex u sends edge_message(scatter_value(y, deg), w)
-//   along each out-edge. step.aggregate is the cluster-wide sum of
-//   aggregate(y, deg) over all vertices after the previous superstep's apply.
-//   The run ends after the first superstep in which no vertex is active
-//   anywhere in the cluster.
+// Superstep protocol (compute/runtime.h):
+//   s = 0: active = init(y, vertex).
+//   s > 0: active = apply(y, Σin[v], vertex, step) where Σin[v] is the ⊕ of
+//          every message sent to v in superstep s-1 (identity() if none).
+//   then every active vertex u sends edge_message(scatter_value(y, vertex), w)
+//   along each out-edge. The program may put u's id in its message when the
+//   receiver needs to know the sender (the vertex is passed to scatter_value).
+//   step.aggregate is the cluster-wide merge of aggregate(y, vertex, into) over
+//   every vertex after superstep s-1's apply; step.phase is the phase the
+//   program chose for superstep s (next(), below).
+//   After each superstep every node calls next() with the same cluster-wide
+//   figures, so every node takes the same decision: stop, or go on in a phase.
+//   ProgramBase's next() stops after the first superstep in which no vertex
+//   was active anywhere, and never changes the phase.
 #pragma once
 
 #include <concepts>
-#include <utility>
 #include <cstdint>
 #include <cstdio>
+#include <type_traits>
+#include <utility>
 
 #include "compute/accumulator.h"
 #include "compute/edge_list.h"
+#include "compute/program_traits.h"
+#include "dataplane/wire.h"
 
 namespace wg {
 
+// What apply and scatter_value know about the vertex at hand. Fields a
+// program does not read cost nothing: the loads are dead once inlined.
+struct VertexInfo {
+  VertexId id;          // global id
+  uint32_t out_degree;  // out-edges as loaded (after the program's graph rules)
+  uint32_t in_degree;
+};
+
+template <class Aggregate>
 struct StepInfo {
   uint32_t superstep;     // s, starting at 0
-  double aggregate;       // cluster-wide sum of aggregate() after superstep s-1
+  uint32_t phase;         // the program's phase for this superstep (0 until it says otherwise)
   VertexId num_vertices;  // global V
+  Aggregate aggregate;    // cluster-wide merge of aggregate() after superstep s-1
 };
+
+// What every node knows at the end of superstep s, identical everywhere.
+template <class Aggregate>
+struct StepOutcome {
+  uint32_t superstep;
+  uint32_t phase;
+  uint64_t active;      // vertices active in s, cluster-wide
+  Aggregate aggregate;  // cluster-wide merge of this superstep's contributions
+};
+
+struct Decision {
+  bool stop;
+  uint32_t phase;  // of the next superstep
+};
+
+struct NoAggregate {};
+
+// Defaults for the optional parts of a program: no aggregate, one phase,
+// stop when nothing is active. A program derives from it and overrides what
+// it needs (by hiding the member: the engine calls them statically).
+struct ProgramBase {
+  using Aggregate = NoAggregate;
+  static void merge(NoAggregate&, const NoAggregate&) {}
+  template <class Value>
+  void aggregate(const Value&, const VertexInfo&, NoAggregate&) const {}
+  template <class Aggregate>
+  Decision next(const StepOutcome<Aggregate>& done) const {
+    return {done.active == 0, done.phase};
+  }
+};
+
+// Messages are 4, 8 or 16 bytes: records of 8, 12 or 20 (dataplane/wire.h).
+template <class M>
+concept WireMessage = std::is_trivially_copyable_v<M> && (sizeof(M) == 4 || sizeof(M) == 8 || sizeof(M) == 16);
 
 template <class P>
 concept VertexProgram =
-    requires(const P& p, typename P::Value& y, typename P::Message m, Weight w, VertexId v,
-             uint32_t deg, const StepInfo& step, std::FILE* out) {
-      requires sizeof(typename P::Message) == 4;  // records are (u32 index, 4-byte value)
-      { P::kNeedsWeights } -> std::convertible_to<bool>;
-      { P::kUndirected } -> std::convertible_to<bool>;
+    requires(const P& p, typename P::Value& y, typename P::Message m, typename P::Aggregate& agg, Weight w,
+             const VertexInfo& v, const StepInfo<typename P::Aggregate>& step,
+             const StepOutcome<typename P::Aggregate>& done, std::FILE* out) {
+      requires WireMessage<typename P::Message>;
+      requires std::is_trivially_copyable_v<typename P::Aggregate>;
+      requires sizeof(typename P::Aggregate) <= wire::kMaxAggregateBytes;
+      requires std::is_trivially_copyable_v<P>;  // workers apply with a copy in registers
+      { P::kTraits } -> std::convertible_to<ProgramTraits>;
+      { P::make(std::declval<const ProgramParams&>(), VertexId{}) } -> std::same_as<P>;
       { P::identity() } -> std::same_as<typename P::Message>;
       { P::combine(m, m) } -> std::same_as<typename P::Message>;
-      { p.init(v, y) } -> std::same_as<bool>;
+      { p.init(y, v) } -> std::same_as<bool>;
       // apply sees the accumulator's view of the vertex: the ⊕ of its
       // messages (scalar programs) or all of them (slot programs).
-      { p.apply(y, std::declval<typename AccumulatorFor<P>::type::View>(), step) } -> std::same_as<bool>;
-      { p.scatter_value(y, deg) } -> std::same_as<typename P::Message>;
+      { p.apply(y, std::declval<typename AccumulatorFor<P>::type::View>(), v, step) } -> std::same_as<bool>;
+      { p.scatter_value(y, v) } -> std::same_as<typename P::Message>;
       { P::edge_message(m, w) } -> std::same_as<typename P::Message>;
-      { p.aggregate(y, deg) } -> std::same_as<double>;
+      { p.aggregate(y, v, agg) };
+      { P::merge(agg, agg) };
+      { p.next(done) } -> std::same_as<Decision>;
       { P::print_value(out, y) };
       { P::sort_key(y) } -> std::convertible_to<double>;  // for the "top vertices" report
     };

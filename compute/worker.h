@@ -15,6 +15,8 @@
 // the accumulators have one owner, the network role, and records go by the
 // local queue as before.
 //
+// Records are (index, Message) pairs of the program's own size (dataplane/wire.h).
+//
 // Sparse and dense supersteps: by default (sparse) every active source sends
 // one record per out-edge. For programs with a scalar ⊕ the worker also
 // keeps a destination-major copy of its edges (compute/dense_block.h) and,
@@ -27,7 +29,6 @@
 #include <rte_branch_prediction.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <functional>
 #include <type_traits>
@@ -48,9 +49,13 @@ class Worker {
  public:
   using Value = typename Prog::Value;
   using Message = typename Prog::Message;
+  using Aggregate = typename Prog::Aggregate;
   using Accumulator = typename AccumulatorFor<Prog>::type;
+  using Record = wire::RecordOf<Message>;
+  using Ring = BucketRingGroup<Record>;
   // Messages can be combined on the sender: the receiver folds with a scalar ⊕.
   static constexpr bool kCombinable = std::is_same_v<Accumulator, ScalarAccumulator<Prog>>;
+  static constexpr bool kWeights = Prog::kTraits.graph.weights;
   // Dense when active sources hold more than kDenseTenths/10 of the slice's
   // out-edges. Gemini switches at 1/20, but its dense mode can stop a pull
   // early; here a dense pass reads every edge, and on kron:20:16 (P=2) SSSP
@@ -80,7 +85,7 @@ class Worker {
     if (mode_ != ScatterMode::kSparse) {
       dense_.reserve(g.blocks.size());
       for (size_t b = 0; b < g.blocks.size(); ++b)
-        dense_.push_back(build_dense_block(g.blocks[b], ranges_[b].first, ranges_[b].second, Prog::kNeedsWeights,
+        dense_.push_back(build_dense_block(g.blocks[b], ranges_[b].first, ranges_[b].second, kWeights,
                                            lo, static_cast<uint32_t>(std::max<size_t>(segment_bytes / sizeof(Message), 1))));
     }
   }
@@ -89,11 +94,11 @@ class Worker {
   // identity, ready to receive superstep s+1's messages.
   // `in` holds one accumulator per domain, indexed within the domain.
   template <class Acc>
-  void apply(uint32_t s, double aggregate, std::vector<Value>& values, std::vector<uint8_t>& active,
+  void apply(const StepInfo<Aggregate>& info, std::vector<Value>& values, std::vector<uint8_t>& active,
              std::vector<Acc>& in, const Stall& stall) {
-    const StepInfo info{s, aggregate, g_.num_vertices};
+    const uint32_t s = info.superstep;
     uint64_t n_active = 0, active_edges = 0;
-    double agg = 0.0;
+    Aggregate agg{};
     // Locals, so that the loop keeps them in registers: a store to active[]
     // (uint8_t may alias anything) would otherwise reload every pointer and
     // the program's fields from memory for the next vertex.
@@ -102,6 +107,7 @@ class Worker {
     Value* const value = values.data();
     uint8_t* const act = active.data();
     const uint32_t* const degree = g_.out_degree.data();
+    const uint32_t* const in_degree = g_.in_degree.data();
     // Each active source's scatter value, taken here while the vertex is in
     // registers: once per vertex, not once per destination block (a sparse
     // superstep visits a source in every block it has edges in: up to P x K).
@@ -114,13 +120,13 @@ class Worker {
         const uint32_t last = first + std::min(hi - first, kApplyChunk);
         for (uint32_t i = first; i < last; ++i) {
           const auto view = acc.take(i - base);  // also resets the vertex for superstep s+1
-          const bool a = s == 0 ? prog.init(g_.global_id(i), value[i]) : prog.apply(value[i], view, info);
+          const VertexInfo v{g_.global_id(i), degree[i], in_degree[i]};
+          const bool a = s == 0 ? prog.init(value[i], v) : prog.apply(value[i], view, v, info);
           act[i] = a;
           n_active += a;
-          const uint32_t deg = degree[i];
-          active_edges += a ? deg : 0;
-          agg += prog.aggregate(value[i], deg);
-          if (a) sv[i - lo_] = prog.scatter_value(value[i], deg);
+          active_edges += a ? v.out_degree : 0;
+          prog.aggregate(value[i], v, agg);
+          if (a) sv[i - lo_] = prog.scatter_value(value[i], v);
         }
         // A long apply (cd sorts every vertex's labels) must not starve the
         // network roles on a shared lcore: acks and keepalives keep flowing.
@@ -130,7 +136,7 @@ class Worker {
     stats_ = StepStats{};
     stats_.superstep = s;
     stats_.active = n_active;
-    stats_.aggregate = agg;
+    aggregate_ = agg;
     all_active_ = n_active == uint64_t{hi_} - lo_;
     dense_now_ = mode_ == ScatterMode::kDense ||
                  (mode_ == ScatterMode::kAuto && dense_pays(active_edges, slice_edges_));
@@ -179,6 +185,8 @@ class Worker {
   uint64_t direct_overflows() const { return direct_overflows_; }
 
   const StepStats& stats() const { return stats_; }
+  // The merge of aggregate() over the slice, in vertex order, this superstep.
+  const Aggregate& aggregate() const { return aggregate_; }
   uint64_t buckets_to(unsigned dst) const { return ring_.buckets_to(dst); }
   uint64_t records_to(unsigned dst) const { return ring_.records_to(dst); }
 
@@ -194,7 +202,7 @@ class Worker {
       const Message* sv = sv_.data();  // indexed by u - lo_: every source here is in the slice
       const uint32_t* weights = db.weights.data();
       auto message = [&](uint64_t e, uint32_t u) {
-        if constexpr (Prog::kNeedsWeights)
+        if constexpr (kWeights)
           return Prog::edge_message(sv[u - lo_], weights[e]);
         else
           return Prog::edge_message(sv[u - lo_], 1);
@@ -226,7 +234,7 @@ class Worker {
       const Message sv = sv_[u - lo_];
       for (uint64_t e = b.offsets[i], end = b.offsets[i + 1]; e < end; ++e) {
         Message m;
-        if constexpr (Prog::kNeedsWeights)
+        if constexpr (kWeights)
           m = Prog::edge_message(sv, weights[e]);
         else
           m = Prog::edge_message(sv, 1);
@@ -237,20 +245,18 @@ class Worker {
 
   // Records into the group's open bucket, rolling to a fresh one when full.
   void scatter_block(unsigned group, const std::vector<uint8_t>& active, const Stall& stall) {
-    if constexpr (!Prog::kNeedsWeights) {
+    if constexpr (!kWeights) {
       if (!dense_now_) {
         scatter_runs(group, active, stall);
         return;
       }
     }
-    BucketRingGroup::Open& o = ring_.open(group);
-    produce(group, active, [&](uint32_t target, Message m) {
-      put(group, o, wire::Record{target, std::bit_cast<uint32_t>(m)}, stall);
-    });
+    typename Ring::Open& o = ring_.open(group);
+    produce(group, active, [&](uint32_t target, Message m) { put(group, o, Record{target, m}, stall); });
   }
 
   // One record into the group's open bucket o, rolling to a fresh one when full.
-  void put(unsigned group, BucketRingGroup::Open& o, wire::Record r, const Stall& stall) {
+  void put(unsigned group, typename Ring::Open& o, Record r, const Stall& stall) {
     if (unlikely(o.cursor == o.end)) roll(group, stall);
     *o.cursor++ = r;
   }
@@ -263,26 +269,26 @@ class Worker {
   // cursor advancing by the run: the records past it are rewritten by the
   // next run or lie beyond the bucket's count.
   void scatter_runs(unsigned group, const std::vector<uint8_t>& active, const Stall& stall) {
-    BucketRingGroup::Open& o = ring_.open(group);
+    typename Ring::Open& o = ring_.open(group);
     const EdgeBlock& b = g_.blocks[group];
     const uint32_t* targets = b.targets.data();
     const uint64_t edges = b.targets.size();
     for (size_t i = ranges_[group].first; i < ranges_[group].second; ++i) {
       const uint32_t u = b.sources[i];
       if (!active[u]) continue;
-      const uint32_t value = std::bit_cast<uint32_t>(Prog::edge_message(sv_[u - lo_], 1));
+      const Message value = Prog::edge_message(sv_[u - lo_], 1);
       uint64_t e = b.offsets[i];
       const uint64_t end = b.offsets[i + 1];
       const uint64_t run = end - e;
       const uint64_t padded = (run + kRun - 1) / kRun * kRun;  // >= run: whole kRun-record stores
       if (likely(e + padded <= edges && static_cast<uint64_t>(o.end - o.cursor) >= padded)) {
-        wire::Record* c = o.cursor;
+        Record* c = o.cursor;
         for (uint64_t k = 0; k < padded; k += kRun)
-          for (unsigned j = 0; j < kRun; ++j) c[k + j] = wire::Record{targets[e + k + j], value};
+          for (unsigned j = 0; j < kRun; ++j) c[k + j] = Record{targets[e + k + j], value};
         o.cursor = c + run;
         continue;
       }
-      for (; e < end; ++e) put(group, o, wire::Record{targets[e], value}, stall);
+      for (; e < end; ++e) put(group, o, Record{targets[e], value}, stall);
     }
   }
 
@@ -290,7 +296,7 @@ class Worker {
   // and go through the accumulator's own fold, so the result is the one the
   // network role would produce.
   void fold_block(unsigned group, Accumulator& acc, const std::vector<uint8_t>& active, const Stall& stall) {
-    wire::Record batch[kFoldBatch];
+    Record batch[kFoldBatch];
     unsigned n = 0;
     auto flush = [&] {
       if (!acc.fold(batch, n)) ++direct_overflows_;
@@ -303,7 +309,7 @@ class Worker {
       }
     };
     produce(group, active, [&](uint32_t target, Message m) {
-      batch[n++] = wire::Record{target, std::bit_cast<uint32_t>(m)};
+      batch[n++] = Record{target, m};
       if (unlikely(n == kFoldBatch)) flush();
     });
     if (n > 0) flush();
@@ -324,13 +330,13 @@ class Worker {
   static constexpr unsigned kBucketsPerStall = 8;
   static constexpr unsigned kRun = 8;  // records written at once by scatter_runs (64 bytes)
   static constexpr unsigned kFoldBatch = 256;
-  static constexpr unsigned kBatchesPerStall = kBucketsPerStall * wire::kMaxRecords / kFoldBatch;
+  static constexpr unsigned kBatchesPerStall = kBucketsPerStall * Ring::kRecordsPerBucket / kFoldBatch;
   static constexpr uint32_t kApplyChunk = 1u << 16;  // vertices between stalls in apply
 
   const LocalGraph& g_;
   const Prog& prog_;
   const uint32_t lo_, hi_;
-  BucketRingGroup ring_;
+  Ring ring_;
   std::vector<std::pair<size_t, size_t>> ranges_;
   unsigned buckets_since_stall_ = 0;
   unsigned batches_since_stall_ = 0;
@@ -344,6 +350,7 @@ class Worker {
   uint64_t folded_directly_ = 0;
   uint64_t direct_overflows_ = 0;
   StepStats stats_;
+  Aggregate aggregate_{};
 };
 
 }  // namespace wg

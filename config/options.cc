@@ -14,17 +14,6 @@
 
 namespace wg {
 
-const char* app_name(App a) {
-  switch (a) {
-    case App::kPageRank: return "pagerank";
-    case App::kSssp: return "sssp";
-    case App::kBfs: return "bfs";
-    case App::kCc: return "cc";
-    case App::kCd: return "cd";
-  }
-  return "?";
-}
-
 namespace {
 
 enum Opt {
@@ -144,11 +133,21 @@ double parse_positive(const char* opt, const char* text) {
   return v;
 }
 
-App parse_app(const char* text) {
-  for (App a : {App::kPageRank, App::kSssp, App::kBfs, App::kCc, App::kCd})
-    if (std::strcmp(text, app_name(a)) == 0) return a;
-  throw ConfigError(std::string("--app: unknown application '") + text +
-                    "' (expected pagerank, sssp, bfs, cc or cd)");
+// "pagerank, sssp, bfs, cc, cd or kcore"
+std::string program_list(std::span<const ProgramTraits> programs) {
+  std::string s;
+  for (size_t i = 0; i < programs.size(); ++i) {
+    if (i > 0) s += i + 1 == programs.size() ? " or " : ", ";
+    s += programs[i].name;
+  }
+  return s;
+}
+
+const ProgramTraits& find_program(const char* text, std::span<const ProgramTraits> programs) {
+  for (const ProgramTraits& p : programs)
+    if (p.name == text) return p;
+  throw ConfigError(std::string("--app: unknown application '") + text + "' (expected " + program_list(programs) +
+                    ")");
 }
 
 // The first of the launcher variables that is set, as (name, value).
@@ -177,10 +176,10 @@ uint32_t default_job_token(const Config& c) {
 uint64_t Config::params_digest() const {
   uint64_t h = 0xcbf29ce484222325ULL;
   auto add = [&h](uint64_t v) { h = (h ^ v) * 0x100000001b3ULL; };
-  add(static_cast<uint64_t>(app));
+  add(program_id(program.name));
   add(undirected);
-  add(source);
-  add(app == App::kPageRank || app == App::kCd ? iterations : 0);
+  add(program.uses_source ? source : 0);
+  add(program.uses_iterations ? iterations : 0);
   add(transport.checksum);  // a node that checks CRCs drops every frame of one that does not send them
   add(domains);             // senders address vertices by their slot in the destination's domains
   add(domain_metis);
@@ -189,15 +188,16 @@ uint64_t Config::params_digest() const {
 
 std::string Config::describe() const {
   std::ostringstream o;
-  o << "app " << app_name(app) << ", graph " << graph;
+  o << "app " << app << ", graph " << graph;
   if (format != GraphFormat::kAuto) o << " (" << graph_format_name(format) << ")";
   if (undirected) o << ", undirected";
   o << ", node " << rank << " of " << nodes;
-  if (app == App::kPageRank || app == App::kCd) o << ", " << iterations << " iterations";
-  if (app == App::kSssp || app == App::kBfs) o << ", source " << source;
+  if (program.uses_iterations) o << ", " << iterations << " iterations";
+  if (program.uses_source) o << ", source " << source;
   if (domains > 1) o << ", " << domains << " domains (" << (domain_metis ? "metis" : "even") << ")";
-  if (scatter != ScatterMode::kAuto) o << ", scatter " << (scatter == ScatterMode::kDense ? "dense" : "sparse");
-  if (segment_kib != 0) o << ", dense segments of " << segment_kib << " KiB";
+  if (engine.scatter != ScatterMode::kAuto)
+    o << ", scatter " << (engine.scatter == ScatterMode::kDense ? "dense" : "sparse");
+  if (engine.segment_bytes != 0) o << ", dense segments of " << engine.segment_bytes / 1024 << " KiB";
   char job[16];
   std::snprintf(job, sizeof job, "0x%08x", job_token);
   o << ", job " << job << ", udp port " << udp_port;
@@ -216,97 +216,7 @@ bool wants_help(int argc, char** argv) {
   return false;
 }
 
-void print_usage(const char* prog) {
-  std::printf(
-      "Usage: %s [EAL options] -- --app APP --graph SPEC [options]\n"
-      "\n"
-      "One wiregraph node. Start one per machine (srun, mpirun, pdsh, ssh) or let\n"
-      "scripts/wiregraph-cluster start a local cluster. EAL options (before --) choose\n"
-      "the DPDK port(s), lcores and memory, e.g. -a 0000:3b:00.0 or --vdev net_tap0.\n"
-      "\n"
-      "Application options (after --):\n"
-      "  --app APP           pagerank | sssp | bfs | cc | cd (required)\n"
-      "  --graph SPEC        graph file, or kron:SCALE:DEGREE[:SEED] for a generated\n"
-      "                      Kronecker graph (2^SCALE vertices, DEGREE edges per vertex)\n"
-      "  --format FMT        auto (default: from the extension) | edgelist | mtx | bin |\n"
-      "                      wbin | dimacs\n"
-      "  --undirected        add the reverse of every edge after loading\n"
-      "  --nodes P           cluster size (default: SLURM_NTASKS, OMPI_COMM_WORLD_SIZE,\n"
-      "                      PMI_SIZE, else 1); at most %u\n"
-      "  --rank R            this node's rank 0..P-1 (default: SLURM_PROCID,\n"
-      "                      OMPI_COMM_WORLD_RANK, PMI_RANK, else 0)\n"
-      "  --source V          source vertex of sssp and bfs (default 0)\n"
-      "  --iterations K      pagerank iterations (default 20), cd iterations (default 10)\n"
-      "  --out DIR           write DIR/result-R.txt (`<vertex> <value>` lines for the\n"
-      "                      vertices this node owns), DIR/nodeR.json (this node's\n"
-      "                      per-superstep counts) and, on rank 0, DIR/summary.json\n"
-      "  --job-id N          32-bit job token shared by all nodes of one job (default:\n"
-      "                      derived from the graph and P); frames of other jobs are dropped\n"
-      "  --udp-port N        UDP port of wiregraph frames (default %u)\n"
-      "  --peer-timeout S    a peer silent for S seconds is declared dead and the node\n"
-      "                      exits non-zero naming it (default 30; live peers send\n"
-      "                      keepalives)\n"
-      "  --hello-timeout S   time for all peers to be discovered (default 60)\n"
-      "  --mbufs N           mbufs in the node's packet pool (default 16383)\n"
-      "  --top N             print the N top-ranked vertices at the end (default 10, at\n"
-      "                      most 10, 0: off)\n"
-      "  --quiet             no per-superstep report lines\n"
-      "  --line-rate GBPS    link speed the report compares with (10, 25, 40, 100...;\n"
-      "                      default: the port's reported speed, else 10)\n"
-      "  --domains K         NUMA domains per node (default: the machine's, from libnuma):\n"
-      "                      vertices are split over K domains, each with its own\n"
-      "                      accumulator arrays and same-node queue; K larger than the\n"
-      "                      machine's emulates K logical domains (all nodes must agree)\n"
-      "  --domain-split S    metis (default): the even split refined by METIS to cut\n"
-      "                      cross-domain edges; even: contiguous ranges\n"
-      "  --roles MODE        split (default): with several EAL lcores the last runs the\n"
-      "                      sender and accumulator, the others are workers (the main\n"
-      "                      lcore also coordinates); shared: every role on the main\n"
-      "                      lcore. With one lcore (-l 0) both mean shared.\n"
-      "  --scatter MODE      auto (default): a superstep whose active vertices hold more\n"
-      "                      than 9/10 of a worker's out-edges is dense: one record per\n"
-      "                      destination vertex (and source segment, --segment-kib)\n"
-      "                      carrying the sum/min of that worker's messages to it; else\n"
-      "                      sparse: one record per edge. sparse or dense force one. cd\n"
-      "                      always scatters sparse (it needs every label). Dense keeps a\n"
-      "                      second, destination-major copy of the node's edges (4 bytes\n"
-      "                      per edge, 8 when weighted)\n"
-      "  --segment-kib N     dense supersteps pull source segment by source segment, each\n"
-      "                      with N KiB of scatter values, so that the values read at\n"
-      "                      random stay in the L2 cache (one record per segment and\n"
-      "                      destination). Default: half the L2 cache as the C library\n"
-      "                      reports it, else 1024\n"
-      "\n"
-      "Transport (reliability/):\n"
-      "  --window N          frames in flight per peer, also the reorder buffer (default 512)\n"
-      "  --rto-min-us US     retransmission timeout floor (default 10000); the timeout\n"
-      "                      follows the measured round trip (RFC 6298) and doubles on\n"
-      "  --rto-max-us US     each expiry up to this ceiling (default 200000)\n"
-      "  --ast-us US         initial average send time per frame, AST (default 0.2); the\n"
-      "                      gap between sends to a peer is AST x N, N rising on 3 stale\n"
-      "                      acks or a timeout and falling on 3 new acks\n"
-      "  --ack-delay-us US   longest delay before a received frame is acked (default 50)\n"
-      "  --keepalive-ms MS   an idle connection sends an ack this often (default 100,\n"
-      "                      at most a fifth of --peer-timeout)\n"
-      "  --checksum on|off   CRC32C over every bucket (default off; all nodes must agree)\n"
-      "  --fault-rx SPEC     inject faults on receive: SPEC is KIND=FRACTION,... with\n"
-      "                      KIND drop, dup, reorder, corrupt (flip one bit), delay\n"
-      "  --fault-tx SPEC     the same on transmit\n"
-      "  --fault-seed N      seed of the fault injectors (default 1): same seed, same faults\n"
-      "  --fault-delay-us US how long a delay fault holds a frame (default 200)\n"
-      "  --crash-node R:S    test hook: node R kills itself (SIGKILL) when it reaches\n"
-      "                      superstep S, to exercise peer-failure detection\n"
-      "  -h, --help          this text\n"
-      "\n"
-      "Output values: pagerank ranks (9 significant digits); sssp distances and bfs hop\n"
-      "counts as integers or `inf` when unreachable; cc the smallest vertex id of the\n"
-      "vertex's weakly connected component; cd the vertex's community label after K\n"
-      "rounds of label propagation on the undirected graph (most frequent neighbour\n"
-      "label, smallest on ties, self-loops ignored).\n",
-      prog, wire::kMaxNodes, wire::kDefaultUdpPort);
-}
-
-Config parse_app_args(int argc, char** argv) {
+Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> programs) {
   Config c;
   bool have_app = false, have_graph = false, have_rank = false, have_nodes = false,
        have_job = false, have_iterations = false;
@@ -316,7 +226,11 @@ Config parse_app_args(int argc, char** argv) {
   int opt;
   while ((opt = getopt_long(argc, argv, ":h", kLongOptions, nullptr)) != -1) {
     switch (opt) {
-      case kOptApp: c.app = parse_app(optarg); have_app = true; break;
+      case kOptApp:
+        c.program = find_program(optarg, programs);
+        c.app = c.program.name;
+        have_app = true;
+        break;
       case kOptGraph: c.graph = optarg; have_graph = true; break;
       case kOptFormat:
         try {
@@ -336,28 +250,28 @@ Config parse_app_args(int argc, char** argv) {
       case kOptOut: c.out_dir = optarg; break;
       case kOptJobId: c.job_token = parse_unsigned("job-id", optarg, 1, UINT32_MAX); have_job = true; break;
       case kOptUdpPort: c.udp_port = parse_unsigned("udp-port", optarg, 1, 65535); break;
-      case kOptPeerTimeout: c.peer_timeout_s = parse_positive("peer-timeout", optarg); break;
-      case kOptHelloTimeout: c.hello_timeout_s = parse_positive("hello-timeout", optarg); break;
+      case kOptPeerTimeout: c.engine.peer_timeout_s = parse_positive("peer-timeout", optarg); break;
+      case kOptHelloTimeout: c.engine.hello_timeout_s = parse_positive("hello-timeout", optarg); break;
       case kOptMbufs: c.mbufs = parse_unsigned("mbufs", optarg, 1023, 1u << 24); break;
-      case kOptTop: c.top = parse_unsigned("top", optarg, 0, wire::kTopK); break;
-      case kOptQuiet: c.quiet = true; break;
+      case kOptTop: c.engine.top = parse_unsigned("top", optarg, 0, wire::kTopK); break;
+      case kOptQuiet: c.engine.quiet = true; break;
       case kOptDomains: c.domains = parse_unsigned("domains", optarg, 1, 64); break;
-      case kOptLineRate: c.line_rate_gbps = parse_positive("line-rate", optarg); break;
+      case kOptLineRate: c.engine.line_rate_gbps = parse_positive("line-rate", optarg); break;
       case kOptDomainSplit:
         if (std::strcmp(optarg, "metis") == 0) c.domain_metis = true;
         else if (std::strcmp(optarg, "even") == 0) c.domain_metis = false;
         else throw ConfigError(std::string("--domain-split: '") + optarg + "' is not metis or even");
         break;
       case kOptScatter:
-        if (std::strcmp(optarg, "auto") == 0) c.scatter = ScatterMode::kAuto;
-        else if (std::strcmp(optarg, "sparse") == 0) c.scatter = ScatterMode::kSparse;
-        else if (std::strcmp(optarg, "dense") == 0) c.scatter = ScatterMode::kDense;
+        if (std::strcmp(optarg, "auto") == 0) c.engine.scatter = ScatterMode::kAuto;
+        else if (std::strcmp(optarg, "sparse") == 0) c.engine.scatter = ScatterMode::kSparse;
+        else if (std::strcmp(optarg, "dense") == 0) c.engine.scatter = ScatterMode::kDense;
         else throw ConfigError(std::string("--scatter: '") + optarg + "' is not auto, sparse or dense");
         break;
-      case kOptSegmentKib: c.segment_kib = parse_unsigned("segment-kib", optarg, 1, 1u << 20); break;
+      case kOptSegmentKib: c.engine.segment_bytes = parse_unsigned("segment-kib", optarg, 1, 1u << 20) * 1024; break;
       case kOptRoles:
-        if (std::strcmp(optarg, "split") == 0) c.split_roles = true;
-        else if (std::strcmp(optarg, "shared") == 0) c.split_roles = false;
+        if (std::strcmp(optarg, "split") == 0) c.engine.split_roles = true;
+        else if (std::strcmp(optarg, "shared") == 0) c.engine.split_roles = false;
         else throw ConfigError(std::string("--roles: '") + optarg + "' is not split or shared");
         break;
       case kOptWindow: c.transport.window = parse_unsigned("window", optarg, 1, 1u << 16); break;
@@ -390,8 +304,8 @@ Config parse_app_args(int argc, char** argv) {
   }
   if (optind < argc)
     throw ConfigError(std::string("unexpected argument '") + argv[optind] + "' (see --help)");
-  if (!have_app) throw ConfigError("--app is required (pagerank, sssp, bfs, cc or cd)");
-  if (!have_iterations && c.app == App::kCd) c.iterations = 10;
+  if (!have_app) throw ConfigError("--app is required (" + program_list(programs) + ")");
+  if (!have_iterations) c.iterations = c.program.default_iterations;
   if (!have_graph) throw ConfigError("--graph is required (a file or kron:SCALE:DEGREE[:SEED])");
 
   const char* which = nullptr;
@@ -409,14 +323,14 @@ Config parse_app_args(int argc, char** argv) {
   if (crash_rank >= static_cast<int64_t>(c.nodes))
     throw ConfigError("--crash-node " + std::to_string(crash_rank) + ":" + std::to_string(crash_step) +
                       ": there is no node " + std::to_string(crash_rank) + " among " + std::to_string(c.nodes));
-  if (crash_rank == static_cast<int64_t>(c.rank)) c.crash_at_superstep = crash_step;
+  if (crash_rank == static_cast<int64_t>(c.rank)) c.engine.crash_at_superstep = crash_step;
   if ((c.transport.rx_faults.corrupt > 0 || c.transport.tx_faults.corrupt > 0) && !c.transport.checksum)
     throw ConfigError("corrupt faults need --checksum on: without it a flipped bit is folded into the results");
   if (c.transport.rto_max_us < c.transport.rto_min_us)
     throw ConfigError("--rto-max-us " + std::to_string(c.transport.rto_max_us) + " is below --rto-min-us " +
                       std::to_string(c.transport.rto_min_us));
   // Keepalives must come well within the peer timeout, or live peers look dead.
-  c.transport.keepalive_ms = std::min(c.transport.keepalive_ms, c.peer_timeout_s * 1000 / 5);
+  c.transport.keepalive_ms = std::min(c.transport.keepalive_ms, c.engine.peer_timeout_s * 1000 / 5);
   if (!have_job) c.job_token = default_job_token(c);
   return c;
 }

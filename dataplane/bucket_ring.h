@@ -18,11 +18,14 @@
 
 namespace wg {
 
+// Record: wire::RecordOf<Message>, the program's record type.
+template <class Record>
 class BucketRingGroup {
  public:
+  static constexpr uint16_t kRecordsPerBucket = wire::records_per_bucket(sizeof(Record));
   struct Open {
-    wire::Record* cursor = nullptr;
-    wire::Record* end = nullptr;  // cursor == end: full, or nothing open yet
+    Record* cursor = nullptr;
+    Record* end = nullptr;  // cursor == end: full, or nothing open yet
     rte_mbuf* mbuf = nullptr;
   };
 
@@ -52,15 +55,15 @@ class BucketRingGroup {
     const auto domain = static_cast<uint16_t>(group % domains_);
     if (o.mbuf == nullptr) return;
     uint8_t* frame = rte_pktmbuf_mtod(o.mbuf, uint8_t*);
-    const auto count = static_cast<uint16_t>(o.cursor - records(frame));
+    const auto count = static_cast<uint16_t>(o.cursor - first_record(frame));
     if (count == 0) return;  // keep the empty mbuf open for the next superstep
     write_bucket_header(frame, wire::Kind::kData, dp_.options().job_token, rank_, dst, superstep_, count);
     bucket_header(frame)->domain = domain;
-    const auto bucket_bytes = static_cast<uint16_t>(sizeof(wire::BucketHeader) + count * sizeof(wire::Record));
+    const auto bucket_bytes = static_cast<uint16_t>(sizeof(wire::BucketHeader) + count * sizeof(Record));
     ++buckets_[group];
     records_[group] += count;
     if (dst == rank_) {
-      o.mbuf->data_len = o.mbuf->pkt_len = wire::kPayloadOffset + count * sizeof(wire::Record);
+      o.mbuf->data_len = o.mbuf->pkt_len = wire::kPayloadOffset + count * sizeof(Record);
       dp_.enqueue_local(domain, o.mbuf);
     } else {
       dp_.address(o.mbuf, dst, bucket_bytes);
@@ -73,15 +76,15 @@ class BucketRingGroup {
   bool reopen(unsigned group) {
     Open& o = open_[group];
     if (o.mbuf != nullptr) {  // an empty bucket kept from close()
-      o.cursor = records(rte_pktmbuf_mtod(o.mbuf, uint8_t*));
-      o.end = o.cursor + wire::kMaxRecords;
+      o.cursor = first_record(rte_pktmbuf_mtod(o.mbuf, uint8_t*));
+      o.end = o.cursor + kRecordsPerBucket;
       return true;
     }
     rte_mbuf* m = dp_.alloc();
     if (unlikely(m == nullptr)) return false;
     o.mbuf = m;
-    o.cursor = records(rte_pktmbuf_mtod(m, uint8_t*));
-    o.end = o.cursor + wire::kMaxRecords;
+    o.cursor = first_record(rte_pktmbuf_mtod(m, uint8_t*));
+    o.end = o.cursor + kRecordsPerBucket;
     return true;
   }
 
@@ -90,6 +93,7 @@ class BucketRingGroup {
   uint64_t records_to(unsigned dst) const { return sum(records_, dst); }
 
  private:
+  static Record* first_record(uint8_t* frame) { return reinterpret_cast<Record*>(frame + wire::kPayloadOffset); }
   uint64_t sum(const std::vector<uint64_t>& per_group, unsigned node) const {
     uint64_t t = 0;
     for (unsigned d = 0; d < domains_; ++d) t += per_group[size_t{node} * domains_ + d];

@@ -64,7 +64,7 @@ void separate_tap_kernel_mac(uint16_t port, const rte_eth_dev_info& info, const 
 }  // namespace
 
 Dataplane::Dataplane(const DataplaneOptions& o)
-    : opt_(o), vctx_{o.job_token, o.rank, o.nodes, o.udp_port, o.domains}, peers_(o.nodes) {
+    : opt_(o), vctx_{o.job_token, o.rank, o.nodes, o.udp_port, o.domains, o.record_bytes}, peers_(o.nodes) {
   try {
     init_pool();
     uint16_t id;
@@ -256,6 +256,11 @@ void Dataplane::address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes) const
   m->pkt_len = len;
 }
 
+
+void Dataplane::quiet_before_close() const {
+  const timespec quiet{0, 300'000'000};  // the peers finish within milliseconds of each other
+  nanosleep(&quiet, nullptr);
+}
 
 void Dataplane::broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes) {
   for (Port& p : ports_) {

@@ -33,6 +33,7 @@ struct DataplaneOptions {
   bool checksum = false;  // CRC32C on every frame sent, verified on every frame received
   unsigned domains = 1;   // NUMA domains: one same-node queue each
   unsigned rx_mbufs = 8191;   // received frames: RX descriptors and frames held in reorder windows
+  unsigned record_bytes = sizeof(wire::Record);  // the program's record size (8, 12 or 20)
 };
 
 class Dataplane {
@@ -97,6 +98,11 @@ class Dataplane {
   }
   unsigned queued(unsigned peer) const { return rte_ring_count(peers_[peer].queue); }
   unsigned port_of(unsigned peer) const { return peers_[peer].port; }
+  // At the end of a run, after the last frame: stay off the ports for a
+  // moment before they close, so that no peer still polls a memif ring we
+  // are about to disconnect (DPDK 22.11's memif PMD can crash it: see
+  // dataplane/memif_guard.h).
+  void quiet_before_close() const;
   // Sends a hello (or abort) on every port, now, to the broadcast address,
   // always with its CRC; dropped if the port cannot take it (hellos repeat).
   void broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes);

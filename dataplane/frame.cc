@@ -160,8 +160,8 @@ DropReason validate_frame(const uint8_t* frame, uint32_t len, const ValidationCo
   const auto kind = static_cast<wire::Kind>(h->kind);
   if (kind == wire::Kind::kData) {
     if (h->dst_rank == wire::kBroadcastRank) return DropReason::kNotForMe;
-    if (h->count == 0 || h->count > wire::kMaxRecords) return DropReason::kBadCount;
-    if (uint32_t{h->count} * sizeof(wire::Record) > payload_len) return DropReason::kBadCount;
+    if (h->count == 0 || h->count > wire::records_per_bucket(ctx.record_bytes)) return DropReason::kBadCount;
+    if (uint32_t{h->count} * ctx.record_bytes > payload_len) return DropReason::kBadCount;
     if (h->domain >= ctx.domains) return DropReason::kBadDomain;
     return DropReason::kNone;
   }

@@ -80,6 +80,7 @@ struct ValidationContext {
   unsigned nodes;
   uint16_t udp_port;
   unsigned domains = 1;  // NUMA domains per node (numa/): a data bucket's domain is below this
+  unsigned record_bytes = sizeof(wire::Record);  // the program's record: 8, 12 or 20 bytes
 };
 
 // Checks everything about a frame that does not depend on engine state:

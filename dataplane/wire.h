@@ -12,10 +12,14 @@
 // - The header is 38 bytes so that records start 80 bytes into the frame: with
 //   DPDK's default 128-byte headroom, records are then 16-byte aligned in the
 //   mbuf on both send and receive.
-// - Records are fixed 8-byte (index, value) pairs: the index is the
+// - Records are fixed-size (index, value) pairs: the index is the
 //   destination vertex's index within its NUMA domain on its owner node
-//   (with one domain, v / P: round-robin), so 32 bits suffice; the value is 4
-//   bytes (float, distance, hop count or label).
+//   (with one domain, v / P: round-robin), so 32 bits suffice; the value is
+//   the program's message, 4, 8 or 16 bytes (compute/vertex_program.h), so a
+//   record is 8, 12 or 20 bytes. Packed with 4-byte alignment: a 12-byte
+//   record wastes nothing, and the 4-byte-message record is exactly the
+//   8-byte pair it always was. Every node of a job runs the same program, so
+//   the record size is implied by the job (the hello checks the program).
 #pragma once
 
 #include <cstddef>
@@ -25,7 +29,7 @@
 namespace wg::wire {
 
 inline constexpr uint16_t kMagic = 0x4757;  // "WG" in little-endian memory order
-inline constexpr uint8_t kVersion = 1;
+inline constexpr uint8_t kVersion = 2;  // 2: records sized by the program, END carries 64 bytes of aggregate
 inline constexpr uint16_t kDefaultUdpPort = 47000;
 inline constexpr uint32_t kMtu = 1500;  // IP packet size (without Ethernet header)
 
@@ -65,11 +69,14 @@ struct __attribute__((packed)) BucketHeader {
 static_assert(sizeof(BucketHeader) == 38);
 static_assert(std::is_standard_layout_v<BucketHeader>);
 
-struct Record {
+template <class Value>
+struct __attribute__((packed, aligned(4))) RecordOf {
   uint32_t index;  // destination vertex's index within its domain on the destination node
-  uint32_t value;  // bit pattern of Program::Message
+  Value value;     // Program::Message
 };
-static_assert(sizeof(Record) == 8);
+using Record = RecordOf<uint32_t>;  // the record of every 4-byte message
+static_assert(sizeof(Record) == 8 && alignof(Record) == 4);
+static_assert(sizeof(RecordOf<double>) == 12 && sizeof(RecordOf<uint64_t[2]>) == 20);
 
 inline constexpr uint16_t kBroadcastRank = 0xffff;
 inline constexpr size_t kEthHeaderBytes = 14;
@@ -80,7 +87,11 @@ inline constexpr size_t kPayloadOffset = kHeaderOffset + sizeof(BucketHeader);
 static_assert(kPayloadOffset == 80);
 inline constexpr size_t kMaxPayloadBytes =
     kMtu - kIpv4HeaderBytes - kUdpHeaderBytes - sizeof(BucketHeader);
-inline constexpr uint16_t kMaxRecords = kMaxPayloadBytes / sizeof(Record);
+// Records of `record_bytes` each that fit one bucket.
+constexpr uint16_t records_per_bucket(size_t record_bytes) {
+  return static_cast<uint16_t>(kMaxPayloadBytes / record_bytes);
+}
+inline constexpr uint16_t kMaxRecords = records_per_bucket(sizeof(Record));  // 8-byte records
 static_assert(kMaxRecords == 179);
 inline constexpr size_t kMaxFrameBytes = kEthHeaderBytes + kMtu;  // 1514, FCS not counted
 
@@ -94,7 +105,7 @@ inline constexpr unsigned kMaxNodes = 64;  // heard_mask is one 64-bit word
 
 struct __attribute__((packed)) HelloPayload {
   uint32_t nodes;             // P
-  uint32_t app;               // application id (apps/app_runner.cc: 1 pagerank ... 5 cd)
+  uint32_t app;               // program id: a hash of its name (compute/program_traits.h)
   uint64_t num_vertices;
   uint64_t num_edges;
   uint64_t graph_fingerprint; // compute/edge_list.h fingerprint()
@@ -109,8 +120,9 @@ struct __attribute__((packed)) EndPayload {
   uint64_t messages_sent;     // source's total records this superstep (all destinations, local too)
   uint64_t buckets_sent;      // source's total buckets (remote only)
   uint64_t bytes_sent;        // source's data frame bytes this superstep (remote only, L2)
-  double aggregate;           // program-defined sum (PageRank: dangling rank mass)
+  uint8_t aggregate[64];      // the program's own Aggregate, as bytes (PageRank: dangling rank mass)
 };
+inline constexpr size_t kMaxAggregateBytes = sizeof(EndPayload::aggregate);
 
 inline constexpr unsigned kTopK = 10;
 struct __attribute__((packed)) TopEntry {

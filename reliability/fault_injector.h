@@ -15,17 +15,9 @@
 #include <deque>
 #include <string>
 
+#include "reliability/transport_config.h"
+
 namespace wg {
-
-struct FaultSpec {
-  double drop = 0, duplicate = 0, reorder = 0, corrupt = 0, delay = 0;
-  bool any() const { return drop > 0 || duplicate > 0 || reorder > 0 || corrupt > 0 || delay > 0; }
-};
-
-// Parses "drop=0.01,dup=0.05,reorder=0.1,corrupt=0.01,delay=0.1"; throws
-// std::invalid_argument naming the bad item.
-FaultSpec parse_fault_spec(const std::string& text);
-std::string describe(const FaultSpec& f);
 
 struct FaultCounts {
   uint64_t seen = 0, dropped = 0, duplicated = 0, reordered = 0, corrupted = 0, delayed = 0;

@@ -35,8 +35,7 @@ Membership::Membership(Dataplane& dp, const MembershipInfo& info)
       info_(info),
       rank_(dp.options().rank),
       all_peers_((info.nodes >= 64 ? ~0ULL : (1ULL << info.nodes) - 1) & ~(1ULL << rank_)),
-      last_heard_tsc_(info.nodes, rte_rdtsc()),
-      fins_(info.nodes) {}
+      last_heard_tsc_(info.nodes, rte_rdtsc()) {}
 
 double Membership::silent_for(unsigned rank) const {
   return static_cast<double>(rte_rdtsc() - last_heard_tsc_[rank]) / static_cast<double>(rte_get_tsc_hz());
@@ -106,8 +105,7 @@ void Membership::check_same_job(unsigned peer, const wire::HelloPayload& h) cons
                  hex(h.params_digest), hex(info_.params_digest));
 }
 
-DropReason Membership::on_control(const uint8_t* frame, const wire::BucketHeader* h, unsigned port,
-                                  SuperstepLedger& ledger) {
+DropReason Membership::on_control(const uint8_t* frame, const wire::BucketHeader* h, unsigned port) {
   const unsigned src = h->src_rank;
   const uint8_t* payload = frame + wire::kPayloadOffset;
   switch (static_cast<wire::Kind>(h->kind)) {
@@ -127,17 +125,6 @@ DropReason Membership::on_control(const uint8_t* frame, const wire::BucketHeader
       if (!(h->flags & wire::kFlagHelloReply)) send_hello(true);
       return DropReason::kNone;
     }
-    case wire::Kind::kEnd: {
-      wire::EndPayload end;
-      std::memcpy(&end, payload, sizeof end);
-      return ledger.on_end(src, h->superstep, end) ? DropReason::kNone : DropReason::kBadSuperstep;
-    }
-    case wire::Kind::kFin: {
-      std::memcpy(&fins_[src], payload, sizeof(wire::FinPayload));
-      if (fins_[src].entries > wire::kTopK) return DropReason::kBadControl;
-      fins_seen_ |= 1ULL << src;
-      return DropReason::kNone;
-    }
     case wire::Kind::kAbort: {
       wire::AbortPayload a;
       std::memcpy(&a, payload, sizeof a);
@@ -145,7 +132,9 @@ DropReason Membership::on_control(const uint8_t* frame, const wire::BucketHeader
       throw PeerError("node " + std::to_string(src) + " aborted: " + std::string(a.reason, n));
     }
     case wire::Kind::kAck: return DropReason::kNone;  // the transport used its ack; it proves liveness
-    case wire::Kind::kData: break;
+    case wire::Kind::kData:
+    case wire::Kind::kEnd:
+    case wire::Kind::kFin: break;  // the runtime's (compute/runtime.h)
   }
   return DropReason::kBadKind;
 }

@@ -12,8 +12,9 @@
 // they stop at once instead of timing out.
 //
 // Owner: the network role receives (on_control, heard_from) and discovers;
-// the coordinator queues END and FIN through send_control (a per-peer ring,
-// multi-producer); ABORT goes out directly after the other roles stopped.
+// the coordinator queues END and FIN (compute/runtime.h handles them on
+// receipt) through send_control (a per-peer ring, multi-producer); ABORT goes
+// out directly after the other roles stopped.
 #pragma once
 
 #include <rte_cycles.h>
@@ -25,7 +26,6 @@
 #include <vector>
 
 #include "dataplane/dataplane.h"
-#include "reliability/superstep_ledger.h"
 
 namespace wg {
 
@@ -62,14 +62,12 @@ class Membership {
   void broadcast_abort(const std::string& reason) { abort_cluster(dp_, reason); }
   static void abort_cluster(Dataplane& dp, const std::string& reason);
 
-  // Handles a validated control frame from port `port`.
-  DropReason on_control(const uint8_t* frame, const wire::BucketHeader* h, unsigned port,
-                        SuperstepLedger& ledger);
+  // Handles a validated HELLO, ABORT or ACK frame from port `port`.
+  DropReason on_control(const uint8_t* frame, const wire::BucketHeader* h, unsigned port);
   void heard_from(unsigned rank) { last_heard_tsc_[rank] = rte_rdtsc(); }
   double silent_for(unsigned rank) const;
 
-  bool all_fins() const { return fins_seen_ == all_peers_; }
-  const wire::FinPayload& fin(unsigned rank) const { return fins_[rank]; }
+  uint64_t all_peers() const { return all_peers_; }  // bit per peer rank
 
  private:
   // A request while discovering (every kHelloIntervalS), or a reply to a
@@ -83,11 +81,9 @@ class Membership {
   uint64_t all_peers_;       // bit per peer rank (not us)
   uint64_t heard_ = 0;       // peers whose HELLO we have
   uint64_t heard_us_ = 0;    // peers whose HELLO lists us
-  uint64_t fins_seen_ = 0;
   uint64_t last_hello_tsc_ = 0;
   uint64_t last_reply_tsc_ = 0;
   std::vector<uint64_t> last_heard_tsc_;
-  std::vector<wire::FinPayload> fins_;
 };
 
 }  // namespace wg

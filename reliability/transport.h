@@ -29,22 +29,9 @@
 #include "reliability/fault_injector.h"
 #include "reliability/receive_window.h"
 #include "reliability/send_window.h"
+#include "reliability/transport_config.h"
 
 namespace wg {
-
-struct TransportConfig {
-  uint32_t window = 512;           // frames in flight per peer (and reorder buffer size)
-  double rto_min_us = 10000;       // retransmission timeout bounds
-  double rto_max_us = 200000;
-  double ast_us = 0.2;             // initial average send time per frame
-  double ack_delay_us = 50;        // a delivered frame is acked at most this late
-  unsigned ack_every = 16;         // ... or after this many deliveries
-  double keepalive_ms = 100;       // an idle connection sends an ACK this often
-  bool checksum = false;           // CRC32C over every bucket
-  FaultSpec rx_faults, tx_faults;
-  uint64_t fault_seed = 1;
-  double fault_delay_us = 200;     // how long a "delay" fault holds a frame
-};
 
 struct ConnectionReport {
   unsigned peer = 0;

@@ -18,7 +18,6 @@ struct StepStats {
   uint32_t superstep = 0;
   // this node
   uint64_t active = 0;                // vertices that scattered
-  double aggregate = 0.0;             // program aggregate (PageRank: dangling mass)
   uint64_t messages_sent = 0;         // records written, all destinations
   uint64_t messages_local = 0;        // of which to this node's own vertices
   bool dense = false;                 // records combined per destination (worker 0's choice)
@@ -32,7 +31,6 @@ struct StepStats {
   std::array<double, kRoles> role_seconds{};
   // cluster, from every node's END frame
   uint64_t cluster_active = 0;
-  double cluster_aggregate = 0.0;
   uint64_t cluster_messages = 0;
   uint64_t cluster_buckets = 0;
   uint64_t cluster_bytes = 0;         // L2 bytes of every data bucket sent between nodes

@@ -366,6 +366,25 @@ void read_result_file(const std::string& path, VertexId n, std::vector<std::stri
   return problems.result("component labels differ from the oracle");
 }
 
+::testing::AssertionResult check_expected(const std::vector<std::string>& got, const ref::Expected& want) {
+  switch (want.kind) {
+    case ref::Expected::Kind::kReal: return check_pagerank(got, want.reals);
+    case ref::Expected::Kind::kDistance: return check_distances(got, want.integers);
+    case ref::Expected::Kind::kExact: break;
+  }
+  if (got.size() != want.integers.size())
+    return ::testing::AssertionFailure() << got.size() << " values for " << want.integers.size() << " vertices";
+  Problems problems;
+  for (size_t v = 0; v < want.integers.size(); ++v) {
+    uint64_t x = 0;
+    if (!parse_u64(got[v], &x))
+      problems.add("vertex " + std::to_string(v) + ": \"" + got[v] + "\" is not an integer");
+    else if (x != want.integers[v])
+      problems.add("vertex " + std::to_string(v) + ": got " + got[v] + ", want " + std::to_string(want.integers[v]));
+  }
+  return problems.result("values differ from the oracle");
+}
+
 // ------------------------------------------------------- node statistics
 
 namespace {

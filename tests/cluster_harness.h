@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "compute/edge_list.h"
+#include "tests/reference.h"
 
 namespace wg::test {
 
@@ -90,6 +91,9 @@ std::string describe(const LaunchResult& r);
                                            const std::vector<uint64_t>& want);
 ::testing::AssertionResult check_labels(const std::vector<std::string>& got,
                                         const std::vector<VertexId>& want);
+// Any program's values against its oracle (tests/reference.h), by the
+// comparison the oracle names.
+::testing::AssertionResult check_expected(const std::vector<std::string>& got, const ref::Expected& want);
 
 // ------------------------------------------------------- node statistics
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <numeric>
 #include <queue>
 #include <stdexcept>
@@ -177,6 +178,48 @@ std::vector<VertexId> label_propagation(const EdgeList& g, unsigned iterations) 
     label = std::move(next);
   }
   return label;
+}
+
+std::vector<uint64_t> kcore(const EdgeList& g) {
+  std::vector<std::set<VertexId>> adj(g.num_vertices);
+  for (const Edge& e : g.edges) {
+    if (e.src == e.dst) continue;
+    adj[e.src].insert(e.dst);
+    adj[e.dst].insert(e.src);
+  }
+  std::vector<uint64_t> degree(g.num_vertices), core(g.num_vertices, 0);
+  std::set<std::pair<uint64_t, VertexId>> queue;  // (remaining degree, vertex)
+  for (VertexId v = 0; v < g.num_vertices; ++v) {
+    degree[v] = adj[v].size();
+    queue.insert({degree[v], v});
+  }
+  std::vector<bool> removed(g.num_vertices, false);
+  uint64_t k = 0;
+  while (!queue.empty()) {
+    const auto [d, v] = *queue.begin();
+    queue.erase(queue.begin());
+    k = std::max(k, d);
+    core[v] = k;
+    removed[v] = true;
+    for (VertexId u : adj[v]) {
+      if (removed[u]) continue;
+      queue.erase({degree[u], u});
+      queue.insert({--degree[u], u});
+    }
+  }
+  return core;
+}
+
+Expected oracle(std::string_view program, const EdgeList& g, VertexId source, unsigned iterations) {
+  using K = Expected::Kind;
+  if (program == "pagerank") return {K::kReal, pagerank(g, iterations), {}};
+  if (program == "sssp") return {K::kDistance, {}, sssp(g, source)};
+  if (program == "bfs") return {K::kDistance, {}, bfs(g, source)};
+  if (program == "kcore") return {K::kExact, {}, kcore(g)};
+  auto widen = [](const std::vector<VertexId>& v) { return std::vector<uint64_t>(v.begin(), v.end()); };
+  if (program == "cc") return {K::kExact, {}, widen(cc(g))};
+  if (program == "cd") return {K::kExact, {}, widen(label_propagation(g, iterations))};
+  throw std::invalid_argument("no oracle for program '" + std::string(program) + "' in tests/reference.cc");
 }
 
 }  // namespace wg::ref

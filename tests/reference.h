@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string_view>
 #include <vector>
 
 #include "compute/edge_list.h"
@@ -43,5 +44,29 @@ std::vector<VertexId> cc(const EdgeList& g);
 // it sees, the smallest on ties, and keeps its label when it sees none.
 // Labels start as the vertex ids.
 std::vector<VertexId> label_propagation(const EdgeList& g, unsigned iterations);
+
+// Core numbers of the undirected simple graph (directions ignored,
+// self-loops and duplicate edges dropped) by peeling (Batagelj-Zaversnik):
+// repeatedly remove a vertex of least remaining degree; a vertex's core number
+// is the largest least-degree seen up to its removal. 0 for an isolated vertex.
+std::vector<uint64_t> kcore(const EdgeList& g);
+
+// ---- one oracle per program (apps/programs.h), by name ----------------------
+
+// What a program's result lines must hold, and how to compare them:
+//   kReal     - pagerank: within 1e-4 relative (float messages)
+//   kDistance - exact integers, "inf" for kInfinity
+//   kExact    - exact integers (labels, core numbers)
+struct Expected {
+  enum class Kind { kReal, kDistance, kExact } kind;
+  std::vector<double> reals;        // kReal
+  std::vector<uint64_t> integers;   // kDistance, kExact
+};
+
+// The oracle of the program named `program` on `input` (the graph as the
+// nodes are given it; the oracle applies the program's own view of it, e.g.
+// directions ignored). Throws std::invalid_argument for a program without an
+// oracle: every program in apps/programs.h must have one here.
+Expected oracle(std::string_view program, const EdgeList& input, VertexId source, unsigned iterations);
 
 }  // namespace wg::ref

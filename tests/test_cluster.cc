@@ -13,10 +13,13 @@
 #include <optional>
 #include <ostream>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
+#include "apps/registry.h"
 #include "compute/edge_list.h"
 #include "compute/graph_reader.h"
 #include "tests/cluster_harness.h"
@@ -215,18 +218,17 @@ TEST(ClusterHarness, ComparesValues) {
 
 // ========================================================= cluster runs
 
-enum class App { kPageRank, kSssp, kBfs, kCc, kCd };
+// A program, by name (apps/programs.h); every list of programs below is the
+// registry's, so a new program is tested without touching this file.
+using App = std::string_view;
 enum class GraphKind { kCorner, kKron, kDataset };
 
-const char* app_name(App a) {
-  switch (a) {
-    case App::kPageRank: return "pagerank";
-    case App::kSssp: return "sssp";
-    case App::kBfs: return "bfs";
-    case App::kCc: return "cc";
-    case App::kCd: return "cd";
-  }
-  return "?";
+std::string app_name(App a) { return std::string(a); }
+
+const ProgramTraits& traits_of(App a) {
+  for (const ProgramTraits& t : program_traits())
+    if (t.name == a) return t;
+  throw std::invalid_argument("no program " + std::string(a));
 }
 
 const char* graph_name(GraphKind g) {
@@ -271,10 +273,11 @@ std::optional<std::string> prepare_graph(GraphKind kind, App app, const TempDir&
       graph->edges = load_graph("kron:10:8");
       break;
     case GraphKind::kDataset: {
-      // rome99: real weights for sssp; email-Eu-core: self-loops, dangling
-      // and isolated vertices, several components, weights all 1.0.
-      const std::string path = datasets_dir() + (app == App::kSssp ? "/rome99.gr"
-                                                                    : "/email-Eu-core.csv");
+      // rome99: real weights for weighted programs; email-Eu-core:
+      // self-loops, dangling and isolated vertices, several components,
+      // weights all 1.0.
+      const std::string path =
+          datasets_dir() + (traits_of(app).graph.weights ? "/rome99.gr" : "/email-Eu-core.csv");
       if (!std::filesystem::exists(path)) return "dataset not found: " + path;
       graph->args = {"--graph", path};
       graph->edges = load_graph(path);
@@ -288,21 +291,14 @@ std::optional<std::string> prepare_graph(GraphKind kind, App app, const TempDir&
 ::testing::AssertionResult compare_with_oracle(App app, const EdgeList& g, VertexId source,
                                                unsigned iterations,
                                                const std::vector<std::string>& values) {
-  switch (app) {
-    case App::kPageRank: return check_pagerank(values, ref::pagerank(g, iterations));
-    case App::kSssp: return check_distances(values, ref::sssp(g, source));
-    case App::kBfs: return check_distances(values, ref::bfs(g, source));
-    case App::kCc: return check_labels(values, ref::cc(g));
-    case App::kCd: return check_labels(values, ref::label_propagation(g, iterations));
-  }
-  return ::testing::AssertionFailure() << "unknown app";
+  return check_expected(values, ref::oracle(app, g, source, iterations));
 }
 
 struct RunSpec {
   std::string link = "memif";
   int nodes = 1;
-  App app = App::kPageRank;
-  std::optional<unsigned> iterations;  // unset: rely on the default of 20
+  App app = "pagerank";
+  std::optional<unsigned> iterations;  // unset: rely on the program's default
   bool undirected = false;
   unsigned domains = 0;  // --domains K (0: not passed: the machine's NUMA domains)
   bool even_split = false;
@@ -323,10 +319,10 @@ void run_and_check(const RunSpec& spec, const TestGraph& graph, const TempDir& t
   opts.nodes = spec.nodes;
   opts.link = spec.link;
   opts.timeout_sec = kRunTimeoutSec;
+  const ProgramTraits& traits = traits_of(spec.app);
   opts.app_args = {"--app", app_name(spec.app)};
   opts.app_args.insert(opts.app_args.end(), graph.args.begin(), graph.args.end());
-  if (spec.app == App::kSssp || spec.app == App::kBfs)
-    opts.app_args.insert(opts.app_args.end(), {"--source", std::to_string(graph.source)});
+  if (traits.uses_source) opts.app_args.insert(opts.app_args.end(), {"--source", std::to_string(graph.source)});
   if (spec.iterations)
     opts.app_args.insert(opts.app_args.end(), {"--iterations", std::to_string(*spec.iterations)});
   if (spec.undirected) opts.app_args.push_back("--undirected");
@@ -342,7 +338,7 @@ void run_and_check(const RunSpec& spec, const TestGraph& graph, const TempDir& t
   std::vector<std::string> values;
   ASSERT_TRUE(read_results(out_dir, oracle_graph.num_vertices, &values)) << describe(run);
   EXPECT_TRUE(compare_with_oracle(spec.app, oracle_graph, graph.source,
-                                  spec.iterations.value_or(spec.app == App::kCd ? 10 : ref::kDefaultIterations),
+                                  spec.iterations.value_or(traits.default_iterations),
                                   values))
       << "command: " << run.command;
   EXPECT_TRUE(check_message_balance(out_dir, spec.nodes)) << "command: " << run.command;
@@ -360,7 +356,8 @@ struct ClusterCase {
 std::vector<ClusterCase> all_cases() {
   std::vector<ClusterCase> cases;
   for (GraphKind graph : {GraphKind::kCorner, GraphKind::kKron, GraphKind::kDataset})
-    for (App app : {App::kPageRank, App::kSssp, App::kBfs, App::kCc, App::kCd}) {
+    for (const ProgramTraits& program : program_traits()) {
+      const App app = program.name;
       cases.push_back({"memif", 1, app, graph});  // one node: no link at all
       for (const char* link : {"memif", "tap"})
         for (int nodes : {2, 3})
@@ -418,7 +415,7 @@ std::vector<DomainCase> domain_cases() {
   std::vector<DomainCase> cases;
   for (int nodes : {1, 2})
     for (unsigned k : {2u, 3u})
-      for (App app : {App::kPageRank, App::kSssp, App::kBfs, App::kCc, App::kCd}) cases.push_back({nodes, k, app});
+      for (const ProgramTraits& program : program_traits()) cases.push_back({nodes, k, program.name});
   return cases;
 }
 
@@ -451,10 +448,10 @@ INSTANTIATE_TEST_SUITE_P(Numa, DomainTest, ::testing::ValuesIn(domain_cases()), 
 TEST(ClusterFlags, EvenDomainSplitOnAKroneckerGraph) {
   TempDir tmp;
   TestGraph graph;
-  ASSERT_FALSE(prepare_graph(GraphKind::kKron, App::kPageRank, tmp, &graph).has_value());
+  ASSERT_FALSE(prepare_graph(GraphKind::kKron, "pagerank", tmp, &graph).has_value());
   RunSpec spec;
   spec.nodes = 2;
-  spec.app = App::kPageRank;
+  spec.app = "pagerank";
   spec.iterations = 10;
   spec.domains = 4;
   spec.even_split = true;
@@ -464,11 +461,11 @@ TEST(ClusterFlags, EvenDomainSplitOnAKroneckerGraph) {
 TEST(ClusterFlags, UndirectedSssp) {
   TempDir tmp;
   TestGraph graph;
-  const std::optional<std::string> why = prepare_graph(GraphKind::kCorner, App::kSssp, tmp, &graph);
+  const std::optional<std::string> why = prepare_graph(GraphKind::kCorner, "sssp", tmp, &graph);
   ASSERT_FALSE(why.has_value()) << *why;
   RunSpec spec;
   spec.nodes = 2;
-  spec.app = App::kSssp;
+  spec.app = "sssp";
   spec.undirected = true;
   run_and_check(spec, graph, tmp);
 }

@@ -30,10 +30,12 @@
 
 #include "apps/bfs.h"
 #include "apps/cc.h"
+#include "apps/kcore.h"
+#include "apps/label_propagation.h"
 #include "apps/pagerank.h"
 #include "apps/sssp.h"
 #include "compute/edge_list.h"
-#include "compute/engine.h"
+#include "runtime/run_program.h"
 #include "compute/graph_reader.h"
 #include "compute/partition.h"
 #include "report/role_clock.h"
@@ -97,32 +99,27 @@ struct Outcome {
   RunReport report;
 };
 
-// What apps/app_runner.cc does for one node, minus the output files.
+// One node assembled as the binary assembles it (runtime/node.h), P = 1, on
+// `g` as given (the tests apply the programs' graph rules themselves).
 template <class Prog>
-Outcome<Prog> run_engine(const EdgeList& g, Prog prog, uint32_t app_id) {
-  DataplaneOptions o;
-  o.job_token = 0x5eed0001;
-  o.rank = 0;
-  o.nodes = 1;
-  o.mbufs = 4095;
-  Dataplane dp(o);
-  EXPECT_EQ(dp.num_ports(), 0u) << "the test EAL has no devices";
-  const LocalGraph lg = build_local_graph(g, 1, 0, Prog::kNeedsWeights);
-  EngineOptions eo;
-  eo.quiet = true;
-  eo.app_id = app_id;
-  eo.graph_fingerprint = fingerprint(g);
-  eo.split_roles = g_split_roles;
-  eo.scatter = g_scatter;
-  eo.segment_bytes = g_segment_bytes;
-  Outcome<Prog> out;
-  {
-    Transport transport(dp, TransportConfig{});
-    Engine<Prog> engine(eo, dp, transport, lg, prog);
-    out.report = engine.run();
-    out.values = engine.values();
-  }
-  return out;
+Outcome<Prog> run_engine(const EdgeList& g, Prog prog) {
+  Config cfg;
+  cfg.app = Prog::kTraits.name;
+  cfg.program = Prog::kTraits;
+  cfg.job_token = 0x5eed0001;
+  cfg.mbufs = 4095;
+  cfg.domains = 1;
+  cfg.engine.quiet = true;
+  cfg.engine.split_roles = g_split_roles;
+  cfg.engine.scatter = g_scatter;
+  cfg.engine.segment_bytes = g_segment_bytes;
+  Node node(cfg, sizeof(wire::RecordOf<typename Prog::Message>));
+  EXPECT_EQ(node.dataplane().num_ports(), 0u) << "the test EAL has no devices";
+  LoadedGraph loaded;
+  loaded.edges = g;
+  loaded.fingerprint = fingerprint(g);
+  RunResult<Prog> r = compute_on_node(node, loaded, prog, false);
+  return Outcome<Prog>{std::move(r.values), std::move(r.report)};
 }
 
 std::vector<uint64_t> out_degrees(const EdgeList& g) {
@@ -133,6 +130,16 @@ std::vector<uint64_t> out_degrees(const EdgeList& g) {
 
 // The engine's infinity is UINT32_MAX, the oracle's its own constant.
 uint64_t from_engine(uint32_t v) { return v == kInfinity ? ref::kInfinity : v; }
+
+// Every message sent was accumulated, whatever the program's termination rule.
+void expect_messages_balanced(const RunReport& r) {
+  ASSERT_FALSE(r.steps.empty());
+  for (size_t i = 0; i < r.steps.size(); ++i) {
+    EXPECT_EQ(r.steps[i].superstep, i);
+    EXPECT_EQ(r.steps[i].messages_sent, r.steps[i].messages_accumulated) << "superstep " << i;
+  }
+  EXPECT_EQ(r.rx.total_dropped(), 0u);
+}
 
 void expect_every_superstep_balanced(const RunReport& r) {
   ASSERT_FALSE(r.steps.empty());
@@ -154,7 +161,7 @@ void expect_every_superstep_balanced(const RunReport& r) {
 
 void check_pagerank(const EdgeList& g, uint32_t iterations) {
   SCOPED_TRACE("pagerank, " + std::to_string(iterations) + " iterations");
-  const auto out = run_engine(g, PageRank(g.num_vertices, iterations), 1);
+  const auto out = run_engine(g, PageRank(g.num_vertices, iterations));
   const std::vector<double> want = ref::pagerank(g, iterations);
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < g.num_vertices; ++v)
@@ -180,7 +187,7 @@ void check_pagerank(const EdgeList& g, uint32_t iterations) {
 
 void check_bfs(const EdgeList& g, VertexId source) {
   SCOPED_TRACE("bfs from " + std::to_string(source));
-  const auto out = run_engine(g, Bfs(source), 3);
+  const auto out = run_engine(g, Bfs(source));
   const std::vector<uint64_t> want = ref::bfs(g, source);
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(from_engine(out.values[v]), want[v]) << "vertex " << v;
@@ -204,7 +211,7 @@ void check_bfs(const EdgeList& g, VertexId source) {
 
 void check_sssp(const EdgeList& g, VertexId source) {
   SCOPED_TRACE("sssp from " + std::to_string(source));
-  const auto out = run_engine(g, Sssp(source), 2);
+  const auto out = run_engine(g, Sssp(source));
   const std::vector<uint64_t> want = ref::sssp(g, source);
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(from_engine(out.values[v]), want[v]) << "vertex " << v;
@@ -218,7 +225,7 @@ void check_cc(const EdgeList& directed) {
   SCOPED_TRACE("cc");
   EdgeList g = directed;
   add_reverse_edges(g);  // as apps/main.cc does for cc
-  const auto out = run_engine(g, ConnectedComponents(), 4);
+  const auto out = run_engine(g, ConnectedComponents());
   const std::vector<VertexId> want = ref::cc(directed);
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(out.values[v], want[v]) << "vertex " << v;
@@ -295,17 +302,17 @@ TEST(EngineNoEdges, AllPrograms) {
   check_sssp(g, 2);
   check_cc(g);
   // By hand: every vertex dangling, so every rank stays 1/5; labels are ids.
-  const auto pr = run_engine(g, PageRank(5, 20), 1);
+  const auto pr = run_engine(g, PageRank(5, 20));
   for (double y : pr.values) EXPECT_NEAR(y, 0.2, 1e-12);
-  const auto cc = run_engine(g, ConnectedComponents(), 4);
+  const auto cc = run_engine(g, ConnectedComponents());
   EXPECT_EQ(cc.values, (std::vector<uint32_t>{0, 1, 2, 3, 4}));
 }
 
 TEST(EngineNoEdges, NoVerticesAtAll) {
   const EdgeList g = edgeless(0);
-  const auto pr = run_engine(g, PageRank(0, 20), 1);
+  const auto pr = run_engine(g, PageRank(0, 20));
   EXPECT_TRUE(pr.values.empty());
-  const auto cc = run_engine(g, ConnectedComponents(), 4);
+  const auto cc = run_engine(g, ConnectedComponents());
   EXPECT_TRUE(cc.values.empty());
   ASSERT_EQ(cc.report.steps.size(), 1u);
   EXPECT_EQ(cc.report.steps[0].cluster_active, 0u);
@@ -317,14 +324,14 @@ TEST(EngineHandMade, ChainByHand) {
   g.num_vertices = 5;
   g.weighted = true;
   g.edges = {{0, 1, 5}, {1, 2, 0}, {2, 3, 7}, {4, 0, 1}};
-  const auto sssp = run_engine(g, Sssp(0), 2);
+  const auto sssp = run_engine(g, Sssp(0));
   EXPECT_EQ(sssp.values, (std::vector<uint32_t>{0, 5, 5, 12, kInfinity}));
-  const auto bfs = run_engine(g, Bfs(0), 3);
+  const auto bfs = run_engine(g, Bfs(0));
   EXPECT_EQ(bfs.values, (std::vector<uint32_t>{0, 1, 2, 3, kInfinity}));
   EXPECT_EQ(bfs.report.steps.size(), 5u);  // supersteps 0..3 find levels 0..3, 4 finds nothing
   EdgeList sym = g;
   add_reverse_edges(sym);
-  const auto cc = run_engine(sym, ConnectedComponents(), 4);
+  const auto cc = run_engine(sym, ConnectedComponents());
   EXPECT_EQ(cc.values, (std::vector<uint32_t>{0, 0, 0, 0, 0}));
 }
 
@@ -336,12 +343,215 @@ TEST(EngineHandMade, PageRankTwoCycleAndDangling) {
   EdgeList g;
   g.num_vertices = 4;
   g.edges = {{0, 1, 1}, {1, 0, 1}, {2, 0, 1}};
-  const auto pr = run_engine(g, PageRank(4, 1), 1);
+  const auto pr = run_engine(g, PageRank(4, 1));
   const double base = 0.15 / 4 + 0.85 * (0.25 / 4);
   const double want[4] = {base + 0.85 * 0.5, base + 0.85 * 0.25, base, base};
   ASSERT_EQ(pr.values.size(), 4u);
   for (int v = 0; v < 4; ++v) EXPECT_NEAR(pr.values[v], want[v], 1e-7) << v;
   EXPECT_NEAR(pr.values[0] + pr.values[1] + pr.values[2] + pr.values[3], 1.0, 1e-7);
+}
+
+// ---- k-core and label propagation: programs with slot accumulators ----------
+
+// The graph as the program's traits make it (the node does this when it loads).
+template <class Prog>
+EdgeList as_program_sees(EdgeList g) {
+  if (Prog::kTraits.graph.symmetrize) add_reverse_edges(g);
+  if (Prog::kTraits.graph.drop_self_loops) remove_self_loops(g);
+  if (Prog::kTraits.graph.drop_duplicates) remove_duplicate_edges(g);
+  return g;
+}
+
+void check_kcore(const EdgeList& directed) {
+  SCOPED_TRACE("kcore");
+  const auto out = run_engine(as_program_sees<KCore>(directed), KCore{});
+  const std::vector<uint64_t> want = ref::kcore(directed);
+  ASSERT_EQ(out.values.size(), want.size());
+  for (VertexId v = 0; v < directed.num_vertices; ++v) ASSERT_EQ(out.values[v].core, want[v]) << "vertex " << v;
+  expect_messages_balanced(out.report);
+  // Every vertex sends every superstep, and the last one changed nothing.
+  EXPECT_GE(out.report.steps.size(), 2u);
+  for (const StepStats& st : out.report.steps) EXPECT_EQ(st.active, directed.num_vertices);
+}
+
+void check_cd(const EdgeList& directed, uint32_t iterations) {
+  SCOPED_TRACE("cd");
+  const auto out = run_engine(as_program_sees<LabelPropagation>(directed), LabelPropagation(iterations));
+  const std::vector<VertexId> want = ref::label_propagation(directed, iterations);
+  ASSERT_EQ(out.values, want);
+  expect_every_superstep_balanced(out.report);
+}
+
+TEST(EngineSlotPrograms, KCoreAgreesWithPeeling) {
+  check_kcore(test::corner_case_graph());
+  check_kcore(kron());
+  check_kcore(edgeless(4));
+  g_split_roles = false;
+  check_kcore(test::corner_case_graph());
+  g_split_roles = true;
+}
+
+TEST(EngineSlotPrograms, LabelPropagationAgreesWithTheOracle) {
+  check_cd(test::corner_case_graph(), 10);
+  check_cd(kron(), 3);
+}
+
+// ---- the open model: 8- and 16-byte messages, an aggregate of the program's
+// own type, phases -------------------------------------------------------------
+
+// PageRank with double messages (12-byte records): the same math as
+// ref::pagerank, so it agrees far closer than the float program's 1e-4.
+class DoublePageRank : public ProgramBase {
+ public:
+  static constexpr ProgramTraits kTraits{.name = "pagerank64", .summary = "test", .output = "rank"};
+  using Value = double;
+  using Message = double;
+  using Aggregate = double;
+  static DoublePageRank make(const ProgramParams& p, VertexId n) { return {n, p.iterations}; }
+  DoublePageRank(VertexId n, uint32_t iterations) : inv_v_(n ? 1.0 / n : 0.0), iterations_(iterations) {}
+  static Message identity() { return 0.0; }
+  static Message combine(Message a, Message b) { return a + b; }
+  bool init(Value& y, const VertexInfo&) const {
+    y = inv_v_;
+    return iterations_ > 0;
+  }
+  bool apply(Value& y, Message sum, const VertexInfo&, const StepInfo<Aggregate>& step) const {
+    y = 0.15 * inv_v_ + 0.85 * (sum + step.aggregate * inv_v_);
+    return step.superstep < iterations_;
+  }
+  Message scatter_value(const Value& y, const VertexInfo& v) const { return v.out_degree ? y / v.out_degree : 0.0; }
+  static Message edge_message(Message sv, Weight) { return sv; }
+  void aggregate(const Value& y, const VertexInfo& v, Aggregate& into) const { into += v.out_degree ? 0.0 : y; }
+  static void merge(Aggregate& into, const Aggregate& from) { into += from; }
+  static void print_value(std::FILE*, const Value&) {}
+  static double sort_key(const Value& y) { return y; }
+
+ private:
+  double inv_v_;
+  uint32_t iterations_;
+};
+static_assert(VertexProgram<DoublePageRank>);
+
+// Two phases, a 16-byte message that names its sender, and a 24-byte
+// aggregate. Phase 0 is BFS from vertex 0 (hop counts). When no vertex is
+// active, phase 1 runs one superstep in which every reached vertex tells its
+// out-neighbours (sum of sender ids, count): each vertex ends with the number
+// and id sum of its reached in-neighbours. The aggregate counts reached
+// vertices and sums their hops.
+class TwoPhase : public ProgramBase {
+ public:
+  static constexpr ProgramTraits kTraits{.name = "twophase", .summary = "test", .output = "test"};
+  struct Message {
+    uint64_t sender_sum;  // phase 1: sum of the senders' ids; phase 0: hops in the low word
+    uint32_t count;
+    uint32_t hops;
+  };
+  struct Value {
+    uint32_t hops = UINT32_MAX;
+    uint32_t in_count = 0;
+    uint64_t in_sum = 0;
+    uint32_t phase_one_seen = 0;  // the first phase-1 apply has run
+    uint64_t reached_seen = 0;    // the cluster aggregate that apply saw then
+    uint64_t hop_sum_seen = 0;
+  };
+  struct Aggregate {
+    uint64_t reached = 0;
+    uint64_t hop_sum = 0;
+    uint64_t phase_one_senders = 0;
+  };
+  static TwoPhase make(const ProgramParams&, VertexId) { return {}; }
+  static Message identity() { return {0, 0, UINT32_MAX}; }
+  static Message combine(Message a, Message b) {
+    return {a.sender_sum + b.sender_sum, a.count + b.count, std::min(a.hops, b.hops)};
+  }
+  bool init(Value& y, const VertexInfo& v) const {
+    y = Value{};
+    if (v.id == 0) y.hops = 0;
+    return v.id == 0;
+  }
+  bool apply(Value& y, Message m, const VertexInfo&, const StepInfo<Aggregate>& step) const {
+    if (step.phase == 0) {
+      if (m.hops >= y.hops) return false;
+      y.hops = m.hops;
+      return true;
+    }
+    if (!y.phase_one_seen) {  // the first phase-1 superstep: reached vertices send
+      y.phase_one_seen = 1;
+      y.reached_seen = step.aggregate.reached;
+      y.hop_sum_seen = step.aggregate.hop_sum;
+      return y.hops != UINT32_MAX;
+    }
+    y.in_count = m.count;  // the second: what they sent
+    y.in_sum = m.sender_sum;
+    return false;
+  }
+  Message scatter_value(const Value& y, const VertexInfo& v) const { return {v.id, 1, y.hops + 1}; }
+  static Message edge_message(Message sv, Weight) { return sv; }
+  void aggregate(const Value& y, const VertexInfo&, Aggregate& into) const {
+    if (y.hops == UINT32_MAX) return;
+    ++into.reached;
+    into.hop_sum += y.hops;
+  }
+  static void merge(Aggregate& into, const Aggregate& from) {
+    into.reached += from.reached;
+    into.hop_sum += from.hop_sum;
+    into.phase_one_senders += from.phase_one_senders;
+  }
+  // Phase 0 until nothing is active; then one superstep of phase 1 in which
+  // every reached vertex sends, and one more to apply what they sent.
+  Decision next(const StepOutcome<Aggregate>& done) const {
+    if (done.phase == 0) return {false, done.active == 0 ? 1u : 0u};
+    return {done.active == 0, 1};
+  }
+  static void print_value(std::FILE*, const Value&) {}
+  static double sort_key(const Value& y) { return y.hops; }
+};
+static_assert(VertexProgram<TwoPhase>);
+static_assert(sizeof(TwoPhase::Message) == 16 && sizeof(TwoPhase::Aggregate) == 24);
+
+TEST(EngineOpenModel, EightByteMessagesMatchTheOracleClosely) {
+  for (const EdgeList& graph : {kron(), test::corner_case_graph()}) {
+    const auto out = run_engine(graph, DoublePageRank(graph.num_vertices, 20));
+    const std::vector<double> want = ref::pagerank(graph, 20);
+    ASSERT_EQ(out.values.size(), want.size());
+    for (VertexId v = 0; v < graph.num_vertices; ++v)
+      ASSERT_NEAR(out.values[v], want[v], 1e-12 + 1e-10 * want[v]) << "vertex " << v;
+    expect_every_superstep_balanced(out.report);
+  }
+}
+
+TEST(EngineOpenModel, PhasesSixteenByteMessagesAndOwnAggregates) {
+  const EdgeList g = test::corner_case_graph();
+  const std::vector<uint64_t> hops = ref::bfs(g, 0);
+  const auto out = run_engine(g, TwoPhase{});
+  ASSERT_EQ(out.values.size(), g.num_vertices);
+  std::vector<uint64_t> count(g.num_vertices, 0), sum(g.num_vertices, 0);
+  uint64_t reached = 0, hop_sum = 0;
+  for (uint64_t h : hops)
+    if (h != ref::kInfinity) {
+      ++reached;
+      hop_sum += h;
+    }
+  for (const Edge& e : g.edges)
+    if (hops[e.src] != ref::kInfinity) {
+      ++count[e.dst];
+      sum[e.dst] += e.src;
+    }
+  for (VertexId v = 0; v < g.num_vertices; ++v) {
+    const uint64_t h = out.values[v].hops == UINT32_MAX ? ref::kInfinity : out.values[v].hops;
+    ASSERT_EQ(h, hops[v]) << "vertex " << v;
+    ASSERT_EQ(out.values[v].in_count, count[v]) << "vertex " << v;
+    ASSERT_EQ(out.values[v].in_sum, sum[v]) << "vertex " << v;
+    ASSERT_EQ(out.values[v].reached_seen, reached) << "vertex " << v << ": the aggregate apply saw";
+    ASSERT_EQ(out.values[v].hop_sum_seen, hop_sum) << "vertex " << v;
+  }
+  expect_messages_balanced(out.report);
+  // BFS levels 0..ecc, one superstep with nothing new (phase switch), the
+  // senders' superstep and the one that applies their messages.
+  uint64_t ecc = 0;
+  for (uint64_t h : hops)
+    if (h != ref::kInfinity) ecc = std::max(ecc, h);
+  EXPECT_EQ(out.report.steps.size(), ecc + 4);
 }
 
 // With split roles (the default, and what the tests above use when the EAL has
@@ -406,7 +616,7 @@ TEST(EngineDenseScatter, AutoGoesDenseOnlyWhenActiveVerticesHoldMostEdges) {
   VertexId low = 0;
   while (low < g.num_vertices && (deg[low] == 0 || Worker<Bfs>::dense_pays(deg[low], g.num_edges()))) ++low;
   ASSERT_LT(low, g.num_vertices);
-  const auto out = run_engine(g, Bfs(low), 3);
+  const auto out = run_engine(g, Bfs(low));
   EXPECT_FALSE(out.report.steps[0].dense);
   EXPECT_EQ(out.report.steps[0].messages_sent, deg[low]);
   bool any_dense = false;

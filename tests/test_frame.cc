@@ -176,7 +176,7 @@ TEST(FrameEncode, DataFrameLayout) {
   // Our header at 42, little-endian: "WG" = 0x57 0x47 in memory.
   EXPECT_EQ(p[kHdr], 0x57);
   EXPECT_EQ(p[kHdr + 1], 0x47);
-  EXPECT_EQ(p[kHdrVersion], 1);
+  EXPECT_EQ(p[kHdrVersion], 2);
   EXPECT_EQ(p[kHdrKind], 1);  // data
   EXPECT_EQ(le32(p + kHdrJob), kJob);
   EXPECT_EQ(p[kHdrJob], 0x78) << "job token must be little-endian";
@@ -343,7 +343,7 @@ TEST(FrameValidate, HeaderFields) {
   EXPECT_EQ(validate_exact(f), DropReason::kBadMagic);
 
   f = data_frame(3);
-  f[kHdrVersion] = 2;
+  f[kHdrVersion] = 1;  // the previous format
   EXPECT_EQ(validate_exact(f), DropReason::kBadVersion);
   f[kHdrVersion] = 0;
   EXPECT_EQ(validate_exact(f), DropReason::kBadVersion);
@@ -465,7 +465,7 @@ TEST(FrameValidate, ControlPayloadSizes) {
     wire::Kind kind;
     uint16_t size;
   };
-  const K kinds[] = {{wire::Kind::kEnd, 56},
+  const K kinds[] = {{wire::Kind::kEnd, 6 * 8 + 64},  // six counters, the program's aggregate (64 bytes)
                      {wire::Kind::kHello, 48},
                      {wire::Kind::kFin, 8 + 10 * 16},
                      {wire::Kind::kAbort, 404}};
@@ -614,7 +614,7 @@ TEST(MaxRecordIndex, Values) {
   if (ip_len + 14 > len || ip_len + 14 < 80) return bad("IP length");
   const size_t payload = ip_len + 14 - 80;
   if (le16(p + kHdr) != wire::kMagic) return bad("magic");
-  if (p[kHdrVersion] != 1) return bad("version");
+  if (p[kHdrVersion] != 2) return bad("version");
   if (le32(p + kHdrJob) != ctx.job_token) return bad("job");
   const unsigned src = le16(p + kHdrSrc), dst = le16(p + kHdrDst), count = le16(p + kHdrCount);
   if (src >= ctx.nodes || src == ctx.my_rank) return bad("src rank");
@@ -631,7 +631,7 @@ TEST(MaxRecordIndex, Values) {
     if (count != 0) return bad("ack count");
     return ::testing::AssertionSuccess();
   }
-  const unsigned need = kind == 2 ? 56 : kind == 3 ? 48 : kind == 4 ? 168 : kind == 5 ? 404 : 0;
+  const unsigned need = kind == 2 ? 112 : kind == 3 ? 48 : kind == 4 ? 168 : kind == 5 ? 404 : 0;
   if (need == 0) return bad("kind");
   if (count != need || payload < need) return bad("control size");
   return ::testing::AssertionSuccess();

@@ -16,7 +16,7 @@ wire::EndPayload end_of(uint64_t buckets, uint64_t records) {
   e.buckets_to_dst = buckets;
   e.messages_to_dst = records;
   e.active_vertices = 11;
-  e.aggregate = 0.25;
+  e.aggregate[0] = 0x25;
   return e;
 }
 
@@ -42,7 +42,7 @@ TEST(SuperstepLedger, CompleteNeedsEveryPeersEndAndMatchingCounts) {
   EXPECT_EQ(l.buckets(1, 0), 2u);
   EXPECT_EQ(l.records(1, 0), 10u);
   EXPECT_EQ(l.end(1, 0).active_vertices, 11u);
-  EXPECT_EQ(l.end(1, 0).aggregate, 0.25);
+  EXPECT_EQ(l.end(1, 0).aggregate[0], 0x25);
 }
 
 TEST(SuperstepLedger, RecordCountMustMatchToo) {

@@ -2,6 +2,8 @@
 // fallbacks, and the digests every node of a job must agree on.
 #include "config/options.h"
 
+#include "apps/registry.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -32,7 +34,7 @@ Config parse(std::initializer_list<const char*> args) {
     argv.push_back(arena().back().data());
   }
   argv.push_back(nullptr);
-  return parse_app_args(static_cast<int>(argv.size() - 1), argv.data());
+  return parse_app_args(static_cast<int>(argv.size() - 1), argv.data(), program_traits());
 }
 
 // The ConfigError message, or "" if the arguments parse.
@@ -85,7 +87,7 @@ class Options : public ::testing::Test {
 
 TEST_F(Options, Defaults) {
   const Config c = parse({"--app", "pagerank", "--graph", "g.txt"});
-  EXPECT_EQ(c.app, App::kPageRank);
+  EXPECT_EQ(c.app, "pagerank");
   EXPECT_EQ(c.graph, "g.txt");
   EXPECT_EQ(c.format, GraphFormat::kAuto);
   EXPECT_FALSE(c.undirected);
@@ -96,11 +98,11 @@ TEST_F(Options, Defaults) {
   EXPECT_EQ(c.out_dir, "");
   EXPECT_NE(c.job_token, 0u) << "a derived token is never 0 (0 is not a valid --job-id)";
   EXPECT_EQ(c.udp_port, 47000);
-  EXPECT_EQ(c.peer_timeout_s, 30.0);
-  EXPECT_EQ(c.hello_timeout_s, 60.0);
+  EXPECT_EQ(c.engine.peer_timeout_s, 30.0);
+  EXPECT_EQ(c.engine.hello_timeout_s, 60.0);
   EXPECT_EQ(c.mbufs, 16383u);
-  EXPECT_EQ(c.top, 10u);
-  EXPECT_FALSE(c.quiet);
+  EXPECT_EQ(c.engine.top, 10u);
+  EXPECT_FALSE(c.engine.quiet);
 }
 
 TEST_F(Options, EveryOption) {
@@ -108,7 +110,7 @@ TEST_F(Options, EveryOption) {
                           "--nodes", "4", "--rank", "3", "--source", "17", "--iterations", "7", "--out",
                           "/tmp/wg out", "--job-id", "99", "--udp-port", "5000", "--peer-timeout", "2.5",
                           "--hello-timeout", "0.5", "--mbufs", "4095", "--top", "3", "--quiet"});
-  EXPECT_EQ(c.app, App::kSssp);
+  EXPECT_EQ(c.app, "sssp");
   EXPECT_EQ(c.graph, "kron:4:2");
   EXPECT_EQ(c.format, GraphFormat::kEdgeList);
   EXPECT_TRUE(c.undirected);
@@ -119,18 +121,18 @@ TEST_F(Options, EveryOption) {
   EXPECT_EQ(c.out_dir, "/tmp/wg out");
   EXPECT_EQ(c.job_token, 99u);
   EXPECT_EQ(c.udp_port, 5000);
-  EXPECT_EQ(c.peer_timeout_s, 2.5);
-  EXPECT_EQ(c.hello_timeout_s, 0.5);
+  EXPECT_EQ(c.engine.peer_timeout_s, 2.5);
+  EXPECT_EQ(c.engine.hello_timeout_s, 0.5);
   EXPECT_EQ(c.mbufs, 4095u);
-  EXPECT_EQ(c.top, 3u);
-  EXPECT_TRUE(c.quiet);
+  EXPECT_EQ(c.engine.top, 3u);
+  EXPECT_TRUE(c.engine.quiet);
 }
 
 TEST_F(Options, EqualsFormAndEveryAppAndFormat) {
-  EXPECT_EQ(parse({"--app=bfs", "--graph=a"}).app, App::kBfs);
-  EXPECT_EQ(parse({"--app=cc", "--graph=a"}).app, App::kCc);
-  EXPECT_EQ(parse({"--app=sssp", "--graph=a"}).app, App::kSssp);
-  EXPECT_EQ(parse({"--graph=a", "--app=pagerank"}).app, App::kPageRank);
+  EXPECT_EQ(parse({"--app=bfs", "--graph=a"}).app, "bfs");
+  EXPECT_EQ(parse({"--app=cc", "--graph=a"}).app, "cc");
+  EXPECT_EQ(parse({"--app=sssp", "--graph=a"}).app, "sssp");
+  EXPECT_EQ(parse({"--graph=a", "--app=pagerank"}).app, "pagerank");
   EXPECT_EQ(parse({"--app=bfs", "--graph=a", "--nodes=64", "--rank=63"}).rank, 63u);
   const std::pair<const char*, GraphFormat> formats[] = {
       {"auto", GraphFormat::kAuto},  {"edgelist", GraphFormat::kEdgeList},     {"mtx", GraphFormat::kMatrixMarket},
@@ -144,10 +146,10 @@ TEST_F(Options, EqualsFormAndEveryAppAndFormat) {
   EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a", "--iterations", "1000000"}).iterations, 1000000u);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--source", "4294967294"}).source, 4294967294u);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--udp-port", "65535"}).udp_port, 65535);
-  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--top", "0"}).top, 0u);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--top", "0"}).engine.top, 0u);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--mbufs", "1023"}).mbufs, 1023u);
   // -h / --help are accepted (handled before the EAL by wants_help).
-  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--help"}).app, App::kBfs);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--help"}).app, "bfs");
 }
 
 TEST_F(Options, HexJobId) {
@@ -224,14 +226,14 @@ TEST_F(Options, ArgumentsAreParsedAfreshEachTime) {
   const Config a = parse({"--app", "sssp", "--graph", "a", "--nodes", "3", "--rank", "2", "--quiet"});
   EXPECT_EQ(a.rank, 2u);
   const Config b = parse({"--app", "bfs", "--graph", "b"});
-  EXPECT_EQ(b.app, App::kBfs);
+  EXPECT_EQ(b.app, "bfs");
   EXPECT_EQ(b.graph, "b");
   EXPECT_EQ(b.nodes, 1u);
   EXPECT_EQ(b.rank, 0u);
-  EXPECT_FALSE(b.quiet);
+  EXPECT_FALSE(b.engine.quiet);
   // After an error, too.
   EXPECT_FALSE(error_of({"--app", "bfs", "--graph", "a", "--bogus", "--nodes", "3"}).empty());
-  EXPECT_EQ(parse({"--app", "cc", "--graph", "c"}).app, App::kCc);
+  EXPECT_EQ(parse({"--app", "cc", "--graph", "c"}).app, "cc");
 }
 
 // ---- environment -------------------------------------------------------------
@@ -356,9 +358,9 @@ TEST_F(Options, TransportAndRoleDefaults) {
   EXPECT_FALSE(c.transport.rx_faults.any());
   EXPECT_FALSE(c.transport.tx_faults.any());
   EXPECT_EQ(c.transport.fault_seed, 1u);
-  EXPECT_TRUE(c.split_roles);
-  EXPECT_EQ(c.scatter, ScatterMode::kAuto);
-  EXPECT_EQ(c.crash_at_superstep, -1);
+  EXPECT_TRUE(c.engine.split_roles);
+  EXPECT_EQ(c.engine.scatter, ScatterMode::kAuto);
+  EXPECT_EQ(c.engine.crash_at_superstep, -1);
   // cd runs 10 rounds unless told; pagerank 20; an explicit count wins for both.
   EXPECT_EQ(parse({"--app", "cd", "--graph", "a"}).iterations, 10u);
   EXPECT_EQ(parse({"--app", "cd", "--graph", "a", "--iterations", "3"}).iterations, 3u);
@@ -385,19 +387,19 @@ TEST_F(Options, TransportOptions) {
   EXPECT_EQ(c.transport.tx_faults.corrupt, 0.25);
   EXPECT_EQ(c.transport.fault_seed, 7u);
   EXPECT_EQ(c.transport.fault_delay_us, 300.0);
-  EXPECT_FALSE(c.split_roles);
-  EXPECT_EQ(c.crash_at_superstep, 4) << "this node is rank 1, the one named";
+  EXPECT_FALSE(c.engine.split_roles);
+  EXPECT_EQ(c.engine.crash_at_superstep, 4) << "this node is rank 1, the one named";
   // The same options on another node: not its crash.
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--nodes", "2", "--rank", "0", "--crash-node", "1:4"})
-                .crash_at_superstep,
+                .engine.crash_at_superstep,
             -1);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--checksum", "off"}).transport.checksum, false);
-  EXPECT_TRUE(parse({"--app", "bfs", "--graph", "a", "--roles", "split"}).split_roles);
-  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "dense"}).scatter, ScatterMode::kDense);
-  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "sparse"}).scatter, ScatterMode::kSparse);
-  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "auto"}).scatter, ScatterMode::kAuto);
-  EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a"}).segment_kib, 0u);  // half the L2, decided by the engine
-  EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a", "--segment-kib", "256"}).segment_kib, 256u);
+  EXPECT_TRUE(parse({"--app", "bfs", "--graph", "a", "--roles", "split"}).engine.split_roles);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "dense"}).engine.scatter, ScatterMode::kDense);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "sparse"}).engine.scatter, ScatterMode::kSparse);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "auto"}).engine.scatter, ScatterMode::kAuto);
+  EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a"}).engine.segment_bytes, 0u);  // half the L2, decided by the engine
+  EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a", "--segment-kib", "256"}).engine.segment_bytes, 256u * 1024);
   // Keepalives are capped at a fifth of the peer timeout (0.1 s -> 20 ms).
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--peer-timeout", "0.1"}).transport.keepalive_ms, 20.0);
 }

@@ -232,6 +232,26 @@ TEST(Cc, DirectionDoesNotMatter) {
   EXPECT_EQ(cc(g), (std::vector<VertexId>{0, 0, 0, 0, 0, 5}));
 }
 
+// ------------------------------------------------------------ kcore
+
+TEST(KCore, ByHand) {
+  // A 4-clique {0,1,2,3} (core 3) with a triangle {3,4,5} hanging off 3
+  // (4, 5: core 2), a pendant 6 on 5 (core 1), an isolated 7 (core 0) and an
+  // 8 with only a self-loop (core 0). Directions, duplicates and the
+  // self-loops must not matter.
+  EdgeList g = make_graph(9, {{0, 1, 1}, {0, 2, 1}, {0, 3, 1}, {1, 2, 1}, {1, 3, 1}, {2, 3, 1},
+                              {3, 4, 1}, {4, 5, 1}, {5, 3, 1}, {6, 5, 1},
+                              {1, 0, 1}, {0, 1, 7}, {2, 2, 1}, {8, 8, 1}});
+  EXPECT_EQ(kcore(g), (std::vector<uint64_t>{3, 3, 3, 3, 2, 2, 1, 0, 0}));
+}
+
+TEST(KCore, ChainAndStarAreOneCores) {
+  EdgeList chain = make_graph(5, {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 4, 1}});
+  EXPECT_EQ(kcore(chain), (std::vector<uint64_t>{1, 1, 1, 1, 1}));
+  EdgeList star = make_graph(5, {{0, 1, 1}, {0, 2, 1}, {3, 0, 1}, {4, 0, 1}});
+  EXPECT_EQ(kcore(star), (std::vector<uint64_t>{1, 1, 1, 1, 1}));
+}
+
 // ------------------------------------------------------ cross-checks
 
 TEST(CrossCheck, BfsEqualsSsspWithUnitWeights) {

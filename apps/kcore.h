@@ -1,0 +1,83 @@
+// k-core decomposition: each vertex's core number, the largest k such that
+// the vertex belongs to a subgraph in which every vertex has degree >= k, on
+// the undirected simple graph (directions ignored, self-loops and duplicate
+// edges dropped); 0 for an isolated vertex.
+//
+// Message passing by the h-index iteration (Lü et al., Nature Comm. 2016;
+// Montresor et al., IEEE TPDS 2013): every vertex starts from its degree and
+// repeatedly lowers its estimate to the h-index of its neighbours' estimates
+// (the largest h such that at least h neighbours have an estimate >= h).
+// Estimates only fall and end at the core numbers. A vertex needs all of its
+// neighbours' estimates each round, not their minimum, so the program keeps
+// one slot per in-edge (SlotAccumulator) and every vertex sends every
+// superstep; the run stops after the first superstep in which no estimate
+// fell anywhere (the aggregate counts the falls).
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <span>
+
+#include "compute/accumulator.h"
+#include "compute/vertex_program.h"
+
+namespace wg {
+
+class KCore : public ProgramBase {
+ public:
+  static constexpr ProgramTraits kTraits{
+      .name = "kcore",
+      .summary = "k-core decomposition of the undirected simple graph by the h-index iteration",
+      .graph = {.symmetrize = true, .drop_self_loops = true, .drop_duplicates = true},
+      .output = "core number (0 for an isolated vertex)",
+  };
+  struct Value {
+    uint32_t core;  // the current estimate
+    uint32_t fell;  // 1 if this superstep's apply lowered it
+  };
+  using Message = uint32_t;
+  using Accumulator = SlotAccumulator<Message>;
+  using Aggregate = uint64_t;  // estimates lowered in a superstep
+
+  static KCore make(const ProgramParams&, VertexId) { return {}; }
+
+  // Unused by the slot accumulator, required of every program.
+  static Message identity() { return 0; }
+  static Message combine(Message a, Message) { return a; }
+
+  bool init(Value& y, const VertexInfo& v) const {
+    y = {v.out_degree, 0};
+    return true;
+  }
+  bool apply(Value& y, std::span<Message> neighbours, const VertexInfo&, const StepInfo<Aggregate>&) const {
+    const uint32_t h = h_index(neighbours, y.core);
+    y.fell = h < y.core;
+    y.core = std::min(y.core, h);
+    return true;
+  }
+  Message scatter_value(const Value& y, const VertexInfo&) const { return y.core; }
+  static Message edge_message(Message sv, Weight) { return sv; }
+  void aggregate(const Value& y, const VertexInfo&, Aggregate& into) const { into += y.fell; }
+  static void merge(Aggregate& into, const Aggregate& from) { into += from; }
+  // Superstep 0 only sends the degrees; after that, stop once nothing fell.
+  Decision next(const StepOutcome<Aggregate>& done) const {
+    return {done.active == 0 || (done.superstep > 0 && done.aggregate == 0), 0};
+  }
+
+  static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%u", y.core); }
+  static double sort_key(const Value& y) { return y.core; }
+
+  // The largest h <= cap such that at least h of the estimates are >= h.
+  // Sorts in place.
+  static uint32_t h_index(std::span<Message> estimates, uint32_t cap) {
+    std::sort(estimates.begin(), estimates.end(), std::greater<>());
+    uint32_t h = 0;
+    while (h < estimates.size() && h < cap && estimates[h] >= h + 1) ++h;
+    return h;
+  }
+};
+
+static_assert(VertexProgram<KCore>);
+
+}  // namespace wg

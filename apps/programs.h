@@ -1,0 +1,21 @@
+// Every program wiregraph runs: the one list that option parsing, --help,
+// dispatch and the tests iterate (apps/registry.h). Adding a program: write
+// apps/NAME.h (its kTraits say everything the rest needs), add it here, add
+// its oracle to tests/reference.cc.
+#pragma once
+
+#include "apps/bfs.h"
+#include "apps/cc.h"
+#include "apps/kcore.h"
+#include "apps/label_propagation.h"
+#include "apps/pagerank.h"
+#include "apps/sssp.h"
+
+namespace wg {
+
+template <VertexProgram... Programs>
+struct ProgramList {};
+
+using AllPrograms = ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore>;
+
+}  // namespace wg

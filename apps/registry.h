@@ -1,0 +1,26 @@
+// The programs of apps/programs.h as a table the rest of the binary reads at
+// run time: their traits (option parsing, --help, the tests), their record
+// size (the dataplane validates frames against it) and their run function
+// (dispatch: one call per run, not per message).
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "compute/program_traits.h"
+#include "runtime/node.h"
+
+namespace wg {
+
+struct ProgramEntry {
+  ProgramTraits traits;
+  unsigned record_bytes;                      // sizeof(wire::RecordOf<Message>)
+  int (*run)(Node& node, LoadedGraph& graph);  // runtime/run_program.h
+};
+
+std::span<const ProgramEntry> program_entries();
+std::span<const ProgramTraits> program_traits();
+// The entry named `name`; throws ConfigError listing the programs.
+const ProgramEntry& program_entry(std::string_view name);
+
+}  // namespace wg

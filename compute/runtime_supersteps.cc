@@ -1,0 +1,351 @@
+// The runtime's lcores and its coordinator: launching roles, the superstep
+// loop, END and FIN, cluster figures and the program's decision, waiting and
+// time by role. The network role is in runtime_network.cc.
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+
+#include "compute/runtime.h"
+#include "report/telemetry.h"
+
+namespace wg {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+Runtime::Runtime(const EngineOptions& opt, const JobIdentity& job, Dataplane& dp, Transport& transport,
+                 const LocalGraph& g, const LcoreLayout& layout, ProgramDriver& program)
+    : opt_(opt),
+      dp_(dp),
+      transport_(transport),
+      g_(g),
+      layout_(layout),
+      program_(program),
+      rank_(g.rank),
+      nodes_(g.partition.nodes),
+      ledger_(nodes_, rank_),
+      membership_(dp, MembershipInfo{nodes_, job.program_id, g.num_vertices, g.num_edges, job.graph_fingerprint,
+                                     job.params_digest}),
+      fins_(nodes_),
+      pump_fn_([this] {
+        if (layout_.split && rte_lcore_id() != layout_.network_lcore) {
+          throw_if_failed();
+          return false;
+        }
+        return network_step();
+      }),
+      stall_fn_([this](bool starved) { stall(starved); }) {}
+
+Runtime::~Runtime() { stop_roles(); }
+
+RunReport Runtime::run() {
+  RunReport report;
+  report.rank = rank_;
+  report.nodes = nodes_;
+  report.line_rate_gbps = opt_.line_rate_gbps;
+  const TelemetrySource telemetry{rank_, &dp_, &transport_, &superstep_now_};
+  publish_telemetry(&telemetry);
+  struct Unpublish {
+    ~Unpublish() { publish_telemetry(nullptr); }
+  } unpublish;
+  const auto t0 = Clock::now();
+  ledger_.open(0);
+  start_roles();
+  if (layout_.split)
+    wait_for([this] { return discovered_.load(std::memory_order_acquire); });
+  else
+    membership_.discover(opt_.hello_timeout_s, pump_fn_);
+  report.discovery_seconds = seconds_since(t0);
+
+  StepControl step;  // superstep 0, phase 0, the identity aggregate
+  clock().charge(clock().current());  // start-up and discovery: before the first superstep's mark
+  RoleCycles roles_mark = role_cycles();
+  for (;;) {
+    const uint32_t s = step.superstep;
+    if (static_cast<int64_t>(s) == opt_.crash_at_superstep) raise(SIGKILL);
+    superstep_now_.store(s, std::memory_order_relaxed);
+    const auto ts = Clock::now();
+    ledger_.open(s + 1);
+    accumulated_[(s + 1) & 1] = 0;
+    local_folded_[(s + 1) & 1] = 0;
+    AggregateBytes aggregate{};
+    StepStats st = run_workers(step, &aggregate);
+    send_end(s, st, aggregate);
+    local_expected_[s & 1].store(st.messages_local, std::memory_order_relaxed);
+    await_target_.store(s, std::memory_order_release);
+    wait_for([this, s] { return completed_.load(std::memory_order_acquire) >= static_cast<int64_t>(s); });
+    st.messages_accumulated = accumulated_[s & 1];
+    st.links = links_snapshot_[s & 1];
+    combine_cluster_figures(s, st, &aggregate);
+    st.seconds = seconds_since(ts);
+    const RoleCycles roles_now = role_cycles();
+    for (unsigned i = 0; i < kRoles; ++i)
+      st.role_seconds[i] = static_cast<double>(roles_now[i] - roles_mark[i]) / static_cast<double>(rte_get_tsc_hz());
+    roles_mark = roles_now;
+    if (!opt_.quiet) print_step(st, opt_.line_rate_gbps);
+    report.steps.push_back(st);
+    const Decision next = program_.decide(s, step.phase, st.cluster_active, aggregate);
+    if (next.stop) break;
+    step = StepControl{s + 1, next.phase, aggregate};
+  }
+  report.compute_seconds = seconds_since(t0) - report.discovery_seconds;
+  finish(report);
+  stop_roles();
+  report.rx = dp_.rx;
+  report.tx = dp_.tx;
+  report.rx_faults = transport_.rx_fault_counts();
+  report.tx_faults = transport_.tx_fault_counts();
+  return report;
+}
+
+void Runtime::abort(const std::string& reason) {
+  stop_roles();
+  membership_.broadcast_abort(reason);
+}
+
+// ---- lcores ------------------------------------------------------------------
+
+void Runtime::start_roles() {
+  if (!layout_.split || launched_) return;
+  launched_ = true;
+  if (rte_eal_remote_launch(&Runtime::network_main, this, layout_.network_lcore) != 0)
+    throw EngineError("cannot launch the network role on lcore " + std::to_string(layout_.network_lcore));
+  worker_args_.reserve(layout_.workers());  // launched workers keep pointers into it
+  for (unsigned i = 1; i < layout_.workers(); ++i) {
+    worker_args_.push_back(WorkerArg{this, i});
+    if (rte_eal_remote_launch(&Runtime::worker_main, &worker_args_.back(), layout_.worker_lcores[i]) != 0)
+      throw EngineError("cannot launch worker " + std::to_string(i) + " on lcore " +
+                        std::to_string(layout_.worker_lcores[i]));
+  }
+}
+
+void Runtime::stop_roles() {
+  if (!launched_) return;
+  launched_ = false;
+  go_.store(kQuit, std::memory_order_release);
+  stop_network_.store(true, std::memory_order_release);
+  for (unsigned i = 1; i < layout_.workers(); ++i) rte_eal_wait_lcore(layout_.worker_lcores[i]);
+  rte_eal_wait_lcore(layout_.network_lcore);
+}
+
+int Runtime::worker_main(void* arg) {
+  auto* a = static_cast<WorkerArg*>(arg);
+  Runtime* rt = a->runtime;
+  uint32_t last = kQuit;
+  IdleBackoff idle;
+  try {
+    for (;;) {
+      const uint32_t s = rt->go_.load(std::memory_order_acquire);
+      if (s == kQuit && rt->stop_network_.load(std::memory_order_acquire)) return 0;
+      if (s == last || s == kQuit) {
+        idle.wait();
+        rt->clock().charge(Role::kWait);  // keeps what a superstep's figures miss short
+        continue;
+      }
+      idle.reset();
+      last = s;
+      rt->work(a->index, rt->step_);
+      rt->workers_done_.fetch_add(1, std::memory_order_acq_rel);
+    }
+  } catch (const std::exception& ex) {
+    rt->fail(ex.what());
+  }
+  return 0;
+}
+
+void Runtime::fail(const std::string& what) {
+  if (failed_.exchange(true)) return;
+  error_ = what;
+  error_set_.store(true, std::memory_order_release);
+}
+
+void Runtime::throw_if_failed() const {
+  if (error_set_.load(std::memory_order_acquire)) throw EngineError(error_);
+}
+
+// ---- time by role (report/role_clock.h) ------------------------------------------
+
+// This lcore's clock (the last slot serves a thread outside the EAL's lcores).
+RoleClock& Runtime::clock() {
+  const unsigned id = rte_lcore_id();
+  return clocks_[id < RTE_MAX_LCORE ? id : RTE_MAX_LCORE];
+}
+
+RoleCycles Runtime::role_cycles() const {
+  RoleCycles sum{};
+  for (const RoleClock& c : clocks_) c.add_to(sum);
+  return sum;
+}
+
+// A network pass charged to the network role if it moved anything; an
+// empty poll is waiting.
+bool Runtime::timed_network_step() {
+  RoleClock& clk = clock();
+  clk.charge(clk.current());
+  const bool moved = network_step();
+  clk.charge(moved ? Role::kNetwork : Role::kWait);
+  return moved;
+}
+
+// A worker between buckets: on a shared lcore, run the network roles; on
+// its own lcore, only wait when the pool is empty.
+void Runtime::stall(bool starved) {
+  if (!layout_.split) {
+    if (!starved) {
+      timed_network_step();
+      return;
+    }
+    wait_for([this] { return rte_mempool_avail_count(dp_.local_pool()) > 0 || timed_network_step(); });
+    return;
+  }
+  throw_if_failed();
+  if (starved) {
+    RoleClock& clk = clock();
+    const Role was = clk.switch_to(Role::kWait);
+    const timespec ts{0, 20'000};
+    nanosleep(&ts, nullptr);
+    clk.switch_to(was);
+  }
+}
+
+// ---- the coordinator's superstep -----------------------------------------------
+
+void Runtime::work(unsigned w, const StepControl& step) {
+  RoleClock& clk = clock();
+  clk.switch_to(Role::kApply);
+  program_.apply(w, step, stall_fn_);
+  clk.switch_to(Role::kScatter);
+  program_.scatter(w, step.superstep, stall_fn_);
+  clk.switch_to(Role::kWait);
+}
+
+StepStats Runtime::run_workers(const StepControl& step, AggregateBytes* aggregate) {
+  const uint32_t s = step.superstep;
+  step_ = step;
+  workers_done_.store(0, std::memory_order_relaxed);
+  go_.store(s, std::memory_order_release);
+  work(0, step);
+  const unsigned others = program_.workers() - 1;
+  wait_for([this, others] { return workers_done_.load(std::memory_order_acquire) == others; });
+  StepStats st;
+  st.superstep = s;
+  for (unsigned w = 0; w < program_.workers(); ++w) {  // worker order: identical merges every run
+    const StepStats& ws = program_.worker_stats(w);
+    st.active += ws.active;
+    program_.merge(*aggregate, program_.worker_aggregate(w));
+    st.messages_sent += ws.messages_sent;
+    st.messages_local += ws.messages_local;
+    st.buckets_sent += ws.buckets_sent;
+    st.dense = st.dense || ws.dense;
+    // Folded by the worker itself: only with shared roles, where this
+    // lcore is also the network role and owns these counters (with split
+    // roles even a += 0 here would race with the network lcore's updates).
+    if (!layout_.split) {
+      accumulated_[s & 1] += program_.folded_directly(w);
+      local_folded_[s & 1] += program_.folded_directly(w);
+      for (uint64_t i = 0; i < program_.direct_overflows(w); ++i) dp_.rx.drop(DropReason::kSlotOverflow);
+    }
+  }
+  return st;
+}
+
+void Runtime::send_end(uint32_t s, const StepStats& st, const AggregateBytes& aggregate) {
+  for (unsigned p = 0; p < nodes_; ++p) {
+    if (p == rank_) continue;
+    wire::EndPayload e{};
+    for (unsigned w = 0; w < program_.workers(); ++w) {
+      e.buckets_to_dst += program_.buckets_to(w, p);
+      e.messages_to_dst += program_.records_to(w, p);
+    }
+    e.active_vertices = st.active;
+    e.messages_sent = st.messages_sent;
+    e.buckets_sent = st.buckets_sent;
+    e.bytes_sent = data_frame_bytes(st);
+    std::memcpy(e.aggregate, aggregate.data(), sizeof e.aggregate);
+    membership_.send_control(p, wire::Kind::kEnd, s, &e, sizeof e, pump_fn_);
+  }
+}
+
+// L2 bytes of the data buckets this node sent to other nodes: each frame is
+// its headers plus one record per remote message.
+uint64_t Runtime::data_frame_bytes(const StepStats& st) const {
+  return st.buckets_sent * wire::kPayloadOffset + (st.messages_sent - st.messages_local) * program_.record_bytes();
+}
+
+void Runtime::combine_cluster_figures(uint32_t s, StepStats& st, AggregateBytes* aggregate) {
+  AggregateBytes cluster{};
+  for (unsigned p = 0; p < nodes_; ++p) {  // rank order: identical merges on every node
+    if (p == rank_) {
+      st.cluster_active += st.active;
+      program_.merge(cluster, *aggregate);
+      st.cluster_messages += st.messages_sent;
+      st.cluster_buckets += st.buckets_sent;
+      st.cluster_bytes += data_frame_bytes(st);
+    } else {
+      const wire::EndPayload& e = ledger_.end(p, s);
+      st.cluster_active += e.active_vertices;
+      AggregateBytes theirs;
+      std::memcpy(theirs.data(), e.aggregate, theirs.size());
+      program_.merge(cluster, theirs);
+      st.cluster_messages += e.messages_sent;
+      st.cluster_buckets += e.buckets_sent;
+      st.cluster_bytes += e.bytes_sent;
+    }
+  }
+  *aggregate = cluster;
+  const TxCounters& tx = tx_snapshot_[s & 1];
+  st.bytes_sent = tx.bytes - tx_bytes_mark_;
+  st.frames_sent = tx.frames - tx_frames_mark_;
+  tx_bytes_mark_ = tx.bytes;
+  tx_frames_mark_ = tx.frames;
+}
+
+// ---- the job's end: FIN carries each node's top vertices to all ------------
+
+void Runtime::finish(RunReport& report) {
+  wire::FinPayload fin{};
+  const std::vector<wire::TopEntry> mine = program_.top(std::min<unsigned>(opt_.top, wire::kTopK));
+  fin.entries = static_cast<uint32_t>(mine.size());
+  std::copy(mine.begin(), mine.end(), fin.top);
+  for (unsigned p = 0; p < nodes_; ++p)
+    if (p != rank_) membership_.send_control(p, wire::Kind::kFin, 0, &fin, sizeof fin, pump_fn_);
+  // Done when every peer's FIN is in and every frame we sent is acked (so
+  // no peer still waits for a retransmission from us).
+  finish_requested_.store(true, std::memory_order_release);
+  wait_for([this] { return finished_.load(std::memory_order_acquire); });
+  std::vector<wire::TopEntry> all = mine;
+  for (unsigned p = 0; p < nodes_; ++p) {
+    if (p == rank_) continue;
+    const wire::FinPayload& f = fins_[p];
+    all.insert(all.end(), f.top, f.top + std::min<uint32_t>(f.entries, wire::kTopK));
+  }
+  std::sort(all.begin(), all.end(), [](const wire::TopEntry& a, const wire::TopEntry& b) {
+    return a.value != b.value ? a.value > b.value : a.vertex < b.vertex;
+  });
+  if (all.size() > opt_.top) all.resize(opt_.top);
+  report.cluster_top = all;
+  if (!layout_.split) linger();
+  // (split: the network lcore lingers once it has published `finished_`)
+}
+
+// Keep answering for a moment: a peer whose last ack from us was lost
+// retransmits and must hear from us again. Then let the ports go quiet
+// before they close (dataplane/memif_guard.h says why memif needs it).
+void Runtime::linger() {
+  IdleBackoff idle;
+  const auto t = Clock::now();
+  while (seconds_since(t) < kLingerSeconds) {
+    if (!network_step()) idle.wait();
+  }
+  if (nodes_ > 1) dp_.quiet_before_close();
+}
+
+}  // namespace wg

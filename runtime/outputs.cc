@@ -1,0 +1,66 @@
+#include "runtime/outputs.h"
+
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+#include "compute/dense_block.h"
+
+namespace wg {
+
+std::string config_json(const Config& c) {
+  std::string j = "{\"app\": \"" + c.app + "\", \"graph\": \"" + json_escape(c.graph) + "\"";
+  j += ", \"nodes\": " + std::to_string(c.nodes) + ", \"rank\": " + std::to_string(c.rank);
+  j += ", \"iterations\": " + std::to_string(c.iterations) + ", \"source\": " + std::to_string(c.source);
+  j += std::string(", \"undirected\": ") + (c.undirected ? "true" : "false");
+  j += ", \"job_id\": " + std::to_string(c.job_token) + ", \"udp_port\": " + std::to_string(c.udp_port);
+  j += ", \"domains\": " + std::to_string(c.domains) + ", \"domain_split\": \"" +
+       (c.domain_metis ? "metis" : "even") + "\"";
+  j += std::string(", \"roles\": \"") + (c.engine.split_roles ? "split" : "shared") + "\"";
+  j += std::string(", \"scatter\": \"") +
+       (c.engine.scatter == ScatterMode::kDense ? "dense" : c.engine.scatter == ScatterMode::kSparse ? "sparse" : "auto") + "\"";
+  j += ", \"segment_kib\": " + std::to_string((c.engine.segment_bytes ? c.engine.segment_bytes : default_segment_bytes()) / 1024);
+  j += ", \"window\": " + std::to_string(c.transport.window);
+  j += std::string(", \"checksum\": ") + (c.transport.checksum ? "true" : "false");
+  j += ", \"fault_rx\": \"" + describe(c.transport.rx_faults) + "\", \"fault_tx\": \"" +
+       describe(c.transport.tx_faults) + "\", \"fault_seed\": " + std::to_string(c.transport.fault_seed);
+  return j + "}";
+}
+
+void print_fault_counts(const RunReport& r) {
+  auto line = [](const char* dir, const FaultCounts& f) {
+    if (f.seen == 0) return;
+    std::printf("        injected on %s: %lu frames seen, dropped %lu, duplicated %lu, reordered %lu, "
+                "corrupted %lu, delayed %lu\n",
+                dir, static_cast<unsigned long>(f.seen), static_cast<unsigned long>(f.dropped),
+                static_cast<unsigned long>(f.duplicated), static_cast<unsigned long>(f.reordered),
+                static_cast<unsigned long>(f.corrupted), static_cast<unsigned long>(f.delayed));
+  };
+  line("receive", r.rx_faults);
+  line("transmit", r.tx_faults);
+}
+
+void print_top(const RunReport& r) {
+  if (r.cluster_top.empty()) return;
+  std::printf("top %zu vertices by rank:\n", r.cluster_top.size());
+  for (size_t i = 0; i < r.cluster_top.size(); ++i)
+    std::printf("  %2zu. vertex %10u  rank %.9g\n", i + 1, r.cluster_top[i].vertex, r.cluster_top[i].value);
+}
+
+void write_outputs(const Config& cfg, const RunReport& r, const std::function<void(std::FILE*)>& write_lines) {
+  std::filesystem::create_directories(cfg.out_dir);
+  const std::string dir = cfg.out_dir + "/";
+  const std::string path = dir + "result-" + std::to_string(cfg.rank) + ".txt";
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) throw std::runtime_error("cannot write " + path);
+  std::unique_ptr<char[]> buffer(new char[1 << 20]);
+  std::setvbuf(f, buffer.get(), _IOFBF, 1 << 20);
+  write_lines(f);
+  const bool bad = std::ferror(f) != 0;
+  if (std::fclose(f) != 0 || bad) throw std::runtime_error("error writing " + path);
+  write_node_json(dir + "node" + std::to_string(cfg.rank) + ".json", config_json(cfg), r);
+  if (cfg.rank == 0) write_summary_json(dir + "summary.json", config_json(cfg), r);
+  std::printf("results written to %s\n", path.c_str());
+}
+
+}  // namespace wg

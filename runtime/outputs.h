@@ -1,0 +1,24 @@
+// What a node reports after its run: the totals and the top vertices on
+// stdout, and with --out the result file and the JSON reports.
+#pragma once
+
+#include <cstdio>
+#include <functional>
+#include <string>
+
+#include "config/options.h"
+#include "report/run_report.h"
+
+namespace wg {
+
+void print_fault_counts(const RunReport& r);
+void print_top(const RunReport& r);
+
+// Writes DIR/result-R.txt (one `<vertex> <value>` line per vertex this node
+// owns, from write_lines), DIR/nodeR.json and, on rank 0, DIR/summary.json.
+void write_outputs(const Config& cfg, const RunReport& r, const std::function<void(std::FILE*)>& write_lines);
+
+// The configuration echoed in nodeR.json and summary.json, a JSON object.
+std::string config_json(const Config& c);
+
+}  // namespace wg
