@@ -55,6 +55,7 @@
 #include "compute/graph_reader.h"
 #include "compute/partition.h"
 #include "compute/worker.h"
+#include "runtime/node.h"
 #include "config/options.h"
 #include "dataplane/bucket_ring.h"
 #include "dataplane/dataplane.h"
@@ -310,12 +311,26 @@ int main(int argc, char** argv) {
   int rc = 0;
   const double load_start = bench::loadavg();
   try {
+    // ---- node 0 of a P-node PageRank job, assembled as the binary does it
+    // (runtime/node.h); its ports are the bench's own (net_null, the ack ring)
+    Config cfg;
+    cfg.app = PageRank::kTraits.name;
+    cfg.program = PageRank::kTraits;
+    cfg.graph = o.graph;
+    cfg.nodes = o.nodes;
+    cfg.job_token = kJob;
+    cfg.mbufs = o.mbufs;
+    cfg.domains = 1;
+    cfg.iterations = 20;
+    Node node(cfg, sizeof(wire::RecordOf<PageRank::Message>));
+    Dataplane& dp = node.dataplane();
+
     // ---- graph: node 0's part of a P-node partition ----
     const auto tl = Clock::now();
     LocalGraph lg;
     {
-      const EdgeList g = load_graph(o.graph);
-      lg = build_local_graph(g, o.nodes, 0, false);
+      LoadedGraph g = node.load();
+      lg = build_local_graph(g.edges, o.nodes, 0, false);
     }
     uint64_t edges_remote = 0, edges_local = 0, runs = 0;
     for (unsigned p = 0; p < o.nodes; ++p)
@@ -334,7 +349,6 @@ int main(int argc, char** argv) {
     std::printf("scatter runs: %lu (source, destination block) pairs, %.2f records each on average\n",
                 static_cast<unsigned long>(runs), mean_run);
 
-    Dataplane dp(DataplaneOptions{.job_token = kJob, .rank = 0, .nodes = o.nodes, .mbufs = o.mbufs});
     char port_name[RTE_ETH_NAME_MAX_LEN] = "?";
     rte_eth_dev_get_name_by_port(dp.port_id(0), port_name);
     for (unsigned p = 1; p < o.nodes; ++p)

@@ -32,6 +32,7 @@
 #include "apps/cc.h"
 #include "apps/kcore.h"
 #include "apps/label_propagation.h"
+#include "apps/programs.h"
 #include "apps/pagerank.h"
 #include "apps/sssp.h"
 #include "compute/edge_list.h"
@@ -41,6 +42,7 @@
 #include "report/role_clock.h"
 #include "report/telemetry.h"
 #include "dataplane/dataplane.h"
+#include "tests/cluster_harness.h"
 #include "tests/graphs_for_tests.h"
 #include "tests/reference.h"
 
@@ -394,6 +396,49 @@ TEST(EngineSlotPrograms, KCoreAgreesWithPeeling) {
 TEST(EngineSlotPrograms, LabelPropagationAgreesWithTheOracle) {
   check_cd(test::corner_case_graph(), 10);
   check_cd(kron(), 3);
+}
+
+// ---- every registered program (apps/programs.h) against its oracle ------------
+
+// Each vertex's value as the program prints it in its result file.
+template <class Prog>
+std::vector<std::string> printed(const std::vector<typename Prog::Value>& values) {
+  std::vector<std::string> out;
+  for (const auto& y : values) {
+    char* buf = nullptr;
+    size_t len = 0;
+    std::FILE* f = open_memstream(&buf, &len);
+    Prog::print_value(f, y);
+    std::fclose(f);
+    out.emplace_back(buf, len);
+    std::free(buf);
+  }
+  return out;
+}
+
+template <class Prog>
+void check_registered_program(const EdgeList& input, VertexId source) {
+  SCOPED_TRACE(std::string(Prog::kTraits.name));
+  const ProgramParams params{source, Prog::kTraits.default_iterations};
+  const auto out = run_engine(as_program_sees<Prog>(input), Prog::make(params, input.num_vertices));
+  EXPECT_TRUE(test::check_expected(printed<Prog>(out.values),
+                                   ref::oracle(Prog::kTraits.name, input, source, params.iterations)));
+  expect_messages_balanced(out.report);
+}
+
+template <VertexProgram... P>
+void check_all(ProgramList<P...>, const EdgeList& input, VertexId source) {
+  (check_registered_program<P>(input, source), ...);
+}
+
+// A program added to apps/programs.h is run here without touching this file
+// (its oracle must be in tests/reference.cc: ref::oracle throws otherwise).
+TEST(EngineAllPrograms, EveryRegisteredProgramMatchesItsOracle) {
+  check_all(AllPrograms{}, test::corner_case_graph(), 0);
+  check_all(AllPrograms{}, kron(), max_out_degree_vertex(kron()));
+  g_split_roles = false;
+  check_all(AllPrograms{}, test::corner_case_graph(), 101);
+  g_split_roles = true;
 }
 
 // ---- the open model: 8- and 16-byte messages, an aggregate of the program's
