@@ -15,29 +15,11 @@
 #include "compute/partition.h"
 #include "report/run_report.h"
 #include "compute/domain_plan.h"
+#include "config/config_json.h"
 
 namespace wg {
 
 namespace {
-
-std::string config_json(const Config& c) {
-  std::string j = "{\"app\": \"" + std::string(app_name(c.app)) + "\", \"graph\": \"" + json_escape(c.graph) + "\"";
-  j += ", \"nodes\": " + std::to_string(c.nodes) + ", \"rank\": " + std::to_string(c.rank);
-  j += ", \"iterations\": " + std::to_string(c.iterations) + ", \"source\": " + std::to_string(c.source);
-  j += std::string(", \"undirected\": ") + (c.undirected ? "true" : "false");
-  j += ", \"job_id\": " + std::to_string(c.job_token) + ", \"udp_port\": " + std::to_string(c.udp_port);
-  j += ", \"domains\": " + std::to_string(c.domains) + ", \"domain_split\": \"" +
-       (c.domain_metis ? "metis" : "even") + "\"";
-  j += std::string(", \"roles\": \"") + (c.split_roles ? "split" : "shared") + "\"";
-  j += std::string(", \"scatter\": \"") +
-       (c.scatter == ScatterMode::kDense ? "dense" : c.scatter == ScatterMode::kSparse ? "sparse" : "auto") + "\"";
-  j += ", \"segment_kib\": " + std::to_string(c.segment_kib ? c.segment_kib : default_segment_bytes() / 1024);
-  j += ", \"window\": " + std::to_string(c.transport.window);
-  j += std::string(", \"checksum\": ") + (c.transport.checksum ? "true" : "false");
-  j += ", \"fault_rx\": \"" + describe(c.transport.rx_faults) + "\", \"fault_tx\": \"" +
-       describe(c.transport.tx_faults) + "\", \"fault_seed\": " + std::to_string(c.transport.fault_seed);
-  return j + "}";
-}
 
 template <VertexProgram Prog>
 void write_results(const std::string& path, const LocalGraph& g, const std::vector<typename Prog::Value>& values) {
