@@ -167,7 +167,7 @@ inline ordered_json stat_json(const Stat& s) { return {{"median", s.median}, {"m
 inline bool write_json(const std::string& path, const ordered_json& j) {
   if (path.empty()) return true;
   std::ofstream out(path);
-  out << j.dump(2) << '\n';
+  out << j.dump(2, ' ', false, ordered_json::error_handler_t::replace) << '\n';
   out.close();
   return static_cast<bool>(out);
 }

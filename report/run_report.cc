@@ -15,11 +15,13 @@ double wire_gbps(uint64_t bytes, uint64_t frames, double seconds) {
   return seconds > 0 ? (bytes + frames * wire::kWireOverheadBytes) * 8e-9 / seconds : 0.0;
 }
 
-// Writes `j` to `path`, two-space indented, with a final newline.
+// Writes `j` to `path`, two-space indented, with a final newline. Bytes of a
+// string that are not UTF-8 (a graph path can hold any) become U+FFFD rather
+// than failing the run.
 void write_json_file(const std::string& path, const ordered_json& j) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write " + path);
-  out << j.dump(2) << '\n';
+  out << j.dump(2, ' ', false, ordered_json::error_handler_t::replace) << '\n';
   out.close();
   if (!out) throw std::runtime_error("error writing " + path);
 }
