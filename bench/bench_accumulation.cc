@@ -407,20 +407,26 @@ int main(int argc, char** argv) {
     // MACHINE-NOTES figures (one core, another machine kind) for reference.
     constexpr double kNotesRandom = 189e6, kNotesBlockedLo = 650e6, kNotesBlockedHi = 850e6;
 
-    bench::Json j;
-    j.open().text("benchmark", "accumulation").integer("sigma_entries", sigma).integer("records", n);
-    j.integer("frames", b.frame_count()).integer("block_kib", o.block_kib).text("port", port_name);
-    j.integer("trials", o.trials).integer("warmup", o.warmup);
-    j.num("loadavg_start", load_start).num("loadavg_end", bench::loadavg());
-    j.num("blocked_updates_per_line_per_visit", b.updates_per_line_per_visit());
-    j.boolean("thp_madvise_ok", b.thp_advised());
-    j.open_array("results");
-    for (const Result& r : results) {
-      j.open().text("order", r.order).text("variant", r.variant).stat("records_per_s", bench::summarize(r.rates));
-      j.stat("vs_plain_same_order", ratio(r.order, r.variant, r.order, "plain"));
-      j.integer("dropped", r.dropped).close();
-    }
-    j.close_array();
+    bench::ordered_json j;
+    j["benchmark"] = "accumulation";
+    j["sigma_entries"] = sigma;
+    j["records"] = n;
+    j["frames"] = b.frame_count();
+    j["block_kib"] = o.block_kib;
+    j["port"] = port_name;
+    j["trials"] = o.trials;
+    j["warmup"] = o.warmup;
+    j["loadavg_start"] = load_start;
+    j["loadavg_end"] = bench::loadavg();
+    j["blocked_updates_per_line_per_visit"] = b.updates_per_line_per_visit();
+    j["thp_madvise_ok"] = b.thp_advised();
+    j["results"] = bench::ordered_json::array();
+    for (const Result& r : results)
+      j["results"].push_back({{"order", r.order},
+                              {"variant", r.variant},
+                              {"records_per_s", bench::stat_json(bench::summarize(r.rates))},
+                              {"vs_plain_same_order", bench::stat_json(ratio(r.order, r.variant, r.order, "plain"))},
+                              {"dropped", r.dropped}});
 
     std::printf("\nratios: median [min, max] over rounds of (variant / baseline) measured in the same round\n");
     for (const char* order : {"random", "blocked"}) {
@@ -434,13 +440,13 @@ int main(int argc, char** argv) {
                   order, 100 * d.median, 100 * d.min, 100 * d.max, 100 * df.median, 100 * tr.median, 100 * tr.min,
                   100 * tr.max, 100 * derived(order, "ring-direct") / plain,
                   100 * derived(order, "ring-transport") / plain);
-      j.open(order).stat("ring_direct_vs_plain", d).stat("ring_direct_free_vs_plain", df);
-      j.stat("ring_transport_vs_plain", tr);
-      j.num("ring_direct_without_txrx_vs_plain", derived(order, "ring-direct") / plain);
-      j.num("ring_transport_without_txrx_vs_plain", derived(order, "ring-transport") / plain);
-      j.boolean("target_80pct_met_direct", d.median >= 0.8);
-      j.boolean("target_80pct_met_transport", tr.median >= 0.8);
-      j.close();
+      j[order] = {{"ring_direct_vs_plain", bench::stat_json(d)},
+                  {"ring_direct_free_vs_plain", bench::stat_json(df)},
+                  {"ring_transport_vs_plain", bench::stat_json(tr)},
+                  {"ring_direct_without_txrx_vs_plain", derived(order, "ring-direct") / plain},
+                  {"ring_transport_without_txrx_vs_plain", derived(order, "ring-transport") / plain},
+                  {"target_80pct_met_direct", d.median >= 0.8},
+                  {"target_80pct_met_transport", tr.median >= 0.8}};
     }
     const Stat gain_plain = ratio("blocked", "plain", "random", "plain");
     const Stat gain_ring = ratio("blocked", "ring-direct", "random", "ring-direct");
@@ -461,12 +467,14 @@ int main(int argc, char** argv) {
                   order, d.median >= 0.8 ? "MET" : "NOT MET", tr.median >= 0.8 ? "MET" : "NOT MET");
     }
     std::printf("target: blocked beats random (ring direct): %s\n", gain_ring.median > 1.0 ? "MET" : "NOT MET");
-    j.stat("blocked_gain_plain", gain_plain).stat("blocked_gain_ring_direct", gain_ring);
-    j.stat("blocked_gain_ring_transport", gain_tr).boolean("blocked_beats_random", gain_ring.median > 1.0);
-    j.open("machine_notes").num("plain_random_per_s", kNotesRandom).num("blocked_lo_per_s", kNotesBlockedLo);
-    j.num("blocked_hi_per_s", kNotesBlockedHi).close();
-    j.close();
-    if (!j.write(o.json)) {
+    j["blocked_gain_plain"] = bench::stat_json(gain_plain);
+    j["blocked_gain_ring_direct"] = bench::stat_json(gain_ring);
+    j["blocked_gain_ring_transport"] = bench::stat_json(gain_tr);
+    j["blocked_beats_random"] = gain_ring.median > 1.0;
+    j["machine_notes"] = {{"plain_random_per_s", kNotesRandom},
+                          {"blocked_lo_per_s", kNotesBlockedLo},
+                          {"blocked_hi_per_s", kNotesBlockedHi}};
+    if (!bench::write_json(o.json, j)) {
       std::fprintf(stderr, "bench_accumulation: cannot write %s\n", o.json.c_str());
       rc = 1;
     }

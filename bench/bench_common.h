@@ -1,6 +1,6 @@
 // Shared helpers of the wiregraph benchmarks: trial statistics, the
 // single-core memory bandwidth baseline, command-line parsing of the options
-// after the EAL's `--`, and a small JSON writer.
+// after the EAL's `--`, and the JSON report writer.
 //
 // Benchmarks report speed as ratios against a baseline measured in the same
 // run; nothing here checks thresholds.
@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -24,6 +25,8 @@
 #include <vector>
 
 #include <time.h>
+
+#include <nlohmann/json.hpp>
 
 #include "config/options.h"
 
@@ -154,73 +157,20 @@ class Args {
   std::vector<std::string> argv_;
 };
 
-// ---- JSON ---------------------------------------------------------------------
+// ---- JSON (nlohmann-json, the project's one JSON library) ----------------------
 
-// Appends `"key": value` pairs with commas; objects and arrays nest by hand.
-class Json {
- public:
-  std::string str() const { return s_; }
-  Json& open(const char* key = nullptr) { return begin(key, '{'); }
-  Json& close() { return end('}'); }
-  Json& open_array(const char* key) { return begin(key, '['); }
-  Json& close_array() { return end(']'); }
-  Json& num(const char* key, double v) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.6g", v);
-    return raw(key, b);
-  }
-  Json& integer(const char* key, uint64_t v) { return raw(key, std::to_string(v)); }
-  Json& boolean(const char* key, bool v) { return raw(key, v ? "true" : "false"); }
-  Json& text(const char* key, const std::string& v) {
-    std::string q = "\"";
-    for (char c : v) {
-      if (c == '"' || c == '\\') q += '\\';
-      if (static_cast<unsigned char>(c) < 0x20) continue;
-      q += c;
-    }
-    return raw(key, q + "\"");
-  }
-  Json& stat(const char* key, const Stat& s) {
-    open(key);
-    num("median", s.median).num("min", s.min).num("max", s.max);
-    return close();
-  }
+using nlohmann::ordered_json;
 
-  bool write(const std::string& path) const {
-    if (path.empty()) return true;
-    std::FILE* f = std::fopen(path.c_str(), "w");
-    if (f == nullptr) return false;
-    std::fputs(s_.c_str(), f);
-    std::fputc('\n', f);
-    return std::fclose(f) == 0;
-  }
+inline ordered_json stat_json(const Stat& s) { return {{"median", s.median}, {"min", s.min}, {"max", s.max}}; }
 
- private:
-  Json& raw(const char* key, const std::string& v) {
-    comma();
-    if (key != nullptr) s_ += std::string("\"") + key + "\": ";
-    s_ += v;
-    first_ = false;
-    return *this;
-  }
-  Json& begin(const char* key, char c) {
-    comma();
-    if (key != nullptr) s_ += std::string("\"") + key + "\": ";
-    s_ += c;
-    first_ = true;
-    return *this;
-  }
-  Json& end(char c) {
-    s_ += c;
-    first_ = false;
-    return *this;
-  }
-  void comma() {
-    if (!first_) s_ += ", ";
-  }
-  std::string s_;
-  bool first_ = true;
-};
+// Writes `j` to `path` (nothing when `path` is empty); false on an error.
+inline bool write_json(const std::string& path, const ordered_json& j) {
+  if (path.empty()) return true;
+  std::ofstream out(path);
+  out << j.dump(2, ' ', false, ordered_json::error_handler_t::replace) << '\n';
+  out.close();
+  return static_cast<bool>(out);
+}
 
 // Line rates in Gbit/s that the reports compare against.
 inline constexpr double kLineRatesGbps[] = {10, 25, 40, 100};

@@ -249,21 +249,24 @@ void print_figures(const char* clock, const Figures& f) {
               f.bucket_bytes.median * 1e-9, f.bucket_vs_bw.median, f.bucket_vs_bw.min, f.bucket_vs_bw.max);
 }
 
-void json_figures(bench::Json& j, const char* key, const Figures& f) {
-  j.open(key);
-  j.stat("seconds", f.seconds).stat("messages_per_s", f.msgs).stat("frames_per_s", f.fps).stat("wire_l1_gbps", f.wire);
-  j.stat("all_buckets_l1_gbps", f.all_l1).stat("record_bytes_per_s", f.rec_bytes);
-  j.stat("bucket_bytes_per_s", f.bucket_bytes).stat("record_bytes_vs_write_bw", f.rec_vs_bw);
-  j.stat("bucket_bytes_vs_write_bw", f.bucket_vs_bw);
-  j.open("pct_of_line_rate_wire");
-  for (double r : bench::kLineRatesGbps) j.num((std::to_string(static_cast<int>(r)) + "GbE").c_str(), 100 * f.wire.median / r);
-  j.close().open("pct_of_line_rate_all_buckets");
-  for (double r : bench::kLineRatesGbps)
-    j.num((std::to_string(static_cast<int>(r)) + "GbE").c_str(), 100 * f.all_l1.median / r);
-  j.close();
-  j.boolean("target_40gbps_all_buckets_met", f.all_l1.median >= 40.0);
-  j.boolean("target_40gbps_wire_met", f.wire.median >= 40.0);
-  j.close();
+bench::ordered_json json_figures(const Figures& f) {
+  bench::ordered_json j;
+  j["seconds"] = bench::stat_json(f.seconds);
+  j["messages_per_s"] = bench::stat_json(f.msgs);
+  j["frames_per_s"] = bench::stat_json(f.fps);
+  j["wire_l1_gbps"] = bench::stat_json(f.wire);
+  j["all_buckets_l1_gbps"] = bench::stat_json(f.all_l1);
+  j["record_bytes_per_s"] = bench::stat_json(f.rec_bytes);
+  j["bucket_bytes_per_s"] = bench::stat_json(f.bucket_bytes);
+  j["record_bytes_vs_write_bw"] = bench::stat_json(f.rec_vs_bw);
+  j["bucket_bytes_vs_write_bw"] = bench::stat_json(f.bucket_vs_bw);
+  bench::ordered_json& wire = j["pct_of_line_rate_wire"] = bench::ordered_json::object();
+  for (double r : bench::kLineRatesGbps) wire[std::to_string(static_cast<int>(r)) + "GbE"] = 100 * f.wire.median / r;
+  bench::ordered_json& all = j["pct_of_line_rate_all_buckets"] = bench::ordered_json::object();
+  for (double r : bench::kLineRatesGbps) all[std::to_string(static_cast<int>(r)) + "GbE"] = 100 * f.all_l1.median / r;
+  j["target_40gbps_all_buckets_met"] = f.all_l1.median >= 40.0;
+  j["target_40gbps_wire_met"] = f.wire.median >= 40.0;
+  return j;
 }
 
 void usage() {
@@ -589,18 +592,29 @@ int main(int argc, char** argv) {
     }
 
     // ---- report ----
-    bench::Json j;
-    j.open().text("benchmark", "generation").text("graph", o.graph);
-    j.integer("nodes", o.nodes).integer("num_vertices", lg.num_vertices).integer("num_edges", lg.num_edges);
-    j.integer("local_vertices", lg.num_local).integer("edges_remote", edges_remote).integer("edges_local", edges_local);
-    j.integer("scatter_runs", runs).num("records_per_run", mean_run);
-    j.text("port", port_name).integer("trials", o.trials).integer("warmup", o.warmup);
-    j.text("local_buckets", o.fold_local ? "folded" : "freed").integer("lcore", rte_lcore_id());
-    j.num("loadavg_start", load_start).num("loadavg_end", bench::loadavg());
-    j.open("baseline").text("what", "single-core sequential write, non-zero pattern, " +
-                                        std::to_string(o.membw_mib) + " MiB buffer");
-    j.stat("bytes_per_s", membw).stat("bytes_per_cpu_s", membw_cpu).close();
-    j.open_array("variants");
+    bench::ordered_json j;
+    j["benchmark"] = "generation";
+    j["graph"] = o.graph;
+    j["nodes"] = o.nodes;
+    j["num_vertices"] = lg.num_vertices;
+    j["num_edges"] = lg.num_edges;
+    j["local_vertices"] = lg.num_local;
+    j["edges_remote"] = edges_remote;
+    j["edges_local"] = edges_local;
+    j["scatter_runs"] = runs;
+    j["records_per_run"] = mean_run;
+    j["port"] = port_name;
+    j["trials"] = o.trials;
+    j["warmup"] = o.warmup;
+    j["local_buckets"] = o.fold_local ? "folded" : "freed";
+    j["lcore"] = rte_lcore_id();
+    j["loadavg_start"] = load_start;
+    j["loadavg_end"] = bench::loadavg();
+    j["baseline"] = {
+        {"what", "single-core sequential write, non-zero pattern, " + std::to_string(o.membw_mib) + " MiB buffer"},
+        {"bytes_per_s", bench::stat_json(membw)},
+        {"bytes_per_cpu_s", bench::stat_json(membw_cpu)}};
+    j["variants"] = bench::ordered_json::array();
     std::printf("\nall figures: median [min, max] of %u rounds after %u warm-up; each round runs the baseline and every "
                 "variant once (one superstep each); one lcore; load average %.2f at the start, %.2f now\n",
                 o.trials, o.warmup, load_start, bench::loadavg());
@@ -616,14 +630,15 @@ int main(int argc, char** argv) {
                   wall.seconds.max, cpu.seconds.median);
       print_figures("wall-clock", wall);
       print_figures("CPU", cpu);
-      j.open().text("name", v.name).text("what", v.what);
-      j.integer("records_per_superstep", t0.records).integer("local_records_per_superstep", t0.local_records);
-      j.integer("frames_per_superstep", t0.frames).integer("local_buckets_per_superstep", t0.local_buckets);
-      json_figures(j, "wall", wall);
-      json_figures(j, "cpu", cpu);
-      j.close();
+      j["variants"].push_back({{"name", v.name},
+                               {"what", v.what},
+                               {"records_per_superstep", t0.records},
+                               {"local_records_per_superstep", t0.local_records},
+                               {"frames_per_superstep", t0.frames},
+                               {"local_buckets_per_superstep", t0.local_buckets},
+                               {"wall", json_figures(wall)},
+                               {"cpu", json_figures(cpu)}});
     }
-    j.close_array();
     if (o.reliable) {
       std::printf("\nreliable variant checks: %lu ACK frames looped back, %lu invalid acks, %lu timeouts, %lu "
                   "retransmissions, %lu frames dropped on receive%s\n",
@@ -631,10 +646,10 @@ int main(int argc, char** argv) {
                   static_cast<unsigned long>(timeouts), static_cast<unsigned long>(retrans),
                   static_cast<unsigned long>(not_ours),
                   not_ours ? " (the null port produced dummy packets: pass net_null0,no-rx=1)" : "");
-      j.open("reliable_checks").integer("acks_looped", acks_looped).integer("invalid_acks", invalid_acks);
-      j.integer("timeouts", timeouts).integer("retransmissions", retrans).integer("rx_dropped", not_ours);
-      j.integer("frames_queued", queued).integer("frames_first_transmitted", first_tx);
-      j.boolean("valid", first_tx == queued).close();
+      j["reliable_checks"] = {{"acks_looped", acks_looped},   {"invalid_acks", invalid_acks},
+                              {"timeouts", timeouts},         {"retransmissions", retrans},
+                              {"rx_dropped", not_ours},       {"frames_queued", queued},
+                              {"frames_first_transmitted", first_tx}, {"valid", first_tx == queued}};
     }
     // Target from the issue: >= 40 Gbps L1 of 1500-byte buckets per worker lcore.
     const double remote_pct = 100.0 * edges_remote / static_cast<double>(edges_remote + edges_local);
@@ -648,8 +663,7 @@ int main(int argc, char** argv) {
                     o.nodes, remote_pct, f.wire.median, f.wire.median >= 40 ? "MET" : "NOT MET");
       }
     }
-    j.close();
-    if (!j.write(o.json)) {
+    if (!bench::write_json(o.json, j)) {
       std::fprintf(stderr, "bench_generation: cannot write %s\n", o.json.c_str());
       rc = 1;
     }

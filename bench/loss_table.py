@@ -23,6 +23,9 @@ and 30 %), runs a local cluster through scripts/wiregraph-cluster:
   max N           largest pacing factor N of any link, over all supersteps
   drop seen       frames the injectors dropped / frames they saw
 
+A run counts only when the launcher exited 0: its cluster check
+(scripts/wglib.py) then found messages sent == accumulated in every superstep.
+
 Prints a markdown table and writes every run's figures as JSON (--out).
 Only the Python standard library is used.
 """
@@ -38,6 +41,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import wglib  # noqa: E402  the node reports and the sent == accumulated check
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAUNCHER = os.path.join(REPO, "scripts", "wiregraph-cluster")
@@ -100,14 +107,14 @@ def run_once(args, link, graph, loss_pct, workdir):
         with open(log_path, "r", errors="replace") as f:
             row["log_tail"] = f.read()[-4000:]
         return row
-    nodes = []
-    for r in range(args.nodes):
-        with open(os.path.join(out_dir, "node%d.json" % r)) as f:
-            nodes.append(json.load(f))
+    # The launcher exited 0, so its cluster check (wglib) found every
+    # superstep balanced; the totals come from the same code.
+    nodes = [wglib.read_node_report(wglib.node_report_path(out_dir, r)) for r in range(args.nodes)]
+    totals, _ = wglib.superstep_totals(out_dir, args.nodes)
     compute = max(n["compute_seconds"] for n in nodes)
     records = sum(s["messages_sent"] - s["messages_local"] for n in nodes for s in n["supersteps"])
-    sent = sum(s["messages_sent"] for n in nodes for s in n["supersteps"])
-    accumulated = sum(s["messages_accumulated"] for n in nodes for s in n["supersteps"])
+    sent = sum(t["sent"] for t in totals.values())
+    accumulated = sum(t["accumulated"] for t in totals.values())
     data_frames = sum(l["frames"] for n in nodes for l in n["links"])
     retx = sum(l["retransmissions"] for n in nodes for l in n["links"])
     timeouts = sum(l["timeouts"] for n in nodes for l in n["links"])

@@ -24,8 +24,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "compute/edge_list.h"
 #include "compute/graph_reader.h"
@@ -170,18 +173,15 @@ int main(int argc, char** argv) {
   for (float r : ranks) total += r;
   std::printf("median %.4f s; ranks sum to %.6f\n", median, total);
   if (!json.empty()) {
-    std::FILE* f = std::fopen(json.c_str(), "w");
-    if (f == nullptr) {
-      std::fprintf(stderr, "reference_pagerank: cannot write %s: %s\n", json.c_str(), std::strerror(errno));
-      return 1;
-    }
-    std::fprintf(f, "{\"graph\": \"%s\", \"undirected\": %s, \"iterations\": %u, \"threads\": %d, \"edges\": %zu, "
-                    "\"median_seconds\": %.6f, \"seconds\": [",
-                 spec.c_str(), undirected ? "true" : "false", iterations, used, g.sources.size(), median);
-    for (size_t i = 0; i < seconds.size(); ++i) std::fprintf(f, "%s%.6f", i ? ", " : "", seconds[i]);
-    std::fprintf(f, "]}\n");
-    if (std::fclose(f) != 0) {
-      std::fprintf(stderr, "reference_pagerank: error writing %s\n", json.c_str());
+    const nlohmann::ordered_json j = {{"graph", spec},          {"undirected", undirected},
+                                      {"iterations", iterations}, {"threads", used},
+                                      {"edges", g.sources.size()}, {"median_seconds", median},
+                                      {"seconds", seconds}};
+    std::ofstream f(json);
+    f << j.dump(2) << '\n';
+    f.close();
+    if (!f) {
+      std::fprintf(stderr, "reference_pagerank: cannot write %s\n", json.c_str());
       return 1;
     }
   }

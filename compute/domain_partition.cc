@@ -1,7 +1,5 @@
 #include "compute/domain_partition.h"
 
-#include "report/run_report.h"
-
 #include <metis.h>
 
 #include <algorithm>
@@ -212,14 +210,6 @@ double fraction(uint64_t part, uint64_t whole) {
   return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
 }
 
-
-template <typename T>
-std::string json_array(const std::vector<T>& v) {
-  std::string o = "[";
-  for (size_t i = 0; i < v.size(); ++i) o += (i ? ", " : "") + std::to_string(v[i]);
-  return o + "]";
-}
-
 }  // namespace
 
 uint32_t max_domain_vertices(uint32_t num_local, unsigned k, double imbalance) {
@@ -326,26 +316,20 @@ std::string format_partition_report(const DomainPartition& p) {
   return o;
 }
 
-std::string partition_report_json(const DomainPartition& p) {
-  char num[64];
-  auto real = [&](double x) {
-    std::snprintf(num, sizeof num, "%.9g", std::isfinite(x) ? x : 0.0);
-    return std::string(num);
-  };
+nlohmann::ordered_json partition_report_json(const DomainPartition& p) {
+  auto real = [](double x) { return std::isfinite(x) ? x : 0.0; };
   // domain_of is left out: it has one entry per vertex.
-  std::string o = "{";
-  o += "\"domains\": " + std::to_string(p.domains);
-  o += ", \"vertices_per_domain\": " + json_array(p.vertices_per_domain);
-  o += ", \"edges_per_domain\": " + json_array(p.edges_per_domain);
-  o += ", \"local_edges\": " + std::to_string(p.local_edges);
-  o += ", \"cross_even\": " + std::to_string(p.cross_even);
-  o += ", \"cross_metis\": " + std::to_string(p.cross_metis);
-  o += ", \"cross_even_fraction\": " + real(fraction(p.cross_even, p.local_edges));
-  o += ", \"cross_metis_fraction\": " + real(fraction(p.cross_metis, p.local_edges));
-  o += ", \"metis_seconds\": " + real(p.metis_seconds);
-  o += std::string(", \"used_metis\": ") + (p.used_metis ? "true" : "false");
-  o += ", \"note\": \"" + json_escape(p.note) + "\"";
-  return o + "}";
+  return {{"domains", p.domains},
+          {"vertices_per_domain", p.vertices_per_domain},
+          {"edges_per_domain", p.edges_per_domain},
+          {"local_edges", p.local_edges},
+          {"cross_even", p.cross_even},
+          {"cross_metis", p.cross_metis},
+          {"cross_even_fraction", real(fraction(p.cross_even, p.local_edges))},
+          {"cross_metis_fraction", real(fraction(p.cross_metis, p.local_edges))},
+          {"metis_seconds", real(p.metis_seconds)},
+          {"used_metis", p.used_metis},
+          {"note", p.note}};
 }
 
 }  // namespace wg

@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "compute/partition.h"
 
 namespace wg {
@@ -68,7 +70,7 @@ uint64_t count_cross_domain_edges(const LocalGraph& g, const std::vector<uint8_t
 // the even split and after METIS, METIS time and the note.
 std::string format_partition_report(const DomainPartition& p);
 
-// The same fields as one JSON object (no trailing newline).
-std::string partition_report_json(const DomainPartition& p);
+// The same fields as one JSON object (the "partition" member of node<R>.json).
+nlohmann::ordered_json partition_report_json(const DomainPartition& p);
 
 }  // namespace wg

@@ -2,91 +2,67 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <fstream>
 #include <stdexcept>
 
 namespace wg {
 
-std::string json_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      o += buf;
-    } else {
-      o += c;
-    }
-  }
-  return o;
-}
+using nlohmann::ordered_json;
 
 namespace {
-
-struct File {
-  explicit File(const std::string& path) : f(std::fopen(path.c_str(), "w")), name(path) {
-    if (f == nullptr) throw std::runtime_error("cannot write " + path);
-  }
-  ~File() {
-    if (f != nullptr) std::fclose(f);
-  }
-  void close() {
-    const bool bad = std::ferror(f) != 0;
-    const bool fail = std::fclose(f) != 0;
-    f = nullptr;
-    if (bad || fail) throw std::runtime_error("error writing " + name);
-  }
-  std::FILE* f;
-  std::string name;
-};
 
 double wire_gbps(uint64_t bytes, uint64_t frames, double seconds) {
   return seconds > 0 ? (bytes + frames * wire::kWireOverheadBytes) * 8e-9 / seconds : 0.0;
 }
 
-void write_drops(std::FILE* f, const RxCounters& rx) {
-  std::fprintf(f, "{");
-  bool first = true;
-  for (size_t i = 1; i < rx.dropped.size(); ++i) {
-    std::fprintf(f, "%s\"%s\": %" PRIu64, first ? "" : ", ", drop_reason_name(static_cast<DropReason>(i)),
-                 rx.dropped[i]);
-    first = false;
-  }
-  std::fprintf(f, "}");
+// Writes `j` to `path`, two-space indented, with a final newline. Bytes of a
+// string that are not UTF-8 (a graph path can hold any) become U+FFFD rather
+// than failing the run.
+void write_json_file(const std::string& path, const ordered_json& j) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out << j.dump(2, ' ', false, ordered_json::error_handler_t::replace) << '\n';
+  out.close();
+  if (!out) throw std::runtime_error("error writing " + path);
 }
 
-void write_faults(std::FILE* f, const FaultCounts& c) {
-  std::fprintf(f,
-               "{\"seen\": %" PRIu64 ", \"dropped\": %" PRIu64 ", \"duplicated\": %" PRIu64
-               ", \"reordered\": %" PRIu64 ", \"corrupted\": %" PRIu64 ", \"delayed\": %" PRIu64 "}",
-               c.seen, c.dropped, c.duplicated, c.reordered, c.corrupted, c.delayed);
+ordered_json drops_json(const RxCounters& rx) {
+  ordered_json o = ordered_json::object();
+  for (size_t i = 1; i < rx.dropped.size(); ++i) o[drop_reason_name(static_cast<DropReason>(i))] = rx.dropped[i];
+  return o;
+}
+
+ordered_json faults_json(const FaultCounts& c) {
+  return {{"seen", c.seen},           {"dropped", c.dropped},     {"duplicated", c.duplicated},
+          {"reordered", c.reordered}, {"corrupted", c.corrupted}, {"delayed", c.delayed}};
 }
 
 // Per connection, cumulative: the transport's view of each peer.
-void write_links(std::FILE* f, const std::vector<ConnectionReport>& links) {
-  std::fprintf(f, "[");
-  for (size_t i = 0; i < links.size(); ++i) {
-    const ConnectionReport& c = links[i];
-    std::fprintf(f,
-                 "%s{\"peer\": %u, \"n\": %u, \"ast_us\": %.4f, \"rto_us\": %.1f, \"srtt_us\": %.1f, "
-                 "\"frames\": %" PRIu64 ", \"retransmissions\": %" PRIu64 ", \"timeouts\": %" PRIu64
-                 ", \"new_acks\": %" PRIu64 ", \"stale_acks\": %" PRIu64 ", \"acks_sent\": %" PRIu64
-                 ", \"delivered\": %" PRIu64 ", \"held\": %" PRIu64 ", \"duplicates\": %" PRIu64
-                 ", \"beyond_window\": %" PRIu64 "}",
-                 i ? ", " : "", c.peer, c.n, c.ast_us, c.rto_us, c.srtt_us, c.send.frames, c.send.retransmissions,
-                 c.send.timeouts, c.send.new_acks, c.send.stale_acks, c.acks_sent, c.receive.delivered,
-                 c.receive.held, c.receive.duplicates, c.receive.beyond_window);
-  }
-  std::fprintf(f, "]");
+ordered_json links_json(const std::vector<ConnectionReport>& links) {
+  ordered_json a = ordered_json::array();
+  for (const ConnectionReport& c : links)
+    a.push_back({{"peer", c.peer},
+                 {"n", c.n},
+                 {"ast_us", c.ast_us},
+                 {"rto_us", c.rto_us},
+                 {"srtt_us", c.srtt_us},
+                 {"frames", c.send.frames},
+                 {"retransmissions", c.send.retransmissions},
+                 {"timeouts", c.send.timeouts},
+                 {"new_acks", c.send.new_acks},
+                 {"stale_acks", c.send.stale_acks},
+                 {"acks_sent", c.acks_sent},
+                 {"delivered", c.receive.delivered},
+                 {"held", c.receive.held},
+                 {"duplicates", c.receive.duplicates},
+                 {"beyond_window", c.receive.beyond_window}});
+  return a;
 }
 
-void write_roles(std::FILE* f, const std::array<double, kRoles>& seconds) {
-  std::fprintf(f, "{");
-  for (unsigned i = 0; i < kRoles; ++i)
-    std::fprintf(f, "%s\"%s\": %.6f", i ? ", " : "", role_name(static_cast<Role>(i)), seconds[i]);
-  std::fprintf(f, "}");
+ordered_json roles_json(const std::array<double, kRoles>& seconds) {
+  ordered_json o = ordered_json::object();
+  for (unsigned i = 0; i < kRoles; ++i) o[role_name(static_cast<Role>(i))] = seconds[i];
+  return o;
 }
 
 // "apply 5% scatter 61% network 20% wait 14%": shares of the lcore-seconds.
@@ -105,72 +81,74 @@ std::string role_shares(const std::array<double, kRoles>& seconds) {
 
 }  // namespace
 
-void write_node_json(const std::string& path, const std::string& config_json, const RunReport& r) {
-  File out(path);
-  std::FILE* f = out.f;
-  std::fprintf(f, "{\n  \"rank\": %u,\n  \"nodes\": %u,\n  \"config\": %s,\n", r.rank, r.nodes, config_json.c_str());
-  std::fprintf(f, "  \"load_seconds\": %.6f,\n  \"discovery_seconds\": %.6f,\n  \"compute_seconds\": %.6f,\n",
-               r.load_seconds, r.discovery_seconds, r.compute_seconds);
-  std::fprintf(f, "  \"line_rate_gbps\": %g,\n", r.line_rate_gbps);
-  if (!r.partition_json.empty()) std::fprintf(f, "  \"partition\": %s,\n", r.partition_json.c_str());
-  std::fprintf(f, "  \"rx\": {\"frames\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"data_buckets\": %" PRIu64
-                  ", \"records\": %" PRIu64 ", \"dropped\": ",
-               r.rx.frames, r.rx.bytes, r.rx.data_buckets, r.rx.records);
-  write_drops(f, r.rx);
-  std::fprintf(f, "},\n  \"tx\": {\"frames\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"ring_full\": %" PRIu64 "},\n",
-               r.tx.frames, r.tx.bytes, r.tx.ring_full);
-  std::fprintf(f, "  \"faults\": {\"rx\": ");
-  write_faults(f, r.rx_faults);
-  std::fprintf(f, ", \"tx\": ");
-  write_faults(f, r.tx_faults);
-  std::fprintf(f, "},\n  \"links\": ");
-  write_links(f, r.steps.empty() ? std::vector<ConnectionReport>{} : r.steps.back().links);
-  std::fprintf(f, ",\n  \"supersteps\": [\n");
-  for (size_t i = 0; i < r.steps.size(); ++i) {
-    const StepStats& s = r.steps[i];
-    std::fprintf(f,
-                 "    {\"superstep\": %u, \"active\": %" PRIu64 ", \"messages_sent\": %" PRIu64
-                 ", \"messages_local\": %" PRIu64 ", \"dense\": %s, \"messages_accumulated\": %" PRIu64
-                 ", \"buckets_sent\": %" PRIu64 ", \"frames_sent\": %" PRIu64 ", \"bytes_sent\": %" PRIu64
-                 ", \"seconds\": %.6f, \"l2_gbps\": %.4f, \"wire_gbps\": %.4f, \"pct_line_rate\": %.2f, \"links\": ",
-                 s.superstep, s.active, s.messages_sent, s.messages_local, s.dense ? "true" : "false",
-                 s.messages_accumulated,
-                 s.buckets_sent, s.frames_sent, s.bytes_sent, s.seconds,
-                 s.seconds > 0 ? s.bytes_sent * 8e-9 / s.seconds : 0.0,
-                 wire_gbps(s.bytes_sent, s.frames_sent, s.seconds),
-                 r.line_rate_gbps > 0 ? 100.0 * wire_gbps(s.bytes_sent, s.frames_sent, s.seconds) / r.line_rate_gbps : 0.0);
-    write_links(f, s.links);
-    std::fprintf(f, ", \"role_seconds\": ");
-    write_roles(f, s.role_seconds);
-    std::fprintf(f, "}%s\n", i + 1 < r.steps.size() ? "," : "");
+void write_node_json(const std::string& path, const ordered_json& config, const RunReport& r) {
+  ordered_json j;
+  j["rank"] = r.rank;
+  j["nodes"] = r.nodes;
+  j["config"] = config;
+  j["load_seconds"] = r.load_seconds;
+  j["discovery_seconds"] = r.discovery_seconds;
+  j["compute_seconds"] = r.compute_seconds;
+  j["line_rate_gbps"] = r.line_rate_gbps;
+  if (!r.partition_json.is_null()) j["partition"] = r.partition_json;
+  j["rx"] = {{"frames", r.rx.frames},
+             {"bytes", r.rx.bytes},
+             {"data_buckets", r.rx.data_buckets},
+             {"records", r.rx.records},
+             {"dropped", drops_json(r.rx)}};
+  j["tx"] = {{"frames", r.tx.frames}, {"bytes", r.tx.bytes}, {"ring_full", r.tx.ring_full}};
+  j["faults"] = {{"rx", faults_json(r.rx_faults)}, {"tx", faults_json(r.tx_faults)}};
+  j["links"] = links_json(r.steps.empty() ? std::vector<ConnectionReport>{} : r.steps.back().links);
+  ordered_json steps = ordered_json::array();
+  for (const StepStats& s : r.steps) {
+    const double wire = wire_gbps(s.bytes_sent, s.frames_sent, s.seconds);
+    steps.push_back({{"superstep", s.superstep},
+                     {"active", s.active},
+                     {"messages_sent", s.messages_sent},
+                     {"messages_local", s.messages_local},
+                     {"dense", s.dense},
+                     {"messages_accumulated", s.messages_accumulated},
+                     {"buckets_sent", s.buckets_sent},
+                     {"frames_sent", s.frames_sent},
+                     {"bytes_sent", s.bytes_sent},
+                     {"seconds", s.seconds},
+                     {"l2_gbps", s.seconds > 0 ? s.bytes_sent * 8e-9 / s.seconds : 0.0},
+                     {"wire_gbps", wire},
+                     {"pct_line_rate", r.line_rate_gbps > 0 ? 100.0 * wire / r.line_rate_gbps : 0.0},
+                     {"links", links_json(s.links)},
+                     {"role_seconds", roles_json(s.role_seconds)}});
   }
-  std::fprintf(f, "  ]\n}\n");
-  out.close();
+  j["supersteps"] = std::move(steps);
+  write_json_file(path, j);
 }
 
-void write_summary_json(const std::string& path, const std::string& config_json, const RunReport& r) {
-  File out(path);
-  std::FILE* f = out.f;
+void write_summary_json(const std::string& path, const ordered_json& config, const RunReport& r) {
   double total = 0;
   for (const StepStats& s : r.steps) total += s.seconds;
-  std::fprintf(f, "{\n  \"nodes\": %u,\n  \"config\": %s,\n  \"supersteps_run\": %zu,\n", r.nodes,
-               config_json.c_str(), r.steps.size());
-  std::fprintf(f, "  \"compute_seconds\": %.6f,\n  \"superstep_seconds_total\": %.6f,\n", r.compute_seconds, total);
-  if (!r.partition_json.empty()) std::fprintf(f, "  \"partition_rank0\": %s,\n", r.partition_json.c_str());
-  std::fprintf(f, "  \"supersteps\": [\n");
-  for (size_t i = 0; i < r.steps.size(); ++i) {
-    const StepStats& s = r.steps[i];
-    std::fprintf(f,
-                 "    {\"superstep\": %u, \"active_vertices\": %" PRIu64 ", \"messages\": %" PRIu64
-                 ", \"buckets\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"seconds\": %.6f}%s\n",
-                 s.superstep, s.cluster_active, s.cluster_messages, s.cluster_buckets, s.cluster_bytes, s.seconds,
-                 i + 1 < r.steps.size() ? "," : "");
+  ordered_json j;
+  j["nodes"] = r.nodes;
+  j["config"] = config;
+  j["supersteps_run"] = r.steps.size();
+  j["compute_seconds"] = r.compute_seconds;
+  j["superstep_seconds_total"] = total;
+  if (!r.partition_json.is_null()) j["partition_rank0"] = r.partition_json;
+  ordered_json steps = ordered_json::array();
+  for (const StepStats& s : r.steps)
+    steps.push_back({{"superstep", s.superstep},
+                     {"active_vertices", s.cluster_active},
+                     {"messages", s.cluster_messages},
+                     {"buckets", s.cluster_buckets},
+                     {"bytes", s.cluster_bytes},
+                     {"seconds", s.seconds}});
+  j["supersteps"] = std::move(steps);
+  ordered_json top = ordered_json::array();
+  for (const wire::TopEntry& t : r.cluster_top) {
+    const uint32_t vertex = t.vertex;  // copies: TopEntry is packed
+    const double key = t.value;
+    top.push_back({{"vertex", vertex}, {"key", key}});
   }
-  std::fprintf(f, "  ],\n  \"top\": [");
-  for (size_t i = 0; i < r.cluster_top.size(); ++i)
-    std::fprintf(f, "%s{\"vertex\": %u, \"key\": %.9g}", i ? ", " : "", r.cluster_top[i].vertex, r.cluster_top[i].value);
-  std::fprintf(f, "]\n}\n");
-  out.close();
+  j["top"] = std::move(top);
+  write_json_file(path, j);
 }
 
 void print_step(const StepStats& st, double line_rate_gbps) {

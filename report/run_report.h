@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "report/role_clock.h"
 #include "dataplane/counters.h"
 #include "dataplane/wire.h"
@@ -49,14 +51,23 @@ struct RunReport {
   RxCounters rx;
   TxCounters tx;
   FaultCounts rx_faults, tx_faults;
-  std::string partition_json;  // the node's NUMA-domain partition report (numa/), a JSON object
+  // The node's NUMA-domain partition report (compute/domain_partition.h), a
+  // JSON object; null when there is none.
+  nlohmann::ordered_json partition_json;
   double line_rate_gbps = 10.0;
 };
 
 // DIR/node<R>.json: this node's configuration echo and per-superstep counts.
 // DIR/summary.json (rank 0): the cluster's per-superstep figures.
-void write_node_json(const std::string& path, const std::string& config_json, const RunReport& r);
-void write_summary_json(const std::string& path, const std::string& config_json, const RunReport& r);
+// `config` is the configuration echo (config/config_json.h), a JSON object.
+// Members are written in a fixed order (ordered_json), integers as integers,
+// doubles in their shortest round-trip form.
+void write_node_json(const std::string& path, const nlohmann::ordered_json& config, const RunReport& r);
+void write_summary_json(const std::string& path, const nlohmann::ordered_json& config, const RunReport& r);
+// The configuration is a JSON object, not its text: a std::string would
+// silently become a JSON string.
+void write_node_json(const std::string& path, const std::string& config, const RunReport& r) = delete;
+void write_summary_json(const std::string& path, const std::string& config, const RunReport& r) = delete;
 
 // Prints one superstep's line (and one per connection) to stdout: this
 // node's L2 rate (frame bytes) and L1 rate (frame + FCS + preamble + gap, what
@@ -65,7 +76,5 @@ void print_step(const StepStats& st, double line_rate_gbps);
 
 // Prints the end-of-run report (drops by reason, totals) to stdout.
 void print_run_totals(const RunReport& r);
-
-std::string json_escape(const std::string& s);
 
 }  // namespace wg

@@ -4,28 +4,9 @@
 #include <memory>
 #include <stdexcept>
 
-#include "compute/dense_block.h"
+#include "config/config_json.h"
 
 namespace wg {
-
-std::string config_json(const Config& c) {
-  std::string j = "{\"app\": \"" + c.app + "\", \"graph\": \"" + json_escape(c.graph) + "\"";
-  j += ", \"nodes\": " + std::to_string(c.nodes) + ", \"rank\": " + std::to_string(c.rank);
-  j += ", \"iterations\": " + std::to_string(c.iterations) + ", \"source\": " + std::to_string(c.source);
-  j += std::string(", \"undirected\": ") + (c.undirected ? "true" : "false");
-  j += ", \"job_id\": " + std::to_string(c.job_token) + ", \"udp_port\": " + std::to_string(c.udp_port);
-  j += ", \"domains\": " + std::to_string(c.domains) + ", \"domain_split\": \"" +
-       (c.domain_metis ? "metis" : "even") + "\"";
-  j += std::string(", \"roles\": \"") + (c.engine.split_roles ? "split" : "shared") + "\"";
-  j += std::string(", \"scatter\": \"") +
-       (c.engine.scatter == ScatterMode::kDense ? "dense" : c.engine.scatter == ScatterMode::kSparse ? "sparse" : "auto") + "\"";
-  j += ", \"segment_kib\": " + std::to_string((c.engine.segment_bytes ? c.engine.segment_bytes : default_segment_bytes()) / 1024);
-  j += ", \"window\": " + std::to_string(c.transport.window);
-  j += std::string(", \"checksum\": ") + (c.transport.checksum ? "true" : "false");
-  j += ", \"fault_rx\": \"" + describe(c.transport.rx_faults) + "\", \"fault_tx\": \"" +
-       describe(c.transport.tx_faults) + "\", \"fault_seed\": " + std::to_string(c.transport.fault_seed);
-  return j + "}";
-}
 
 void print_fault_counts(const RunReport& r) {
   auto line = [](const char* dir, const FaultCounts& f) {

@@ -18,7 +18,4 @@ void print_top(const RunReport& r);
 // owns, from write_lines), DIR/nodeR.json and, on rank 0, DIR/summary.json.
 void write_outputs(const Config& cfg, const RunReport& r, const std::function<void(std::FILE*)>& write_lines);
 
-// The configuration echoed in nodeR.json and summary.json, a JSON object.
-std::string config_json(const Config& c);
-
 }  // namespace wg

@@ -16,8 +16,8 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO_ROOT"
 
 PACKAGES=(build-essential g++ meson ninja-build pkg-config libdpdk-dev dpdk
-          libnuma-dev libmetis-dev libgtest-dev python3 iproute2 gnuplot-nox
-          python3-pyelftools)
+          libnuma-dev libmetis-dev libgtest-dev nlohmann-json3-dev python3 iproute2
+          gnuplot-nox python3-pyelftools)
 HUGEPAGES="${HUGEPAGES:-1024}"
 BUILD_DIR="${BUILD_DIR:-build}"
 SKIP_BUILD="${SKIP_BUILD:-0}"

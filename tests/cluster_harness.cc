@@ -179,7 +179,11 @@ bool wait_exited(pid_t pid, std::chrono::steady_clock::time_point deadline) {
 LaunchResult run_launcher(const LaunchOptions& opts, const std::string& log_path) {
   LaunchResult result;
   const std::vector<std::string> args = launcher_argv(opts);
-  for (const std::string& a : args) result.command += (result.command.empty() ? "" : " ") + shell_quote(a);
+  // Appended piecewise: `"" + shell_quote(a)` trips GCC 12's false -Wrestrict.
+  for (const std::string& a : args) {
+    if (!result.command.empty()) result.command += ' ';
+    result.command += shell_quote(a);
+  }
 
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -387,193 +391,72 @@ void read_result_file(const std::string& path, VertexId n, std::vector<std::stri
 
 // ------------------------------------------------------- node statistics
 
-namespace {
-
-// Recursive-descent reader over a string_view. Values it is not asked for
-// are skipped with full syntax checking, so braces inside strings or nested
-// objects cannot confuse it.
-class JsonCursor {
- public:
-  explicit JsonCursor(std::string_view s) : s_(s) {}
-
-  const std::string& error() const { return error_; }
-
-  bool fail(const std::string& what) {
-    if (error_.empty()) error_ = what + " at byte " + std::to_string(pos_);
+bool parse_json(const std::string& text, nlohmann::json* out, std::string* error) {
+  try {
+    *out = nlohmann::json::parse(text);
+    return true;
+  } catch (const nlohmann::json::exception& e) {
+    *error = e.what();
     return false;
   }
-
-  void skip_ws() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' ||
-                                s_[pos_] == '\r'))
-      ++pos_;
-  }
-
-  bool peek(char c) {
-    skip_ws();
-    return pos_ < s_.size() && s_[pos_] == c;
-  }
-
-  bool expect(char c) {
-    if (!peek(c)) return fail(std::string("expected '") + c + "'");
-    ++pos_;
-    return true;
-  }
-
-  bool at_end() {
-    skip_ws();
-    return pos_ == s_.size();
-  }
-
-  // Keys we look for are plain ASCII, so escapes are kept undecoded.
-  bool read_string(std::string* out) {
-    if (!expect('"')) return false;
-    out->clear();
-    while (pos_ < s_.size() && s_[pos_] != '"') {
-      if (s_[pos_] == '\\' && ++pos_ == s_.size()) break;
-      out->push_back(s_[pos_++]);
-    }
-    if (pos_ == s_.size()) return fail("unterminated string");
-    ++pos_;
-    return true;
-  }
-
-  bool read_uint(uint64_t* value) {
-    skip_ws();
-    const size_t start = pos_;
-    while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') ++pos_;
-    if (pos_ < s_.size() && (s_[pos_] == '.' || s_[pos_] == 'e' || s_[pos_] == 'E'))
-      return fail("counter is not an integer");
-    if (!parse_u64(s_.substr(start, pos_ - start), value))
-      return fail("expected a non-negative integer");
-    return true;
-  }
-
-  // Calls on_member(key) with the cursor on each member's value; on_member
-  // must consume the value.
-  template <typename F>
-  bool members(F&& on_member) {
-    if (!expect('{')) return false;
-    if (peek('}')) return expect('}');
-    for (;;) {
-      std::string key;
-      if (!read_string(&key) || !expect(':') || !on_member(key)) return false;
-      if (peek('}')) return expect('}');
-      if (!expect(',')) return false;
-    }
-  }
-
-  template <typename F>
-  bool elements(F&& on_element) {
-    if (!expect('[')) return false;
-    if (peek(']')) return expect(']');
-    for (;;) {
-      if (!on_element()) return false;
-      if (peek(']')) return expect(']');
-      if (!expect(',')) return false;
-    }
-  }
-
-  bool skip_value(int depth = 0) {
-    if (depth > 64) return fail("nesting too deep");
-    skip_ws();
-    if (pos_ == s_.size()) return fail("unexpected end");
-    const char c = s_[pos_];
-    if (c == '{') return members([&](const std::string&) { return skip_value(depth + 1); });
-    if (c == '[') return elements([&] { return skip_value(depth + 1); });
-    if (c == '"') {
-      std::string ignored;
-      return read_string(&ignored);
-    }
-    const size_t start = pos_;
-    while (pos_ < s_.size() && std::string_view("+-.0123456789eEtruefalsn").find(s_[pos_]) !=
-                                   std::string_view::npos)
-      ++pos_;
-    return pos_ > start || fail("unexpected character");
-  }
-
- private:
-  std::string_view s_;
-  size_t pos_ = 0;
-  std::string error_;
-};
-
-bool read_superstep(JsonCursor& json, std::vector<SuperstepCounts>* out) {
-  SuperstepCounts counts;
-  bool have[3] = {false, false, false};
-  const bool ok = json.members([&](const std::string& key) {
-    const std::string_view keys[3] = {"superstep", "messages_sent", "messages_accumulated"};
-    uint64_t* fields[3] = {&counts.superstep, &counts.messages_sent,
-                           &counts.messages_accumulated};
-    for (int i = 0; i < 3; ++i) {
-      if (key != keys[i]) continue;
-      have[i] = true;
-      return json.read_uint(fields[i]);
-    }
-    return json.skip_value();
-  });
-  if (!ok) return false;
-  if (!have[0] || !have[1] || !have[2])
-    return json.fail("superstep entry " + std::to_string(out->size()) +
-                     " lacks superstep, messages_sent or messages_accumulated");
-  out->push_back(counts);
-  return true;
 }
 
-}  // namespace
+bool read_json_file(const std::string& path, nlohmann::json* out, std::string* error) {
+  bool readable = false;
+  const std::string text = read_file(path, &readable);
+  if (!readable) {
+    *error = "cannot read " + path;
+    return false;
+  }
+  if (parse_json(text, out, error)) return true;
+  *error = path + ": " + *error;
+  return false;
+}
 
-bool parse_superstep_counts(std::string_view text, std::vector<SuperstepCounts>* out,
-                            std::string* error) {
-  out->clear();
-  JsonCursor json(text);
-  bool found = false;
-  bool ok = json.members([&](const std::string& key) {
-    if (key != "supersteps") return json.skip_value();
-    found = true;
-    return json.elements([&] { return read_superstep(json, out); });
-  });
-  if (ok && !json.at_end()) ok = json.fail("trailing characters");
-  if (ok && !found) ok = json.fail("no \"supersteps\" member");
-  if (!ok) *error = json.error();
-  return ok;
+uint64_t json_counter(const nlohmann::json& root, std::initializer_list<std::string_view> path,
+                      std::string* error) {
+  const nlohmann::json* at = &root;
+  std::string where;
+  for (std::string_view key : path) {
+    if (!where.empty()) where += '.';
+    where += key;
+    const auto it = at->is_object() ? at->find(key) : at->end();
+    if (!at->is_object() || it == at->end()) {
+      if (error->empty()) *error = "no member " + where;
+      return 0;
+    }
+    at = &*it;
+  }
+  // Unsigned: nlohmann-json reads a non-negative integer as unsigned, a
+  // negative one as signed, 1.5 and 1e3 as floats.
+  if (!at->is_number_unsigned()) {
+    if (error->empty()) *error = where + " is " + at->dump() + ", not a non-negative integer";
+    return 0;
+  }
+  return at->get<uint64_t>();
+}
+
+::testing::AssertionResult launcher_found_balance(const LaunchResult& r) {
+  static const char kVerdict[] = "cluster check: every message sent was accumulated\n";
+  if (r.output.find(kVerdict) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "the launcher did not print \"" << std::string_view(kVerdict, sizeof kVerdict - 2)
+                                       << "\" (scripts/wglib.py's check of sent == accumulated)\n"
+                                       << describe(r);
 }
 
 ::testing::AssertionResult check_message_balance(const std::string& dir, int nodes) {
-  struct Totals {
-    uint64_t sent = 0, accumulated = 0;
-    std::string detail;  // per-node numbers, shown when they do not add up
-  };
-  std::map<uint64_t, Totals> by_superstep;
-  Problems problems;
-  for (int rank = 0; rank < nodes; ++rank) {
-    const std::string path = dir + "/node" + std::to_string(rank) + ".json";
-    bool readable = false;
-    const std::string text = read_file(path, &readable);
-    std::vector<SuperstepCounts> counts;
-    std::string error;
-    if (!readable) {
-      problems.add("missing " + path);
-    } else if (!parse_superstep_counts(text, &counts, &error)) {
-      problems.add(path + ": " + error);
-    }
-    std::map<uint64_t, int> seen;
-    for (const SuperstepCounts& c : counts) {
-      if (seen[c.superstep]++ == 1)
-        problems.add(path + ": superstep " + std::to_string(c.superstep) + " listed twice");
-      Totals& t = by_superstep[c.superstep];
-      t.sent += c.messages_sent;
-      t.accumulated += c.messages_accumulated;
-      t.detail += " node" + std::to_string(rank) + "=" + std::to_string(c.messages_sent) + "/" +
-                  std::to_string(c.messages_accumulated);
-    }
-  }
-  if (problems.empty() && by_superstep.empty()) problems.add("no node recorded any superstep");
-  for (const auto& [step, t] : by_superstep)
-    if (t.sent != t.accumulated)
-      problems.add("superstep " + std::to_string(step) + ": " + std::to_string(t.sent) +
-                   " messages sent but " + std::to_string(t.accumulated) +
-                   " accumulated (sent/accumulated:" + t.detail + ")");
-  return problems.result("message counts in " + dir + "/node*.json do not balance");
+  const std::string command = "python3 " + shell_quote(source_dir() + "/scripts/wglib.py") + " check-balance " +
+                              shell_quote(dir) + " " + std::to_string(nodes) + " 2>&1";
+  std::FILE* p = ::popen(command.c_str(), "r");
+  if (p == nullptr) return ::testing::AssertionFailure() << "cannot run " << command;
+  std::string output;
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) output.append(buf, n);
+  const int status = ::pclose(p);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "message counts in " << dir << "/node*.json do not balance ("
+                                       << command << ", status " << status << "):\n"
+                                       << output;
 }
 
 }  // namespace wg::test

@@ -1,8 +1,9 @@
 // Runs scripts/wiregraph-cluster as a child process and checks what the node
 // processes leave in their --out directory against the oracles:
 //   DIR/result*.txt   lines "<vertex id> <value>", every vertex exactly once
-//   DIR/node<R>.json  {"supersteps":[{"superstep":S,"messages_sent":N,
-//                      "messages_accumulated":M,...},...]} for each rank R
+//   DIR/node<R>.json  the node's report (report/run_report.h), read with
+//                     nlohmann-json; the launcher itself checks that their
+//                     messages sent and accumulated balance (scripts/wglib.py)
 // Every check returns a ::testing::AssertionResult whose message says what
 // is wrong in terms a person debugging the engine can act on.
 #pragma once
@@ -10,9 +11,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "compute/edge_list.h"
 #include "tests/reference.h"
@@ -97,23 +101,33 @@ std::string describe(const LaunchResult& r);
 
 // ------------------------------------------------------- node statistics
 
-struct SuperstepCounts {
-  uint64_t superstep = 0;
-  uint64_t messages_sent = 0;
-  uint64_t messages_accumulated = 0;
-};
+// Parses a JSON document (a node<R>.json) with nlohmann-json. Returns false
+// and sets *error (the parser's message, with the byte offset) on malformed
+// input.
+bool parse_json(const std::string& text, nlohmann::json* out, std::string* error);
 
-// Parses the "supersteps" array of one node<R>.json. A deliberately small
-// JSON reader: it understands the whole JSON syntax well enough to skip any
-// member, and reads only the three counters above from each element (other
-// members, nested objects and key order do not matter). Returns false and
-// sets *error on malformed input or a missing counter.
-bool parse_superstep_counts(std::string_view json, std::vector<SuperstepCounts>* out,
-                            std::string* error);
+// Reads and parses a file; false with *error saying why (cannot read, or the
+// parser's message prefixed by the path).
+bool read_json_file(const std::string& path, nlohmann::json* out, std::string* error);
 
-// Reads DIR/node0.json .. node<nodes-1>.json and checks that, for every
-// superstep, the messages sent by all nodes equal the messages accumulated
-// by all nodes: nothing lost, nothing counted twice.
+// The non-negative integer at a path of object keys, e.g. {"faults", "rx",
+// "dropped"}; 0 when it is missing or not a non-negative integer (1.5, -1,
+// "7", true), and then *error says which, if it was empty.
+uint64_t json_counter(const nlohmann::json& root, std::initializer_list<std::string_view> path,
+                      std::string* error);
+
+// The cluster check that, in every superstep, the messages sent by all nodes
+// equal the messages accumulated by all nodes (nothing lost, nothing folded
+// twice) exists once, in scripts/wglib.py: the launcher runs it after a clean
+// run with --out, prints its verdict and exits 1 when it fails.
+
+// The launcher's verdict in its output: success only when it printed
+// "cluster check: every message sent was accumulated".
+::testing::AssertionResult launcher_found_balance(const LaunchResult& r);
+
+// Runs the same check on DIR/node0.json .. node<nodes-1>.json
+// (`python3 scripts/wglib.py check-balance DIR NODES`): for tests of the
+// check itself on crafted files. The failure message is the check's output.
 ::testing::AssertionResult check_message_balance(const std::string& dir, int nodes);
 
 }  // namespace wg::test

@@ -110,40 +110,58 @@ TEST(CornerCaseGraph, SnapFileLoadsBackUnchanged) {
 
 // ============================================== the harness's own checks
 
-TEST(ClusterHarness, ParsesSuperstepCounts) {
-  const std::string json = R"({"rank": 1, "note": "braces {in} \"strings\" [ ]",
+TEST(ClusterHarness, ReadsNodeReportCounters) {
+  const std::string text = R"({"rank": 1, "note": "braces {in} \"strings\" [ ]",
     "supersteps": [
       {"superstep": 0, "messages_sent": 12, "messages_accumulated": 7,
        "per_peer": [{"messages_sent": 999}], "gbps": 1.5e-3, "ok": true, "x": null},
-      {"messages_accumulated": 5, "superstep": 1, "messages_sent": 0}
-    ], "total": {"messages_sent": 12}})";
-  std::vector<SuperstepCounts> counts;
+      {"messages_accumulated": 5, "superstep": 1, "messages_sent": 18446744073709551615}
+    ], "faults": {"rx": {"dropped": 3}}})";
+  nlohmann::json j;
   std::string error;
-  ASSERT_TRUE(parse_superstep_counts(json, &counts, &error)) << error;
-  ASSERT_EQ(counts.size(), 2u);
-  EXPECT_EQ(counts[0].superstep, 0u);
-  EXPECT_EQ(counts[0].messages_sent, 12u);
-  EXPECT_EQ(counts[0].messages_accumulated, 7u);
-  EXPECT_EQ(counts[1].superstep, 1u);
-  EXPECT_EQ(counts[1].messages_sent, 0u);
-  EXPECT_EQ(counts[1].messages_accumulated, 5u);
+  ASSERT_TRUE(parse_json(text, &j, &error)) << error;
+  const nlohmann::json& steps = j.at("supersteps");
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(json_counter(steps[0], {"superstep"}, &error), 0u);
+  EXPECT_EQ(json_counter(steps[0], {"messages_sent"}, &error), 12u);
+  EXPECT_EQ(json_counter(steps[0], {"messages_accumulated"}, &error), 7u);
+  EXPECT_EQ(json_counter(steps[1], {"superstep"}, &error), 1u);
+  EXPECT_EQ(json_counter(steps[1], {"messages_sent"}, &error), 18446744073709551615u) << "64-bit counters exact";
+  EXPECT_EQ(json_counter(steps[1], {"messages_accumulated"}, &error), 5u);
+  EXPECT_EQ(json_counter(j, {"faults", "rx", "dropped"}, &error), 3u);
+  EXPECT_TRUE(error.empty()) << error;
 }
 
-TEST(ClusterHarness, RejectsBadSuperstepCounts) {
+TEST(ClusterHarness, RejectsMalformedNodeReports) {
   for (const char* bad : {
-           R"({"supersteps": [{"superstep": 0, "messages_sent": 1}]})",  // missing counter
-           R"({"supersteps": [{"superstep": 0, "messages_sent": 1.5, "messages_accumulated": 1}]})",
-           R"({"supersteps": [{"superstep": 0, "messages_sent": -1, "messages_accumulated": 1}]})",
            R"({"supersteps": [{"superstep": 0, "messages_sent": 1, "messages_accumulated": 1})",
-           R"({"other": []})",
            R"({"supersteps": []} trailing)",
+           R"({"supersteps": [{"superstep": 0,}]})",
            "",
        }) {
-    std::vector<SuperstepCounts> counts;
+    nlohmann::json j;
     std::string error;
-    EXPECT_FALSE(parse_superstep_counts(bad, &counts, &error)) << bad;
+    EXPECT_FALSE(parse_json(bad, &j, &error)) << bad;
     EXPECT_FALSE(error.empty()) << bad;
   }
+  TempDir tmp;
+  nlohmann::json j;
+  std::string error;
+  EXPECT_FALSE(read_json_file(tmp.file("node0.json"), &j, &error));
+  EXPECT_NE(error.find("cannot read"), std::string::npos) << error;
+}
+
+TEST(ClusterHarness, RejectsBadCounters) {
+  const nlohmann::json step = nlohmann::json::parse(
+      R"({"superstep": 0, "half": 1.5, "negative": -1, "text": "7", "flag": true, "exp": 1e3})");
+  for (const char* key : {"missing", "half", "negative", "text", "flag", "exp"}) {
+    std::string error;
+    EXPECT_EQ(json_counter(step, {key}, &error), 0u) << key;
+    EXPECT_NE(error.find(key), std::string::npos) << key << ": " << error;
+  }
+  std::string error;
+  EXPECT_EQ(json_counter(step, {"superstep", "deeper"}, &error), 0u);
+  EXPECT_NE(error.find("superstep.deeper"), std::string::npos) << error;
 }
 
 TEST(ClusterHarness, MessageBalanceSumsOverNodes) {
@@ -163,9 +181,29 @@ TEST(ClusterHarness, MessageBalanceSumsOverNodes) {
              R"({"superstep":1,"messages_sent":3,"messages_accumulated":0}]})");
   const ::testing::AssertionResult lost = check_message_balance(tmp.path(), 2);
   EXPECT_FALSE(lost);
-  EXPECT_NE(std::string(lost.message()).find("superstep 0: 5 messages sent but 4"),
+  EXPECT_NE(std::string(lost.message()).find("MISMATCH in superstep 0: sent 5, accumulated 4"),
             std::string::npos)
       << lost.message();
+  write_text(tmp.file("node1.json"),
+             R"({"supersteps":[{"superstep":0,"messages_sent":0,"messages_accumulated":5.5},)"
+             R"({"superstep":1,"messages_sent":3,"messages_accumulated":0}]})");
+  const ::testing::AssertionResult malformed = check_message_balance(tmp.path(), 2);
+  EXPECT_FALSE(malformed) << "a counter that is not an integer";
+  EXPECT_NE(std::string(malformed.message()).find("not a non-negative integer"), std::string::npos)
+      << malformed.message();
+}
+
+TEST(ClusterHarness, LauncherVerdictIsRead) {
+  LaunchResult r;
+  r.exit_code = 0;
+  r.output = "cluster superstep 0: messages sent 5, accumulated 5\n"
+             "cluster check: every message sent was accumulated\n";
+  EXPECT_TRUE(launcher_found_balance(r));
+  r.output = "cluster superstep 0: messages sent 5, accumulated 4\n"
+             "cluster check: MISMATCH in superstep 0: sent 5, accumulated 4 (-1; sent/accumulated: node0=5/4)\n";
+  EXPECT_FALSE(launcher_found_balance(r));
+  r.output.clear();  // no --out, or a launcher that skipped the check
+  EXPECT_FALSE(launcher_found_balance(r));
 }
 
 TEST(ClusterHarness, ReadsResultsSpreadOverFiles) {
@@ -341,7 +379,7 @@ void run_and_check(const RunSpec& spec, const TestGraph& graph, const TempDir& t
                                   spec.iterations.value_or(traits.default_iterations),
                                   values))
       << "command: " << run.command;
-  EXPECT_TRUE(check_message_balance(out_dir, spec.nodes)) << "command: " << run.command;
+  EXPECT_TRUE(launcher_found_balance(run));
 }
 
 struct ClusterCase {

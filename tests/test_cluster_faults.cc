@@ -8,7 +8,8 @@
 //     within 1e-4 relative of the double-precision oracle AND within 1e-5
 //     relative of a loss-free run of the same cluster),
 //   - for every superstep, the messages sent by all nodes equal the messages
-//     accumulated by all nodes (nothing lost, nothing folded twice),
+//     accumulated by all nodes (nothing lost, nothing folded twice): the
+//     launcher's check (scripts/wglib.py), whose verdict line is read,
 //   - the node reports (DIR/node<R>.json) show that the faults asked for were
 //     really injected and dealt with: frames dropped and retransmitted,
 //     duplicated and suppressed, reordered, corrupted and caught by CRC32C.
@@ -29,7 +30,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -57,174 +57,6 @@
 namespace wg::test {
 namespace {
 
-// =========================================================== a small JSON DOM
-
-// Enough JSON to read the node reports: every value kept, numbers also as
-// their text so 64-bit counters are read exactly.
-struct Json {
-  enum class Type { kNull, kBool, kNumber, kString, kArray, kObject };
-  Type type = Type::kNull;
-  bool boolean = false;
-  double number = 0;
-  std::string text;  // a string's (unescaped) value, or a number's token
-  std::vector<Json> items;
-  std::vector<std::pair<std::string, Json>> members;
-
-  const Json* get(std::string_view key) const {
-    if (type != Type::kObject) return nullptr;
-    for (const auto& [k, v] : members)
-      if (k == key) return &v;
-    return nullptr;
-  }
-};
-
-class JsonParser {
- public:
-  explicit JsonParser(std::string_view s) : s_(s) {}
-
-  // Parses the whole input; on failure returns false with *error set.
-  bool parse(Json* out, std::string* error) {
-    if (!value(out, 0)) {
-      *error = error_;
-      return false;
-    }
-    ws();
-    if (pos_ != s_.size()) {
-      fail("trailing characters");
-      *error = error_;
-      return false;
-    }
-    return true;
-  }
-
- private:
-  bool fail(const std::string& what) {
-    if (error_.empty()) error_ = what + " at byte " + std::to_string(pos_);
-    return false;
-  }
-  void ws() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' ||
-                                s_[pos_] == '\t'))
-      ++pos_;
-  }
-  bool eat(char c) {
-    ws();
-    if (pos_ < s_.size() && s_[pos_] == c) {
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-  bool word(std::string_view w) {
-    if (s_.substr(pos_, w.size()) != w) return fail("bad literal");
-    pos_ += w.size();
-    return true;
-  }
-  bool string(std::string* out) {
-    if (!eat('"')) return fail("expected a string");
-    out->clear();
-    while (pos_ < s_.size() && s_[pos_] != '"') {
-      char c = s_[pos_++];
-      if (c == '\\') {
-        if (pos_ == s_.size()) break;
-        c = s_[pos_++];
-        switch (c) {
-          case 'n': c = '\n'; break;
-          case 't': c = '\t'; break;
-          case 'r': c = '\r'; break;
-          case 'b': c = '\b'; break;
-          case 'f': c = '\f'; break;
-          case 'u':  // keep \uXXXX as '?': the reports are ASCII
-            if (s_.size() - pos_ < 4) return fail("bad \\u escape");
-            pos_ += 4;
-            c = '?';
-            break;
-          default: break;  // '"', '\\', '/'
-        }
-      }
-      out->push_back(c);
-    }
-    if (pos_ == s_.size()) return fail("unterminated string");
-    ++pos_;
-    return true;
-  }
-  bool value(Json* out, int depth) {
-    if (depth > 64) return fail("nesting too deep");
-    ws();
-    if (pos_ == s_.size()) return fail("unexpected end");
-    const char c = s_[pos_];
-    if (c == '{') {
-      ++pos_;
-      out->type = Json::Type::kObject;
-      if (eat('}')) return true;
-      do {
-        std::string key;
-        if (!string(&key)) return false;
-        if (!eat(':')) return fail("expected ':'");
-        out->members.emplace_back(std::move(key), Json{});
-        if (!value(&out->members.back().second, depth + 1)) return false;
-      } while (eat(','));
-      return eat('}') || fail("expected '}'");
-    }
-    if (c == '[') {
-      ++pos_;
-      out->type = Json::Type::kArray;
-      if (eat(']')) return true;
-      do {
-        out->items.emplace_back();
-        if (!value(&out->items.back(), depth + 1)) return false;
-      } while (eat(','));
-      return eat(']') || fail("expected ']'");
-    }
-    if (c == '"') {
-      out->type = Json::Type::kString;
-      return string(&out->text);
-    }
-    if (c == 't' || c == 'f') {
-      out->type = Json::Type::kBool;
-      out->boolean = c == 't';
-      return word(c == 't' ? "true" : "false");
-    }
-    if (c == 'n') return word("null");
-    const size_t start = pos_;
-    while (pos_ < s_.size() && std::string_view("+-.0123456789eE").find(s_[pos_]) != std::string_view::npos)
-      ++pos_;
-    if (pos_ == start) return fail("unexpected character");
-    out->type = Json::Type::kNumber;
-    out->text = std::string(s_.substr(start, pos_ - start));
-    char* end = nullptr;
-    out->number = std::strtod(out->text.c_str(), &end);
-    if (end != out->text.c_str() + out->text.size()) return fail("bad number " + out->text);
-    return true;
-  }
-
-  std::string_view s_;
-  size_t pos_ = 0;
-  std::string error_;
-};
-
-// Reads a non-negative integer at a path of object keys ("faults", "rx",
-// "dropped"); records what is missing in *error.
-uint64_t counter(const Json& root, std::initializer_list<std::string_view> path, std::string* error) {
-  const Json* at = &root;
-  std::string where;
-  for (std::string_view key : path) {
-    where += (where.empty() ? "" : ".") + std::string(key);
-    at = at->get(key);
-    if (at == nullptr) {
-      if (error->empty()) *error = "no member " + where;
-      return 0;
-    }
-  }
-  uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(at->text.data(), at->text.data() + at->text.size(), v);
-  if (at->type != Json::Type::kNumber || ec != std::errc() || end != at->text.data() + at->text.size()) {
-    if (error->empty()) *error = where + " is not a non-negative integer";
-    return 0;
-  }
-  return v;
-}
-
 // ================================================= what the nodes reported
 
 struct FaultCounts {
@@ -239,17 +71,17 @@ struct ClusterCounts {
   uint64_t frames = 0;              // links[].frames: first transmissions
   uint64_t retransmissions = 0;     // links[].retransmissions
   uint64_t timeouts = 0;            // links[].timeouts
-  std::vector<uint64_t> sent, local, accumulated;  // per superstep
+  std::vector<uint64_t> sent, local;  // per superstep
 };
 
-FaultCounts read_fault_counts(const Json& j, std::string_view dir, std::string* error) {
+FaultCounts read_fault_counts(const nlohmann::json& j, std::string_view dir, std::string* error) {
   FaultCounts f;
-  f.seen = counter(j, {"faults", dir, "seen"}, error);
-  f.dropped = counter(j, {"faults", dir, "dropped"}, error);
-  f.duplicated = counter(j, {"faults", dir, "duplicated"}, error);
-  f.reordered = counter(j, {"faults", dir, "reordered"}, error);
-  f.corrupted = counter(j, {"faults", dir, "corrupted"}, error);
-  f.delayed = counter(j, {"faults", dir, "delayed"}, error);
+  f.seen = json_counter(j, {"faults", dir, "seen"}, error);
+  f.dropped = json_counter(j, {"faults", dir, "dropped"}, error);
+  f.duplicated = json_counter(j, {"faults", dir, "duplicated"}, error);
+  f.reordered = json_counter(j, {"faults", dir, "reordered"}, error);
+  f.corrupted = json_counter(j, {"faults", dir, "corrupted"}, error);
+  f.delayed = json_counter(j, {"faults", dir, "delayed"}, error);
   return f;
 }
 
@@ -266,44 +98,37 @@ void add(FaultCounts& to, const FaultCounts& f) {
   *out = ClusterCounts{};
   for (int r = 0; r < nodes; ++r) {
     const std::string path = dir + "/node" + std::to_string(r) + ".json";
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return ::testing::AssertionFailure() << "cannot read " << path;
-    std::ostringstream text;
-    text << in.rdbuf();
-    Json j;
+    nlohmann::json j;
     std::string error;
-    if (!JsonParser(text.str()).parse(&j, &error))
-      return ::testing::AssertionFailure() << path << ": " << error;
+    if (!read_json_file(path, &j, &error)) return ::testing::AssertionFailure() << error;
     add(out->rx_faults, read_fault_counts(j, "rx", &error));
     add(out->tx_faults, read_fault_counts(j, "tx", &error));
-    out->bad_checksum += counter(j, {"rx", "dropped", "bad_checksum"}, &error);
-    out->duplicate_drops += counter(j, {"rx", "dropped", "duplicate"}, &error);
-    const Json* links = j.get("links");
-    if (links == nullptr || links->type != Json::Type::kArray) {
+    out->bad_checksum += json_counter(j, {"rx", "dropped", "bad_checksum"}, &error);
+    out->duplicate_drops += json_counter(j, {"rx", "dropped", "duplicate"}, &error);
+    const auto links = j.find("links");
+    if (links == j.end() || !links->is_array()) {
       if (error.empty()) error = "no \"links\" array";
     } else {
-      for (const Json& l : links->items) {
-        out->frames += counter(l, {"frames"}, &error);
-        out->retransmissions += counter(l, {"retransmissions"}, &error);
-        out->timeouts += counter(l, {"timeouts"}, &error);
+      for (const nlohmann::json& l : *links) {
+        out->frames += json_counter(l, {"frames"}, &error);
+        out->retransmissions += json_counter(l, {"retransmissions"}, &error);
+        out->timeouts += json_counter(l, {"timeouts"}, &error);
       }
-      if (links->items.size() != static_cast<size_t>(nodes - 1) && error.empty())
-        error = std::to_string(links->items.size()) + " links for " + std::to_string(nodes - 1) + " peers";
+      if (links->size() != static_cast<size_t>(nodes - 1) && error.empty())
+        error = std::to_string(links->size()) + " links for " + std::to_string(nodes - 1) + " peers";
     }
-    const Json* steps = j.get("supersteps");
-    if (steps == nullptr || steps->type != Json::Type::kArray) {
+    const auto steps = j.find("supersteps");
+    if (steps == j.end() || !steps->is_array()) {
       if (error.empty()) error = "no \"supersteps\" array";
     } else {
-      const size_t n = steps->items.size();
+      const size_t n = steps->size();
       if (out->sent.size() < n) {
         out->sent.resize(n);
         out->local.resize(n);
-        out->accumulated.resize(n);
       }
       for (size_t s = 0; s < n; ++s) {
-        out->sent[s] += counter(steps->items[s], {"messages_sent"}, &error);
-        out->local[s] += counter(steps->items[s], {"messages_local"}, &error);
-        out->accumulated[s] += counter(steps->items[s], {"messages_accumulated"}, &error);
+        out->sent[s] += json_counter((*steps)[s], {"messages_sent"}, &error);
+        out->local[s] += json_counter((*steps)[s], {"messages_local"}, &error);
       }
     }
     if (!error.empty()) return ::testing::AssertionFailure() << path << ": " << error;
@@ -635,7 +460,7 @@ TEST_P(FaultTest, ExactlyOnceAndMatchesOracle) {
     if (loss_free != nullptr) {
       EXPECT_TRUE(check_close(values, *loss_free, 1e-5, "the loss-free run")) << "command: " << run.command;
     }
-    EXPECT_TRUE(check_message_balance(out_dir, c.nodes)) << "command: " << run.command;
+    EXPECT_TRUE(launcher_found_balance(run));
 
     ClusterCounts counts;
     ASSERT_TRUE(read_cluster_counts(out_dir, c.nodes, &counts)) << "command: " << run.command;

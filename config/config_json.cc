@@ -1,0 +1,32 @@
+#include "config/config_json.h"
+
+#include "compute/dense_block.h"
+#include "reliability/transport_config.h"
+
+namespace wg {
+
+nlohmann::ordered_json config_json(const Config& c) {
+  const char* scatter =
+      c.engine.scatter == ScatterMode::kDense ? "dense" : c.engine.scatter == ScatterMode::kSparse ? "sparse" : "auto";
+  return {{"app", c.app},
+          {"graph", c.graph},
+          {"nodes", c.nodes},
+          {"rank", c.rank},
+          {"iterations", c.iterations},
+          {"source", c.source},
+          {"undirected", c.undirected},
+          {"job_id", c.job_token},
+          {"udp_port", c.udp_port},
+          {"domains", c.domains},
+          {"domain_split", c.domain_metis ? "metis" : "even"},
+          {"roles", c.engine.split_roles ? "split" : "shared"},
+          {"scatter", scatter},
+          {"segment_kib", (c.engine.segment_bytes ? c.engine.segment_bytes : default_segment_bytes()) / 1024},
+          {"window", c.transport.window},
+          {"checksum", c.transport.checksum},
+          {"fault_rx", describe(c.transport.rx_faults)},
+          {"fault_tx", describe(c.transport.tx_faults)},
+          {"fault_seed", c.transport.fault_seed}};
+}
+
+}  // namespace wg

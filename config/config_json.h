@@ -1,0 +1,16 @@
+// The configuration echo written as the "config" member of the report files
+// (DIR/node<R>.json, DIR/summary.json; report/run_report.h).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "config/options.h"
+
+namespace wg {
+
+// One JSON object: app, graph, nodes, rank, iterations, source, undirected,
+// job_id, udp_port, domains, domain_split, roles, scatter, segment_kib,
+// window, checksum, fault_rx, fault_tx, fault_seed, in that order.
+nlohmann::ordered_json config_json(const Config& c);
+
+}  // namespace wg

@@ -1,0 +1,125 @@
+"""What scripts/wiregraph-cluster, bench/*.py and the tests share about a run's
+node reports (DIR/node<R>.json, written by report/run_report.cc): reading them
+and the cluster check that, in every superstep, the messages sent by all
+nodes equal the messages accumulated by all nodes (nothing lost, nothing
+folded twice). The check exists here only: the launcher runs it after a
+clean run with --out and exits non-zero when it fails; bench/loss_table.py
+takes its sums from here; the C++ tests read the launcher's verdict line and
+test this check through the command below.
+
+As a program:
+
+  python3 scripts/wglib.py check-balance DIR NODES
+
+prints what the launcher prints (one line per superstep and the verdict) and
+exits 0 when DIR/node0.json .. node<NODES-1>.json balance, 1 otherwise.
+Only the Python standard library is used.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+# The launcher's verdict lines (tests/cluster_harness.cc looks for these).
+VERDICT_BALANCED = "cluster check: every message sent was accumulated"
+VERDICT_PREFIX = "cluster check: "
+
+
+def node_report_path(outdir, rank):
+    return Path(outdir) / ("node%d.json" % rank)
+
+
+def read_node_report(path):
+    """The parsed node<R>.json; raises OSError or ValueError (json errors are ValueErrors)."""
+    with open(path) as f:
+        data = json.load(f)
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    return data
+
+
+def _counter(entry, key, where):
+    v = entry.get(key) if isinstance(entry, dict) else None
+    if v is None:
+        raise ValueError("%s lacks %s" % (where, key))
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise ValueError("%s: %s is %r, not a non-negative integer" % (where, key, v))
+    return v
+
+
+def superstep_totals(outdir, nodes):
+    """Sums node0..node<nodes-1>.json per superstep.
+
+    Returns (totals, problems): totals maps superstep -> dict(sent=,
+    accumulated=, detail=[(rank, sent, accumulated), ...]); problems lists
+    missing or unreadable files and malformed entries (each a sentence)."""
+    totals, problems = {}, []
+    for rank in range(nodes):
+        path = node_report_path(outdir, rank)
+        try:
+            data = read_node_report(path)
+            steps = data.get("supersteps")
+            if not isinstance(steps, list):
+                raise ValueError("no \"supersteps\" array")
+            seen = set()
+            rows = []
+            for i, s in enumerate(steps):
+                where = "superstep entry %d" % i
+                k = _counter(s, "superstep", where)
+                rows.append((k, _counter(s, "messages_sent", where), _counter(s, "messages_accumulated", where)))
+                if k in seen:
+                    raise ValueError("superstep %d listed twice" % k)
+                seen.add(k)
+        except FileNotFoundError:
+            problems.append("missing %s" % path)
+            continue
+        except (OSError, ValueError) as e:
+            problems.append("%s: %s" % (path, e))
+            continue
+        for k, sent, acc in rows:
+            t = totals.setdefault(k, {"sent": 0, "accumulated": 0, "detail": []})
+            t["sent"] += sent
+            t["accumulated"] += acc
+            t["detail"].append((rank, sent, acc))
+    if not problems and not totals:
+        problems.append("no node recorded any superstep")
+    return totals, problems
+
+
+def check_message_balance(outdir, nodes, out=print):
+    """The cluster check: prints one line per superstep and the verdict
+    through `out`; returns True when every node reported and, in every
+    superstep, the messages sent equal the messages accumulated."""
+    totals, problems = superstep_totals(outdir, nodes)
+    for k in sorted(totals):
+        out("cluster superstep %d: messages sent %d, accumulated %d"
+            % (k, totals[k]["sent"], totals[k]["accumulated"]))
+    for p in problems:
+        out(VERDICT_PREFIX + "FAILED: " + p)
+    # With a node missing the sums are partial: no mismatch is claimed.
+    wrong = [] if problems else [k for k in sorted(totals) if totals[k]["sent"] != totals[k]["accumulated"]]
+    for k in wrong:
+        t = totals[k]
+        out(VERDICT_PREFIX + "MISMATCH in superstep %d: sent %d, accumulated %d (%+d; sent/accumulated: %s)"
+            % (k, t["sent"], t["accumulated"], t["accumulated"] - t["sent"],
+               " ".join("node%d=%d/%d" % d for d in t["detail"])))
+    if problems or wrong:
+        return False
+    out(VERDICT_BALANCED)
+    return True
+
+
+def main(argv):
+    if len(argv) != 3 or argv[0] != "check-balance":
+        print("usage: wglib.py check-balance DIR NODES", file=sys.stderr)
+        return 2
+    try:
+        nodes = int(argv[2])
+    except ValueError:
+        print("wglib.py: NODES must be an integer, not %r" % argv[2], file=sys.stderr)
+        return 2
+    return 0 if check_message_balance(argv[1], nodes, lambda line: print(line, flush=True)) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,128 @@
+// The report files' shape (report/run_report.h): the members, their nesting
+// and their JSON types, which scripts/wiregraph-cluster (scripts/wglib.py),
+// bench/*.py and the cluster tests read. Pure logic, no EAL.
+#include "report/run_report.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace wg {
+namespace {
+
+// Ordered, so that the members' order is checked too.
+using json = nlohmann::ordered_json;
+
+std::string temp_path(const char* name) {
+  return (::testing::TempDir().empty() ? std::string("/tmp/") : ::testing::TempDir()) + "wg_run_report_" +
+         std::to_string(::getpid()) + "_" + name;
+}
+
+json read_back(const std::string& path) {
+  std::ifstream in(path);
+  EXPECT_TRUE(in) << path;
+  json j = json::parse(in);  // throws, failing the test, on malformed output
+  std::remove(path.c_str());
+  return j;
+}
+
+std::vector<std::string> keys(const json& o) {  // in the file's order
+  std::vector<std::string> k;
+  for (auto it = o.begin(); it != o.end(); ++it) k.push_back(it.key());
+  return k;
+}
+
+RunReport sample_report() {
+  RunReport r;
+  r.rank = 1;
+  r.nodes = 2;
+  r.load_seconds = 0.25;
+  r.compute_seconds = 1.0;  // integral doubles stay JSON floats
+  r.line_rate_gbps = 10;
+  r.partition_json = {{"domains", 1}, {"note", "say \"why\"\n"}};
+  r.rx.frames = 7;
+  r.rx.dropped[1] = 3;
+  StepStats s;
+  s.superstep = 0;
+  s.messages_sent = 18446744073709551615ull;  // 64-bit counters exact
+  s.messages_accumulated = 5;
+  s.dense = true;
+  s.seconds = 0.5;
+  s.bytes_sent = 1000;
+  s.frames_sent = 2;
+  ConnectionReport c;
+  c.peer = 0;
+  c.n = 4;
+  c.ast_us = 1.5;
+  s.links.push_back(c);
+  r.steps.push_back(s);
+  r.cluster_top.push_back(wire::TopEntry{42, 0, 0.125});
+  return r;
+}
+
+const nlohmann::ordered_json kConfig = {{"app", "pagerank"}, {"graph", "kron:4:2"}, {"nodes", 2}};
+
+TEST(RunReport, NodeJsonShape) {
+  const std::string path = temp_path("node1.json");
+  write_node_json(path, kConfig, sample_report());
+  json j = read_back(path);
+  EXPECT_EQ(keys(j), (std::vector<std::string>{"rank", "nodes", "config", "load_seconds", "discovery_seconds",
+                                               "compute_seconds", "line_rate_gbps", "partition", "rx", "tx",
+                                               "faults", "links", "supersteps"}));
+  EXPECT_TRUE(j["rank"].is_number_unsigned());
+  EXPECT_EQ(j["config"]["app"], "pagerank");
+  EXPECT_TRUE(j["compute_seconds"].is_number_float());
+  EXPECT_TRUE(j["line_rate_gbps"].is_number_float());
+  EXPECT_EQ(j["partition"]["note"], "say \"why\"\n");
+  EXPECT_EQ(keys(j["rx"]), (std::vector<std::string>{"frames", "bytes", "data_buckets", "records", "dropped"}));
+  EXPECT_EQ(keys(j["tx"]), (std::vector<std::string>{"frames", "bytes", "ring_full"}));
+  EXPECT_EQ(j["rx"]["dropped"].size(), static_cast<size_t>(DropReason::kNumReasons) - 1);
+  EXPECT_EQ(keys(j["faults"]), (std::vector<std::string>{"rx", "tx"}));
+  EXPECT_EQ(keys(j["faults"]["rx"]),
+            (std::vector<std::string>{"seen", "dropped", "duplicated", "reordered", "corrupted", "delayed"}));
+  ASSERT_EQ(j["links"].size(), 1u);
+  EXPECT_EQ(keys(j["links"][0]),
+            (std::vector<std::string>{"peer", "n", "ast_us", "rto_us", "srtt_us", "frames", "retransmissions",
+                                      "timeouts", "new_acks", "stale_acks", "acks_sent", "delivered", "held",
+                                      "duplicates", "beyond_window"}));
+  EXPECT_TRUE(j["links"][0]["ast_us"].is_number_float());
+  EXPECT_TRUE(j["links"][0]["n"].is_number_unsigned());
+  ASSERT_EQ(j["supersteps"].size(), 1u);
+  json& s = j["supersteps"][0];
+  EXPECT_EQ(keys(s), (std::vector<std::string>{"superstep", "active", "messages_sent", "messages_local", "dense",
+                                               "messages_accumulated", "buckets_sent", "frames_sent", "bytes_sent",
+                                               "seconds", "l2_gbps", "wire_gbps", "pct_line_rate", "links",
+                                               "role_seconds"}));
+  EXPECT_EQ(s["messages_sent"].get<uint64_t>(), 18446744073709551615ull);
+  EXPECT_TRUE(s["dense"].is_boolean());
+  EXPECT_TRUE(s["l2_gbps"].is_number_float());
+  EXPECT_DOUBLE_EQ(s["l2_gbps"].get<double>(), 1000 * 8e-9 / 0.5);
+  EXPECT_EQ(s["role_seconds"].size(), static_cast<size_t>(kRoles));
+}
+
+TEST(RunReport, SummaryJsonShape) {
+  const std::string path = temp_path("summary.json");
+  RunReport r = sample_report();
+  r.partition_json = nullptr;  // none: no partition_rank0 member
+  write_summary_json(path, kConfig, r);
+  json j = read_back(path);
+  EXPECT_EQ(keys(j), (std::vector<std::string>{"nodes", "config", "supersteps_run", "compute_seconds",
+                                               "superstep_seconds_total", "supersteps", "top"}));
+  EXPECT_TRUE(j["supersteps_run"].is_number_unsigned());
+  ASSERT_EQ(j["supersteps"].size(), 1u);
+  EXPECT_EQ(keys(j["supersteps"][0]),
+            (std::vector<std::string>{"superstep", "active_vertices", "messages", "buckets", "bytes", "seconds"}));
+  ASSERT_EQ(j["top"].size(), 1u);
+  EXPECT_EQ(j["top"][0]["vertex"], 42);
+  EXPECT_DOUBLE_EQ(j["top"][0]["key"].get<double>(), 0.125);
+}
+
+}  // namespace
+}  // namespace wg
