@@ -20,6 +20,7 @@
 #include "config/options.h"
 #include "reliability/membership.h"
 #include "runtime/node.h"
+#include "runtime/outputs.h"
 
 namespace {
 
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
   try {
     const wg::Config cfg = wg::parse_app_args(argc, argv, wg::program_traits());
     const wg::ProgramEntry& program = wg::program_entry(cfg.app);
+    if (!cfg.out_dir.empty()) wg::prepare_out_dir(cfg.out_dir);  // results must not be computed in vain
     std::printf("wiregraph node %u/%u: %s\n", cfg.rank, cfg.nodes, cfg.describe().c_str());
     // Ports first, graph second: links (memif pairs, tap on a bridge) come up
     // while every node loads, instead of one node's port waiting for a peer
@@ -92,6 +94,9 @@ int main(int argc, char** argv) {
     std::printf("graph: %u vertices, %lu edges%s, loaded in %.3f s\n", graph.edges.num_vertices,
                 static_cast<unsigned long>(graph.edges.num_edges()), graph.edges.weighted ? " (weighted)" : "",
                 graph.load_seconds);
+    if (graph.edges.num_vertices == 0 || graph.edges.num_edges() == 0)
+      std::fprintf(stderr, "wiregraph: warning: %s has no %s: every vertex keeps its initial value\n",
+                   cfg.graph.c_str(), graph.edges.num_vertices == 0 ? "vertices" : "edges");
     rc = program.run(node, graph);
   } catch (const wg::ConfigError& e) {
     std::fprintf(stderr, "wiregraph: error: %s\n", e.what());

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "compute/kronecker.h"
 #include "dataplane/wire.h"
 
 namespace wg {
@@ -125,13 +126,24 @@ bool parse_on_off(const char* opt, const char* text) {
   throw ConfigError(std::string("--") + opt + ": '" + text + "' is not on or off");
 }
 
-double parse_positive(const char* opt, const char* text) {
+// A positive number no larger than `max`: every timer and rate has a ceiling,
+// so that no value overflows when it is turned into TSC ticks.
+double parse_positive(const char* opt, const char* text, double max) {
   char* end = nullptr;
   const double v = std::strtod(text, &end);
   if (end == text || *end != '\0' || !std::isfinite(v) || v <= 0)
     throw ConfigError(std::string("--") + opt + ": '" + text + "' is not a positive number");
+  if (v > max) {
+    char bound[32];
+    std::snprintf(bound, sizeof bound, "%g", max);
+    throw ConfigError(std::string("--") + opt + ": " + text + " is out of range (0, " + bound + "]");
+  }
   return v;
 }
+
+constexpr double kMaxSeconds = 86400;       // timeouts: a day
+constexpr double kMaxMicros = 60e6;         // transport timers: a minute
+constexpr double kMaxLineRateGbps = 10000;  // 10 Tb/s
 
 // "pagerank, sssp, bfs, cc, cd or kcore"
 std::string program_list(std::span<const ProgramTraits> programs) {
@@ -247,16 +259,19 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
         c.iterations = parse_unsigned("iterations", optarg, 0, 1000000);
         have_iterations = true;
         break;
-      case kOptOut: c.out_dir = optarg; break;
+      case kOptOut:
+        if (*optarg == '\0') throw ConfigError("--out: the directory name is empty");
+        c.out_dir = optarg;
+        break;
       case kOptJobId: c.job_token = parse_unsigned("job-id", optarg, 1, UINT32_MAX); have_job = true; break;
       case kOptUdpPort: c.udp_port = parse_unsigned("udp-port", optarg, 1, 65535); break;
-      case kOptPeerTimeout: c.engine.peer_timeout_s = parse_positive("peer-timeout", optarg); break;
-      case kOptHelloTimeout: c.engine.hello_timeout_s = parse_positive("hello-timeout", optarg); break;
+      case kOptPeerTimeout: c.engine.peer_timeout_s = parse_positive("peer-timeout", optarg, kMaxSeconds); break;
+      case kOptHelloTimeout: c.engine.hello_timeout_s = parse_positive("hello-timeout", optarg, kMaxSeconds); break;
       case kOptMbufs: c.mbufs = parse_unsigned("mbufs", optarg, 1023, 1u << 24); break;
       case kOptTop: c.engine.top = parse_unsigned("top", optarg, 0, wire::kTopK); break;
       case kOptQuiet: c.engine.quiet = true; break;
       case kOptDomains: c.domains = parse_unsigned("domains", optarg, 1, 64); break;
-      case kOptLineRate: c.engine.line_rate_gbps = parse_positive("line-rate", optarg); break;
+      case kOptLineRate: c.engine.line_rate_gbps = parse_positive("line-rate", optarg, kMaxLineRateGbps); break;
       case kOptDomainSplit:
         if (std::strcmp(optarg, "metis") == 0) c.domain_metis = true;
         else if (std::strcmp(optarg, "even") == 0) c.domain_metis = false;
@@ -275,16 +290,16 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
         else throw ConfigError(std::string("--roles: '") + optarg + "' is not split or shared");
         break;
       case kOptWindow: c.transport.window = parse_unsigned("window", optarg, 1, 1u << 16); break;
-      case kOptRtoMin: c.transport.rto_min_us = parse_positive("rto-min-us", optarg); break;
-      case kOptRtoMax: c.transport.rto_max_us = parse_positive("rto-max-us", optarg); break;
-      case kOptAst: c.transport.ast_us = parse_positive("ast-us", optarg); break;
-      case kOptAckDelay: c.transport.ack_delay_us = parse_positive("ack-delay-us", optarg); break;
-      case kOptKeepalive: c.transport.keepalive_ms = parse_positive("keepalive-ms", optarg); break;
+      case kOptRtoMin: c.transport.rto_min_us = parse_positive("rto-min-us", optarg, kMaxMicros); break;
+      case kOptRtoMax: c.transport.rto_max_us = parse_positive("rto-max-us", optarg, kMaxMicros); break;
+      case kOptAst: c.transport.ast_us = parse_positive("ast-us", optarg, kMaxMicros); break;
+      case kOptAckDelay: c.transport.ack_delay_us = parse_positive("ack-delay-us", optarg, kMaxMicros); break;
+      case kOptKeepalive: c.transport.keepalive_ms = parse_positive("keepalive-ms", optarg, kMaxMicros / 1000); break;
       case kOptChecksum: c.transport.checksum = parse_on_off("checksum", optarg); break;
       case kOptFaultRx: c.transport.rx_faults = parse_faults("fault-rx", optarg); break;
       case kOptFaultTx: c.transport.tx_faults = parse_faults("fault-tx", optarg); break;
       case kOptFaultSeed: c.transport.fault_seed = parse_unsigned("fault-seed", optarg, 0, UINT64_MAX); break;
-      case kOptFaultDelay: c.transport.fault_delay_us = parse_positive("fault-delay-us", optarg); break;
+      case kOptFaultDelay: c.transport.fault_delay_us = parse_positive("fault-delay-us", optarg, kMaxMicros); break;
       case kOptCrashAt: {
         // R:S - node R kills itself at superstep S (the same options go to every node).
         const char* colon = std::strchr(optarg, ':');
@@ -307,6 +322,13 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
   if (!have_app) throw ConfigError("--app is required (" + program_list(programs) + ")");
   if (!have_iterations) c.iterations = c.program.default_iterations;
   if (!have_graph) throw ConfigError("--graph is required (a file or kron:SCALE:DEGREE[:SEED])");
+  if (c.graph.rfind("kron:", 0) == 0) {
+    try {
+      parse_kronecker_spec(c.graph);  // a bad spec is a command-line error, found before anything starts
+    } catch (const GraphError& e) {
+      throw ConfigError(std::string("--graph: ") + e.what());
+    }
+  }
 
   const char* which = nullptr;
   if (!have_nodes) {

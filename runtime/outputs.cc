@@ -1,8 +1,14 @@
 #include "runtime/outputs.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "config/config_json.h"
 
@@ -28,19 +34,46 @@ void print_top(const RunReport& r) {
     std::printf("  %2zu. vertex %10u  rank %.9g\n", i + 1, r.cluster_top[i].vertex, r.cluster_top[i].value);
 }
 
+void prepare_out_dir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw ConfigError("--out " + dir + ": cannot create the directory: " + ec.message());
+  if (!std::filesystem::is_directory(dir)) throw ConfigError("--out " + dir + ": exists and is not a directory");
+  const std::string probe = dir + "/.wiregraph-write-test-" + std::to_string(::getpid());
+  std::FILE* f = std::fopen(probe.c_str(), "w");
+  if (f == nullptr)
+    throw ConfigError("--out " + dir + ": cannot write there: " + std::strerror(errno));
+  std::fclose(f);
+  std::filesystem::remove(probe, ec);
+}
+
+// Every file is written under a temporary name and renamed once complete, so
+// a reader never sees half a result and a failed write leaves no result file.
 void write_outputs(const Config& cfg, const RunReport& r, const std::function<void(std::FILE*)>& write_lines) {
-  std::filesystem::create_directories(cfg.out_dir);
   const std::string dir = cfg.out_dir + "/";
   const std::string path = dir + "result-" + std::to_string(cfg.rank) + ".txt";
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (f == nullptr) throw std::runtime_error("cannot write " + path);
-  std::unique_ptr<char[]> buffer(new char[1 << 20]);
-  std::setvbuf(f, buffer.get(), _IOFBF, 1 << 20);
-  write_lines(f);
-  const bool bad = std::ferror(f) != 0;
-  if (std::fclose(f) != 0 || bad) throw std::runtime_error("error writing " + path);
-  write_node_json(dir + "node" + std::to_string(cfg.rank) + ".json", config_json(cfg), r);
-  if (cfg.rank == 0) write_summary_json(dir + "summary.json", config_json(cfg), r);
+  std::vector<std::pair<std::string, std::string>> done;  // (temporary, final)
+  auto temporary = [&](const std::string& final_path) {
+    done.emplace_back(final_path + ".part", final_path);
+    return done.back().first;
+  };
+  {
+    const std::string tmp = temporary(path);
+    std::FILE* f = std::fopen(tmp.c_str(), "w");
+    if (f == nullptr) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
+    std::unique_ptr<char[]> buffer(new char[1 << 20]);
+    std::setvbuf(f, buffer.get(), _IOFBF, 1 << 20);
+    write_lines(f);
+    const bool bad = std::ferror(f) != 0;
+    if (std::fclose(f) != 0 || bad) throw std::runtime_error("error writing " + tmp);
+  }
+  write_node_json(temporary(dir + "node" + std::to_string(cfg.rank) + ".json"), config_json(cfg), r);
+  if (cfg.rank == 0) write_summary_json(temporary(dir + "summary.json"), config_json(cfg), r);
+  for (const auto& [from, to] : done) {
+    std::error_code ec;
+    std::filesystem::rename(from, to, ec);
+    if (ec) throw std::runtime_error("cannot rename " + from + " to " + to + ": " + ec.message());
+  }
   std::printf("results written to %s\n", path.c_str());
 }
 
