@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "compute/accumulator.h"
+#include "compute/data_bucket_check.h"
 #include "compute/partition.h"
 #include "compute/role_clock.h"
 #include "compute/run_report.h"
@@ -625,11 +626,11 @@ class Engine {
     const uint32_t t = h->superstep;
     const wire::Record* r = records(frame);
     const unsigned d = h->domain;  // < domains: validate_frame checked it
-    if (unlikely(max_record_index(r, h->count) >= g_.domain_size(d))) return DropReason::kIndexOutOfRange;
-    if (unlikely(!ledger_.on_data(h->src_rank, t, h->count))) return DropReason::kBadSuperstep;
+    const DropReason why = check_data_bucket(*h, r, g_.domain_size(d), ledger_);
+    if (why != DropReason::kNone) return why;
     ++dp_.rx.data_buckets;
     dp_.rx.records += h->count;
-    return fold(r, h->count, t, d) ? DropReason::kNone : DropReason::kSlotOverflow;
+    return fold_verdict(fold(r, h->count, t, d));
   }
 
   // Gather on receive: Σ[(t+1)&1] of domain d, [i] ⊕= value, for records of
