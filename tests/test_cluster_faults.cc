@@ -318,9 +318,9 @@ std::string describe(const ClusterCounts& c) {
   s << "rx faults: seen " << c.rx_faults.seen << ", dropped " << c.rx_faults.dropped << ", duplicated "
     << c.rx_faults.duplicated << ", reordered " << c.rx_faults.reordered << ", corrupted "
     << c.rx_faults.corrupted << ", delayed " << c.rx_faults.delayed << "; tx faults seen "
-    << c.tx_faults.seen << " (dropped " << c.tx_faults.dropped << "); dropped on receive: bad_checksum " << c.bad_checksum << ", duplicate "
-    << c.duplicate_drops << ", beyond_window " << c.beyond_window << "; links: frames " << c.frames << ", retransmissions " << c.retransmissions
-    << ", timeouts " << c.timeouts;
+    << c.tx_faults.seen << " (dropped " << c.tx_faults.dropped << "); dropped on receive: bad_checksum "
+    << c.bad_checksum << ", duplicate " << c.duplicate_drops << ", beyond_window " << c.beyond_window
+    << "; links: frames " << c.frames << ", retransmissions " << c.retransmissions << ", timeouts " << c.timeouts;
   return s.str();
 }
 

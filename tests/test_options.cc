@@ -343,7 +343,8 @@ TEST_F(Options, DomainsAreOneJobParameterAndTheLineRateIsNot) {
   EXPECT_NE(two, digest({"--app", "cc", "--graph", "a", "--domains", "4"}));
   EXPECT_NE(two, digest({"--app", "cc", "--graph", "a", "--domains", "2", "--domain-split", "even"}));
   EXPECT_EQ(two, digest({"--app", "cc", "--graph", "a", "--domains", "2", "--line-rate", "100"}));
-  const std::string text = parse({"--app", "cc", "--graph", "a", "--domains", "2", "--domain-split", "even"}).describe();
+  const std::string text =
+      parse({"--app", "cc", "--graph", "a", "--domains", "2", "--domain-split", "even"}).describe();
   EXPECT_NE(text.find("2 domains (even)"), std::string::npos) << text;
 }
 
