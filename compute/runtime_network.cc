@@ -9,6 +9,8 @@
 
 #include "compute/runtime.h"
 
+#include "compute/data_bucket_check.h"
+
 namespace wg {
 
 int Runtime::network_main(void* arg) {
@@ -63,12 +65,13 @@ DropReason Runtime::receive_data(const uint8_t* frame, const wire::BucketHeader*
   const uint32_t t = h->superstep;
   const uint8_t* records = frame + wire::kPayloadOffset;
   const unsigned d = h->domain;  // < domains: validate_frame checked it
-  if (unlikely(program_.max_index(records, h->count) >= g_.domain_size(d))) return DropReason::kIndexOutOfRange;
-  if (unlikely(!ledger_.on_data(h->src_rank, t, h->count))) return DropReason::kBadSuperstep;
+  const DropReason why = check_data_bucket_index(*h, program_.max_index(records, h->count), g_.domain_size(d), ledger_);
+  if (why != DropReason::kNone) [[unlikely]]
+    return why;
   ++dp_.rx.data_buckets;
   dp_.rx.records += h->count;
   accumulated_[t & 1] += h->count;
-  return program_.fold(records, h->count, t, d) ? DropReason::kNone : DropReason::kSlotOverflow;
+  return fold_verdict(program_.fold(records, h->count, t, d));
 }
 
 DropReason Runtime::receive_end_or_fin(const uint8_t* frame, const wire::BucketHeader* h) {

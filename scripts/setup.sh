@@ -15,7 +15,8 @@ set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO_ROOT"
 
-PACKAGES=(build-essential g++ meson ninja-build pkg-config libdpdk-dev dpdk
+# dpdk-dev ships the tools, among them dpdk-telemetry.py (README "Output").
+PACKAGES=(build-essential g++ meson ninja-build pkg-config libdpdk-dev dpdk dpdk-dev
           libnuma-dev libmetis-dev libgtest-dev nlohmann-json3-dev python3 iproute2
           gnuplot-nox python3-pyelftools)
 HUGEPAGES="${HUGEPAGES:-1024}"

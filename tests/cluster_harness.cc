@@ -134,6 +134,20 @@ TempDir::~TempDir() {
 
 // ----------------------------------------------------------------- launch
 
+std::string write_rank_wrapper(const TempDir& dir, int rank, const std::string& rank_command) {
+  const std::string path = dir.file("node-wrapper.sh");
+  std::ofstream out(path);
+  out << "#!/bin/sh\n"
+      << "# Node " << rank << " runs its own command; the others run the node binary.\n"
+      << "rank=\nprev=\n"
+      << "for a in \"$@\"; do [ \"$prev\" = --rank ] && rank=$a; prev=$a; done\n"
+      << "if [ \"$rank\" = " << rank << " ]; then " << rank_command << "; exit $?; fi\n"
+      << "exec '" << binary_path() << "' \"$@\"\n";
+  out.close();
+  if (!out || ::chmod(path.c_str(), 0755) != 0) throw std::runtime_error("cannot write " + path);
+  return path;
+}
+
 namespace {
 
 std::vector<std::string> launcher_argv(const LaunchOptions& opts) {

@@ -68,6 +68,15 @@ struct LaunchResult {
   std::string output;      // launcher's stdout and stderr, interleaved
 };
 
+// A node program for the launcher's --binary: node `rank` runs the shell
+// command `rank_command` ("$@" holds the node's arguments, e.g.
+// "exec BIN \"$@\" --window 4", or "exec sleep 30" for a node that never
+// starts), every other node runs binary_path() unchanged. The launcher gives
+// every node the same options; this is how a test gives one node others.
+// Written into `dir`; returns its path (pass it as launcher_flags
+// {"--binary", path}: the launcher takes the last --binary).
+std::string write_rank_wrapper(const TempDir& dir, int rank, const std::string& rank_command);
+
 // Runs `python3 <launcher> --nodes .. --link .. --timeout .. --binary <bin>
 // -- <app_args>` in its own process group with stdout and stderr sent to
 // log_path. Kills the group if it outlives timeout_sec + a grace period, so a

@@ -5,8 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -14,6 +18,7 @@
 #include <ostream>
 #include <set>
 #include <stdexcept>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -263,6 +268,12 @@ enum class GraphKind { kCorner, kKron, kDataset };
 
 std::string app_name(App a) { return std::string(a); }
 
+std::vector<App> program_names() {
+  std::vector<App> names;
+  for (const ProgramTraits& t : program_traits()) names.push_back(t.name);
+  return names;
+}
+
 const ProgramTraits& traits_of(App a) {
   for (const ProgramTraits& t : program_traits())
     if (t.name == a) return t;
@@ -340,6 +351,8 @@ struct RunSpec {
   bool undirected = false;
   unsigned domains = 0;  // --domains K (0: not passed: the machine's NUMA domains)
   bool even_split = false;
+  int lcores = 0;                      // launcher --lcores-per-node N (0: not passed, 1)
+  std::vector<std::string> extra;      // more node options (--scatter dense, --segment-kib 1 ...)
 };
 
 // Launches one cluster run on `graph` and checks exit code, results and
@@ -358,6 +371,7 @@ void run_and_check(const RunSpec& spec, const TestGraph& graph, const TempDir& t
   opts.link = spec.link;
   opts.timeout_sec = kRunTimeoutSec;
   const ProgramTraits& traits = traits_of(spec.app);
+  if (spec.lcores != 0) opts.launcher_flags = {"--lcores-per-node", std::to_string(spec.lcores)};
   opts.app_args = {"--app", app_name(spec.app)};
   opts.app_args.insert(opts.app_args.end(), graph.args.begin(), graph.args.end());
   if (traits.uses_source) opts.app_args.insert(opts.app_args.end(), {"--source", std::to_string(graph.source)});
@@ -366,6 +380,7 @@ void run_and_check(const RunSpec& spec, const TestGraph& graph, const TempDir& t
   if (spec.undirected) opts.app_args.push_back("--undirected");
   if (spec.domains != 0) opts.app_args.insert(opts.app_args.end(), {"--domains", std::to_string(spec.domains)});
   if (spec.even_split) opts.app_args.insert(opts.app_args.end(), {"--domain-split", "even"});
+  opts.app_args.insert(opts.app_args.end(), spec.extra.begin(), spec.extra.end());
   opts.app_args.insert(opts.app_args.end(), {"--out", out_dir});
 
   const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
@@ -483,6 +498,86 @@ std::string domain_case_name(const ::testing::TestParamInfo<DomainCase>& p) {
 
 INSTANTIATE_TEST_SUITE_P(Numa, DomainTest, ::testing::ValuesIn(domain_cases()), domain_case_name);
 
+// Several workers and a separate network lcore over real links: 3 lcores per
+// node (2 workers scattering concurrently, each folding into the shared
+// accumulators through the network lcore), every app, P = 2 and 3.
+struct LcoreCase {
+  int nodes;
+  App app;
+};
+
+std::vector<LcoreCase> lcore_cases() {
+  std::vector<LcoreCase> cases;
+  for (int nodes : {2, 3})
+    for (const ProgramTraits& program : program_traits()) cases.push_back({nodes, program.name});
+  return cases;
+}
+
+class LcoresTest : public ::testing::TestWithParam<LcoreCase> {};
+
+TEST_P(LcoresTest, ThreeLcoresPerNodeMatchOracle) {
+  const LcoreCase& c = GetParam();
+  TempDir tmp;
+  TestGraph graph;
+  if (auto why = prepare_graph(GraphKind::kCorner, c.app, tmp, &graph)) GTEST_SKIP() << *why;
+  RunSpec spec;
+  spec.nodes = c.nodes;
+  spec.app = c.app;
+  spec.iterations = traits_of(c.app).uses_iterations ? std::optional<unsigned>(5) : std::nullopt;
+  spec.lcores = 3;
+  run_and_check(spec, graph, tmp);
+}
+
+INSTANTIATE_TEST_SUITE_P(Memif, LcoresTest, ::testing::ValuesIn(lcore_cases()),
+                         [](const ::testing::TestParamInfo<LcoreCase>& p) {
+                           std::string name = "P";
+                           name += std::to_string(p.param.nodes);
+                           name += "_lcores3_";
+                           name += app_name(p.param.app);
+                           return name;
+                         });
+
+// Multi-segment dense pulls across nodes: 1 KiB segments (256 scatter values)
+// on kron:10:8 at P = 2 (512 vertices per node) with 2 domains, so every
+// dense superstep pulls several segments per destination domain of another
+// node. Programs without a scalar ⊕ (cd, kcore) have no dense mode and run
+// sparse whatever --scatter says; they run here all the same.
+class SegmentedDenseTest : public ::testing::TestWithParam<App> {};
+
+TEST_P(SegmentedDenseTest, MatchesOracle) {
+  TempDir tmp;
+  TestGraph graph;
+  ASSERT_FALSE(prepare_graph(GraphKind::kKron, GetParam(), tmp, &graph).has_value());
+  RunSpec spec;
+  spec.nodes = 2;
+  spec.app = GetParam();
+  spec.iterations = 5;
+  spec.domains = 2;
+  spec.extra = {"--segment-kib", "1", "--scatter", "dense"};
+  run_and_check(spec, graph, tmp);
+}
+
+INSTANTIATE_TEST_SUITE_P(P2Domains2Segment1KiB, SegmentedDenseTest,
+                         ::testing::ValuesIn(program_names()),
+                         [](const ::testing::TestParamInfo<App>& p) { return std::string(app_name(p.param)); });
+
+// The README's own first command, as written there: exit 0 and PageRank's top
+// vertices printed by rank 0.
+TEST(ClusterReadme, MainCommandRuns) {
+  ASSERT_TRUE(std::filesystem::exists(launcher_path())) << "no launcher at " << launcher_path();
+  TempDir tmp;
+  LaunchOptions opts;
+  opts.nodes = 2;
+  opts.link = "memif";
+  opts.timeout_sec = kRunTimeoutSec;
+  opts.app_args = {"--app", "pagerank", "--graph", "kron:16:16"};
+  const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+  EXPECT_NE(run.output.find("[node 0] top 10 vertices by rank:"), std::string::npos) << describe(run);
+  EXPECT_NE(run.output.find("[node 0]    1. vertex"), std::string::npos) << describe(run);
+  EXPECT_NE(run.output.find("[node 0]   10. vertex"), std::string::npos) << describe(run);
+}
+
 TEST(ClusterFlags, EvenDomainSplitOnAKroneckerGraph) {
   TempDir tmp;
   TestGraph graph;
@@ -547,6 +642,123 @@ TEST(ClusterErrors, UnknownAppIsRejected) {
       run_expecting_failure(1, {"--app", "no-such-app", "--graph", path}, tmp);
   EXPECT_FALSE(run.timed_out) << describe(run);
   EXPECT_NE(run.exit_code, 0) << describe(run);
+}
+
+// ------------------------------------------------ exit status of one node
+
+// Runs the node binary alone (no launcher), with an EAL of its own that needs
+// no hugepages, and the given node options; removes the EAL's runtime
+// directory after it (--in-memory would leave none, but the EAL refuses it
+// with --no-huge). Returns the exit status (-1 if it did not exit normally);
+// its output goes to *output.
+int run_node(const TempDir& tmp, const std::vector<std::string>& node_args, std::string* output) {
+  auto quote = [](const std::string& a) {
+    std::string q = "'";
+    for (char ch : a) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    return q + "'";
+  };
+  const std::string log = tmp.file("node.log");
+  const std::string prefix = "wg_exit_" + std::to_string(::getpid());
+  std::string cmd = quote(binary_path()) + " --no-pci --no-huge -m 256 --log-level lib.eal:error --lcores 0";
+  cmd += " --file-prefix ";
+  cmd += prefix;
+  cmd += " --";
+  // Appended piece by piece: GCC 12 misreports " " + string (-Wrestrict).
+  for (const std::string& a : node_args) {
+    cmd += ' ';
+    cmd += quote(a);
+  }
+  cmd += " > ";
+  cmd += quote(log);
+  cmd += " 2>&1 < /dev/null";
+  const int status = std::system(cmd.c_str());
+  std::error_code ec;  // where the EAL puts it: root, XDG_RUNTIME_DIR, /tmp
+  const char* xdg = std::getenv("XDG_RUNTIME_DIR");
+  for (const std::string& dir : {std::string("/var/run/dpdk/"), std::string(xdg ? xdg : "/tmp") + "/dpdk/",
+                                 std::string("/tmp/dpdk/")})
+    std::filesystem::remove_all(dir + prefix, ec);
+  std::ifstream in(log);
+  std::ostringstream text;
+  text << in.rdbuf();
+  *output = "$ ";
+  *output += cmd;
+  *output += '\n';
+  *output += text.str();
+  return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Command-line errors exit 2 (apps/main.cc, README "Running a node"), after
+// naming the option; a runtime error (a missing graph file) exits 1.
+TEST(NodeExitStatus, CommandLineErrorsExitTwo) {
+  ASSERT_TRUE(cluster_available());
+  TempDir tmp;
+  const std::string graph = tmp.file("corner.txt");
+  write_snap(corner_case_graph(), graph);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
+      {{"--app", "nope", "--graph", graph}, "nope"},
+      {{"--graph", graph}, "--app"},
+      {{"--app", "bfs"}, "--graph"},
+      {{"--app", "bfs", "--graph", graph, "--no-such-option"}, "--no-such-option"},
+      {{"--app", "bfs", "--graph", graph, "--domains", "0"}, "--domains"},
+      {{"--app", "bfs", "--graph", graph, "--domain-split", "half"}, "half"},
+      {{"--app", "bfs", "--graph", graph, "--window", "0"}, "--window"},
+      {{"--app", "bfs", "--graph", graph, "--fault-rx", "drop=2"}, "--fault-rx"},
+      {{"--app", "bfs", "--graph", graph, "--source", "100000"}, "--source 100000"},
+  };
+  for (const auto& [args, named] : bad) {
+    std::string output;
+    EXPECT_EQ(run_node(tmp, args, &output), 2) << output;
+    EXPECT_NE(output.find("wiregraph: error: "), std::string::npos) << output;
+    EXPECT_NE(output.find(named), std::string::npos) << "the error does not name " << named << ":\n" << output;
+  }
+  std::string output;
+  EXPECT_EQ(run_node(tmp, {"--app", "bfs", "--graph", tmp.file("missing.txt")}, &output), 1) << output;
+  EXPECT_EQ(run_node(tmp, {"--app", "bfs", "--graph", graph, "--quiet"}, &output), 0) << output;
+}
+
+// Two nodes that disagree on a job parameter stop at the hello exchange,
+// naming the node and what differs. The launcher gives every node the same
+// options, so node 1 gets --source 5 through a wrapper (last one wins).
+TEST(ClusterErrors, HelloNamesTheMismatchedParameter) {
+  ASSERT_TRUE(cluster_available());
+  TempDir tmp;
+  const std::string path = tmp.file("corner.txt");
+  write_snap(corner_case_graph(), path);
+  LaunchOptions opts;
+  opts.nodes = 2;
+  opts.timeout_sec = 60;
+  opts.launcher_flags = {"--binary",
+                         write_rank_wrapper(tmp, 1, "exec '" + binary_path() + "' \"$@\" --source 5")};
+  opts.app_args = {"--app", "bfs", "--graph", path, "--format", "edgelist", "--source", "0", "--hello-timeout", "20"};
+  const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
+  EXPECT_FALSE(run.timed_out) << describe(run);
+  EXPECT_EQ(run.exit_code, 1) << describe(run);
+  EXPECT_NE(run.output.find("runs a different job: parameters"), std::string::npos) << describe(run);
+  EXPECT_NE(run.output.find("--source"), std::string::npos) << describe(run);
+  EXPECT_TRUE(run.output.find("[node 0] ") != std::string::npos &&
+              (run.output.find("node 1 runs a different job") != std::string::npos ||
+               run.output.find("node 0 runs a different job") != std::string::npos))
+      << describe(run);
+}
+
+// A node whose peer never starts gives up after --hello-timeout, naming it.
+TEST(ClusterErrors, HelloTimeoutNamesTheMissingNode) {
+  ASSERT_TRUE(cluster_available());
+  TempDir tmp;
+  const std::string path = tmp.file("corner.txt");
+  write_snap(corner_case_graph(), path);
+  LaunchOptions opts;
+  opts.nodes = 2;
+  opts.timeout_sec = 60;
+  opts.launcher_flags = {"--binary", write_rank_wrapper(tmp, 1, "exec sleep 50")};
+  opts.app_args = {"--app", "bfs", "--graph", path, "--format", "edgelist", "--hello-timeout", "2"};
+  const auto t0 = std::chrono::steady_clock::now();
+  const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_FALSE(run.timed_out) << describe(run);
+  EXPECT_EQ(run.exit_code, 1) << describe(run);
+  EXPECT_NE(run.output.find("no hello from node(s) 1 within 2"), std::string::npos) << describe(run);
+  EXPECT_LT(seconds, 40) << "node 0 waited far beyond its --hello-timeout: " << describe(run);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Level-2 (NUMA domain) partition tests. Every count the partitioner reports
 // is checked against a count made here with a separate loop over the edge
-// blocks, and the real-graph cases check that METIS beats the even split.
+// blocks, and the real-graph cases check that METIS beats the even split
+// while keeping each domain's work (its out-edges) within the bound.
 #include "compute/domain_partition.h"
 
 #include <gtest/gtest.h>
@@ -18,6 +19,7 @@
 
 #include "compute/edge_list.h"
 #include "compute/graph_reader.h"
+#include "compute/kronecker.h"
 #include "compute/partition.h"
 
 namespace wg {
@@ -53,8 +55,42 @@ LocalCut independent_cut(const LocalGraph& g, const std::vector<uint8_t>& domain
   return c;
 }
 
-// The even split as the brief states it: domain d holds [d*n/k, (d+1)*n/k).
-std::vector<uint8_t> reference_even_split(uint32_t n, unsigned k) {
+// A vertex's work as the header states it: its out-degree, or 1 for every
+// vertex of a graph without edges.
+std::vector<uint64_t> reference_work(const LocalGraph& g) {
+  std::vector<uint64_t> w(g.out_degree.begin(), g.out_degree.end());
+  uint64_t total = 0;
+  for (uint64_t x : w) total += x;
+  if (total == 0) w.assign(g.num_local, 1);
+  return w;
+}
+
+// The even split as the header states it: contiguous ranges, domain d
+// starting at the last vertex whose work prefix is at most d/k of the total,
+// each domain keeping at least one vertex.
+std::vector<uint8_t> reference_even_split(const LocalGraph& g, unsigned k) {
+  const uint32_t n = g.num_local;
+  const std::vector<uint64_t> w = reference_work(g);
+  std::vector<uint64_t> prefix(n + 1, 0);
+  for (uint32_t v = 0; v < n; ++v) prefix[v + 1] = prefix[v] + w[v];
+  std::vector<uint32_t> start(k + 1, n);
+  start[0] = 0;
+  for (unsigned d = 1; d < k; ++d) {
+    uint32_t s = 0;
+    for (uint32_t v = 0; v <= n; ++v)
+      if (prefix[v] * k <= uint64_t{d} * prefix[n]) s = v;
+    s = std::max(s, start[d - 1] + 1);
+    s = std::min(s, n - (k - d));
+    start[d] = s;
+  }
+  std::vector<uint8_t> dom(n);
+  for (unsigned d = 0; d < k; ++d)
+    for (uint32_t v = start[d]; v < start[d + 1]; ++v) dom[v] = static_cast<uint8_t>(d);
+  return dom;
+}
+
+// The old even split, [d*n/k, (d+1)*n/k): what the work split must equal without edges.
+std::vector<uint8_t> vertex_count_split(uint32_t n, unsigned k) {
   std::vector<uint8_t> d(n);
   for (uint32_t v = 0; v < n; ++v) {
     unsigned dom = 0;
@@ -62,6 +98,18 @@ std::vector<uint8_t> reference_even_split(uint32_t n, unsigned k) {
     d[v] = static_cast<uint8_t>(dom);
   }
   return d;
+}
+
+// The work bound, computed here: max(ceil(W/k) + heaviest, floor(W/k * imbalance)).
+uint64_t work_limit(const LocalGraph& g, unsigned k, double imbalance) {
+  uint64_t total = 0;
+  uint64_t heaviest = 0;
+  for (uint64_t w : reference_work(g)) {
+    total += w;
+    heaviest = std::max(heaviest, w);
+  }
+  const uint64_t scaled = static_cast<uint64_t>(std::floor(static_cast<double>(total) / k * imbalance + 1e-9));
+  return std::max((total + k - 1) / k + heaviest, scaled);
 }
 
 // Checks every invariant of a result against counts made here.
@@ -78,19 +126,28 @@ void check_consistent(const LocalGraph& g, unsigned k, const DomainPartition& p)
   }
   EXPECT_EQ(p.vertices_per_domain, sizes);
   EXPECT_EQ(p.edges_per_domain, edges);
-  const uint64_t limit = static_cast<uint64_t>(std::ceil(static_cast<double>(n) / k * kImbalance)) + 1;
+  const uint64_t limit = work_limit(g, k, kImbalance);
   for (unsigned d = 0; d < k; ++d) {
     EXPECT_GT(sizes[d], 0u) << "domain " << d << " is empty";
-    EXPECT_LE(sizes[d], limit) << "domain " << d << " breaks the imbalance bound";
+    EXPECT_LE(edges[d], limit) << "domain " << d << " breaks the work bound";
   }
-  const LocalCut even = independent_cut(g, reference_even_split(n, k));
+  uint64_t max_edges = 0, all_edges = 0;
+  uint32_t max_vertices = 0;
+  for (unsigned d = 0; d < k; ++d) {
+    max_edges = std::max(max_edges, edges[d]);
+    all_edges += edges[d];
+    max_vertices = std::max(max_vertices, sizes[d]);
+  }
+  EXPECT_NEAR(p.vertex_imbalance, static_cast<double>(max_vertices) * k / n, 1e-9);
+  EXPECT_NEAR(p.edge_imbalance, all_edges ? static_cast<double>(max_edges) * k / all_edges : 0.0, 1e-9);
+  const LocalCut even = independent_cut(g, reference_even_split(g, k));
   const LocalCut now = independent_cut(g, p.domain_of);
   EXPECT_EQ(p.local_edges, even.edges);
   EXPECT_EQ(p.cross_even, even.cross);
   EXPECT_EQ(p.cross_metis, now.cross);
   EXPECT_LE(p.cross_metis, p.cross_even);  // never worse than even
   if (!p.used_metis) {
-    EXPECT_EQ(p.domain_of, reference_even_split(n, k));
+    EXPECT_EQ(p.domain_of, reference_even_split(g, k));
   }
 }
 
@@ -165,6 +222,31 @@ INSTANTIATE_TEST_SUITE_P(Datasets, RealGraph,
                                   std::to_string(std::get<2>(c));
                          });
 
+// A power-law graph: with unit vertex weights METIS packed the hubs together
+// (kron:20:16, P=1, k=2: 14.2 M vs 2.55 M out-edges). Each domain's out-edges
+// must now stay within 5% of equal, and the cut below the even split's.
+class SkewedGraph : public ::testing::TestWithParam<unsigned /*k*/> {};
+
+TEST_P(SkewedGraph, MetisBalancesOutEdges) {
+  const unsigned k = GetParam();
+  KroneckerSpec spec;
+  spec.scale = 12;
+  spec.degree = 16;
+  const LocalGraph g = build_local_graph(generate_kronecker(spec), 1, 0, false);
+  const DomainPartition p = partition_domains(g, k, true, kImbalance);
+  check_consistent(g, k, p);
+  EXPECT_TRUE(p.used_metis) << p.note;
+  EXPECT_LT(p.cross_metis, p.cross_even) << p.note;
+  EXPECT_LE(p.edge_imbalance, 1.05) << format_partition_report(p);
+  const DomainPartition even = partition_domains(g, k, false, kImbalance);
+  EXPECT_LE(even.edge_imbalance, 1.05) << format_partition_report(even);
+  std::printf("kron:12:16 k=%u: edge imbalance METIS %.3f even %.3f, vertex imbalance METIS %.3f, cut %llu vs %llu\n",
+              k, p.edge_imbalance, even.edge_imbalance, p.vertex_imbalance,
+              static_cast<unsigned long long>(p.cross_metis), static_cast<unsigned long long>(p.cross_even));
+}
+
+INSTANTIATE_TEST_SUITE_P(Kron12, SkewedGraph, ::testing::Values(2u, 4u));
+
 // ---- hand-made graphs ------------------------------------------------------
 
 void add_undirected(EdgeList& g, VertexId u, VertexId v) {
@@ -234,23 +316,88 @@ TEST(DomainPartition, MultiEdgesWeighTheCut) {
   EXPECT_TRUE(p.note.empty()) << p.note;  // METIS's own answer, no repair
 }
 
-TEST(DomainPartition, EmptyDomainIsRepairedCheaply) {
-  // Path 0-1-2-3 where 1->2 appears 5 times. METIS leaves a part empty on a
-  // graph this small; the repair must then pick {1,2}|{0,3} (cut 2), not the
-  // even split {0,1}|{2,3} (cut 5).
+TEST(DomainPartition, HeavyPairsStayTogetherAtEqualWork) {
+  // Pairs {1,2} and {0,3}, each joined by 5 edges each way, and the light
+  // edges 0->1 and 2->3. Work 6, 5, 6, 5: the even split is {0,1}|{2,3}
+  // (cut 20); {1,2}|{0,3} cuts 2 at the same work, 11 each.
   EdgeList el;
   el.num_vertices = 4;
   el.edges = {{0, 1, 1}, {2, 3, 1}};
-  for (int i = 0; i < 5; ++i) el.edges.push_back({1, 2, 1});
+  for (int i = 0; i < 5; ++i)
+    for (auto [u, v] : {std::pair{1u, 2u}, {2u, 1u}, {0u, 3u}, {3u, 0u}}) el.edges.push_back({u, v, 1});
   const LocalGraph g = build_local_graph(el, 1, 0, false);
   const DomainPartition p = partition_domains(g, 2, true);
   check_consistent(g, 2, p);
-  EXPECT_EQ(p.local_edges, 7u);
-  EXPECT_EQ(p.cross_even, 5u);
+  EXPECT_EQ(p.local_edges, 22u);
+  EXPECT_EQ(p.cross_even, 20u);
   EXPECT_TRUE(p.used_metis) << p.note;
   EXPECT_EQ(p.cross_metis, 2u);
   EXPECT_EQ(p.domain_of[1], p.domain_of[2]);
   EXPECT_EQ(p.vertices_per_domain, (std::vector<uint32_t>{2, 2}));
+  EXPECT_EQ(p.edges_per_domain[0], 11u);
+}
+
+// A hub that outweighs the tolerance: METIS cannot meet floor(W/k * 1.03),
+// so the bound is W/k + the hub's work, which the repair keeps.
+TEST(DomainPartition, HubHeavierThanTheToleranceStaysWithinTheBound) {
+  EdgeList el;
+  el.num_vertices = 40;
+  for (VertexId v = 1; v < 40; ++v) {
+    el.edges.push_back({0, v, 1});
+    el.edges.push_back({v, (v % 39) + 1, 1});
+  }
+  const LocalGraph g = build_local_graph(el, 1, 0, false);
+  for (unsigned k : {2u, 3u, 4u}) {
+    SCOPED_TRACE("k = " + std::to_string(k));
+    const DomainPartition p = partition_domains(g, k, true);
+    check_consistent(g, k, p);
+  }
+}
+
+// The repair METIS's answer gets when it misses the work bound or leaves a
+// domain empty, on placements METIS does not produce here.
+TEST(DomainPartition, RepairMovesTheVerticesThatCutLeast) {
+  // A 5-clique {0..4} and five vertices {5..9} with four self-loops each:
+  // every vertex has 4 out-edges, but moving a self-looped one cuts nothing.
+  EdgeList el;
+  el.num_vertices = 10;
+  for (VertexId u = 0; u < 5; ++u)
+    for (VertexId v = 0; v < 5; ++v)
+      if (u != v) el.edges.push_back({u, v, 1});
+  for (VertexId v = 5; v < 10; ++v)
+    for (int i = 0; i < 4; ++i) el.edges.push_back({v, v, 1});
+  const LocalGraph g = build_local_graph(el, 1, 0, false);
+  std::vector<uint8_t> all_in_0(10, 0);
+  const uint32_t moved = repair_domains(g, 2, kImbalance, all_in_0);
+  // W = 40, bound max(20 + 4, floor(20.6)) = 24: four vertices of 4 must go.
+  EXPECT_EQ(moved, 4u);
+  for (VertexId v = 0; v < 5; ++v) EXPECT_EQ(all_in_0[v], 0) << "clique vertex " << v << " moved";
+  EXPECT_EQ(independent_cut(g, all_in_0).cross, 0u);
+}
+
+TEST(DomainPartition, RepairFillsEmptyDomainsAndKeepsTheBound) {
+  const EdgeList el = two_cliques({0, 2, 4, 6, 8}, {1, 3, 5, 7, 9});
+  const LocalGraph g = build_local_graph(el, 1, 0, false);
+  for (unsigned k : {2u, 3u, 5u, 10u}) {
+    SCOPED_TRACE("k = " + std::to_string(k));
+    std::vector<uint8_t> d(10, 0);
+    const uint32_t moved = repair_domains(g, k, kImbalance, d);
+    std::vector<uint64_t> load(k, 0);
+    std::vector<uint32_t> size(k, 0);
+    for (VertexId v = 0; v < 10; ++v) {
+      load[d[v]] += g.out_degree[v];
+      ++size[d[v]];
+    }
+    uint32_t changed = 0;
+    for (uint8_t x : d) changed += x != 0;
+    EXPECT_EQ(moved, changed);
+    for (unsigned i = 0; i < k; ++i) {
+      EXPECT_GT(size[i], 0u) << "domain " << i;
+      EXPECT_LE(load[i], work_limit(g, k, kImbalance)) << "domain " << i;
+    }
+  }
+  std::vector<uint8_t> bad(10, 2);
+  EXPECT_THROW(repair_domains(g, 2, kImbalance, bad), std::invalid_argument);
 }
 
 TEST(DomainPartition, OneDomainIsTrivial) {
@@ -272,7 +419,7 @@ TEST(DomainPartition, EvenSplitSizesDifferByAtMostOne) {
   const LocalGraph g = build_local_graph(el, 1, 0, false);
   const DomainPartition p = partition_domains(g, 3, false);
   EXPECT_EQ(p.vertices_per_domain, (std::vector<uint32_t>{3, 3, 4}));
-  EXPECT_EQ(p.domain_of, reference_even_split(10, 3));
+  EXPECT_EQ(p.domain_of, vertex_count_split(10, 3));
 }
 
 TEST(DomainPartition, NoLocalEdgesKeepsEvenSplit) {
@@ -321,6 +468,7 @@ TEST(DomainPartition, ReportsCarryTheFields) {
   EXPECT_NE(text.find("even split: " + std::to_string(p.cross_even)), std::string::npos) << text;
   EXPECT_NE(text.find("after METIS: 2 "), std::string::npos) << text;
   EXPECT_NE(text.find("METIS time"), std::string::npos) << text;
+  EXPECT_NE(text.find("imbalance (largest / mean): vertices 1.000, out-edges 1.000"), std::string::npos) << text;
 
   p.note = "say \"why\"\n";
   const nlohmann::ordered_json json = partition_report_json(p);
@@ -329,6 +477,8 @@ TEST(DomainPartition, ReportsCarryTheFields) {
   EXPECT_EQ(json.at("vertices_per_domain"), nlohmann::ordered_json::array({5, 5})) << json.dump();
   EXPECT_TRUE(json.at("edges_per_domain").is_array()) << json.dump();
   EXPECT_EQ(json.at("local_edges"), 42) << json.dump();
+  EXPECT_EQ(json.at("vertex_imbalance"), 1.0) << json.dump();
+  EXPECT_EQ(json.at("edge_imbalance"), 1.0) << json.dump();
   EXPECT_EQ(json.at("cross_metis"), 2) << json.dump();
   EXPECT_TRUE(json.at("cross_even").is_number_unsigned()) << json.dump();
   EXPECT_TRUE(json.at("metis_seconds").is_number_float()) << json.dump();

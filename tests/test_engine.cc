@@ -237,6 +237,26 @@ void check_cc(const EdgeList& directed) {
   expect_records(r.steps[0].messages_sent, expected_records(g, [](VertexId) { return true; }), "superstep 0");
 }
 
+void check_cd(const EdgeList& directed, uint32_t iterations) {
+  SCOPED_TRACE("cd, " + std::to_string(iterations) + " iterations");
+  EdgeList g = directed;
+  add_reverse_edges(g);  // as apps/main.cc does for cd
+  remove_self_loops(g);
+  const auto out = run_engine(g, LabelPropagation(iterations));
+  const std::vector<VertexId> want = ref::label_propagation(directed, iterations);
+  ASSERT_EQ(out.values.size(), want.size());
+  for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(out.values[v], want[v]) << "vertex " << v;
+  // Every vertex applies and sends to every neighbour in supersteps 0..K-1;
+  // slots never overflow (that would be a dropped bucket).
+  const RunReport& r = out.report;
+  expect_every_superstep_balanced(r);
+  ASSERT_EQ(r.steps.size(), iterations + 1u);
+  for (uint32_t s = 0; s < iterations; ++s) {
+    EXPECT_EQ(r.steps[s].active, g.num_vertices) << s;
+    EXPECT_EQ(r.steps[s].messages_sent, g.num_edges()) << s << ": slot accumulators get one record per edge";
+  }
+}
+
 // ---- graphs ----------------------------------------------------------------------
 
 const EdgeList& kron() {
@@ -275,6 +295,12 @@ TEST(EngineCornerCases, Sssp) {
   check_sssp(g, 119);
 }
 TEST(EngineCornerCases, Cc) { check_cc(test::corner_case_graph()); }
+TEST(EngineCornerCases, Cd) {
+  const EdgeList g = test::corner_case_graph();
+  check_cd(g, 5);
+  check_cd(g, 0);
+  check_cd(g, 1);
+}
 
 TEST(EngineKronecker, PageRank) {
   check_pagerank(kron(), 20);
@@ -289,6 +315,7 @@ TEST(EngineKronecker, Sssp) {
   check_sssp(kron(), 0);
 }
 TEST(EngineKronecker, Cc) { check_cc(kron()); }
+TEST(EngineKronecker, Cd) { check_cd(kron(), 4); }
 
 TEST(EngineKronecker, BigEnoughToFillBuckets) {
   // The point of using it: supersteps with many full buckets (179 records).
@@ -297,6 +324,7 @@ TEST(EngineKronecker, BigEnoughToFillBuckets) {
 
 TEST(EngineNoEdges, AllPrograms) {
   const EdgeList g = edgeless(5);
+  check_cd(g, 3);
   check_pagerank(g, 20);
   check_pagerank(g, 0);
   check_bfs(g, 0);
@@ -353,7 +381,7 @@ TEST(EngineHandMade, PageRankTwoCycleAndDangling) {
   EXPECT_NEAR(pr.values[0] + pr.values[1] + pr.values[2] + pr.values[3], 1.0, 1e-7);
 }
 
-// ---- k-core and label propagation: programs with slot accumulators ----------
+// ---- k-core: a program with a slot accumulator and its own stop rule ----------
 
 // The graph as the program's traits make it (the node does this when it loads).
 template <class Prog>
@@ -376,14 +404,6 @@ void check_kcore(const EdgeList& directed) {
   for (const StepStats& st : out.report.steps) EXPECT_EQ(st.active, directed.num_vertices);
 }
 
-void check_cd(const EdgeList& directed, uint32_t iterations) {
-  SCOPED_TRACE("cd");
-  const auto out = run_engine(as_program_sees<LabelPropagation>(directed), LabelPropagation(iterations));
-  const std::vector<VertexId> want = ref::label_propagation(directed, iterations);
-  ASSERT_EQ(out.values, want);
-  expect_every_superstep_balanced(out.report);
-}
-
 TEST(EngineSlotPrograms, KCoreAgreesWithPeeling) {
   check_kcore(test::corner_case_graph());
   check_kcore(kron());
@@ -391,11 +411,6 @@ TEST(EngineSlotPrograms, KCoreAgreesWithPeeling) {
   g_split_roles = false;
   check_kcore(test::corner_case_graph());
   g_split_roles = true;
-}
-
-TEST(EngineSlotPrograms, LabelPropagationAgreesWithTheOracle) {
-  check_cd(test::corner_case_graph(), 10);
-  check_cd(kron(), 3);
 }
 
 // ---- every registered program (apps/programs.h) against its oracle ------------
@@ -609,6 +624,7 @@ void check_every_program() {
   check_bfs(g, 0);
   check_sssp(g, 0);
   check_cc(g);
+  check_cd(g, 3);
   check_bfs(kron(), max_out_degree_vertex(kron()));
   check_pagerank(kron(), 3);
 }
@@ -668,6 +684,27 @@ TEST(EngineDenseScatter, AutoGoesDenseOnlyWhenActiveVerticesHoldMostEdges) {
   for (const StepStats& st : out.report.steps) any_dense = any_dense || st.dense;
   EXPECT_FALSE(any_dense) << "no BFS level of kron:10:8 holds 9/10 of the edges";
   g_scatter = ScatterMode::kSparse;
+}
+
+// The auto switch goes dense when the active vertices hold more than 9/10
+// of the slice's out-edges (compute/worker.h, measured there): exactly at the
+// boundary, not by choosing a test vertex with the function itself.
+TEST(DensePays, SwitchesAboveNineTenthsOfTheEdges) {
+  EXPECT_FALSE(Worker<Bfs>::dense_pays(90, 100));  // exactly 9/10 stays sparse
+  EXPECT_TRUE(Worker<Bfs>::dense_pays(91, 100));
+  EXPECT_FALSE(Worker<Bfs>::dense_pays(89, 100));
+  EXPECT_FALSE(Worker<Bfs>::dense_pays(71, 100));  // a 7/10 threshold would say dense
+  EXPECT_FALSE(Worker<Bfs>::dense_pays(899, 1000));
+  EXPECT_FALSE(Worker<Bfs>::dense_pays(900, 1000));
+  EXPECT_TRUE(Worker<Bfs>::dense_pays(901, 1000));
+  EXPECT_TRUE(Worker<Bfs>::dense_pays(100, 100));
+  EXPECT_FALSE(Worker<Bfs>::dense_pays(0, 0));  // a slice without edges has nothing to pull
+  EXPECT_FALSE(Worker<Bfs>::dense_pays(0, 100));
+  // Large slices: no overflow for the edge counts of a 2^32-vertex graph.
+  EXPECT_FALSE(Worker<Bfs>::dense_pays(9ull << 36, 10ull << 36));
+  EXPECT_TRUE(Worker<Bfs>::dense_pays((9ull << 36) + 1, 10ull << 36));
+  // The same rule for every program.
+  EXPECT_EQ(Worker<PageRank>::dense_pays(91, 100), Worker<ConnectedComponents>::dense_pays(91, 100));
 }
 
 // ---- time by role (report/role_clock.h) -------------------------------------------

@@ -305,6 +305,51 @@ TEST_F(Options, BadEnvironmentValuesNameTheVariable) {
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--nodes", "4", "--rank", "1"}).rank, 1u);
 }
 
+// ---- NUMA domains and the line rate ---------------------------------------------
+
+TEST_F(Options, DomainsAndDomainSplit) {
+  const Config d = parse({"--app", "pagerank", "--graph", "a"});
+  EXPECT_EQ(d.domains, 0u) << "0: the machine's domain count, from libnuma";
+  EXPECT_TRUE(d.domain_metis) << "METIS refinement is the default";
+  EXPECT_EQ(d.engine.line_rate_gbps, 0.0) << "0: the port's speed";
+  const Config c = parse({"--app", "pagerank", "--graph", "a", "--domains", "4", "--domain-split", "even",
+                          "--line-rate", "25"});
+  EXPECT_EQ(c.domains, 4u);
+  EXPECT_FALSE(c.domain_metis);
+  EXPECT_EQ(c.engine.line_rate_gbps, 25.0);
+  EXPECT_TRUE(parse({"--app", "cc", "--graph", "a", "--domain-split=metis"}).domain_metis);
+  EXPECT_EQ(parse({"--app", "cc", "--graph", "a", "--domains=1"}).domains, 1u);
+  EXPECT_EQ(parse({"--app", "cc", "--graph", "a", "--domains", "64"}).domains, 64u);
+  EXPECT_EQ(parse({"--app", "cc", "--graph", "a", "--line-rate", "0.5"}).engine.line_rate_gbps, 0.5);
+  // The last one given wins, like every option.
+  EXPECT_TRUE(parse({"--app", "cc", "--graph", "a", "--domain-split", "even", "--domain-split", "metis"})
+                  .domain_metis);
+}
+
+TEST_F(Options, DomainAndLineRateErrorsNameTheOptionAndTheValue) {
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "a", "--domains", "0"}), "--domains", "0");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "a", "--domains", "65"}), "--domains", "65");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "a", "--domains", "two"}), "--domains", "two");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "a", "--domain-split", "random"}), "--domain-split",
+                        "random", "metis", "even");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "a", "--domain-split", ""}), "--domain-split");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "a", "--line-rate", "0"}), "--line-rate", "0");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "a", "--line-rate", "-10"}), "--line-rate", "-10");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "a", "--line-rate", "fast"}), "--line-rate", "fast");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "a", "--domains"}), "--domains", "needs a value");
+}
+
+TEST_F(Options, DomainsAreOneJobParameterAndTheLineRateIsNot) {
+  auto digest = [](std::initializer_list<const char*> args) { return parse(args).params_digest(); };
+  const uint64_t two = digest({"--app", "cc", "--graph", "a", "--domains", "2"});
+  EXPECT_NE(two, digest({"--app", "cc", "--graph", "a", "--domains", "4"}));
+  EXPECT_NE(two, digest({"--app", "cc", "--graph", "a", "--domains", "2", "--domain-split", "even"}));
+  EXPECT_EQ(two, digest({"--app", "cc", "--graph", "a", "--domains", "2", "--line-rate", "100"}));
+  const std::string text =
+      parse({"--app", "cc", "--graph", "a", "--domains", "2", "--domain-split", "even"}).describe();
+  EXPECT_NE(text.find("2 domains (even)"), std::string::npos) << text;
+}
+
 // ---- digests ------------------------------------------------------------------
 
 TEST_F(Options, ParamsDigestFollowsTheJobParameters) {
