@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -44,11 +45,13 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <string_view>
 #include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "apps/registry.h"
 #include "compute/edge_list.h"
 #include "compute/graph_reader.h"
 #include "tests/cluster_harness.h"
@@ -241,17 +244,15 @@ bool tx_drops(Fault f) { return f == Fault::kTxDrop10; }
 
 // ================================================================ graphs
 
-enum class App { kPageRank, kSssp, kBfs, kCc, kCd };
+// A program, by name (apps/programs.h).
+using App = std::string_view;
 
-const char* app_name(App a) {
-  switch (a) {
-    case App::kPageRank: return "pagerank";
-    case App::kSssp: return "sssp";
-    case App::kBfs: return "bfs";
-    case App::kCc: return "cc";
-    case App::kCd: return "cd";
-  }
-  return "?";
+std::string app_name(App a) { return std::string(a); }
+
+const ProgramTraits& traits_of(App a) {
+  for (const ProgramTraits& t : program_traits())
+    if (t.name == a) return t;
+  throw std::invalid_argument("no program " + std::string(a));
 }
 
 // Graphs. kron:10:8 (1024 vertices, 8192 edges) keeps a run at 1-2 s, and
@@ -276,13 +277,20 @@ struct GraphData {
   std::string spec;
   EdgeList edges;
   VertexId source = 0;  // the vertex with most out-edges, as tests/test_cluster.cc
-  std::vector<double> pagerank;
-  std::map<App, std::vector<uint64_t>> distances;
-  std::vector<VertexId> labels;
-  std::vector<VertexId> communities;  // cd, its default 10 rounds
+  std::map<std::string, ref::Expected, std::less<>> oracles;  // by program, computed when first asked
+
+  // PageRank runs kPageRankIterations here; every other program its default.
+  const ref::Expected& oracle(App app) {
+    auto it = oracles.find(app);
+    if (it == oracles.end()) {
+      const unsigned iterations = app == "pagerank" ? kPageRankIterations : traits_of(app).default_iterations;
+      it = oracles.emplace(std::string(app), ref::oracle(app, edges, source, iterations)).first;
+    }
+    return it->second;
+  }
 };
 
-const GraphData& graph_data(const std::string& spec) {
+GraphData& graph_data(const std::string& spec) {
   static std::map<std::string, std::unique_ptr<GraphData>> cache;
   std::unique_ptr<GraphData>& slot = cache[spec];
   if (!slot) {
@@ -292,24 +300,12 @@ const GraphData& graph_data(const std::string& spec) {
     std::vector<uint64_t> deg(slot->edges.num_vertices, 0);
     for (const Edge& e : slot->edges.edges) ++deg[e.src];
     slot->source = static_cast<VertexId>(std::max_element(deg.begin(), deg.end()) - deg.begin());
-    slot->pagerank = ref::pagerank(slot->edges, kPageRankIterations);
-    slot->distances[App::kSssp] = ref::sssp(slot->edges, slot->source);
-    slot->distances[App::kBfs] = ref::bfs(slot->edges, slot->source);
-    slot->labels = ref::cc(slot->edges);
-    slot->communities = ref::label_propagation(slot->edges, 10);
   }
   return *slot;
 }
 
-::testing::AssertionResult compare_with_oracle(App app, const GraphData& g, const std::vector<std::string>& values) {
-  switch (app) {
-    case App::kPageRank: return check_pagerank(values, g.pagerank);
-    case App::kSssp:
-    case App::kBfs: return check_distances(values, g.distances.at(app));
-    case App::kCc: return check_labels(values, g.labels);
-    case App::kCd: return check_labels(values, g.communities);
-  }
-  return ::testing::AssertionFailure() << "unknown app";
+::testing::AssertionResult compare_with_oracle(App app, GraphData& g, const std::vector<std::string>& values) {
+  return check_expected(values, g.oracle(app));
 }
 
 // |got - want| <= rel * |want| + 1e-12 for every vertex.
@@ -344,8 +340,8 @@ std::vector<std::string> app_args(App app, const GraphData& g, const std::string
   // tap once saw no 1% corruption at all). The frames are the same kind.
   std::vector<std::string> args = {"--app", app_name(app), "--graph", g.spec, "--peer-timeout", kPeerTimeout,
                                    "--scatter", "sparse", "--quiet", "--out", out_dir};
-  if (app == App::kSssp || app == App::kBfs) args.insert(args.end(), {"--source", std::to_string(g.source)});
-  if (app == App::kPageRank) args.insert(args.end(), {"--iterations", std::to_string(kPageRankIterations)});
+  if (traits_of(app).uses_source) args.insert(args.end(), {"--source", std::to_string(g.source)});
+  if (app == "pagerank") args.insert(args.end(), {"--iterations", std::to_string(kPageRankIterations)});
   return args;
 }
 
@@ -359,7 +355,7 @@ std::vector<std::string> app_args(App app, const GraphData& g, const std::string
 }
 
 // PageRank of a loss-free run of the same cluster, once per (link, P, graph).
-const std::vector<std::string>* loss_free_pagerank(const std::string& link, int nodes, const GraphData& g,
+const std::vector<std::string>* loss_free_pagerank(const std::string& link, int nodes, GraphData& g,
                                                    std::string* error) {
   static std::map<std::tuple<std::string, int, std::string>, std::vector<std::string>> cache;
   const auto key = std::make_tuple(link, nodes, g.spec);
@@ -371,7 +367,7 @@ const std::vector<std::string>* loss_free_pagerank(const std::string& link, int 
   opts.nodes = nodes;
   opts.link = link;
   opts.timeout_sec = kRunTimeoutSec;
-  opts.app_args = app_args(App::kPageRank, g, out_dir);
+  opts.app_args = app_args("pagerank", g, out_dir);
   const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
   std::vector<std::string> values;
   if (run.exit_code != 0) {
@@ -382,7 +378,7 @@ const std::vector<std::string>* loss_free_pagerank(const std::string& link, int 
     *error = std::string("the loss-free reference run: ") + r.message();
     return nullptr;
   }
-  if (const auto r = compare_with_oracle(App::kPageRank, g, values); !r) {
+  if (const auto r = compare_with_oracle("pagerank", g, values); !r) {
     *error = std::string("the loss-free reference run: ") + r.message();
     return nullptr;
   }
@@ -435,7 +431,7 @@ std::vector<FaultCase> fault_cases() {
   const Fault six[] = {Fault::kDrop1, Fault::kDrop10, Fault::kDrop30, Fault::kDup5, Fault::kReorder10,
                        Fault::kCorrupt1};
   const std::pair<const char*, int> clusters[] = {{"memif", 3}, {"tap", 2}, {"memif", 2}, {"tap", 3}};
-  const App apps[] = {App::kPageRank, App::kSssp, App::kBfs, App::kCc};
+  const App apps[] = {"pagerank", "sssp", "bfs", "cc"};
   std::vector<FaultCase> cases;
   uint64_t seed = 101;  // every case its own seeds: seed, seed + 1, ... (retries)
   for (App app : apps)
@@ -447,16 +443,20 @@ std::vector<FaultCase> fault_cases() {
         for (Fault f : six) cases.push_back({link, nodes, app, f, seed += 10});
       if (mix) cases.push_back({link, nodes, app, Fault::kMix, seed += 10});
     }
-  // cd (slot accumulators: a bucket folded twice overflows them) under the mix
-  // on every cluster, and duplication and loss alone on one.
-  for (const auto& [link, nodes] : clusters) cases.push_back({link, nodes, App::kCd, Fault::kMix, seed += 10});
-  cases.push_back({"memif", 3, App::kCd, Fault::kDup5, seed += 10});
-  cases.push_back({"memif", 3, App::kCd, Fault::kDrop10, seed += 10});
+  // Every other program (cd, kcore: slot accumulators, where a bucket folded
+  // twice overflows them) under the mix on every cluster, and cd under
+  // duplication and loss alone on one.
+  for (const ProgramTraits& program : program_traits()) {
+    if (std::find(std::begin(apps), std::end(apps), program.name) != std::end(apps)) continue;
+    for (const auto& [link, nodes] : clusters) cases.push_back({link, nodes, program.name, Fault::kMix, seed += 10});
+  }
+  cases.push_back({"memif", 3, "cd", Fault::kDup5, seed += 10});
+  cases.push_back({"memif", 3, "cd", Fault::kDrop10, seed += 10});
   // One run each: delayed frames, loss on the send side, a reorder window
   // smaller than the sender's.
-  cases.push_back({"memif", 2, App::kCc, Fault::kDelay10, seed += 10});
-  cases.push_back({"memif", 3, App::kSssp, Fault::kTxDrop10, seed += 10});
-  cases.push_back({"memif", 2, App::kPageRank, Fault::kWindow4, seed += 10});
+  cases.push_back({"memif", 2, "cc", Fault::kDelay10, seed += 10});
+  cases.push_back({"memif", 3, "sssp", Fault::kTxDrop10, seed += 10});
+  cases.push_back({"memif", 2, "pagerank", Fault::kWindow4, seed += 10});
   return cases;
 }
 
@@ -468,9 +468,9 @@ TEST_P(FaultTest, ExactlyOnceAndMatchesOracle) {
   ASSERT_TRUE(prerequisites(c.link, c.nodes, &skip));
   if (!skip.empty()) GTEST_SKIP() << skip;
 
-  const GraphData& g = graph_data(graph_for(c.fault));
+  GraphData& g = graph_data(graph_for(c.fault));
   const std::vector<std::string>* loss_free = nullptr;
-  if (c.app == App::kPageRank) {
+  if (c.app == "pagerank") {
     std::string error;
     loss_free = loss_free_pagerank(c.link, c.nodes, g, &error);
     ASSERT_NE(loss_free, nullptr) << error;
@@ -576,11 +576,10 @@ TEST_P(PeerFailureTest, SurvivorsNameTheDeadNode) {
   opts.link = c.link;
   opts.timeout_sec = 60;
   // Not --quiet: the superstep lines show how far the survivors got.
-  const GraphData& g = graph_data(kSmallGraph);
+  GraphData& g = graph_data(kSmallGraph);
   opts.app_args = {"--app", app_name(c.app), "--graph", g.spec, "--crash-node", "1:2", "--peer-timeout", "2",
                    "--out", tmp.path()};
-  if (c.app == App::kSssp || c.app == App::kBfs)
-    opts.app_args.insert(opts.app_args.end(), {"--source", std::to_string(g.source)});
+  if (traits_of(c.app).uses_source) opts.app_args.insert(opts.app_args.end(), {"--source", std::to_string(g.source)});
   opts.app_args.insert(opts.app_args.end(), c.extra.begin(), c.extra.end());
   opts.launcher_flags = {"--keep-going"};
   const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
@@ -620,12 +619,12 @@ std::string crash_name(const ::testing::TestParamInfo<CrashCase>& info) { return
 
 INSTANTIATE_TEST_SUITE_P(
     Crash, PeerFailureTest,
-    ::testing::Values(CrashCase{"memif", 3, App::kSssp, {}, "memif_P3_sssp"},
-                      CrashCase{"tap", 3, App::kSssp, {}, "tap_P3_sssp"},
-                      CrashCase{"memif", 3, App::kPageRank, {}, "memif_P3_pagerank"},
+    ::testing::Values(CrashCase{"memif", 3, "sssp", {}, "memif_P3_sssp"},
+                      CrashCase{"tap", 3, "sssp", {}, "tap_P3_sssp"},
+                      CrashCase{"memif", 3, "pagerank", {}, "memif_P3_pagerank"},
                       // Peer failure under 30% loss on the real kernel path:
                       // silence must still be told from loss.
-                      CrashCase{"tap", 2, App::kSssp, {"--fault-rx", "drop=0.3", "--fault-seed", "77"},
+                      CrashCase{"tap", 2, "sssp", {"--fault-rx", "drop=0.3", "--fault-seed", "77"},
                                 "tap_P2_sssp_drop30"}),
     crash_name);
 
