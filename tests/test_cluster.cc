@@ -704,6 +704,13 @@ TEST(NodeExitStatus, CommandLineErrorsExitTwo) {
       {{"--app", "bfs", "--graph", graph, "--window", "0"}, "--window"},
       {{"--app", "bfs", "--graph", graph, "--fault-rx", "drop=2"}, "--fault-rx"},
       {{"--app", "bfs", "--graph", graph, "--source", "100000"}, "--source 100000"},
+      // Hardening (#14): bounded timers, a bad generator spec, an unusable
+      // or empty --out, all found before anything is loaded or computed.
+      {{"--app", "bfs", "--graph", graph, "--rto-min-us", "1e30"}, "--rto-min-us"},
+      {{"--app", "bfs", "--graph", "kron:x:8"}, "kron:x:8"},
+      {{"--app", "bfs", "--graph", graph, "--out", "/proc/wiregraph-cannot-be-here"}, "--out /proc/"},
+      {{"--app", "bfs", "--graph", graph, "--out", graph}, "a directory"},
+      {{"--app", "bfs", "--graph", graph, "--out", ""}, "--out"},
   };
   for (const auto& [args, named] : bad) {
     std::string output;

@@ -511,5 +511,25 @@ TEST(WantsHelp, FindsHelpAnywhere) {
   EXPECT_FALSE(wants_help(1, with_long));
 }
 
+// Every timer and rate has a ceiling (a value past it would overflow when
+// turned into TSC ticks), a kron: spec is checked with the options, and an
+// empty --out is refused.
+TEST_F(Options, NumericOptionsHaveUpperBounds) {
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--rto-min-us", "1e30"}), "--rto-min-us", "out of range");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--peer-timeout", "1e9"}), "--peer-timeout");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--line-rate", "1e7"}), "--line-rate");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--keepalive-ms", "1e8"}), "--keepalive-ms");
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--rto-max-us", "60000000"}).transport.rto_max_us, 60e6);
+}
+
+TEST_F(Options, BadKroneckerSpecIsACommandLineError) {
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "kron:x:8"}), "--graph", "kron:x:8");
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "kron:10:8"}).graph, "kron:10:8");
+}
+
+TEST_F(Options, EmptyOutIsRefused) {
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--out", ""}), "--out", "empty");
+}
+
 }  // namespace
 }  // namespace wg
