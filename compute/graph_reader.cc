@@ -141,12 +141,13 @@ GraphFormat parse_graph_format(const std::string& name) {
   static const std::pair<const char*, GraphFormat> kNames[] = {
       {"auto", GraphFormat::kAuto},  {"edgelist", GraphFormat::kEdgeList},     {"mtx", GraphFormat::kMatrixMarket},
       {"bin", GraphFormat::kBinary}, {"wbin", GraphFormat::kBinaryWeighted}, {"dimacs", GraphFormat::kDimacs},
+      {"metis", GraphFormat::kMetis},
   };
   const std::string l = lower(name);
   for (const auto& [n, f] : kNames)
     if (l == n) return f;
   throw GraphError("--format", 0, "unknown graph format " + quoted(name) +
-                                      " (expected auto, edgelist, mtx, bin, wbin or dimacs)");
+                                      " (expected auto, edgelist, mtx, bin, wbin, dimacs or metis)");
 }
 
 const char* graph_format_name(GraphFormat f) {
@@ -157,6 +158,7 @@ const char* graph_format_name(GraphFormat f) {
     case GraphFormat::kBinary: return "bin";
     case GraphFormat::kBinaryWeighted: return "wbin";
     case GraphFormat::kDimacs: return "dimacs";
+    case GraphFormat::kMetis: return "metis";
   }
   return "unknown";
 }
@@ -165,6 +167,7 @@ GraphFormat format_from_extension(const std::string& path) {
   const std::string l = lower(path);
   if (ends_with(l, ".mtx")) return GraphFormat::kMatrixMarket;
   if (ends_with(l, ".gr")) return GraphFormat::kDimacs;
+  if (ends_with(l, ".graph")) return GraphFormat::kMetis;
   if (ends_with(l, ".bin") || ends_with(l, ".el32")) return GraphFormat::kBinary;
   if (ends_with(l, ".wbin") || ends_with(l, ".wel32")) return GraphFormat::kBinaryWeighted;
   return GraphFormat::kEdgeList;  // .txt, .csv, .el, .wel, .tsv and anything else
@@ -180,6 +183,7 @@ EdgeList read_graph_file(const std::string& path, GraphFormat format) {
   switch (format) {
     case GraphFormat::kMatrixMarket: return read_matrix_market(path, file.view());
     case GraphFormat::kDimacs: return read_dimacs(path, file.view());
+    case GraphFormat::kMetis: return read_metis(path, file.view());
     case GraphFormat::kBinary: return read_binary(path, file.view(), false);
     case GraphFormat::kBinaryWeighted: return read_binary(path, file.view(), true);
     case GraphFormat::kAuto:

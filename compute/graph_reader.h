@@ -18,9 +18,10 @@ enum class GraphFormat {
   kBinary,    // .bin/.el32: little-endian uint32 (src, dst) pairs (Gemini's format)
   kBinaryWeighted,  // .wbin/.wel32: little-endian uint32 (src, dst, weight) triples
   kDimacs,    // .gr: "p sp n m" / "a u v w", 1-based
+  kMetis,     // .graph: METIS adjacency lists, "n m [fmt [ncon]]", 1-based, optional weights
 };
 
-// Parses "auto", "edgelist", "mtx", "bin", "wbin", "dimacs"; throws GraphError.
+// Parses "auto", "edgelist", "mtx", "bin", "wbin", "dimacs", "metis"; throws GraphError.
 GraphFormat parse_graph_format(const std::string& name);
 const char* graph_format_name(GraphFormat f);
 GraphFormat format_from_extension(const std::string& path);

@@ -209,5 +209,6 @@ inline void reject_compressed(const std::string& path, std::string_view text) {
 EdgeList read_edge_list(const std::string& path, std::string_view text);
 EdgeList read_matrix_market(const std::string& path, std::string_view text);
 EdgeList read_dimacs(const std::string& path, std::string_view text);
+EdgeList read_metis(const std::string& path, std::string_view text);
 
 }  // namespace wg::reader

@@ -205,4 +205,86 @@ EdgeList read_dimacs(const std::string& path, std::string_view text) {
   return g;
 }
 
+// ---- METIS graph files (.graph) ------------------------------------------
+//
+// "n m [fmt [ncon]]" after any '%' comment lines, then exactly n lines: line
+// i lists the neighbours of vertex i (1-based; vertex i becomes i-1), each
+// followed by the edge's weight when fmt's last digit is 1; a vertex size
+// (fmt 1xx) and ncon vertex weights (fmt x1x) lead the line and are skipped.
+// An empty line is a vertex without neighbours. Every undirected edge is
+// listed from both ends (m counts it once), so the edge list holds both
+// directions, as METIS itself sees the graph.
+EdgeList read_metis(const std::string& path, std::string_view text) {
+  reject_compressed(path, text);
+  LineReader lines(text);
+  std::string_view line;
+  std::string_view t[5];
+  const char* err = nullptr;
+  uint64_t header_ln = 0, n = 0, m = 0, ncon = 1;
+  bool sizes = false, vertex_weights = false, edge_weights = false;
+  while (header_ln == 0 && lines.next(line)) {
+    if (is_skippable(line, false)) continue;
+    header_ln = lines.line_no();
+    const size_t k = split_fields(line, false, t, 5, &err);
+    if (k == kSplitError || k < 2 || k > 4) fail(path, header_ln, "expected the METIS header 'VERTICES EDGES [FMT [NCON]]'");
+    n = parse_id(Where{path, header_ln, "header: vertices"}, t[0], kMaxVertexId);
+    if (!parse_u64(t[1], m)) fail(path, header_ln, "header: edges " + quoted(t[1]) + " is not a non-negative integer");
+    if (k >= 3) {
+      const std::string_view fmt = t[2];
+      if (fmt.empty() || fmt.size() > 3 || fmt.find_first_not_of("01") != std::string_view::npos)
+        fail(path, header_ln, "header: format " + quoted(fmt) + " is not one of 0, 1, 10, 11, 100, 101, 110, 111");
+      const std::string f = std::string(3 - fmt.size(), '0') + std::string(fmt);
+      sizes = f[0] == '1';
+      vertex_weights = f[1] == '1';
+      edge_weights = f[2] == '1';
+    }
+    if (k == 4) ncon = parse_id(Where{path, header_ln, "header: ncon"}, t[3], 1000);
+  }
+  if (header_ln == 0) fail(path, 0, "no METIS header 'VERTICES EDGES [FMT [NCON]]'");
+  const uint64_t skip = (sizes ? 1 : 0) + (vertex_weights ? ncon : 0);
+  EdgeList g;
+  g.num_vertices = static_cast<VertexId>(n);
+  g.weighted = edge_weights;
+  g.edges.reserve(static_cast<size_t>(std::min<uint64_t>(2 * m, text.size() / 2 + 1)));
+  uint64_t v = 0;
+  while (lines.next(line)) {
+    const std::string_view s = trim_left(line);
+    if (!s.empty() && s[0] == '%') continue;
+    const uint64_t ln = lines.line_no();
+    if (v == n) {
+      if (s.empty()) continue;  // blank lines after the last vertex
+      fail(path, ln, "more vertex lines than the " + std::to_string(n) + " the header (line " +
+                         std::to_string(header_ln) + ") declares");
+    }
+    uint64_t field = 0;
+    std::string_view rest = s;
+    while (!rest.empty()) {
+      const size_t end = std::min(rest.size(), static_cast<size_t>(std::find_if(rest.begin(), rest.end(), is_blank) - rest.begin()));
+      const std::string_view tok = rest.substr(0, end);
+      rest = trim_left(rest.substr(end));
+      const uint64_t i = field++;
+      if (i < skip) continue;
+      const bool is_weight = edge_weights && (i - skip) % 2 == 1;
+      if (is_weight) {
+        g.edges.back().weight = parse_weight(Where{path, ln, "edge weight"}, tok);
+        continue;
+      }
+      const uint64_t u = parse_id(Where{path, ln, "neighbour"}, tok, kMaxVertexId);
+      if (u < 1 || u > n) fail(path, ln, "neighbour " + std::to_string(u) + " is out of range 1.." + std::to_string(n));
+      g.edges.push_back(Edge{static_cast<VertexId>(v), static_cast<VertexId>(u - 1), 1});
+    }
+    if (field < skip) fail(path, ln, "vertex " + std::to_string(v + 1) + ": fewer fields than its size and weights");
+    if (edge_weights && (field - skip) % 2 == 1)
+      fail(path, ln, "vertex " + std::to_string(v + 1) + ": a neighbour without its edge weight");
+    ++v;
+  }
+  if (v < n)
+    fail(path, 0, "the header (line " + std::to_string(header_ln) + ") declares " + std::to_string(n) +
+                      " vertices but the file has " + std::to_string(v) + " vertex lines");
+  if (g.edges.size() != 2 * m)
+    fail(path, header_ln, "declares " + std::to_string(m) + " edges, so " + std::to_string(2 * m) +
+                              " neighbour entries, but the file lists " + std::to_string(g.edges.size()));
+  return g;
+}
+
 }  // namespace wg::reader

@@ -21,7 +21,7 @@ void print_usage(const char* prog, std::span<const ProgramTraits> programs) {
       "  --graph SPEC        graph file, or kron:SCALE:DEGREE[:SEED] for a generated\n"
       "                      Kronecker graph (2^SCALE vertices, DEGREE edges per vertex)\n"
       "  --format FMT        auto (default: from the extension) | edgelist | mtx | bin |\n"
-      "                      wbin | dimacs\n"
+      "                      wbin | dimacs | metis\n"
       "  --undirected        add the reverse of every edge after loading\n"
       "  --nodes P           cluster size (default: SLURM_NTASKS, OMPI_COMM_WORLD_SIZE,\n"
       "                      PMI_SIZE, else 1); at most %u\n"

@@ -129,14 +129,14 @@ TEST(GraphErrorTest, MessageNamesFileAndLine) {
 
 TEST(GraphFormatTest, NamesRoundTrip) {
   for (GraphFormat f : {GraphFormat::kAuto, GraphFormat::kEdgeList, GraphFormat::kMatrixMarket, GraphFormat::kBinary,
-                        GraphFormat::kBinaryWeighted, GraphFormat::kDimacs})
+                        GraphFormat::kBinaryWeighted, GraphFormat::kDimacs, GraphFormat::kMetis})
     EXPECT_EQ(parse_graph_format(graph_format_name(f)), f);
   EXPECT_EQ(parse_graph_format("edgelist"), GraphFormat::kEdgeList);
   EXPECT_EQ(parse_graph_format("dimacs"), GraphFormat::kDimacs);
   EXPECT_EQ(parse_graph_format("MTX"), GraphFormat::kMatrixMarket);
-  const Caught c = catch_graph_error([] { parse_graph_format("metis"); });
+  const Caught c = catch_graph_error([] { parse_graph_format("chaco"); });
   ASSERT_TRUE(c.thrown);
-  EXPECT_NE(c.what.find("metis"), std::string::npos) << c.what;
+  EXPECT_NE(c.what.find("chaco"), std::string::npos) << c.what;
 }
 
 TEST(GraphFormatTest, FromExtension) {
@@ -147,7 +147,8 @@ TEST(GraphFormatTest, FromExtension) {
   EXPECT_EQ(format_from_extension("g.el32"), GraphFormat::kBinary);
   EXPECT_EQ(format_from_extension("g.wbin"), GraphFormat::kBinaryWeighted);
   EXPECT_EQ(format_from_extension("g.wel32"), GraphFormat::kBinaryWeighted);
-  for (const char* p : {"g.txt", "g.csv", "g.el", "g.wel", "g.tsv", "g.graph", "noext", "dir.mtx/g"})
+  EXPECT_EQ(format_from_extension("4elt.graph"), GraphFormat::kMetis);  // was read as an edge list (#14)
+  for (const char* p : {"g.txt", "g.csv", "g.el", "g.wel", "g.tsv", "noext", "dir.mtx/g"})
     EXPECT_EQ(format_from_extension(p), GraphFormat::kEdgeList) << p;
 }
 
@@ -464,6 +465,53 @@ TEST_F(ReaderTest, MatrixMarketHandWrittenErrors) {
   expect_error(write("nobanner.mtx", "1 2\n2 3\n"), 1, {"missing '%%MatrixMarket' banner", "--format edgelist"});
   expect_error(write("m.txt", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 2.5\n"), 3, {"'2.5'"},
                GraphFormat::kMatrixMarket);
+}
+
+// ---- METIS .graph -------------------------------------------------------------
+
+// A 4-cycle 1-2-3-4-1 as METIS writes it: every edge from both ends. Read as an
+// edge list it would be a different graph (the header a bogus edge 4 -> 4).
+TEST_F(ReaderTest, MetisFourCycleAndAnIsolatedVertex) {
+  const EdgeList g = read_graph_file(write("c.graph", "% a 4-cycle and vertex 5 alone\n5 4\n2 4\n1 3\n2 4\n1 3\n\n"));
+  EXPECT_EQ(g.num_vertices, 5u);
+  EXPECT_FALSE(g.weighted);
+  EXPECT_EQ(sorted_pairs(g), (std::vector<std::pair<VertexId, VertexId>>{
+                                 {0, 1}, {0, 3}, {1, 0}, {1, 2}, {2, 1}, {2, 3}, {3, 0}, {3, 2}}));
+}
+
+TEST_F(ReaderTest, MetisWeightsAndVertexFields) {
+  // fmt 1: edge weights after each neighbour.
+  const EdgeList w = read_graph_file(write("w.graph", "3 2 1\n2 7\n1 7 3 9\n2 9\n"));
+  EXPECT_TRUE(w.weighted);
+  EXPECT_EQ(triples(w), (std::vector<Triple>{{0, 1, 7}, {1, 0, 7}, {1, 2, 9}, {2, 1, 9}}));
+  // fmt 111, ncon 2: a size and two vertex weights lead every line, then (neighbour, weight) pairs.
+  const EdgeList v = read_graph_file(write("v.graph", "2 1 111 2\n5 1 1 2 4\n6 2 2 1 4\n"));
+  EXPECT_EQ(triples(v), (std::vector<Triple>{{0, 1, 4}, {1, 0, 4}}));
+  EXPECT_EQ(parse_graph_format("metis"), GraphFormat::kMetis);
+}
+
+TEST_F(ReaderTest, MetisErrorsNameTheLine) {
+  expect_error(write("few.graph", "3 2\n2\n1 3\n"), 0, {"declares 3 vertices", "2 vertex lines"});
+  expect_error(write("many.graph", "2 1\n2\n1\n1\n"), 4, {"more vertex lines than the 2"});
+  expect_error(write("range.graph", "2 1\n3\n1\n"), 2, {"neighbour 3", "1..2"});
+  expect_error(write("count.graph", "2 5\n2\n1\n"), 1, {"declares 5 edges", "lists 2"});
+  expect_error(write("nowt.graph", "2 1 1\n2\n1 3\n"), 2, {"without its edge weight"});
+  expect_error(write("fmt.graph", "2 1 2\n2\n1\n"), 1, {"format '2'"});
+  expect_error(write("hdr.graph", "% only a comment\n"), 0, {"no METIS header"});
+}
+
+TEST(MetisFiles, DatasetsLoadWithEveryEdgeTwice) {
+  for (const auto& [file, n, m] : {std::tuple{"4elt.graph", 15606u, 45878u}, std::tuple{"copter2.graph", 55476u, 352238u},
+                                   std::tuple{"metis-mesh-dual.graph", 7434u, 43031u}}) {
+    SCOPED_TRACE(file);
+    const EdgeList g = read_graph_file(dataset(file));
+    EXPECT_EQ(g.num_vertices, n);
+    EXPECT_EQ(g.num_edges(), 2ull * m);
+    std::vector<std::pair<VertexId, VertexId>> fwd = sorted_pairs(g), rev;
+    for (const auto& [a, b] : fwd) rev.push_back({b, a});
+    std::sort(rev.begin(), rev.end());
+    EXPECT_EQ(fwd, rev) << "every edge is listed from both ends";
+  }
 }
 
 // ---- DIMACS ------------------------------------------------------------------
