@@ -1,6 +1,7 @@
 #include "dataplane/dataplane.h"
 
 #include "dataplane/memif_guard.h"
+#include "dataplane/memif_quirks.h"
 
 #include <rte_errno.h>
 #include <rte_ethdev.h>
@@ -82,14 +83,11 @@ Dataplane::Dataplane(const DataplaneOptions& o)
 Dataplane::~Dataplane() { release(); }
 
 void Dataplane::release() {
-  // memif ports are left open: DPDK 22.11's memif PMD frees a port's regions
-  // on close while its interrupt thread may be handling the peer's
-  // disconnect, which then reads the freed state and crashes (seen about once
-  // in 100 runs). The process is exiting; the kernel closes the sockets, and
-  // the pool stays with the port.
+  // memif ports are left open, and their pools with them: workaround 2 of
+  // dataplane/memif_quirks.h.
   bool memif = false;
   for (Port& p : ports_) {
-    if (p.memif) {
+    if (memif_quirks::must_not_close(p.memif)) {
       memif = true;
       continue;
     }
@@ -257,10 +255,7 @@ void Dataplane::address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes) const
 }
 
 
-void Dataplane::quiet_before_close() const {
-  const timespec quiet{0, 300'000'000};  // the peers finish within milliseconds of each other
-  nanosleep(&quiet, nullptr);
-}
+void Dataplane::quiet_before_close() const { memif_quirks::quiet_before_close(); }
 
 void Dataplane::broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes) {
   for (Port& p : ports_) {

@@ -100,8 +100,7 @@ class Dataplane {
   unsigned port_of(unsigned peer) const { return peers_[peer].port; }
   // At the end of a run, after the last frame: stay off the ports for a
   // moment before they close, so that no peer still polls a memif ring we
-  // are about to disconnect (DPDK 22.11's memif PMD can crash it: see
-  // dataplane/memif_guard.h).
+  // are about to disconnect (workaround 4 of dataplane/memif_quirks.h).
   void quiet_before_close() const;
   // Sends a hello (or abort) on every port, now, to the broadcast address,
   // always with its CRC; dropped if the port cannot take it (hellos repeat).
