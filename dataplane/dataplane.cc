@@ -26,7 +26,12 @@ constexpr uint16_t kRxDescriptors = 2048;
 constexpr uint16_t kTxDescriptors = 2048;
 constexpr unsigned kPoolCache = 256;
 
-std::atomic<unsigned> g_instance{0};  // unique names for pools and rings per process
+std::atomic<unsigned> g_instance{0};
+
+DataplaneOptions with_rx_default(DataplaneOptions o) {
+  if (o.rx_mbufs == 0) o.rx_mbufs = Dataplane::default_rx_mbufs(o.nodes, o.window);
+  return o;
+}  // unique names for pools and rings per process
 
 std::runtime_error dpdk_error(const std::string& what) {
   return std::runtime_error(what + ": " + rte_strerror(rte_errno));
@@ -64,8 +69,12 @@ void separate_tap_kernel_mac(uint16_t port, const rte_eth_dev_info& info, const 
 
 }  // namespace
 
+unsigned Dataplane::default_rx_mbufs(unsigned nodes, unsigned window) {
+  return 4095 + (nodes > 0 ? nodes - 1 : 0) * (kRxDescriptors + 2 * window);
+}
+
 Dataplane::Dataplane(const DataplaneOptions& o)
-    : opt_(o), vctx_{o.job_token, o.rank, o.nodes, o.udp_port, o.domains, o.record_bytes}, peers_(o.nodes) {
+    : opt_(with_rx_default(o)), vctx_{o.job_token, o.rank, o.nodes, o.udp_port, o.domains, o.record_bytes}, peers_(o.nodes) {
   try {
     init_pool();
     uint16_t id;
