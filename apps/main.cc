@@ -17,6 +17,7 @@
 #include <exception>
 
 #include "apps/registry.h"
+#include "dataplane/memif_quirks.h"
 #include "config/options.h"
 #include "reliability/membership.h"
 #include "runtime/node.h"
@@ -104,14 +105,6 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     rc = fail(e.what());
   }
-  if (memif) {
-    // DPDK 22.11's memif PMD handles a peer's disconnect on the EAL interrupt
-    // thread; tearing the EAL down under it crashes that thread (seen in
-    // rte_intr_fd_get). Leave without cleanup: the kernel reclaims everything
-    // and the launcher removes the run's files.
-    std::fflush(nullptr);
-    _exit(rc);
-  }
-  rte_eal_cleanup();
-  return rc;
+  // With memif ports: no rte_eal_cleanup (workaround 3 of dataplane/memif_quirks.h).
+  wg::memif_quirks::exit_process(rc, memif);
 }

@@ -1,6 +1,7 @@
 #include "dataplane/dataplane.h"
 
 #include "dataplane/memif_guard.h"
+#include "dataplane/memif_quirks.h"
 
 #include <rte_errno.h>
 #include <rte_ethdev.h>
@@ -25,7 +26,12 @@ constexpr uint16_t kRxDescriptors = 2048;
 constexpr uint16_t kTxDescriptors = 2048;
 constexpr unsigned kPoolCache = 256;
 
-std::atomic<unsigned> g_instance{0};  // unique names for pools and rings per process
+std::atomic<unsigned> g_instance{0};
+
+DataplaneOptions with_rx_default(DataplaneOptions o) {
+  if (o.rx_mbufs == 0) o.rx_mbufs = Dataplane::default_rx_mbufs(o.nodes, o.window);
+  return o;
+}  // unique names for pools and rings per process
 
 std::runtime_error dpdk_error(const std::string& what) {
   return std::runtime_error(what + ": " + rte_strerror(rte_errno));
@@ -63,8 +69,12 @@ void separate_tap_kernel_mac(uint16_t port, const rte_eth_dev_info& info, const 
 
 }  // namespace
 
+unsigned Dataplane::default_rx_mbufs(unsigned nodes, unsigned window) {
+  return 4095 + (nodes > 0 ? nodes - 1 : 0) * (kRxDescriptors + 2 * window);
+}
+
 Dataplane::Dataplane(const DataplaneOptions& o)
-    : opt_(o), vctx_{o.job_token, o.rank, o.nodes, o.udp_port, o.domains, o.record_bytes}, peers_(o.nodes) {
+    : opt_(with_rx_default(o)), vctx_{o.job_token, o.rank, o.nodes, o.udp_port, o.domains, o.record_bytes}, peers_(o.nodes) {
   try {
     init_pool();
     uint16_t id;
@@ -82,14 +92,11 @@ Dataplane::Dataplane(const DataplaneOptions& o)
 Dataplane::~Dataplane() { release(); }
 
 void Dataplane::release() {
-  // memif ports are left open: DPDK 22.11's memif PMD frees a port's regions
-  // on close while its interrupt thread may be handling the peer's
-  // disconnect, which then reads the freed state and crashes (seen about once
-  // in 100 runs). The process is exiting; the kernel closes the sockets, and
-  // the pool stays with the port.
+  // memif ports are left open, and their pools with them: workaround 2 of
+  // dataplane/memif_quirks.h.
   bool memif = false;
   for (Port& p : ports_) {
-    if (p.memif) {
+    if (memif_quirks::must_not_close(p.memif)) {
       memif = true;
       continue;
     }
@@ -257,10 +264,7 @@ void Dataplane::address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes) const
 }
 
 
-void Dataplane::quiet_before_close() const {
-  const timespec quiet{0, 300'000'000};  // the peers finish within milliseconds of each other
-  nanosleep(&quiet, nullptr);
-}
+void Dataplane::quiet_before_close() const { memif_quirks::quiet_before_close(); }
 
 void Dataplane::broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes) {
   for (Port& p : ports_) {

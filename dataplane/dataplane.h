@@ -32,7 +32,10 @@ struct DataplaneOptions {
   unsigned mbufs = 16383;     // buckets being built, queued, in flight or kept for retransmission
   bool checksum = false;  // CRC32C on every frame sent, verified on every frame received
   unsigned domains = 1;   // NUMA domains: one same-node queue each
-  unsigned rx_mbufs = 8191;   // received frames: RX descriptors and frames held in reorder windows
+  // Received frames: RX descriptors and frames held in reorder windows.
+  // 0: Dataplane::default_rx_mbufs(nodes, window).
+  unsigned rx_mbufs = 8191;
+  unsigned window = 0;  // the transport's window (frames per peer), for the rx_mbufs default
   unsigned record_bytes = sizeof(wire::Record);  // the program's record size (8, 12 or 20)
 };
 
@@ -41,6 +44,11 @@ class Dataplane {
   static constexpr uint16_t kBurst = 32;
 
   explicit Dataplane(const DataplaneOptions& o);  // throws std::runtime_error
+
+  // The receive pool a node needs: the RX descriptors of every peer's port
+  // (one port per peer with memif) plus twice each peer's reorder window
+  // (held frames and frames being taken in), with 4095 to spare.
+  static unsigned default_rx_mbufs(unsigned nodes, unsigned window);
   ~Dataplane();
   Dataplane(const Dataplane&) = delete;
   Dataplane& operator=(const Dataplane&) = delete;
@@ -100,8 +108,7 @@ class Dataplane {
   unsigned port_of(unsigned peer) const { return peers_[peer].port; }
   // At the end of a run, after the last frame: stay off the ports for a
   // moment before they close, so that no peer still polls a memif ring we
-  // are about to disconnect (DPDK 22.11's memif PMD can crash it: see
-  // dataplane/memif_guard.h).
+  // are about to disconnect (workaround 4 of dataplane/memif_quirks.h).
   void quiet_before_close() const;
   // Sends a hello (or abort) on every port, now, to the broadcast address,
   // always with its CRC; dropped if the port cannot take it (hellos repeat).

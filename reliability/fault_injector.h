@@ -21,6 +21,15 @@ namespace wg {
 
 struct FaultCounts {
   uint64_t seen = 0, dropped = 0, duplicated = 0, reordered = 0, corrupted = 0, delayed = 0;
+  FaultCounts& operator+=(const FaultCounts& o) {
+    seen += o.seen;
+    dropped += o.dropped;
+    duplicated += o.duplicated;
+    reordered += o.reordered;
+    corrupted += o.corrupted;
+    delayed += o.delayed;
+    return *this;
+  }
 };
 
 class FaultInjector {

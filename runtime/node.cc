@@ -14,8 +14,8 @@ DataplaneOptions dataplane_options(const Config& c, unsigned record_bytes) {
   o.nodes = c.nodes;
   o.udp_port = c.udp_port;
   o.mbufs = c.mbufs;
-  // RX descriptors of every port plus each peer's reorder window, with room to spare.
-  o.rx_mbufs = 4095 + (c.nodes - 1) * (2048 + 2 * c.transport.window);
+  o.rx_mbufs = 0;  // the dataplane's default for this many nodes and this window
+  o.window = c.transport.window;
   o.checksum = c.transport.checksum;
   o.domains = c.domains;
   o.record_bytes = record_bytes;

@@ -112,6 +112,15 @@ class Loopback : public ::testing::Test {
   std::unique_ptr<Dataplane> dp_;
 };
 
+// The receive pool's default (DataplaneOptions::rx_mbufs = 0): the formula
+// the node used to compute itself, RX descriptors (2048 per peer's port)
+// plus twice each peer's window, 4095 to spare.
+TEST(DataplaneDefaults, ReceivePoolFromNodesAndWindow) {
+  EXPECT_EQ(Dataplane::default_rx_mbufs(1, 512), 4095u);
+  EXPECT_EQ(Dataplane::default_rx_mbufs(2, 512), 4095u + 2048u + 1024u);
+  EXPECT_EQ(Dataplane::default_rx_mbufs(4, 1000), 4095u + 3u * (2048u + 2000u));
+}
+
 TEST_F(Loopback, TheRingPortIsTheDataplanesPort) {
   make(1024);
   ASSERT_EQ(dp_->num_ports(), 1u);

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "dataplane/wire.h"
+#include "reliability/tx_port.h"
 
 namespace wg {
 namespace {
@@ -504,6 +505,124 @@ TEST_F(FaultInjectorTest, DestroyingTheInjectorFreesHeldFrames) {
     ASSERT_EQ(delay.apply(pkts, 12, 16, 5), 0);
     ASSERT_EQ(pool_free(), full_ - 22);
   }
+  EXPECT_EQ(pool_free(), full_);
+}
+
+// ---- TxPort (reliability/tx_port.h): one rule for "sent" ----
+//
+// A fake port that takes at most `room` frames per burst, records their ids
+// and frees them (as a PMD does once they are on the wire).
+struct FakePort {
+  uint16_t room = 64;
+  std::vector<uint32_t> wire;
+  static uint16_t burst(void* ctx, unsigned, rte_mbuf** tx, uint16_t n) {
+    FakePort* p = static_cast<FakePort*>(ctx);
+    const uint16_t k = n < p->room ? n : p->room;
+    for (uint16_t i = 0; i < k; ++i) {
+      p->wire.push_back(id_of(tx[i]));
+      rte_pktmbuf_free(tx[i]);
+    }
+    return k;
+  }
+};
+
+std::unique_ptr<FaultInjector> no_faults() {
+  return std::make_unique<FaultInjector>(FaultSpec{}, 1, 0, g_pool, true);
+}
+
+// The transport's use for window frames: the window keeps one reference,
+// the port gets another; the caller drops the port's reference of every
+// frame not taken. Returns the count send() said was taken.
+uint16_t send_window_frames(TxPort& port, rte_mbuf** tx, uint16_t n) {
+  for (uint16_t i = 0; i < n; ++i) rte_mbuf_refcnt_update(tx[i], 1);
+  const uint16_t r = port.send(tx, n, 0);
+  for (uint16_t i = r; i < n; ++i) rte_mbuf_refcnt_update(tx[i], -1);
+  return r;
+}
+
+class TxPortTest : public testing::Test {
+ protected:
+  void SetUp() override { full_ = pool_free(); }
+  unsigned full_ = 0;
+};
+
+TEST_F(TxPortTest, WithAndWithoutAnInjectorTheSameFramesLeaveAndNoneLeak) {
+  for (const bool injector : {false, true}) {
+    SCOPED_TRACE(injector ? "with a (faultless) injector" : "without an injector");
+    FakePort fp;
+    TxPort port(0, FakePort::burst, &fp, injector ? no_faults() : nullptr);
+    rte_mbuf* tx[8];
+    make_frames(tx, 8, 1);
+    // Window frames: all taken, the port's references gone, the window's left.
+    EXPECT_EQ(send_window_frames(port, tx, 8), 8);
+    EXPECT_EQ(fp.wire, (std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+    for (rte_mbuf* m : tx) EXPECT_EQ(rte_mbuf_refcnt_read(m), 1);
+    free_all(tx, 8);
+    // Control frames (the caller's only reference): taken means gone.
+    rte_mbuf* ack = make_frame(100);
+    EXPECT_EQ(port.send(&ack, 1, 0), 1);
+    EXPECT_EQ(fp.wire.back(), 100u);
+    EXPECT_EQ(port.wire_lost(), 0u);
+    EXPECT_EQ(pool_free(), full_);
+  }
+}
+
+TEST_F(TxPortTest, FullPortWithoutInjectorReturnsTheRestUntouched) {
+  FakePort fp;
+  fp.room = 3;
+  TxPort port(0, FakePort::burst, &fp, nullptr);
+  rte_mbuf* tx[8];
+  make_frames(tx, 8, 1);
+  EXPECT_EQ(send_window_frames(port, tx, 8), 3) << "sent = what the port took";
+  EXPECT_EQ(fp.wire, (std::vector<uint32_t>{1, 2, 3}));
+  for (uint16_t i = 0; i < 8; ++i) EXPECT_EQ(rte_mbuf_refcnt_read(tx[i]), 1) << i;
+  for (uint16_t i = 3; i < 8; ++i) EXPECT_EQ(id_of(tx[i]), i + 1u) << "not taken: the caller's, unchanged";
+  EXPECT_EQ(port.wire_lost(), 0u);
+  free_all(tx, 8);
+  // A control frame the port cannot take stays the caller's.
+  fp.room = 0;
+  rte_mbuf* ack = make_frame(100);
+  EXPECT_EQ(port.send(&ack, 1, 0), 0);
+  EXPECT_EQ(rte_mbuf_refcnt_read(ack), 1);
+  rte_pktmbuf_free(ack);
+  EXPECT_EQ(pool_free(), full_);
+}
+
+TEST_F(TxPortTest, WithInjectorEverythingHandedOverIsSentAndWhatThePortRefusesIsAWireLoss) {
+  FakePort fp;
+  fp.room = 3;
+  TxPort port(0, FakePort::burst, &fp, no_faults());
+  rte_mbuf* tx[8];
+  make_frames(tx, 8, 1);
+  EXPECT_EQ(send_window_frames(port, tx, 8), 8) << "the injector (the wire) took them all";
+  EXPECT_EQ(fp.wire, (std::vector<uint32_t>{1, 2, 3}));
+  EXPECT_EQ(port.wire_lost(), 5u);
+  for (rte_mbuf* m : tx) EXPECT_EQ(rte_mbuf_refcnt_read(m), 1) << "the window's reference only";
+  free_all(tx, 8);
+  EXPECT_EQ(pool_free(), full_);
+}
+
+TEST_F(TxPortTest, DroppedAndHeldFramesAreTakenAndFlushedLater) {
+  FakePort fp;
+  FaultSpec drop;
+  drop.drop = 1.0;
+  TxPort dropper(0, FakePort::burst, &fp, std::make_unique<FaultInjector>(drop, 1, 0, g_pool, true));
+  rte_mbuf* tx[4];
+  make_frames(tx, 4, 1);
+  EXPECT_EQ(dropper.send(tx, 4, 0), 4);
+  EXPECT_TRUE(fp.wire.empty());
+  EXPECT_EQ(pool_free(), full_);
+
+  FaultSpec delay;
+  delay.delay = 1.0;
+  TxPort holder(0, FakePort::burst, &fp, std::make_unique<FaultInjector>(delay, 1, 10, g_pool, true));
+  make_frames(tx, 4, 1);
+  EXPECT_EQ(holder.send(tx, 4, 0), 4);
+  EXPECT_TRUE(fp.wire.empty());
+  holder.flush(5);
+  EXPECT_TRUE(fp.wire.empty()) << "not due yet";
+  holder.flush(10);
+  EXPECT_EQ(fp.wire, (std::vector<uint32_t>{1, 2, 3, 4}));
   EXPECT_EQ(pool_free(), full_);
 }
 

@@ -1,0 +1,44 @@
+// Every workaround for DPDK 22.11's memif PMD, in one place.
+//
+// The memif PMD (DPDK 22.11) handles a peer's connect and disconnect on the
+// EAL interrupt thread, without any synchronisation with the lcores that
+// burst on the port or with the code that closes it. Five workarounds follow
+// from that (docs/DESIGN-NOTES.md, "Reliability", has the history):
+//
+//  1. Bursts vs a peer's disconnect (dataplane/memif_guard.{h,cc}): the
+//     interrupt thread munmaps the rings while an lcore may still be inside
+//     rx/tx_burst (SIGSEGV when a peer dies). Every memif burst is a QSBR
+//     read-side section and munmap waits for open sections.
+//  2. Ports are never closed (must_not_close(), used by Dataplane::release):
+//     closing frees the port's regions while the interrupt thread may be
+//     handling the peer's disconnect, which then reads freed state (a crash in
+//     about 1 run in 100). The process is exiting: the kernel closes the
+//     sockets, and the mbuf pools stay with the ports.
+//  3. No rte_eal_cleanup() when memif ports exist (exit_process(), used by
+//     apps/main.cc): tearing the EAL down under the interrupt thread crashes
+//     it (seen in rte_intr_fd_get). _exit: the kernel reclaims everything
+//     and the launcher removes the run's files.
+//  4. A quiet pause before closing (quiet_before_close(), called by the
+//     engine's linger() through Dataplane::quiet_before_close()): stay off
+//     the ports for a moment after the last frame so that no peer still polls
+//     a ring we are about to disconnect.
+//  5. Start order (scripts/wiregraph-cluster, not C++): nodes start in rank
+//     order and a client starts only once its servers' sockets exist: a
+//     memif client that starts before its server's socket exists never
+//     retries (restarting a down port from inside the node races the
+//     interrupt thread, which crashes in rte_intr_fd_get).
+#pragma once
+
+namespace wg::memif_quirks {
+
+// Workaround 2: true if a port of this kind must be left open at exit.
+inline bool must_not_close(bool is_memif) { return is_memif; }
+
+// Workaround 4: a pause (300 ms) after the last frame, before ports close.
+void quiet_before_close();
+
+// Workaround 3: ends the process with status rc; with memif ports, without
+// rte_eal_cleanup() (stdio flushed, then _exit), else after rte_eal_cleanup().
+[[noreturn]] void exit_process(int rc, bool memif_ports);
+
+}  // namespace wg::memif_quirks

@@ -1,0 +1,192 @@
+#include "reliability/send_path.h"
+
+#include <rte_cycles.h>
+
+#include <algorithm>
+
+#include "reliability/transport_time.h"
+
+namespace wg {
+
+namespace {
+
+void free_frame(void* f) { rte_pktmbuf_free(static_cast<rte_mbuf*>(f)); }
+
+uint16_t dataplane_burst(void* dp, unsigned port, rte_mbuf** tx, uint16_t n) {
+  return static_cast<Dataplane*>(dp)->tx_burst(port, tx, n);
+}
+
+static_assert(TxPort::kMaxBurst >= Dataplane::kBurst, "a TxPort takes a whole dataplane burst");
+
+}  // namespace
+
+SendPath::SendPath(Dataplane& dp, const TransportConfig& cfg, AckChannel& acks_in, AckState* ack_states)
+    : dp_(dp), cfg_(cfg), rank_(dp.options().rank), acks_in_(acks_in), ack_states_(ack_states),
+      conns_(dp.options().nodes), ack_delay_ticks_(us_to_ticks(cfg.ack_delay_us)),
+      keepalive_ticks_(us_to_ticks(cfg.keepalive_ms * 1000)) {
+  CongestionConfig cc;
+  cc.ast_init_ticks = us_to_ticks(cfg.ast_us);
+  cc.rto_min_ticks = us_to_ticks(cfg.rto_min_us);
+  cc.rto_max_ticks = us_to_ticks(cfg.rto_max_us);
+  cc.rto_init_ticks = cc.rto_min_ticks;
+  for (unsigned p = 0; p < conns_.size(); ++p)
+    if (p != rank_) conns_[p].window = std::make_unique<SendWindow>(cfg.window, 0, cc);
+  const uint64_t delay = us_to_ticks(cfg.fault_delay_us);
+  ports_.reserve(dp.num_ports());
+  for (unsigned q = 0; q < dp.num_ports(); ++q) {
+    // Distinct, reproducible streams per node, port and direction (the
+    // receive path's injector of port q uses fault_seed(rank, q)).
+    ports_.emplace_back(q, dataplane_burst, &dp,
+                        cfg.tx_faults.any() ? std::make_unique<FaultInjector>(cfg.tx_faults,
+                                                                              fault_seed(cfg, rank_, q) + 1,
+                                                                              delay, dp.pool(), true)
+                                            : nullptr);
+  }
+}
+
+SendPath::~SendPath() {
+  for (Connection& c : conns_) {
+    if (!c.window) continue;
+    for (uint32_t s = c.window->snd_una(); s != c.window->snd_nxt(); ++s) free_frame(c.window->frame(s));
+  }
+}
+
+void SendPath::apply_received_acks() {
+  apply_acks(
+      acks_in_, [this](uint32_t peer) { return peer < conns_.size() ? conns_[peer].window.get() : nullptr; },
+      free_frame);
+}
+
+void SendPath::stamp(rte_mbuf* m, uint32_t seq, uint32_t ack) const {
+  wire::BucketHeader* h = bucket_header(rte_pktmbuf_mtod(m, uint8_t*));
+  h->seq = seq;
+  h->ack = ack;
+  dp_.seal(m);
+}
+
+SendPath::AckSnapshot SendPath::snapshot(unsigned peer) const {
+  const AckState& a = ack_states_[peer];
+  AckSnapshot s;
+  s.delivered = a.delivered.load(std::memory_order_acquire);
+  s.requests = a.ack_now.load(std::memory_order_acquire);
+  s.ack = a.rcv_ack.load(std::memory_order_acquire);
+  return s;
+}
+
+// The peer has now heard of everything the snapshot saw.
+void SendPath::acked(unsigned peer, const AckSnapshot& s, uint64_t now) {
+  Connection& c = conns_[peer];
+  c.last_tx_tsc = now;
+  c.acked_to_peer = s.ack;
+  AckState& a = ack_states_[peer];
+  a.covered.store(s.delivered, std::memory_order_release);
+  a.served.store(s.requests, std::memory_order_release);
+}
+
+unsigned SendPath::step() {
+  const uint64_t now = rte_rdtsc();
+  // Frames a fault injector held back (reorder, delay) go out when due.
+  for (TxPort& p : ports_) p.flush(now);
+  unsigned sent = 0;
+  const unsigned nodes = static_cast<unsigned>(conns_.size());
+  for (unsigned k = 1; k < nodes; ++k) sent += send_connection((rank_ + k) % nodes, now);
+  return sent;
+}
+
+unsigned SendPath::send_connection(unsigned peer, uint64_t now) {
+  if (!dp_.peer_known(peer)) return 0;
+  Connection& c = conns_[peer];
+  SendWindow& w = *c.window;
+  if (w.timed_out(now)) w.on_timeout(now);
+
+  // Admit queued buckets into the window (this is where they get their sequence number).
+  while (!w.full()) {
+    rte_mbuf* batch[Dataplane::kBurst];
+    const unsigned room = std::min<unsigned>(Dataplane::kBurst, cfg_.window - w.in_flight());
+    const unsigned n = dp_.dequeue(peer, batch, room);
+    for (unsigned i = 0; i < n; ++i) w.push(batch[i]);
+    if (n < room) break;
+  }
+
+  if (w.head_resend_wanted()) fast_retransmit(peer, now);
+
+  unsigned sent = 0;
+  if (w.has_pending() && w.may_send(now)) {
+    rte_mbuf* tx[Dataplane::kBurst];
+    uint16_t k = 0;
+    const AckSnapshot snap = snapshot(peer);
+    for (uint32_t seq = w.next_to_transmit(); k < Dataplane::kBurst && seq != w.snd_nxt(); ++seq) {
+      rte_mbuf* m = static_cast<rte_mbuf*>(w.frame(seq));
+      // A zero-copy PMD (or a NIC still DMAing) may hold the previous
+      // transmission: never rewrite a frame someone else can still read.
+      if (rte_mbuf_refcnt_read(m) > 1) break;
+      stamp(m, seq, snap.ack);
+      rte_mbuf_refcnt_update(m, 1);  // the port frees its reference; the window keeps ours
+      tx[k++] = m;
+    }
+    if (k > 0) {
+      const uint64_t t0 = rte_rdtsc();
+      const uint16_t n = ports_[dp_.port_of(peer)].send(tx, k, now);
+      for (uint16_t i = 0; i < n; ++i) w.transmitted(now);
+      for (uint16_t i = n; i < k; ++i) rte_mbuf_refcnt_update(tx[i], -1);  // not taken: drop the port's reference
+      sent = n;
+      w.paced(now, sent, rte_rdtsc() - t0);
+      if (sent > 0) acked(peer, snap, now);
+    }
+  }
+
+  const AckState& a = ack_states_[peer];
+  const uint64_t delivered = a.delivered.load(std::memory_order_acquire);
+  const uint64_t covered = a.covered.load(std::memory_order_relaxed);  // ours
+  const bool pending = delivered != covered;
+  const bool ack_now = a.ack_now.load(std::memory_order_acquire) != a.served.load(std::memory_order_relaxed) ||
+                       delivered - covered >= cfg_.ack_every;
+  const bool ack_due =
+      pending && (ack_now || now >= a.pending_since.load(std::memory_order_acquire) + ack_delay_ticks_);
+  if (ack_due || ack_now || now - c.last_tx_tsc > keepalive_ticks_) send_ack(peer, now);
+  return sent;
+}
+
+void SendPath::fast_retransmit(unsigned peer, uint64_t now) {
+  SendWindow& w = *conns_[peer].window;
+  rte_mbuf* m = static_cast<rte_mbuf*>(w.frame(w.snd_una()));
+  if (rte_mbuf_refcnt_read(m) != 1) return;  // its last transmission is still out: try later
+  stamp(m, w.snd_una(), ack_states_[peer].rcv_ack.load(std::memory_order_acquire));
+  rte_mbuf_refcnt_update(m, 1);
+  if (ports_[dp_.port_of(peer)].send(&m, 1, now) == 1)
+    w.head_resent(now);
+  else
+    rte_mbuf_refcnt_update(m, -1);  // not taken: drop the port's reference
+}
+
+void SendPath::send_ack(unsigned peer, uint64_t now) {
+  Connection& c = conns_[peer];
+  rte_mbuf* m = dp_.alloc_control();
+  if (m == nullptr) return;  // try again on the next step
+  uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
+  write_bucket_header(frame, wire::Kind::kAck, dp_.options().job_token, rank_, peer, 0, 0);
+  dp_.address(m, peer, sizeof(wire::BucketHeader));
+  const AckSnapshot snap = snapshot(peer);
+  stamp(m, 0, snap.ack);
+  // An ACK the port cannot take is as good as lost on the wire: the peer
+  // recovers with the next one. Mark the ack sent either way (as always).
+  if (ports_[dp_.port_of(peer)].send(&m, 1, now) == 0) rte_pktmbuf_free(m);
+  acked(peer, snap, now);
+  ++c.acks_sent;
+}
+
+bool SendPath::acked_by(unsigned peer) const {
+  return peer == rank_ || (conns_[peer].window->empty() && dp_.queued(peer) == 0);
+}
+
+FaultCounts SendPath::fault_counts() const {
+  FaultCounts t;
+  for (const TxPort& p : ports_) {
+    const FaultInjector* f = p.faults();
+    if (f == nullptr) continue;
+    t += f->counts();
+  }
+  return t;
+}
+
+}  // namespace wg

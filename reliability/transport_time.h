@@ -1,0 +1,23 @@
+// Small helpers the transport's send and receive paths share.
+#pragma once
+
+#include <rte_cycles.h>
+
+#include <cstdint>
+
+#include "reliability/transport_config.h"
+
+namespace wg {
+
+inline uint64_t us_to_ticks(double us) {
+  return static_cast<uint64_t>(us * 1e-6 * static_cast<double>(rte_get_tsc_hz()));
+}
+inline double ticks_to_us(uint64_t t) { return static_cast<double>(t) * 1e6 / static_cast<double>(rte_get_tsc_hz()); }
+
+// Seed of port q's receive fault injector; its transmit injector uses seed + 1
+// (distinct, reproducible streams per node, port and direction).
+inline uint64_t fault_seed(const TransportConfig& cfg, unsigned rank, unsigned q) {
+  return cfg.fault_seed * 1000003 + rank * 131 + q * 2;
+}
+
+}  // namespace wg
