@@ -1,0 +1,70 @@
+#include "dataplane/pools.h"
+
+#include <rte_errno.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace wg {
+
+namespace {
+
+constexpr unsigned kPoolCache = 256;
+
+std::runtime_error dpdk_error(const std::string& what) {
+  return std::runtime_error(what + ": " + rte_strerror(rte_errno));
+}
+
+}  // namespace
+
+Pools::Pools(unsigned instance, unsigned mbufs, unsigned rx_mbufs, bool with_rx_pool) {
+  try {
+    const int socket = static_cast<int>(rte_socket_id());
+    const std::string name = "wg_pool" + std::to_string(instance);
+    pool_ = rte_pktmbuf_pool_create(name.c_str(), mbufs, kPoolCache, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+    if (pool_ == nullptr)
+      throw dpdk_error("cannot create a pool of " + std::to_string(mbufs) +
+                       " mbufs (more EAL memory with -m, or fewer with --mbufs)");
+    // Workers write buckets into mbufs of their own NUMA socket: one transmit
+    // pool per socket that has an lcore (just the one above on a single-socket
+    // machine). A frame goes back to its own pool when freed.
+    std::fill(std::begin(socket_pool_), std::end(socket_pool_), pool_);
+    transmit_pools_ = 1;
+    unsigned lcore;
+    RTE_LCORE_FOREACH(lcore) {
+      const unsigned s = rte_lcore_to_socket_id(lcore);
+      if (s >= RTE_MAX_NUMA_NODES || static_cast<int>(s) == socket || socket_pool_[s] != pool_) continue;
+      const std::string sname = name + "_s" + std::to_string(s);
+      rte_mempool* p = rte_pktmbuf_pool_create(sname.c_str(), mbufs, kPoolCache, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+                                               static_cast<int>(s));
+      if (p == nullptr)
+        throw dpdk_error("cannot create a pool of " + std::to_string(mbufs) + " mbufs on socket " +
+                         std::to_string(s) + " (more EAL memory there with --socket-mem, or fewer with --mbufs)");
+      socket_pool_[s] = p;
+      ++transmit_pools_;
+    }
+    if (with_rx_pool) {
+      const std::string rx_name = "wg_rxpool" + std::to_string(instance);
+      rx_pool_ = rte_pktmbuf_pool_create(rx_name.c_str(), rx_mbufs, kPoolCache, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+      if (rx_pool_ == nullptr)
+        throw dpdk_error("cannot create the receive pool of " + std::to_string(rx_mbufs) +
+                         " mbufs (more EAL memory with -m)");
+    }
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+void Pools::release() {
+  for (rte_mempool*& p : socket_pool_) {
+    if (p != pool_) rte_mempool_free(p);
+    p = nullptr;
+  }
+  rte_mempool_free(pool_);
+  rte_mempool_free(rx_pool_);
+  pool_ = rx_pool_ = nullptr;
+}
+
+}  // namespace wg
