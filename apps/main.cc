@@ -19,7 +19,6 @@
 #include "apps/registry.h"
 #include "dataplane/memif_quirks.h"
 #include "config/options.h"
-#include "reliability/membership.h"
 #include "runtime/node.h"
 #include "runtime/outputs.h"
 
@@ -75,30 +74,15 @@ int main(int argc, char** argv) {
     const wg::ProgramEntry& program = wg::program_entry(cfg.app);
     if (!cfg.out_dir.empty()) wg::prepare_out_dir(cfg.out_dir);  // results must not be computed in vain
     std::printf("wiregraph node %u/%u: %s\n", cfg.rank, cfg.nodes, cfg.describe().c_str());
-    // Ports first, graph second: links (memif pairs, tap on a bridge) come up
-    // while every node loads, instead of one node's port waiting for a peer
-    // that is still reading its graph.
-    wg::Node node(cfg, program.record_bytes);
+    // Ports first: links (memif pairs, tap on a bridge) come up while the
+    // nodes start; the hello exchange comes next, then every node loads its
+    // share of the graph (runtime/run_program.h).
+    wg::Node node(cfg);
     memif = node.dataplane().has_memif();
     std::printf("dataplane: %s, lcore %u on socket %u\n", node.dataplane().port_summary().c_str(), rte_lcore_id(),
                 rte_socket_id());
     std::fflush(stdout);
-    wg::LoadedGraph graph;
-    try {
-      graph = node.load();
-    } catch (const std::exception& e) {
-      // Tell the other nodes now (they may still be discovering us), so they
-      // stop with this reason instead of timing out.
-      wg::Membership::abort_cluster(node.dataplane(), "node " + std::to_string(cfg.rank) + ": " + e.what());
-      throw;
-    }
-    std::printf("graph: %u vertices, %lu edges%s, loaded in %.3f s\n", graph.edges.num_vertices,
-                static_cast<unsigned long>(graph.edges.num_edges()), graph.edges.weighted ? " (weighted)" : "",
-                graph.load_seconds);
-    if (graph.edges.num_vertices == 0 || graph.edges.num_edges() == 0)
-      std::fprintf(stderr, "wiregraph: warning: %s has no %s: every vertex keeps its initial value\n",
-                   cfg.graph.c_str(), graph.edges.num_vertices == 0 ? "vertices" : "edges");
-    rc = program.run(node, graph);
+    rc = program.run(node);
   } catch (const wg::ConfigError& e) {
     std::fprintf(stderr, "wiregraph: error: %s\n", e.what());
     rc = 2;

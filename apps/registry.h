@@ -14,8 +14,7 @@ namespace wg {
 
 struct ProgramEntry {
   ProgramTraits traits;
-  unsigned record_bytes;                      // sizeof(wire::RecordOf<Message>)
-  int (*run)(Node& node, LoadedGraph& graph);  // runtime/run_program.h
+  int (*run)(Node& node);                     // runtime/run_program.h
 };
 
 std::span<const ProgramEntry> program_entries();

@@ -325,15 +325,17 @@ int main(int argc, char** argv) {
     cfg.mbufs = o.mbufs;
     cfg.domains = 1;
     cfg.iterations = 20;
-    Node node(cfg, sizeof(wire::RecordOf<PageRank::Message>));
+    Node node(cfg);
     Dataplane& dp = node.dataplane();
 
     // ---- graph: node 0's part of a P-node partition ----
     const auto tl = Clock::now();
     LocalGraph lg;
     {
-      LoadedGraph g = node.load();
-      lg = build_local_graph(g.edges, o.nodes, 0, false);
+      // One process plays node 0 of P: it builds node 0's part from the
+      // whole graph (the loader's shuffle would need the other P-1 nodes).
+      const EdgeList g = load_graph(o.graph);
+      lg = build_local_graph(g, o.nodes, 0, false);
     }
     uint64_t edges_remote = 0, edges_local = 0, runs = 0;
     for (unsigned p = 0; p < o.nodes; ++p)
@@ -471,7 +473,7 @@ int main(int argc, char** argv) {
                                    std::string(o.fold_local ? "folded" : "freed"),
                                {}});
     passes.push_back([&](uint32_t s) {
-      w2.scatter(s, active, stall2);
+      w2.scatter(s, s, active, stall2);
       sink.drain_remote();
       sink.drain_local();
       return records_of(w2, o.nodes);
@@ -492,7 +494,7 @@ int main(int argc, char** argv) {
                                {}});
     passes.push_back([&](uint32_t s) {
       w4.apply(StepInfo<double>{s, 0, lg.num_vertices, 0.0}, values4, active4, sigma_in, no_stall);
-      w4.scatter(s, active4, stall2);
+      w4.scatter(s, s, active4, stall2);
       sink.drain_remote();
       sink.drain_local();
       return records_of(w4, o.nodes);
@@ -531,7 +533,7 @@ int main(int argc, char** argv) {
                                      std::string(o.fold_local ? "folded" : "freed"),
                                  {}});
       passes.push_back([&](uint32_t s) {
-        w3.scatter(s, active, stall3);
+        w3.scatter(s, s, active, stall3);
         while (!transport->all_acked()) network_step(true);
         for (unsigned p = 1; p < o.nodes; ++p) base[p] += w3.buckets_to(p);
         return records_of(w3, o.nodes);

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "compute/scatter_mode.h"
 
@@ -22,11 +23,17 @@ struct EngineOptions {
   size_t segment_bytes = 0;         // --segment-kib x 1024 (0: default_segment_bytes(), half the L2)
 };
 
-// What every node of one job must agree on, checked by the hello exchange.
+// What every node of one job must agree on, checked by the hello exchange
+// before anything is loaded: the program, its parameters, and the input
+// (compute/graph_input.h: its kind and format, size and header digest).
 struct JobIdentity {
   uint32_t program_id = 0;          // program_id(name), compute/program_traits.h
   uint64_t params_digest = 0;       // program parameters and layout options
-  uint64_t graph_fingerprint = 0;   // compute/edge_list.h fingerprint()
+  uint32_t input_kind = 0;          // GraphInput kind << 8 | format
+  uint64_t input_size = 0;          // file bytes, or generated/held edges
+  uint64_t input_digest = 0;        // the header's hash, the generator's spec, ...
+  // "file of 1234 bytes (edgelist)": for the hello's mismatch message
+  std::string (*describe_input)(uint32_t kind, uint64_t size, uint64_t digest) = nullptr;
 };
 
 }  // namespace wg

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <utility>
 
+#include "compute/graph_formats.h"
 #include "compute/kronecker.h"
 #include "compute/reader_support.h"
 
@@ -85,44 +86,6 @@ class FileData {
   std::string buf_;
 };
 
-// ---- Binary (Gemini) edge lists ------------------------------------------
-
-inline uint32_t load_le32(const char* p) {
-  uint32_t v;
-  std::memcpy(&v, p, sizeof v);
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap32(v);
-  return v;
-}
-
-EdgeList read_binary(const std::string& path, std::string_view data, bool weighted) {
-  const size_t rec = weighted ? 12 : 8;
-  if (data.size() % rec != 0)
-    fail(path, 0, "file size " + std::to_string(data.size()) + " bytes is not a multiple of the " +
-                      std::to_string(rec) + "-byte record (" + (weighted ? "src, dst, weight" : "src, dst") +
-                      " as little-endian uint32); is it the right format?");
-  EdgeList g;
-  g.weighted = weighted;
-  const size_t count = data.size() / rec;
-  g.edges.resize(count);
-  const char* p = data.data();
-  VertexId max = 0;
-  for (size_t i = 0; i < count; ++i, p += rec) {
-    Edge& e = g.edges[i];
-    e.src = load_le32(p);
-    e.dst = load_le32(p + 4);
-    e.weight = weighted ? load_le32(p + 8) : 1;
-    max = std::max({max, e.src, e.dst});
-  }
-  if (max > kMaxVertexId) {
-    // Rare path: find the offending record to name its offset.
-    for (size_t i = 0; i < count; ++i)
-      if (g.edges[i].src > kMaxVertexId || g.edges[i].dst > kMaxVertexId)
-        fail(path, 0, "byte offset " + std::to_string(i * rec) + ": vertex id 4294967295 is reserved (max 4294967294)");
-  }
-  g.num_vertices = count == 0 ? 0 : max + 1;
-  return g;
-}
-
 bool is_compressed_name(const std::string& path) {
   const std::string l = lower(path);
   return ends_with(l, ".gz") || ends_with(l, ".bz2") || ends_with(l, ".xz") || ends_with(l, ".zst");
@@ -135,7 +98,7 @@ std::string format_error(const std::string& file, uint64_t line, const std::stri
 }  // namespace
 
 GraphError::GraphError(const std::string& file, uint64_t line, const std::string& what)
-    : std::runtime_error(format_error(file, line, what)), file_(file), line_(line) {}
+    : std::runtime_error(format_error(file, line, what)), file_(file), line_(line), detail_(what) {}
 
 GraphFormat parse_graph_format(const std::string& name) {
   static const std::pair<const char*, GraphFormat> kNames[] = {
@@ -179,17 +142,8 @@ EdgeList read_graph_file(const std::string& path, GraphFormat format) {
     fail(path, 0, ends_with(lower(path), ".gz") ? "compressed input is not supported; gunzip it first"
                                                : "compressed input is not supported; decompress it first");
   }
-  if (format == GraphFormat::kAuto) format = format_from_extension(path);
-  switch (format) {
-    case GraphFormat::kMatrixMarket: return read_matrix_market(path, file.view());
-    case GraphFormat::kDimacs: return read_dimacs(path, file.view());
-    case GraphFormat::kMetis: return read_metis(path, file.view());
-    case GraphFormat::kBinary: return read_binary(path, file.view(), false);
-    case GraphFormat::kBinaryWeighted: return read_binary(path, file.view(), true);
-    case GraphFormat::kAuto:
-    case GraphFormat::kEdgeList: break;
-  }
-  return read_edge_list(path, file.view());
+  MemoryBytes in(path, file.view());
+  return read_whole(in, format);
 }
 
 // A kron: spec ignores FORMAT: the generator has no file format.

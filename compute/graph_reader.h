@@ -33,10 +33,12 @@ class GraphError : public std::runtime_error {
   GraphError(const std::string& file, uint64_t line, const std::string& what);
   const std::string& file() const { return file_; }
   uint64_t line() const { return line_; }
+  const std::string& detail() const { return detail_; }  // the message without "file:line: "
 
  private:
   std::string file_;
   uint64_t line_;
+  std::string detail_;
 };
 
 EdgeList read_graph_file(const std::string& path, GraphFormat format = GraphFormat::kAuto);

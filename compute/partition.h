@@ -72,8 +72,82 @@ inline uint64_t local_out_edges(const LocalGraph& g) {
 
 // Builds node `rank`'s part of `g`, numbered by `map` (nullptr: k = 1, slot =
 // v div P). Weights are kept only if `keep_weights`. Within a block, edges
-// keep their input order per source.
+// keep their input order per source. (A node of a cluster never holds the
+// whole graph: it builds its part from the edges it received, with
+// build_out_edges; this form serves tests and benchmarks.)
 LocalGraph build_local_graph(const EdgeList& g, unsigned nodes, unsigned rank, bool keep_weights,
                              const SlotMap* map = nullptr);
+
+// Node `rank`'s out-edges from `for_each_edge(f)`, which calls f(src, dst,
+// weight) (global ids) for every edge whose source the node owns, twice over
+// (a pass to count, a pass to place: it must yield the same edges in the same
+// order both times). V and |E| are the cluster's; in-degrees are left zero
+// for the caller. Counting sort: memory is the blocks plus one 8-byte cursor
+// per (destination group, local source).
+template <class ForEachEdge>
+LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, EdgeCount num_edges, unsigned nodes,
+                           unsigned rank, bool keep_weights, const SlotMap* map);
+
+// Keeps one copy of each (source, target) pair in every block, the one with
+// the smallest weight; targets end sorted per source. Out-degrees follow.
+void remove_duplicate_targets(LocalGraph& g);
+
+// ---- implementation ----------------------------------------------------------
+
+template <class ForEachEdge>
+LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, EdgeCount num_edges, unsigned nodes,
+                           unsigned rank, bool keep_weights, const SlotMap* map) {
+  const SlotMap identity = map == nullptr ? identity_slot_map(num_vertices, nodes) : SlotMap{};
+  const SlotMap& sm = map == nullptr ? identity : *map;
+  LocalGraph lg;
+  lg.partition.nodes = nodes;
+  lg.rank = rank;
+  lg.num_vertices = num_vertices;
+  lg.num_edges = num_edges;
+  lg.num_local = lg.partition.local_count(rank, num_vertices);
+  lg.domains = sm.domains;
+  lg.domain_offset = sm.domain_offset[rank];
+  lg.out_degree.assign(lg.num_local, 0);
+  lg.in_degree.assign(lg.num_local, 0);
+  lg.blocks.resize(size_t{nodes} * sm.domains);
+  const RoundRobin& rr = lg.partition;
+  if (!sm.identity()) {
+    lg.global_of.resize(lg.num_local);
+    for (VertexId v = rank; v < num_vertices; v += nodes) lg.global_of[sm.slot(v)] = v;
+  }
+  auto group_of = [&](VertexId v) { return rr.owner(v) * sm.domains + sm.domain(v); };
+  auto index_in_domain = [&](VertexId v) { return sm.slot(v) - sm.offset(rr.owner(v), sm.domain(v)); };
+
+  // Pass 1: per (destination group, local source) edge counts.
+  std::vector<std::vector<uint64_t>> count(lg.blocks.size(), std::vector<uint64_t>(lg.num_local, 0));
+  for_each_edge([&](VertexId src, VertexId dst, Weight) {
+    const uint32_t s = sm.slot(src);
+    ++count[group_of(dst)][s];
+    ++lg.out_degree[s];
+  });
+  // Offsets, then the counts become per-source write cursors.
+  for (size_t b = 0; b < lg.blocks.size(); ++b) {
+    EdgeBlock& blk = lg.blocks[b];
+    blk.sources.clear();
+    blk.offsets.assign(1, 0);
+    for (uint32_t s = 0; s < lg.num_local; ++s) {
+      if (count[b][s] == 0) continue;
+      blk.sources.push_back(s);
+      blk.offsets.push_back(blk.offsets.back() + count[b][s]);
+    }
+    blk.targets.resize(blk.offsets.back());
+    if (keep_weights) blk.weights.resize(blk.offsets.back());
+    for (uint32_t i = 0; i < blk.sources.size(); ++i) count[b][blk.sources[i]] = blk.offsets[i];
+    // Sources ascend and the block's count row is no longer read past here.
+  }
+  // Pass 2: place.
+  for_each_edge([&](VertexId src, VertexId dst, Weight w) {
+    const unsigned b = group_of(dst);
+    const uint64_t at = count[b][sm.slot(src)]++;
+    lg.blocks[b].targets[at] = index_in_domain(dst);
+    if (keep_weights) lg.blocks[b].weights[at] = w;
+  });
+  return lg;
+}
 
 }  // namespace wg

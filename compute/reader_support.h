@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compute/graph_reader.h"
+#include "compute/input_bytes.h"
 
 namespace wg::reader {
 
@@ -205,7 +206,8 @@ inline void reject_compressed(const std::string& path, std::string_view text) {
     fail(path, 0, "compressed input is not supported; gunzip it first");
 }
 
-// The text formats (compute/text_formats.cc).
+// The whole-file readers (compute/text_formats.cc): a file's bytes in any format.
+EdgeList read_whole(InputBytes& in, GraphFormat format);
 EdgeList read_edge_list(const std::string& path, std::string_view text);
 EdgeList read_matrix_market(const std::string& path, std::string_view text);
 EdgeList read_dimacs(const std::string& path, std::string_view text);

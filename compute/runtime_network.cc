@@ -46,6 +46,7 @@ bool Runtime::network_step() {
                                          const wire::BucketHeader* h) { return receive(frame, h, port); }) > 0;
   const unsigned local = fold_local();
   publish_progress();
+  network_passes_.fetch_add(1, std::memory_order_release);
   return work || local > 0;
 }
 
@@ -61,17 +62,29 @@ DropReason Runtime::receive(const uint8_t* frame, const wire::BucketHeader* h, u
   return why;
 }
 
+// A data bucket of epoch t, for the current phase's driver (see "Phases" in
+// runtime.h: no bucket of another phase is ever delivered here).
 DropReason Runtime::receive_data(const uint8_t* frame, const wire::BucketHeader* h) {
+  ProgramDriver* current = program_.load(std::memory_order_acquire);
+  if (current == nullptr) [[unlikely]]
+    return DropReason::kBadSuperstep;  // between phases no peer sends data (the barrier)
+  ProgramDriver& prog = *current;
   const uint32_t t = h->superstep;
   const uint8_t* records = frame + wire::kPayloadOffset;
-  const unsigned d = h->domain;  // < domains: validate_frame checked it
-  const DropReason why = check_data_bucket_index(*h, program_.max_index(records, h->count), g_.domain_size(d), ledger_);
+  // validate_frame checked the count against the smallest record; the
+  // phase's driver knows its own.
+  if (uint32_t{h->count} * prog.record_bytes() > frame_payload_bytes(frame)) [[unlikely]]
+    return DropReason::kBadCount;
+  const unsigned d = h->domain;
+  if (d >= prog.domains()) [[unlikely]]
+    return DropReason::kBadDomain;
+  const DropReason why = check_data_bucket_index(*h, prog.max_index(records, h->count), prog.domain_size(d), ledger_);
   if (why != DropReason::kNone) [[unlikely]]
     return why;
   ++dp_.rx.data_buckets;
   dp_.rx.records += h->count;
   accumulated_[t & 1] += h->count;
-  return fold_verdict(program_.fold(records, h->count, t, d));
+  return fold_verdict(prog.fold(records, h->count, t - base_.load(std::memory_order_relaxed), d));
 }
 
 DropReason Runtime::receive_end_or_fin(const uint8_t* frame, const wire::BucketHeader* h) {
@@ -92,8 +105,12 @@ DropReason Runtime::receive_end_or_fin(const uint8_t* frame, const wire::BucketH
 
 // Same-node buckets, from each domain's own queue to its accumulator.
 unsigned Runtime::fold_local() {
+  ProgramDriver* current = program_.load(std::memory_order_acquire);
+  if (current == nullptr) return 0;  // discovery: no phase yet
+  ProgramDriver& prog = *current;
+  const uint32_t base = base_.load(std::memory_order_relaxed);
   unsigned local = 0;
-  for (unsigned d = 0; d < g_.domains; ++d) {
+  for (unsigned d = 0; d < prog.domains(); ++d) {
     rte_mbuf* burst[Dataplane::kBurst];
     const unsigned n = dp_.dequeue_local(d, burst, Dataplane::kBurst);
     for (unsigned i = 0; i < n; ++i) {
@@ -101,7 +118,7 @@ unsigned Runtime::fold_local() {
       const wire::BucketHeader* h = bucket_header(frame);
       const uint32_t t = h->superstep;
       accumulated_[t & 1] += h->count;
-      if (!program_.fold(frame + wire::kPayloadOffset, h->count, t, d)) dp_.rx.drop(DropReason::kSlotOverflow);
+      if (!prog.fold(frame + wire::kPayloadOffset, h->count, t - base, d)) dp_.rx.drop(DropReason::kSlotOverflow);
       local_folded_[t & 1] += h->count;
       rte_pktmbuf_free(burst[i]);
     }

@@ -144,9 +144,10 @@ class Worker {
 
   // Scatter the slice's active vertices, destination by destination, starting
   // after this node (staggered, so the cluster does not all send to node 0 first).
-  // The scatter values are apply's (sv_).
-  void scatter(uint32_t s, const std::vector<uint8_t>& active, const Stall& stall) {
-    ring_.start_superstep(s);
+  // The scatter values are apply's (sv_). Buckets carry `epoch`, the
+  // runtime's count of supersteps (compute/runtime.h, "Phases").
+  void scatter(uint32_t s, uint32_t epoch, const std::vector<uint8_t>& active, const Stall& stall) {
+    ring_.start_superstep(epoch);
     folded_directly_ = direct_overflows_ = 0;
     stats_.dense = dense_now_;
     const unsigned nodes = g_.partition.nodes;

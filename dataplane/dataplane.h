@@ -41,7 +41,6 @@ struct DataplaneOptions {
   // 0: Dataplane::default_rx_mbufs(nodes, window).
   unsigned rx_mbufs = 8191;
   unsigned window = 0;  // the transport's window (frames per peer), for the rx_mbufs default
-  unsigned record_bytes = sizeof(wire::Record);  // the program's record size (8, 12 or 20)
 };
 
 class Dataplane {

@@ -29,7 +29,9 @@
 namespace wg::wire {
 
 inline constexpr uint16_t kMagic = 0x4757;  // "WG" in little-endian memory order
-inline constexpr uint8_t kVersion = 2;  // 2: records sized by the program, END carries 64 bytes of aggregate
+// 2: records sized by the program, END carries 64 bytes of aggregate;
+// 3: the hello names the input (nodes load their share after discovery)
+inline constexpr uint8_t kVersion = 3;
 inline constexpr uint16_t kDefaultUdpPort = 47000;
 inline constexpr uint32_t kMtu = 1500;  // IP packet size (without Ethernet header)
 
@@ -106,9 +108,10 @@ inline constexpr unsigned kMaxNodes = 64;  // heard_mask is one 64-bit word
 struct __attribute__((packed)) HelloPayload {
   uint32_t nodes;             // P
   uint32_t app;               // program id: a hash of its name (compute/program_traits.h)
-  uint64_t num_vertices;
-  uint64_t num_edges;
-  uint64_t graph_fingerprint; // compute/edge_list.h fingerprint()
+  uint32_t input_kind;        // what the node loads: kind << 8 | format (compute/graph_input.h)
+  uint32_t reserved;
+  uint64_t input_size;        // file bytes, or generated edges
+  uint64_t input_digest;      // the file header's digest, or the generator's spec
   uint64_t params_digest;     // iterations, source, ...: every node must run the same job
   uint64_t heard_mask;        // bit r: the sender has heard node r's hello
 };

@@ -65,6 +65,24 @@ ordered_json roles_json(const std::array<double, kRoles>& seconds) {
   return o;
 }
 
+ordered_json load_json(const LoadFigures& l) {
+  return {{"vertices", l.num_vertices},
+          {"edges", l.num_edges},
+          {"weighted", l.weighted},
+          {"fingerprint", l.fingerprint},
+          {"input_bytes", l.input_bytes},
+          {"bytes_read", l.bytes_read},
+          {"edges_read", l.edges_parsed},
+          {"edges_sent", l.edges_sent},
+          {"edges_received", l.edges_received},
+          {"local_edges", l.local_edges},
+          {"seconds", {{"read", l.read_seconds},
+                       {"parse", l.parse_seconds},
+                       {"shuffle", l.shuffle_seconds},
+                       {"build", l.build_seconds},
+                       {"total", l.seconds}}}};
+}
+
 // "apply 5% scatter 61% network 20% wait 14%": shares of the lcore-seconds.
 std::string role_shares(const std::array<double, kRoles>& seconds) {
   double total = 0;
@@ -87,6 +105,9 @@ void write_node_json(const std::string& path, const ordered_json& config, const 
   j["nodes"] = r.nodes;
   j["config"] = config;
   j["load_seconds"] = r.load_seconds;
+  j["load"] = load_json(r.load);
+  j["peak_rss_bytes"] = r.peak_rss_bytes;
+  j["bytes_per_local_edge"] = r.load.local_edges ? static_cast<double>(r.peak_rss_bytes) / r.load.local_edges : 0.0;
   j["discovery_seconds"] = r.discovery_seconds;
   j["compute_seconds"] = r.compute_seconds;
   j["line_rate_gbps"] = r.line_rate_gbps;
@@ -175,6 +196,13 @@ void print_step(const StepStats& st, double line_rate_gbps) {
 void print_run_totals(const RunReport& r) {
   std::printf("totals: %zu supersteps, load %.3f s, discovery %.3f s, compute %.3f s\n", r.steps.size(),
               r.load_seconds, r.discovery_seconds, r.compute_seconds);
+  const LoadFigures& l = r.load;
+  std::printf("        load: read %.3f s, parse %.3f s, shuffle %.3f s, build %.3f s; %.1f MB of the input read, %" PRIu64
+              " edges read, %" PRIu64 " sent, %" PRIu64 " received, %" PRIu64 " held\n",
+              l.read_seconds, l.parse_seconds, l.shuffle_seconds, l.build_seconds, l.bytes_read / 1e6, l.edges_parsed,
+              l.edges_sent, l.edges_received, l.local_edges);
+  std::printf("        peak RSS %.1f MB (%.1f bytes per local edge)\n", r.peak_rss_bytes / 1e6,
+              l.local_edges ? static_cast<double>(r.peak_rss_bytes) / l.local_edges : 0.0);
   std::printf("        tx %" PRIu64 " frames %" PRIu64 " bytes (%" PRIu64 " times the NIC was full); rx %" PRIu64
               " frames, %" PRIu64 " data buckets, %" PRIu64 " records\n",
               r.tx.frames, r.tx.bytes, r.tx.ring_full, r.rx.frames, r.rx.data_buckets, r.rx.records);

@@ -101,8 +101,9 @@ struct Outcome {
   RunReport report;
 };
 
-// One node assembled as the binary assembles it (runtime/node.h), P = 1, on
-// `g` as given (the tests apply the programs' graph rules themselves).
+// One node assembled as the binary assembles it (runtime/node.h), P = 1: the
+// loader takes `g` as input, applies the program's graph rules (symmetrise,
+// drop self-loops, duplicates) and builds the node's part; then the engine runs.
 template <class Prog>
 Outcome<Prog> run_engine(const EdgeList& g, Prog prog) {
   Config cfg;
@@ -115,12 +116,9 @@ Outcome<Prog> run_engine(const EdgeList& g, Prog prog) {
   cfg.engine.split_roles = g_split_roles;
   cfg.engine.scatter = g_scatter;
   cfg.engine.segment_bytes = g_segment_bytes;
-  Node node(cfg, sizeof(wire::RecordOf<typename Prog::Message>));
+  Node node(cfg);
   EXPECT_EQ(node.dataplane().num_ports(), 0u) << "the test EAL has no devices";
-  LoadedGraph loaded;
-  loaded.edges = g;
-  loaded.fingerprint = fingerprint(g);
-  RunResult<Prog> r = compute_on_node(node, loaded, prog, false);
+  RunResult<Prog> r = compute_on_node<Prog>(node, GraphInput::from_edges(g), [&prog](VertexId) { return prog; }, false);
   return Outcome<Prog>{std::move(r.values), std::move(r.report)};
 }
 
@@ -226,8 +224,8 @@ void check_sssp(const EdgeList& g, VertexId source) {
 void check_cc(const EdgeList& directed) {
   SCOPED_TRACE("cc");
   EdgeList g = directed;
-  add_reverse_edges(g);  // as apps/main.cc does for cc
-  const auto out = run_engine(g, ConnectedComponents());
+  add_reverse_edges(g);  // as the loader does for cc
+  const auto out = run_engine(directed, ConnectedComponents());
   const std::vector<VertexId> want = ref::cc(directed);
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(out.values[v], want[v]) << "vertex " << v;
@@ -240,9 +238,9 @@ void check_cc(const EdgeList& directed) {
 void check_cd(const EdgeList& directed, uint32_t iterations) {
   SCOPED_TRACE("cd, " + std::to_string(iterations) + " iterations");
   EdgeList g = directed;
-  add_reverse_edges(g);  // as apps/main.cc does for cd
+  add_reverse_edges(g);  // as the loader does for cd
   remove_self_loops(g);
-  const auto out = run_engine(g, LabelPropagation(iterations));
+  const auto out = run_engine(directed, LabelPropagation(iterations));
   const std::vector<VertexId> want = ref::label_propagation(directed, iterations);
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(out.values[v], want[v]) << "vertex " << v;
@@ -359,9 +357,7 @@ TEST(EngineHandMade, ChainByHand) {
   const auto bfs = run_engine(g, Bfs(0));
   EXPECT_EQ(bfs.values, (std::vector<uint32_t>{0, 1, 2, 3, kInfinity}));
   EXPECT_EQ(bfs.report.steps.size(), 5u);  // supersteps 0..3 find levels 0..3, 4 finds nothing
-  EdgeList sym = g;
-  add_reverse_edges(sym);
-  const auto cc = run_engine(sym, ConnectedComponents());
+  const auto cc = run_engine(g, ConnectedComponents());  // the loader symmetrises
   EXPECT_EQ(cc.values, (std::vector<uint32_t>{0, 0, 0, 0, 0}));
 }
 
@@ -383,18 +379,9 @@ TEST(EngineHandMade, PageRankTwoCycleAndDangling) {
 
 // ---- k-core: a program with a slot accumulator and its own stop rule ----------
 
-// The graph as the program's traits make it (the node does this when it loads).
-template <class Prog>
-EdgeList as_program_sees(EdgeList g) {
-  if (Prog::kTraits.graph.symmetrize) add_reverse_edges(g);
-  if (Prog::kTraits.graph.drop_self_loops) remove_self_loops(g);
-  if (Prog::kTraits.graph.drop_duplicates) remove_duplicate_edges(g);
-  return g;
-}
-
 void check_kcore(const EdgeList& directed) {
   SCOPED_TRACE("kcore");
-  const auto out = run_engine(as_program_sees<KCore>(directed), KCore{});
+  const auto out = run_engine(directed, KCore{});
   const std::vector<uint64_t> want = ref::kcore(directed);
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < directed.num_vertices; ++v) ASSERT_EQ(out.values[v].core, want[v]) << "vertex " << v;
@@ -435,7 +422,7 @@ template <class Prog>
 void check_registered_program(const EdgeList& input, VertexId source) {
   SCOPED_TRACE(std::string(Prog::kTraits.name));
   const ProgramParams params{source, Prog::kTraits.default_iterations};
-  const auto out = run_engine(as_program_sees<Prog>(input), Prog::make(params, input.num_vertices));
+  const auto out = run_engine(input, Prog::make(params, input.num_vertices));
   EXPECT_TRUE(test::check_expected(printed<Prog>(out.values),
                                    ref::oracle(Prog::kTraits.name, input, source, params.iterations)));
   expect_messages_balanced(out.report);

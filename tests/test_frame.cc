@@ -176,7 +176,7 @@ TEST(FrameEncode, DataFrameLayout) {
   // Our header at 42, little-endian: "WG" = 0x57 0x47 in memory.
   EXPECT_EQ(p[kHdr], 0x57);
   EXPECT_EQ(p[kHdr + 1], 0x47);
-  EXPECT_EQ(p[kHdrVersion], 2);
+  EXPECT_EQ(p[kHdrVersion], 3);
   EXPECT_EQ(p[kHdrKind], 1);  // data
   EXPECT_EQ(le32(p + kHdrJob), kJob);
   EXPECT_EQ(p[kHdrJob], 0x78) << "job token must be little-endian";
@@ -614,7 +614,7 @@ TEST(MaxRecordIndex, Values) {
   if (ip_len + 14 > len || ip_len + 14 < 80) return bad("IP length");
   const size_t payload = ip_len + 14 - 80;
   if (le16(p + kHdr) != wire::kMagic) return bad("magic");
-  if (p[kHdrVersion] != 2) return bad("version");
+  if (p[kHdrVersion] != 3) return bad("version");
   if (le32(p + kHdrJob) != ctx.job_token) return bad("job");
   const unsigned src = le16(p + kHdrSrc), dst = le16(p + kHdrDst), count = le16(p + kHdrCount);
   if (src >= ctx.nodes || src == ctx.my_rank) return bad("src rank");

@@ -44,6 +44,10 @@ RunReport sample_report() {
   r.rank = 1;
   r.nodes = 2;
   r.load_seconds = 0.25;
+  r.load.local_edges = 1000;
+  r.load.edges_sent = 600;
+  r.load.shuffle_seconds = 0.125;
+  r.peak_rss_bytes = 64000;
   r.compute_seconds = 1.0;  // integral doubles stay JSON floats
   r.line_rate_gbps = 10;
   r.partition_json = {{"domains", 1}, {"note", "say \"why\"\n"}};
@@ -73,9 +77,18 @@ TEST(RunReport, NodeJsonShape) {
   const std::string path = temp_path("node1.json");
   write_node_json(path, kConfig, sample_report());
   json j = read_back(path);
-  EXPECT_EQ(keys(j), (std::vector<std::string>{"rank", "nodes", "config", "load_seconds", "discovery_seconds",
-                                               "compute_seconds", "line_rate_gbps", "partition", "rx", "tx",
-                                               "faults", "links", "supersteps"}));
+  EXPECT_EQ(keys(j), (std::vector<std::string>{"rank", "nodes", "config", "load_seconds", "load", "peak_rss_bytes",
+                                               "bytes_per_local_edge", "discovery_seconds", "compute_seconds",
+                                               "line_rate_gbps", "partition", "rx", "tx", "faults", "links",
+                                               "supersteps"}));
+  EXPECT_EQ(keys(j["load"]), (std::vector<std::string>{"vertices", "edges", "weighted", "fingerprint", "input_bytes",
+                                                       "bytes_read", "edges_read", "edges_sent", "edges_received",
+                                                       "local_edges", "seconds"}));
+  EXPECT_EQ(keys(j["load"]["seconds"]), (std::vector<std::string>{"read", "parse", "shuffle", "build", "total"}));
+  EXPECT_EQ(j["load"]["edges_sent"], 600u);
+  EXPECT_EQ(j["load"]["seconds"]["shuffle"], 0.125);
+  EXPECT_EQ(j["peak_rss_bytes"], 64000u);
+  EXPECT_EQ(j["bytes_per_local_edge"], 64.0) << "peak RSS over the edges the node holds";
   EXPECT_TRUE(j["rank"].is_number_unsigned());
   EXPECT_EQ(j["config"]["app"], "pagerank");
   EXPECT_TRUE(j["compute_seconds"].is_number_float());
