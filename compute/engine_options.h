@@ -18,7 +18,8 @@ struct EngineOptions {
   unsigned top = 10;                // top vertices reported at the end (0: none)
   bool split_roles = true;          // use every EAL lcore (else all roles on the main lcore)
   double line_rate_gbps = 0;        // for the "% of line rate" in the report; 0: the port's, else 10
-  int64_t crash_at_superstep = -1;  // test hook (--crash-node): SIGKILL at this superstep
+  int64_t crash_at_superstep = -1;  // test hook (--crash-node R:S): SIGKILL at this superstep
+  bool crash_in_load = false;       // test hook (--crash-node R:load): SIGKILL during the edge shuffle
   ScatterMode scatter = ScatterMode::kAuto;  // --scatter
   size_t segment_bytes = 0;         // --segment-kib x 1024 (0: default_segment_bytes(), half the L2)
 };

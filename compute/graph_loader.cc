@@ -3,6 +3,7 @@
 #include <rte_cycles.h>
 
 #include <algorithm>
+#include <csignal>
 #include <atomic>
 #include <chrono>
 #include <cinttypes>
@@ -18,8 +19,8 @@
 
 namespace wg {
 
-LoadRules load_rules(const GraphRules& program, bool undirected, unsigned domains, bool metis) {
-  LoadRules r;
+LoadOptions load_options(const GraphRules& program, bool undirected, unsigned domains, bool metis) {
+  LoadOptions r;
   r.symmetrize = undirected || program.symmetrize;
   r.drop_self_loops = program.drop_self_loops;
   r.drop_duplicates = program.drop_duplicates;
@@ -45,43 +46,54 @@ struct __attribute__((packed, aligned(4))) LoadRecord {
 };
 static_assert(sizeof(LoadRecord) == 12 && sizeof(LoadRecord) == sizeof(Edge));
 
-// Records as they arrive, in chunks, so that growing never copies what is
-// held. Written by the network role only; read once the superstep is complete.
-class RecordInbox {
+// Records in chunks, so that growing never copies (or doubles) what is
+// held, and the build frees each chunk once it has placed its edges.
+class RecordChunks {
  public:
+  void push(const LoadRecord& r) {
+    if (fill_ == kChunk || chunks_.empty()) grow();
+    chunks_.back()[fill_++] = r;
+    ++size_;
+  }
   void append(const LoadRecord* r, unsigned n) {
     while (n > 0) {
-      if (chunks_.empty() || fill_ == kChunk) {
-        chunks_.push_back(std::make_unique<LoadRecord[]>(kChunk));
-        fill_ = 0;
-      }
+      if (fill_ == kChunk || chunks_.empty()) grow();
       const unsigned take = std::min<unsigned>(n, static_cast<unsigned>(kChunk - fill_));
       std::memcpy(chunks_.back().get() + fill_, r, take * sizeof(LoadRecord));
       fill_ += take;
+      size_ += take;
       r += take;
       n -= take;
-      size_.fetch_add(take, std::memory_order_relaxed);
     }
   }
+  // Calls f(record) for every record, in order; with `release`, frees each
+  // chunk once it is done (the records are gone afterwards).
   template <class F>
-  void for_each(F&& f) const {
+  void for_each(F&& f, bool release = false) {
     for (size_t c = 0; c < chunks_.size(); ++c) {
       const size_t n = c + 1 == chunks_.size() ? fill_ : kChunk;
       for (size_t i = 0; i < n; ++i) f(chunks_[c][i]);
+      if (release) chunks_[c].reset();
     }
+    if (release) clear();
   }
-  uint64_t size() const { return size_.load(std::memory_order_relaxed); }  // any thread
+  uint64_t size() const { return size_; }
   void clear() {
     chunks_.clear();
     chunks_.shrink_to_fit();
     fill_ = 0;
+    size_ = 0;
   }
 
  private:
-  static constexpr size_t kChunk = size_t{1} << 16;
+  static constexpr size_t kChunk = size_t{1} << 16;  // 768 KiB
+  void grow() {
+    chunks_.push_back(std::make_unique_for_overwrite<LoadRecord[]>(kChunk));
+    fill_ = 0;
+  }
   std::vector<std::unique_ptr<LoadRecord[]>> chunks_;
   size_t fill_ = 0;
-  std::atomic<uint64_t> size_{0};
+  uint64_t size_ = 0;
 };
 
 // The edge superstep's END aggregate: what every node needs of every other
@@ -116,7 +128,7 @@ struct LineCount {
 enum class Step : uint8_t { kCount, kEdges, kDegrees, kSlots };
 class GraphLoader final : public ProgramDriver {
  public:
-  GraphLoader(Dataplane& dp, const GraphInput& input, const LoadRules& rules, unsigned workers, bool progress);
+  GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptions& rules, unsigned workers);
 
   // After the phase: in-degrees, the domain renumbering; the node's part.
   LocalGraph finish(LoadReport* report);
@@ -139,6 +151,7 @@ class GraphLoader final : public ProgramDriver {
   bool fold(const uint8_t* records, unsigned count, uint32_t t, unsigned) override {
     if (t >= steps_.size()) return false;
     inbox_[static_cast<size_t>(steps_[t])].append(reinterpret_cast<const LoadRecord*>(records), count);
+    if (steps_[t] == Step::kEdges) edges_in_.fetch_add(count, std::memory_order_relaxed);
     return true;
   }
   void merge(AggregateBytes& into, const AggregateBytes& from) const override;
@@ -147,11 +160,12 @@ class GraphLoader final : public ProgramDriver {
 
  private:
   static constexpr uint64_t kEdgesPerStall = uint64_t{1} << 16;
+  static constexpr uint64_t kCrashAfter = 1000;  // --crash-node R:load: edges sent before dying
 
   // Written by its worker; the atomics are read by worker 0 for the progress line.
   struct alignas(64) WorkerState {
     std::unique_ptr<BucketWriter<LoadRecord>> writer;
-    std::vector<Edge> own;  // edges whose source this node owns: never sent
+    RecordChunks own;  // edges whose source this node owns: never sent
     StepStats stats;
     AggregateBytes aggregate{};
     uint64_t vertex_lines = 0;  // count superstep
@@ -174,14 +188,15 @@ class GraphLoader final : public ProgramDriver {
 
   Dataplane& dp_;
   const GraphInput input_;
-  const LoadRules rules_;
+  const LoadOptions rules_;
   const unsigned rank_, nodes_;
   const bool progress_;
   std::vector<WorkerState> workers_;
   std::vector<Step> steps_;
   reader::InputHeader header_;
   uint64_t header_bytes_read_ = 0;
-  RecordInbox inbox_[4];  // by Step; the network role appends
+  RecordChunks inbox_[4];  // by Step; the network role appends
+  std::atomic<uint64_t> edges_in_{0};  // edges received so far, for the progress line
 
   // The coordinator's (worker 0's lcore): figures decided on and the graph.
   mutable Step current_ = Step::kEdges;
@@ -200,10 +215,9 @@ class GraphLoader final : public ProgramDriver {
   double edges_seconds_ = 0, build_seconds_ = 0;
 };
 
-GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadRules& rules, unsigned workers,
-                         bool progress)
+GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptions& rules, unsigned workers)
     : dp_(dp), input_(input), rules_(rules), rank_(dp.options().rank), nodes_(dp.options().nodes),
-      progress_(progress), workers_(workers) {
+      progress_(rules.progress), workers_(workers) {
   for (WorkerState& ws : workers_) ws.writer = std::make_unique<BucketWriter<LoadRecord>>(dp, nodes_, rank_);
   if (input.kind == GraphInput::Kind::kFile) {
     FileBytes bytes(input.spec);
@@ -374,10 +388,11 @@ void GraphLoader::send_edges(unsigned w, const Stall& stall) {
     ++parsed;
     const unsigned owner = src % nodes_;
     if (owner == rank_) {
-      ws.own.push_back(Edge{src, dst, weight});
+      ws.own.push(LoadRecord{src, dst, weight});
     } else {
       ws.writer->put(owner, LoadRecord{src, dst, weight}, stall);
-      ++sent;
+      if (++sent == kCrashAfter && rules_.crash_in_shuffle) [[unlikely]]
+        raise(SIGKILL);  // test hook: a node dies with its edges half sent
     }
   };
   auto emit = [&](VertexId src, VertexId dst, Weight weight) {
@@ -395,6 +410,7 @@ void GraphLoader::send_edges(unsigned w, const Stall& stall) {
     }
   };
   read_share(w, emit, agg);
+  if (rules_.crash_in_shuffle) raise(SIGKILL);  // fewer than kCrashAfter edges to send
   agg.edges = parsed;
   agg.flags |= kSeen;
   ws.parsed.store(parsed, std::memory_order_relaxed);
@@ -415,7 +431,7 @@ void GraphLoader::print_progress(bool last) {
     bytes += last ? ws.bytes_read : ws.bytes_now.load(std::memory_order_relaxed);
   }
   const double secs = std::max(1e-9, std::chrono::duration<double>(now - edges_started_).count());
-  const uint64_t received = inbox_[static_cast<size_t>(Step::kEdges)].size();
+  const uint64_t received = edges_in_.load(std::memory_order_relaxed);
   std::printf("load: %s%lu edges read, %lu sent, %lu received", last ? "done: " : "",
               static_cast<unsigned long>(parsed), static_cast<unsigned long>(sent),
               static_cast<unsigned long>(received));
@@ -541,7 +557,7 @@ Decision GraphLoader::decide(uint32_t s, uint32_t, uint64_t, const AggregateByte
 // own, into blocks (identity numbering: slot = v div P).
 void GraphLoader::build_blocks() {
   const VertexId n = num_vertices_;
-  const RecordInbox& received = inbox_[static_cast<size_t>(Step::kEdges)];
+  RecordChunks& received = inbox_[static_cast<size_t>(Step::kEdges)];
   // Edges from other nodes must be ours and within V: only corruption without
   // --checksum (or a foreign job) could break that.
   received.for_each([&](const LoadRecord& r) {
@@ -550,15 +566,16 @@ void GraphLoader::build_blocks() {
                                " that is not this node's (or not within the graph's " + std::to_string(n) +
                                " vertices) arrived while loading: corrupted frames (try --checksum on)?");
   });
+  received_ = received.size();
+  // Two passes (count, place); the second frees each chunk once placed, so
+  // the peak is the edges held plus about one chunk of the blocks, not both.
+  unsigned pass = 0;
   auto for_each_edge = [&](auto&& f) {
-    for (const WorkerState& ws : workers_)
-      for (const Edge& e : ws.own) f(e.src, e.dst, e.weight);
-    received.for_each([&](const LoadRecord& r) { f(r.index, r.a, r.b); });
+    const bool last = ++pass == 2;
+    for (WorkerState& ws : workers_) ws.own.for_each([&](const LoadRecord& r) { f(r.index, r.a, r.b); }, last);
+    received.for_each([&](const LoadRecord& r) { f(r.index, r.a, r.b); }, last);
   };
   graph_ = build_out_edges(for_each_edge, n, totals_.edges, nodes_, rank_, rules_.keep_weights, nullptr);
-  for (WorkerState& ws : workers_) std::vector<Edge>().swap(ws.own);
-  received_ = received.size();
-  inbox_[static_cast<size_t>(Step::kEdges)].clear();
   if (rules_.drop_duplicates) remove_duplicate_targets(graph_);
   in_degree_.assign(graph_.num_local, 0);
   // This node's edges as the program sees them, summed over the cluster in
@@ -714,9 +731,9 @@ LocalGraph GraphLoader::finish(LoadReport* report) {
 
 }  // namespace
 
-LocalGraph load_graph_share(Runtime& runtime, Dataplane& dp, const GraphInput& input, const LoadRules& rules,
-                            const LcoreLayout& layout, bool progress, LoadReport* report) {
-  GraphLoader loader(dp, input, rules, layout.workers(), progress);
+LocalGraph load_graph_share(Runtime& runtime, Dataplane& dp, const GraphInput& input, const LoadOptions& options,
+                            const LcoreLayout& layout, LoadReport* report) {
+  GraphLoader loader(dp, input, options, layout.workers());
   try {
     runtime.start();
     runtime.run_phase(loader, PhaseOptions{"loading", false, -1});

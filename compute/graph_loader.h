@@ -39,15 +39,17 @@
 
 namespace wg {
 
-struct LoadRules {
+struct LoadOptions {
   bool symmetrize = false;       // --undirected, or the program's rule
   bool drop_self_loops = false;
   bool drop_duplicates = false;
   bool keep_weights = false;
   unsigned domains = 1;          // k
   bool metis = true;             // refine the even domain split with METIS
+  bool progress = false;         // a line a second while the edges move
+  bool crash_in_shuffle = false; // test hook (--crash-node R:load): SIGKILL mid-shuffle
 };
-LoadRules load_rules(const GraphRules& program, bool undirected, unsigned domains, bool metis);
+LoadOptions load_options(const GraphRules& program, bool undirected, unsigned domains, bool metis);
 
 // The load figures of report/run_report.h, and this node's NUMA-domain split.
 struct LoadReport : LoadFigures {
@@ -55,10 +57,10 @@ struct LoadReport : LoadFigures {
 };
 
 // Runs the loader as a phase of `runtime` (which it starts if need be) and
-// returns this node's part of the graph. `progress`: a line a second while
-// the edges move. Throws GraphError for bad input (every node refuses a bad
-// file the same way), EngineError for a failure in the runtime.
-LocalGraph load_graph_share(Runtime& runtime, Dataplane& dp, const GraphInput& input, const LoadRules& rules,
-                            const LcoreLayout& layout, bool progress, LoadReport* report);
+// returns this node's part of the graph. Throws GraphError for bad input
+// (every node refuses a bad file the same way), EngineError for a failure in
+// the runtime; either way the peers are told (ABORT).
+LocalGraph load_graph_share(Runtime& runtime, Dataplane& dp, const GraphInput& input, const LoadOptions& options,
+                            const LcoreLayout& layout, LoadReport* report);
 
 }  // namespace wg

@@ -16,6 +16,10 @@
 namespace wg {
 
 namespace {
+constexpr int64_t kCrashInLoad = -2;  // --crash-node R:load
+}  // namespace
+
+namespace {
 
 enum Opt {
   kOptApp = 256,  // long-only options start above any short option character
@@ -301,12 +305,16 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
       case kOptFaultSeed: c.transport.fault_seed = parse_unsigned("fault-seed", optarg, 0, UINT64_MAX); break;
       case kOptFaultDelay: c.transport.fault_delay_us = parse_positive("fault-delay-us", optarg, kMaxMicros); break;
       case kOptCrashAt: {
-        // R:S - node R kills itself at superstep S (the same options go to every node).
+        // R:S - node R kills itself at superstep S, or (S = load) in the middle
+        // of the edge shuffle (the same options go to every node).
         const char* colon = std::strchr(optarg, ':');
-        if (colon == nullptr) throw ConfigError(std::string("--crash-node: '") + optarg + "' is not RANK:SUPERSTEP");
+        if (colon == nullptr)
+          throw ConfigError(std::string("--crash-node: '") + optarg + "' is not RANK:SUPERSTEP or RANK:load");
         const std::string rank_text(optarg, static_cast<size_t>(colon - optarg));
         crash_rank = static_cast<int64_t>(parse_unsigned("crash-node", rank_text.c_str(), 0, wire::kMaxNodes - 1));
-        crash_step = static_cast<int64_t>(parse_unsigned("crash-node", colon + 1, 0, UINT32_MAX));
+        crash_step = std::strcmp(colon + 1, "load") == 0
+                         ? kCrashInLoad
+                         : static_cast<int64_t>(parse_unsigned("crash-node", colon + 1, 0, UINT32_MAX));
         break;
       }
       case 'h':
@@ -345,7 +353,12 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
   if (crash_rank >= static_cast<int64_t>(c.nodes))
     throw ConfigError("--crash-node " + std::to_string(crash_rank) + ":" + std::to_string(crash_step) +
                       ": there is no node " + std::to_string(crash_rank) + " among " + std::to_string(c.nodes));
-  if (crash_rank == static_cast<int64_t>(c.rank)) c.engine.crash_at_superstep = crash_step;
+  if (crash_rank == static_cast<int64_t>(c.rank)) {
+    if (crash_step == kCrashInLoad)
+      c.engine.crash_in_load = true;
+    else
+      c.engine.crash_at_superstep = crash_step;
+  }
   if ((c.transport.rx_faults.corrupt > 0 || c.transport.tx_faults.corrupt > 0) && !c.transport.checksum)
     throw ConfigError("corrupt faults need --checksum on: without it a flipped bit is folded into the results");
   if (c.transport.rto_max_us < c.transport.rto_min_us)

@@ -90,7 +90,8 @@ void print_usage(const char* prog, std::span<const ProgramTraits> programs) {
       "  --fault-seed N      seed of the fault injectors (default 1): same seed, same faults\n"
       "  --fault-delay-us US how long a delay fault holds a frame (default 200)\n"
       "  --crash-node R:S    test hook: node R kills itself (SIGKILL) when it reaches\n"
-      "                      superstep S, to exercise peer-failure detection\n"
+      "                      superstep S (S = load: in the middle of the edge shuffle),\n"
+      "                      to exercise peer-failure detection\n"
       "  -h, --help          this text\n"
       "\n"
       "Programs (--app), and the value each result line holds:\n",

@@ -88,9 +88,10 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     RunResult<Prog> out;
     LoadReport load;
     runtime->start();
-    out.graph = load_graph_share(*runtime, dp, input,
-                                 load_rules(Prog::kTraits.graph, cfg.undirected, cfg.domains, cfg.domain_metis),
-                                 layout, announce && !eo.quiet, &load);
+    LoadOptions lo = load_options(Prog::kTraits.graph, cfg.undirected, cfg.domains, cfg.domain_metis);
+    lo.progress = announce && !eo.quiet;
+    lo.crash_in_shuffle = eo.crash_in_load;
+    out.graph = load_graph_share(*runtime, dp, input, lo, layout, &load);
     const LocalGraph& lg = out.graph;
     if (Prog::kTraits.uses_source && cfg.source >= load.num_vertices)
       throw ConfigError("--source " + std::to_string(cfg.source) + " is not a vertex of " + cfg.graph + " (it has " +

@@ -473,4 +473,35 @@ uint64_t json_counter(const nlohmann::json& root, std::initializer_list<std::str
                                        << output;
 }
 
+::testing::AssertionResult prerequisites(const std::string& link, int nodes, std::string* skip) {
+  if (source_dir().empty() || build_dir().empty())
+    return ::testing::AssertionFailure() << "WG_SOURCE_DIR and WG_BUILD_DIR are not set: run through `meson test`";
+  for (const std::string& path : {launcher_path(), binary_path()})
+    if (!std::filesystem::exists(path)) return ::testing::AssertionFailure() << "missing " << path;
+  if (link == "tap" && nodes > 1) *skip = tap_unavailable_reason();
+  return ::testing::AssertionSuccess();
+}
+
+std::vector<std::string> lines_starting(const std::string& output, const std::string& prefix) {
+  std::vector<std::string> found;
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with(prefix)) found.push_back(line);
+  return found;
+}
+
+std::optional<std::string> node_status(const std::string& output, int rank) {
+  const std::string prefix = "[cluster] node " + std::to_string(rank) + ": ";
+  for (const std::string& line : lines_starting(output, prefix)) {
+    const std::string rest = line.substr(prefix.size());
+    if (rest.starts_with("exit code") || rest.starts_with("killed by")) return rest;
+  }
+  return std::nullopt;
+}
+
+double node_seconds(const std::string& status) {
+  const size_t comma = status.rfind(", ");
+  return comma == std::string::npos ? -1 : std::strtod(status.c_str() + comma + 2, nullptr);
+}
+
 }  // namespace wg::test

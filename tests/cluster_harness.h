@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,6 +87,18 @@ LaunchResult run_launcher(const LaunchOptions& opts, const std::string& log_path
 // "command\nexit code\n--- output ---\n<last part of the output>": what a
 // failing test prints.
 std::string describe(const LaunchResult& r);
+
+// The launcher and the node binary exist (failure), and for tap links with
+// P > 1 whether they can run here (*skip says why not).
+::testing::AssertionResult prerequisites(const std::string& link, int nodes, std::string* skip);
+
+// The lines of `output` that start with `prefix` ("[node 1] ").
+std::vector<std::string> lines_starting(const std::string& output, const std::string& prefix);
+// The launcher's verdict on node R: "exit code 1, 3.01 s" or "killed by
+// SIGKILL, 0.67 s" from "[cluster] node R: ...".
+std::optional<std::string> node_status(const std::string& output, int rank);
+// Seconds the launcher says node R ran, from its status line's ", 3.01 s".
+double node_seconds(const std::string& status);
 
 // ---------------------------------------------------------------- results
 

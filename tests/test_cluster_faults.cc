@@ -345,15 +345,6 @@ std::vector<std::string> app_args(App app, const GraphData& g, const std::string
   return args;
 }
 
-::testing::AssertionResult prerequisites(const std::string& link, int nodes, std::string* skip) {
-  if (source_dir().empty() || build_dir().empty())
-    return ::testing::AssertionFailure() << "WG_SOURCE_DIR and WG_BUILD_DIR are not set: run through `meson test`";
-  for (const std::string& path : {launcher_path(), binary_path()})
-    if (!std::filesystem::exists(path)) return ::testing::AssertionFailure() << "missing " << path;
-  if (link == "tap" && nodes > 1) *skip = tap_unavailable_reason();
-  return ::testing::AssertionSuccess();
-}
-
 // PageRank of a loss-free run of the same cluster, once per (link, P, graph).
 const std::vector<std::string>* loss_free_pagerank(const std::string& link, int nodes, GraphData& g,
                                                    std::string* error) {
@@ -526,31 +517,6 @@ INSTANTIATE_TEST_SUITE_P(Faults, FaultTest, ::testing::ValuesIn(fault_cases()), 
 
 // ========================================================== peer failure
 
-
-std::vector<std::string> lines_starting(const std::string& output, const std::string& prefix) {
-  std::vector<std::string> found;
-  std::istringstream in(output);
-  for (std::string line; std::getline(in, line);)
-    if (line.starts_with(prefix)) found.push_back(line);
-  return found;
-}
-
-// The launcher's verdict on node R: "exit code 1, 3.01 s" or "killed by
-// SIGKILL, 0.67 s" from "[cluster] node R: ...".
-std::optional<std::string> node_status(const std::string& output, int rank) {
-  const std::string prefix = "[cluster] node " + std::to_string(rank) + ": ";
-  for (const std::string& line : lines_starting(output, prefix)) {
-    const std::string rest = line.substr(prefix.size());
-    if (rest.starts_with("exit code") || rest.starts_with("killed by")) return rest;
-  }
-  return std::nullopt;
-}
-
-// Seconds the launcher says node R ran, from its status line's ", 3.01 s".
-double node_seconds(const std::string& status) {
-  const size_t comma = status.rfind(", ");
-  return comma == std::string::npos ? -1 : std::strtod(status.c_str() + comma + 2, nullptr);
-}
 
 struct CrashCase {
   std::string link;
