@@ -12,7 +12,7 @@
 #                 are never written into the source tree
 #   --no-build    do not run ninja (meson's benchmark target has built already)
 #   --no-profile  skip the callgrind profiles (full mode runs them; quick never)
-#   --only STEPS  comma-separated subset of: generation,accumulation,links,e2e,profile
+#   --only STEPS  comma-separated subset of: generation,accumulation,links,e2e,load,profile
 #
 # Output: DIR/RESULTS.md, DIR/results.json, DIR/plots/*.png, DIR/logs/*.log and
 # each benchmark's JSON. Exit status: 0 when every step ran, 1 when one failed
@@ -25,7 +25,7 @@ out=/tmp/wiregraph-bench
 quick=0
 do_build=1
 profile=1
-only=generation,accumulation,links,e2e,profile
+only=generation,accumulation,links,e2e,load,profile
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
@@ -47,6 +47,7 @@ want generation && rm -f "$out/generation.json" "$out/generation-p16.json"
 want accumulation && rm -f "$out/accumulation.json"
 want links && rm -f "$out/links.json"
 want e2e && rm -f "$out/e2e.json"
+want load && rm -f "$out/load.json"
 want profile && rm -rf "$out/profile"
 rm -rf "$out/results.json" "$out/RESULTS.md" "$out/plots"
 status=0
@@ -70,13 +71,14 @@ run() {
 if [ $do_build -eq 1 ]; then
   # Only what the benchmarks need: a test that does not compile elsewhere in
   # the tree must not stop the benchmarks.
-  run build ninja -C "$build" apps/wiregraph bench/bench_generation bench/bench_accumulation bench/reference_pagerank
+  run build ninja -C "$build" apps/wiregraph apps/wiregraph-convert bench/bench_generation bench/bench_accumulation \
+    bench/reference_pagerank
 fi
 # Snapshot the binaries: the build tree may be rebuilt by someone else while
 # the suite runs, and every run must use the same binaries.
 mkdir -p "$out/bin"
-for b in "$build/apps/wiregraph" "$build/bench/bench_generation" "$build/bench/bench_accumulation" \
-         "$build/bench/reference_pagerank"; do
+for b in "$build/apps/wiregraph" "$build/apps/wiregraph-convert" "$build/bench/bench_generation" \
+         "$build/bench/bench_accumulation" "$build/bench/reference_pagerank"; do
   [ -x "$b" ] || { note "missing $b (build first: ninja -C $build)"; exit 1; }
   cp -f "$b" "$out/bin/" || exit 1
 done
@@ -92,12 +94,14 @@ if [ $quick -eq 1 ]; then
   acc_args="--sigma-log2 20 --records-log2 20"; acc_mem=512
   links_args="--graph kron:14:16 --trials 1"
   e2e_args="--graphs kron:14:16 --apps pagerank,bfs --configs p1l1,p2memif --trials 1 --trials-large 1"
+  load_args="--quick"
   profile=0
 else
   gen_graph=kron:20:16; trials=5; warmup=1
   acc_args="--sigma-log2 26 --records-log2 26"; acc_mem=2048
   links_args="--graph kron:18:16 --trials 3"
   e2e_args="--graphs kron:20:16,kron:22:16 --trials 3 --trials-large ${WG_BENCH_TRIALS_LARGE:-2}"
+  load_args="--graph kron:22:16 --trials 2"
 fi
 gen_eal="--no-pci --vdev net_null0,no-rx=1 -l 0 --no-huge -m 1024 --log-level lib.eal:error"
 
@@ -120,6 +124,9 @@ if want links; then
 fi
 if want e2e; then
   run e2e python3 "$here/end_to_end.py" $e2e_args --out "$out/runs/e2e" --json "$out/e2e.json"
+fi
+if want load; then
+  run load python3 "$here/load_scaling.py" $load_args --out "$out/runs/load" --json "$out/load.json"
 fi
 if want profile && [ $profile -eq 1 ]; then
   run profile sh "$here/profile.sh" "$out"

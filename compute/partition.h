@@ -94,6 +94,53 @@ void remove_duplicate_targets(LocalGraph& g);
 
 // ---- implementation ----------------------------------------------------------
 
+namespace detail {
+
+// Division by an invariant divisor with one multiplication (Lemire, Kaser and
+// Kurz, "Faster remainder by direct computation", 2019): exact for 32-bit
+// dividends. The builder divides every endpoint by P.
+class FastDiv {
+ public:
+  explicit FastDiv(uint32_t d) : d_(d), m_(d <= 1 ? 0 : UINT64_MAX / d + 1) {}
+  uint32_t div(uint32_t a) const {
+    return d_ <= 1 ? a : static_cast<uint32_t>((static_cast<unsigned __int128>(m_) * a) >> 64);
+  }
+  uint32_t mod(uint32_t a) const {
+    return d_ <= 1 ? 0 : static_cast<uint32_t>((static_cast<unsigned __int128>(m_ * a) * d_) >> 64);
+  }
+
+ private:
+  uint32_t d_;
+  uint64_t m_;
+};
+
+// Random updates (a counting sort's cursors) in batches: the cursors of a
+// batch are prefetched before any is used, so their cache misses overlap
+// instead of following one another.
+template <class Item, class Address, class Apply>
+class Batched {
+ public:
+  static constexpr unsigned kBatch = 32;
+  Batched(Address address, Apply apply) : address_(address), apply_(apply) {}
+  void operator()(const Item& item) {
+    __builtin_prefetch(address_(item), 1);
+    items_[n_++] = item;
+    if (n_ == kBatch) flush();
+  }
+  void flush() {
+    for (unsigned i = 0; i < n_; ++i) apply_(items_[i]);
+    n_ = 0;
+  }
+
+ private:
+  Address address_;
+  Apply apply_;
+  Item items_[kBatch];
+  unsigned n_ = 0;
+};
+
+}  // namespace detail
+
 template <class ForEachEdge>
 LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, EdgeCount num_edges, unsigned nodes,
                            unsigned rank, bool keep_weights, const SlotMap* map) {
@@ -110,21 +157,36 @@ LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, E
   lg.out_degree.assign(lg.num_local, 0);
   lg.in_degree.assign(lg.num_local, 0);
   lg.blocks.resize(size_t{nodes} * sm.domains);
-  const RoundRobin& rr = lg.partition;
   if (!sm.identity()) {
     lg.global_of.resize(lg.num_local);
     for (VertexId v = rank; v < num_vertices; v += nodes) lg.global_of[sm.slot(v)] = v;
   }
-  auto group_of = [&](VertexId v) { return rr.owner(v) * sm.domains + sm.domain(v); };
-  auto index_in_domain = [&](VertexId v) { return sm.slot(v) - sm.offset(rr.owner(v), sm.domain(v)); };
+  const detail::FastDiv by_nodes(nodes);
+  // Where an edge goes: (destination group, source slot, target index within
+  // its domain). With k = 1 that is (dst mod P, src div P, dst div P).
+  struct Placed {
+    uint32_t group, slot, target, weight;
+  };
+  auto place = [&](VertexId src, VertexId dst, Weight w) {
+    if (sm.identity()) return Placed{by_nodes.mod(dst), by_nodes.div(src), by_nodes.div(dst), w};
+    const unsigned owner = by_nodes.mod(dst), d = sm.domain(dst);
+    return Placed{owner * sm.domains + d, sm.slot(src), sm.slot(dst) - sm.offset(owner, d), w};
+  };
 
   // Pass 1: per (destination group, local source) edge counts.
   std::vector<std::vector<uint64_t>> count(lg.blocks.size(), std::vector<uint64_t>(lg.num_local, 0));
-  for_each_edge([&](VertexId src, VertexId dst, Weight) {
-    const uint32_t s = sm.slot(src);
-    ++count[group_of(dst)][s];
-    ++lg.out_degree[s];
-  });
+  std::vector<uint64_t*> cursor(lg.blocks.size());
+  for (size_t b = 0; b < lg.blocks.size(); ++b) cursor[b] = count[b].data();
+  {
+    auto at = [&](const Placed& p) { return cursor[p.group] + p.slot; };
+    auto add = [&](const Placed& p) {
+      ++cursor[p.group][p.slot];
+      ++lg.out_degree[p.slot];
+    };
+    detail::Batched<Placed, decltype(at), decltype(add)> counted(at, add);
+    for_each_edge([&](VertexId src, VertexId dst, Weight w) { counted(place(src, dst, w)); });
+    counted.flush();
+  }
   // Offsets, then the counts become per-source write cursors.
   for (size_t b = 0; b < lg.blocks.size(); ++b) {
     EdgeBlock& blk = lg.blocks[b];
@@ -138,15 +200,24 @@ LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, E
     blk.targets.resize(blk.offsets.back());
     if (keep_weights) blk.weights.resize(blk.offsets.back());
     for (uint32_t i = 0; i < blk.sources.size(); ++i) count[b][blk.sources[i]] = blk.offsets[i];
-    // Sources ascend and the block's count row is no longer read past here.
   }
   // Pass 2: place.
-  for_each_edge([&](VertexId src, VertexId dst, Weight w) {
-    const unsigned b = group_of(dst);
-    const uint64_t at = count[b][sm.slot(src)]++;
-    lg.blocks[b].targets[at] = index_in_domain(dst);
-    if (keep_weights) lg.blocks[b].weights[at] = w;
-  });
+  std::vector<uint32_t*> targets(lg.blocks.size()), weights(lg.blocks.size());
+  for (size_t b = 0; b < lg.blocks.size(); ++b) {
+    targets[b] = lg.blocks[b].targets.data();
+    weights[b] = lg.blocks[b].weights.data();
+  }
+  {
+    auto at = [&](const Placed& p) { return cursor[p.group] + p.slot; };
+    auto put = [&](const Placed& p) {
+      const uint64_t i = cursor[p.group][p.slot]++;
+      targets[p.group][i] = p.target;
+      if (keep_weights) weights[p.group][i] = p.weight;
+    };
+    detail::Batched<Placed, decltype(at), decltype(put)> placed(at, put);
+    for_each_edge([&](VertexId src, VertexId dst, Weight w) { placed(place(src, dst, w)); });
+    placed.flush();
+  }
   return lg;
 }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "compute/graph_formats.h"
 #include "compute/input_bytes.h"
 #include "compute/kronecker.h"
+#include "compute/load_aggregate.h"
 
 namespace wg {
 namespace {
@@ -339,6 +341,81 @@ TEST(InputSlice, GeneratorSharesAreTheWholeGraph) {
       return a.src == b.src && a.dst == b.dst && a.weight == b.weight;
     })) << "P = " << p;
   }
+}
+
+// ---- the loading phase's reductions (compute/load_aggregate.h) ----------------
+
+// Node r's part, as its END carries it.
+load::LoadAggregate part(unsigned rank, uint8_t columns, std::optional<uint64_t> head, std::optional<uint64_t> tail) {
+  load::LoadAggregate a{};
+  a.origin = static_cast<uint8_t>(rank);
+  a.columns = columns;
+  a.entries = 10;
+  a.edges = 10 + rank;
+  a.max_id_plus1 = 100 * (rank + 1);
+  a.flags = load::kSeen;
+  if (head) {
+    a.flags |= load::kHasHead;
+    a.head_hash = *head;
+  }
+  if (tail) {
+    a.flags |= load::kHasTail;
+    a.tail_hash = *tail;
+    a.tail_rank = static_cast<uint8_t>(rank);
+  }
+  return a;
+}
+
+load::LoadAggregate merge_all(const std::vector<load::LoadAggregate>& parts) {
+  load::LoadAggregate into{};
+  for (const load::LoadAggregate& p : parts) load::merge_edges(into, p);
+  return into;
+}
+
+TEST(LoadAggregate, SumsAndMaxima) {
+  const load::LoadAggregate m = merge_all({part(0, 2, std::nullopt, 7), part(1, 2, 7, 8), part(2, 2, 8, std::nullopt)});
+  EXPECT_EQ(m.entries, 30u);
+  EXPECT_EQ(m.edges, 33u);
+  EXPECT_EQ(m.max_id_plus1, 300u);
+  EXPECT_EQ(m.columns, 2u);
+  EXPECT_EQ(m.flags & (load::kColumnsDiffer | load::kBoundaryDiffers), 0) << "same file, same columns";
+}
+
+TEST(LoadAggregate, ColumnCountsThatDifferAreNamed) {
+  const load::LoadAggregate m = merge_all({part(0, 0, std::nullopt, 1), part(1, 3, 1, 2), part(2, 2, 2, std::nullopt)});
+  EXPECT_TRUE(m.flags & load::kColumnsDiffer);
+  EXPECT_EQ(m.columns, 3u) << "the first count seen (node 0 had no data line)";
+  EXPECT_EQ(m.other_columns, 2u);
+  EXPECT_EQ(m.mismatch_rank, 2u);
+}
+
+TEST(LoadAggregate, BoundaryCheckBetweenAdjacentNodesOnly) {
+  // Node 1's head differs from node 0's tail: different files.
+  load::LoadAggregate m = merge_all({part(0, 2, std::nullopt, 5), part(1, 2, 6, 9)});
+  EXPECT_TRUE(m.flags & load::kBoundaryDiffers);
+  EXPECT_EQ(m.mismatch_rank, 1u);
+  // Node 1 owns nothing (no head, no tail): nodes 0 and 2 are not adjacent and are not compared.
+  m = merge_all({part(0, 2, std::nullopt, 5), part(1, 0, std::nullopt, std::nullopt), part(2, 2, 6, std::nullopt)});
+  EXPECT_FALSE(m.flags & load::kBoundaryDiffers);
+  // Within a node (its workers, the same origin) nothing is compared either.
+  m = merge_all({part(3, 2, 1, 5), part(3, 2, 6, 7)});
+  EXPECT_FALSE(m.flags & load::kBoundaryDiffers);
+  EXPECT_EQ(m.tail_hash, 7u) << "a node's tail is its last worker's";
+  EXPECT_EQ(m.head_hash, 1u) << "and its head the first worker's";
+}
+
+TEST(LoadAggregate, LineCountsGiveEachNodeTheLinesBeforeIt) {
+  // Node 1's view: node 0 has 5 lines, node 1's workers 3 and 4, node 2 has 6.
+  load::LineCount node{};
+  load::merge_line_counts(node, {3, 0, 1, 0}, 1);
+  load::merge_line_counts(node, {4, 0, 1, 0}, 1);
+  EXPECT_EQ(node.lines, 7u);
+  load::LineCount cluster{};
+  load::merge_line_counts(cluster, {5, 0, 0, 0}, 1);
+  load::merge_line_counts(cluster, node, 1);
+  load::merge_line_counts(cluster, {6, 0, 2, 0}, 1);
+  EXPECT_EQ(cluster.lines, 18u);
+  EXPECT_EQ(cluster.before_me, 5u);
 }
 
 }  // namespace
