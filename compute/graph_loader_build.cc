@@ -180,6 +180,7 @@ LocalGraph GraphLoader::finish(LoadReport* report) {
   r.shuffle_seconds = std::max(0.0, edges_seconds_ - read - parse);
   r.build_seconds = build_seconds_;
   r.seconds = seconds_since(started_);
+  r.wait_seconds = std::max(0.0, r.seconds - r.read_seconds - r.parse_seconds - r.shuffle_seconds - r.build_seconds);
   r.partition = partition_;
   print_progress(true);
   return g;

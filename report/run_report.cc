@@ -80,6 +80,7 @@ ordered_json load_json(const LoadFigures& l) {
                        {"parse", l.parse_seconds},
                        {"shuffle", l.shuffle_seconds},
                        {"build", l.build_seconds},
+                       {"wait", l.wait_seconds},
                        {"total", l.seconds}}}};
 }
 
@@ -197,10 +198,11 @@ void print_run_totals(const RunReport& r) {
   std::printf("totals: %zu supersteps, load %.3f s, discovery %.3f s, compute %.3f s\n", r.steps.size(),
               r.load_seconds, r.discovery_seconds, r.compute_seconds);
   const LoadFigures& l = r.load;
-  std::printf("        load: read %.3f s, parse %.3f s, shuffle %.3f s, build %.3f s; %.1f MB of the input read, %" PRIu64
-              " edges read, %" PRIu64 " sent, %" PRIu64 " received, %" PRIu64 " held\n",
-              l.read_seconds, l.parse_seconds, l.shuffle_seconds, l.build_seconds, l.bytes_read / 1e6, l.edges_parsed,
-              l.edges_sent, l.edges_received, l.local_edges);
+  std::printf("        load: read %.3f s, parse %.3f s, shuffle %.3f s, build %.3f s, waiting for other nodes %.3f s; "
+              "%.1f MB of the input read, %" PRIu64 " edges read, %" PRIu64 " sent, %" PRIu64 " received, %" PRIu64
+              " held\n",
+              l.read_seconds, l.parse_seconds, l.shuffle_seconds, l.build_seconds, l.wait_seconds, l.bytes_read / 1e6,
+              l.edges_parsed, l.edges_sent, l.edges_received, l.local_edges);
   std::printf("        peak RSS %.1f MB (%.1f bytes per local edge)\n", r.peak_rss_bytes / 1e6,
               l.local_edges ? static_cast<double>(r.peak_rss_bytes) / l.local_edges : 0.0);
   std::printf("        tx %" PRIu64 " frames %" PRIu64 " bytes (%" PRIu64 " times the NIC was full); rx %" PRIu64

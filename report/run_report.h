@@ -55,6 +55,7 @@ struct LoadFigures {
   uint64_t edges_received = 0;    // from other nodes
   uint64_t local_edges = 0;       // out-edges this node holds
   double read_seconds = 0, parse_seconds = 0, shuffle_seconds = 0, build_seconds = 0;
+  double wait_seconds = 0;        // the rest: waiting for slower nodes (their edges, their builds)
   double seconds = 0;             // the whole loading phase
 };
 

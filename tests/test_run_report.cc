@@ -84,7 +84,8 @@ TEST(RunReport, NodeJsonShape) {
   EXPECT_EQ(keys(j["load"]), (std::vector<std::string>{"vertices", "edges", "weighted", "fingerprint", "input_bytes",
                                                        "bytes_read", "edges_read", "edges_sent", "edges_received",
                                                        "local_edges", "seconds"}));
-  EXPECT_EQ(keys(j["load"]["seconds"]), (std::vector<std::string>{"read", "parse", "shuffle", "build", "total"}));
+  EXPECT_EQ(keys(j["load"]["seconds"]),
+            (std::vector<std::string>{"read", "parse", "shuffle", "build", "wait", "total"}));
   EXPECT_EQ(j["load"]["edges_sent"], 600u);
   EXPECT_EQ(j["load"]["seconds"]["shuffle"], 0.125);
   EXPECT_EQ(j["peak_rss_bytes"], 64000u);
