@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compute/graph_reader.h"
+#include "config/config_json.h"
 
 namespace wg {
 namespace {
@@ -303,6 +304,53 @@ TEST_F(Options, BadEnvironmentValuesNameTheVariable) {
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "4"}), "PMI_RANK", "-2");
   // An explicit option is not overridden, so a bad variable behind it is harmless.
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--nodes", "4", "--rank", "1"}).rank, 1u);
+}
+
+// The banner, errors and nodeR.json's config say where a value came from:
+// srun and mpirun set variables, the user never typed --rank.
+TEST_F(Options, ValuesFromTheEnvironmentAreNamedAsSuch) {
+  setenv("SLURM_PROCID", "2", 1);
+  setenv("SLURM_NTASKS", "4", 1);
+  Config c = parse({"--app", "bfs", "--graph", "a"});
+  EXPECT_EQ(c.rank_from, "SLURM_PROCID");
+  EXPECT_EQ(c.nodes_from, "SLURM_NTASKS");
+  EXPECT_NE(c.describe().find("node 2 of 4 (rank from SLURM_PROCID) (cluster size from SLURM_NTASKS)"),
+            std::string::npos)
+      << c.describe();
+  const nlohmann::ordered_json j = config_json(c);
+  EXPECT_EQ(j["rank"], 2);
+  EXPECT_EQ(j["rank_from"], "SLURM_PROCID");
+  EXPECT_EQ(j["nodes_from"], "SLURM_NTASKS");
+  c = parse({"--app", "bfs", "--graph", "a", "--rank", "1", "--nodes", "3"});
+  EXPECT_EQ(c.rank_from, "--rank");
+  EXPECT_EQ(c.nodes_from, "--nodes");
+  EXPECT_EQ(c.describe().find(" from "), std::string::npos) << c.describe();
+  unsetenv("SLURM_PROCID");
+  unsetenv("SLURM_NTASKS");
+  c = parse({"--app", "bfs", "--graph", "a"});
+  EXPECT_EQ(c.rank_from, "default");
+  EXPECT_EQ(config_json(c)["nodes_from"], "default");
+}
+
+TEST_F(Options, EnvironmentErrorsNameTheVariableNotAnOption) {
+  setenv("OMPI_COMM_WORLD_SIZE", "many", 1);
+  std::string e = error_of({"--app", "bfs", "--graph", "a"});
+  EXPECT_NE(e.find("environment variable OMPI_COMM_WORLD_SIZE='many'"), std::string::npos) << e;
+  EXPECT_NE(e.find("--nodes is not given"), std::string::npos) << e;
+  EXPECT_EQ(e.find("--OMPI"), std::string::npos) << e;
+  setenv("OMPI_COMM_WORLD_SIZE", "65", 1);
+  e = error_of({"--app", "bfs", "--graph", "a"});
+  EXPECT_NE(e.find("OMPI_COMM_WORLD_SIZE='65'"), std::string::npos) << e;
+  EXPECT_NE(e.find("out of range [1, 64]"), std::string::npos) << e;
+  setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+  setenv("PMI_RANK", "3", 1);
+  e = error_of({"--app", "bfs", "--graph", "a"});
+  EXPECT_NE(e.find("rank 3 (environment variable PMI_RANK) is not below cluster size 2 "
+                   "(environment variable OMPI_COMM_WORLD_SIZE)"),
+            std::string::npos)
+      << e;
+  e = error_of({"--app", "bfs", "--graph", "a", "--nodes", "3"});
+  EXPECT_NE(e.find("rank 3 (environment variable PMI_RANK) is not below --nodes 3"), std::string::npos) << e;
 }
 
 // ---- NUMA domains and the line rate ---------------------------------------------
