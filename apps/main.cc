@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     wg::LoadedGraph graph;
     try {
-      graph = node.load();
+      graph = node.load(program.footprint);
     } catch (const std::exception& e) {
       // Tell the other nodes now (they may still be discovering us), so they
       // stop with this reason instead of timing out.

@@ -7,6 +7,7 @@
 #include <span>
 #include <string_view>
 
+#include "compute/memory_budget.h"
 #include "compute/program_traits.h"
 #include "runtime/node.h"
 
@@ -15,6 +16,7 @@ namespace wg {
 struct ProgramEntry {
   ProgramTraits traits;
   unsigned record_bytes;                      // sizeof(wire::RecordOf<Message>)
+  AppFootprint footprint;                     // memory per vertex and edge (compute/memory_budget.h)
   int (*run)(Node& node, LoadedGraph& graph);  // runtime/run_program.h
 };
 

@@ -332,7 +332,7 @@ int main(int argc, char** argv) {
     const auto tl = Clock::now();
     LocalGraph lg;
     {
-      LoadedGraph g = node.load();
+      LoadedGraph g = node.load(footprint_of<PageRank>());
       lg = build_local_graph(g.edges, o.nodes, 0, false);
     }
     uint64_t edges_remote = 0, edges_local = 0, runs = 0;

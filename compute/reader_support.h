@@ -205,10 +205,13 @@ inline void reject_compressed(const std::string& path, std::string_view text) {
     fail(path, 0, "compressed input is not supported; gunzip it first");
 }
 
-// The text formats (compute/text_formats.cc).
-EdgeList read_edge_list(const std::string& path, std::string_view text);
-EdgeList read_matrix_market(const std::string& path, std::string_view text);
-EdgeList read_dimacs(const std::string& path, std::string_view text);
-EdgeList read_metis(const std::string& path, std::string_view text);
+// The text formats (compute/text_formats.cc). `check`, when set, sees the
+// declared size before the edges are reserved.
+EdgeList read_edge_list(const std::string& path, std::string_view text, const SizeCheck& check = {});
+EdgeList read_matrix_market(const std::string& path, std::string_view text, const SizeCheck& check = {});
+EdgeList read_dimacs(const std::string& path, std::string_view text, const SizeCheck& check = {});
+EdgeList read_metis(const std::string& path, std::string_view text, const SizeCheck& check = {});
+// Little-endian uint32 (src, dst[, weight]) records (compute/graph_reader.cc).
+EdgeList read_binary(const std::string& path, std::string_view data, bool weighted, const SizeCheck& check = {});
 
 }  // namespace wg::reader

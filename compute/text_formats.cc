@@ -6,10 +6,12 @@ namespace wg::reader {
 
 // ---- SNAP-style text edge lists ------------------------------------------
 
-EdgeList read_edge_list(const std::string& path, std::string_view text) {
+EdgeList read_edge_list(const std::string& path, std::string_view text, const SizeCheck& check) {
   reject_compressed(path, text);
   EdgeList g;
-  g.edges.reserve(count_lines(text));
+  const size_t line_count = count_lines(text);
+  if (check) check({0, line_count, "its " + std::to_string(line_count) + " lines (at most one edge each)"});
+  g.edges.reserve(line_count);
   LineReader lines(text);
   std::string_view line;
   std::string_view f[3];
@@ -90,7 +92,7 @@ bool is_mm_banner(std::string_view line) {
 // and DIMACS readers keep multi-edges too.
 }  // namespace
 
-EdgeList read_matrix_market(const std::string& path, std::string_view text) {
+EdgeList read_matrix_market(const std::string& path, std::string_view text, const SizeCheck& check) {
   reject_compressed(path, text);
   LineReader lines(text);
   std::string_view line;
@@ -124,6 +126,10 @@ EdgeList read_matrix_market(const std::string& path, std::string_view text) {
     fail(path, size_ln, "symmetric matrix must be square, but the size is " + std::to_string(rows) + " x " +
                             std::to_string(cols));
 
+  if (check)
+    check({std::max(rows, cols), h.symmetric && nnz <= UINT64_MAX / 2 ? 2 * nnz : nnz,
+           "the size line (line " + std::to_string(size_ln) + ") declares " + std::to_string(rows) + " x " +
+               std::to_string(cols) + " with " + std::to_string(nnz) + " entries"});
   EdgeList g;
   g.weighted = !h.pattern;
   g.num_vertices = static_cast<VertexId>(std::max(rows, cols));
@@ -161,7 +167,7 @@ EdgeList read_matrix_market(const std::string& path, std::string_view text) {
 
 // ---- DIMACS shortest-path .gr --------------------------------------------
 
-EdgeList read_dimacs(const std::string& path, std::string_view text) {
+EdgeList read_dimacs(const std::string& path, std::string_view text, const SizeCheck& check) {
   reject_compressed(path, text);
   LineReader lines(text);
   std::string_view line;
@@ -181,6 +187,9 @@ EdgeList read_dimacs(const std::string& path, std::string_view text) {
       n = parse_id(Where{path, ln, "p line: nodes"}, t[2], kMaxWeight);
       if (!parse_u64(t[3], m)) fail(path, ln, "p line: arcs " + quoted(t[3]) + " is not a non-negative integer");
       p_line = ln;
+      if (check)
+        check({n, m, "the 'p' line (line " + std::to_string(ln) + ") declares " + std::to_string(n) + " nodes and " +
+                         std::to_string(m) + " arcs"});
       g.num_vertices = static_cast<VertexId>(n);
       g.edges.reserve(static_cast<size_t>(std::min<uint64_t>(m, text.size() / 8 + 1)));
     } else if (t[0] == "a") {
@@ -214,7 +223,7 @@ EdgeList read_dimacs(const std::string& path, std::string_view text) {
 // An empty line is a vertex without neighbours. Every undirected edge is
 // listed from both ends (m counts it once), so the edge list holds both
 // directions, as METIS itself sees the graph.
-EdgeList read_metis(const std::string& path, std::string_view text) {
+EdgeList read_metis(const std::string& path, std::string_view text, const SizeCheck& check) {
   reject_compressed(path, text);
   LineReader lines(text);
   std::string_view line;
@@ -242,6 +251,10 @@ EdgeList read_metis(const std::string& path, std::string_view text) {
   }
   if (header_ln == 0) fail(path, 0, "no METIS header 'VERTICES EDGES [FMT [NCON]]'");
   const uint64_t skip = (sizes ? 1 : 0) + (vertex_weights ? ncon : 0);
+  if (check)
+    check({n, m <= UINT64_MAX / 2 ? 2 * m : m,
+           "the header (line " + std::to_string(header_ln) + ") declares " + std::to_string(n) + " vertices and " +
+               std::to_string(m) + " edges"});
   EdgeList g;
   g.num_vertices = static_cast<VertexId>(n);
   g.weighted = edge_weights;

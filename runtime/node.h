@@ -10,6 +10,7 @@
 #include <string>
 
 #include "compute/edge_list.h"
+#include "compute/memory_budget.h"
 #include "config/options.h"
 #include "dataplane/dataplane.h"
 
@@ -34,11 +35,22 @@ class Node {
   Dataplane& dataplane() { return *dp_; }
 
   // Reads or generates the graph and applies the program's rules
-  // (ProgramTraits::graph, --undirected); checks --source. Throws GraphError
-  // or ConfigError.
-  LoadedGraph load() const;
-  // The same rules on a graph the caller already holds (tests, benchmarks).
-  LoadedGraph prepare(EdgeList edges) const;
+  // (ProgramTraits::graph, --undirected); checks --source. Checks memory
+  // before it is spent (compute/memory_budget.h, against memory_limit()):
+  // the size an input declares before reading it, the graph's own before
+  // partitioning. Throws GraphError, ConfigError or MemoryBudgetError.
+  LoadedGraph load(const AppFootprint& app) const;
+  // The same rules and check on a graph the caller already holds.
+  LoadedGraph prepare(EdgeList edges, const AppFootprint& app) const;
+
+  // What this node may allocate: read_memory_limit(), shared with the other
+  // nodes of the job on this host (WIREGRAPH_NODES_PER_HOST, set by
+  // scripts/wiregraph-cluster).
+  MemoryLimit memory_limit() const;
+  // The estimate for `shape` (P, K, --scatter and --segment-kib filled in
+  // from the configuration), less `held` bytes already allocated, checked
+  // against memory_limit(); `what` starts the error.
+  void check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) const;
 
   // The line rate the report compares with: --line-rate, else the port's, else 10.
   double line_rate_gbps() const;
