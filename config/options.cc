@@ -32,6 +32,7 @@ enum Opt {
   kOptUdpPort,
   kOptPeerTimeout,
   kOptHelloTimeout,
+  kOptProgressTimeout,
   kOptMbufs,
   kOptTop,
   kOptQuiet,
@@ -70,6 +71,7 @@ const option kLongOptions[] = {
     {"udp-port", required_argument, nullptr, kOptUdpPort},
     {"peer-timeout", required_argument, nullptr, kOptPeerTimeout},
     {"hello-timeout", required_argument, nullptr, kOptHelloTimeout},
+    {"progress-timeout", required_argument, nullptr, kOptProgressTimeout},
     {"mbufs", required_argument, nullptr, kOptMbufs},
     {"top", required_argument, nullptr, kOptTop},
     {"quiet", no_argument, nullptr, kOptQuiet},
@@ -299,6 +301,9 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
       case kOptUdpPort: c.udp_port = parse_unsigned("udp-port", optarg, 1, 65535); break;
       case kOptPeerTimeout: c.engine.peer_timeout_s = parse_positive("peer-timeout", optarg, kMaxSeconds); break;
       case kOptHelloTimeout: c.engine.hello_timeout_s = parse_positive("hello-timeout", optarg, kMaxSeconds); break;
+      case kOptProgressTimeout:
+        c.engine.progress_timeout_s = parse_positive("progress-timeout", optarg, kMaxSeconds);
+        break;
       case kOptMbufs: c.mbufs = parse_unsigned("mbufs", optarg, 1023, 1u << 24); break;
       case kOptTop: c.engine.top = parse_unsigned("top", optarg, 0, wire::kTopK); break;
       case kOptQuiet: c.engine.quiet = true; break;

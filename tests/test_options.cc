@@ -101,6 +101,7 @@ TEST_F(Options, Defaults) {
   EXPECT_EQ(c.udp_port, 47000);
   EXPECT_EQ(c.engine.peer_timeout_s, 30.0);
   EXPECT_EQ(c.engine.hello_timeout_s, 60.0);
+  EXPECT_EQ(c.engine.progress_timeout_s, 120.0);
   EXPECT_EQ(c.mbufs, 16383u);
   EXPECT_EQ(c.engine.top, 10u);
   EXPECT_FALSE(c.engine.quiet);
@@ -110,7 +111,8 @@ TEST_F(Options, EveryOption) {
   const Config c = parse({"--app", "sssp", "--graph", "kron:4:2", "--format", "edgelist", "--undirected",
                           "--nodes", "4", "--rank", "3", "--source", "17", "--iterations", "7", "--out",
                           "/tmp/wg out", "--job-id", "99", "--udp-port", "5000", "--peer-timeout", "2.5",
-                          "--hello-timeout", "0.5", "--mbufs", "4095", "--top", "3", "--quiet"});
+                          "--hello-timeout", "0.5", "--mbufs", "4095", "--top", "3", "--quiet",
+                          "--progress-timeout", "7.5"});
   EXPECT_EQ(c.app, "sssp");
   EXPECT_EQ(c.graph, "kron:4:2");
   EXPECT_EQ(c.format, GraphFormat::kEdgeList);
@@ -124,6 +126,7 @@ TEST_F(Options, EveryOption) {
   EXPECT_EQ(c.udp_port, 5000);
   EXPECT_EQ(c.engine.peer_timeout_s, 2.5);
   EXPECT_EQ(c.engine.hello_timeout_s, 0.5);
+  EXPECT_EQ(c.engine.progress_timeout_s, 7.5);
   EXPECT_EQ(c.mbufs, 4095u);
   EXPECT_EQ(c.engine.top, 3u);
   EXPECT_TRUE(c.engine.quiet);
@@ -565,6 +568,10 @@ TEST(WantsHelp, FindsHelpAnywhere) {
 TEST_F(Options, NumericOptionsHaveUpperBounds) {
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--rto-min-us", "1e30"}), "--rto-min-us", "out of range");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--peer-timeout", "1e9"}), "--peer-timeout");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--progress-timeout", "86401"}), "--progress-timeout",
+                        "out of range (0, 86400]");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--progress-timeout", "0"}), "--progress-timeout",
+                        "not a positive number");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--line-rate", "1e7"}), "--line-rate");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--keepalive-ms", "1e8"}), "--keepalive-ms");
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--rto-max-us", "60000000"}).transport.rto_max_us, 60e6);
