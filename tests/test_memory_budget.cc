@@ -5,8 +5,6 @@
 #include "compute/memory_budget.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -21,6 +19,7 @@
 #include "compute/kronecker.h"
 #include "compute/memory_limit.h"
 #include "compute/partition.h"
+#include "tests/temp_dir.h"
 
 namespace wg {
 namespace {
@@ -156,17 +155,14 @@ TEST(FormatBytes, Units) {
 class FakeRoot : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "wg_memlimit_XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    root_ = tmpl;
     put("/proc/meminfo", "MemTotal:       24684096 kB\nMemFree:  1000 kB\nMemAvailable:   20971520 kB\n");
   }
-  void TearDown() override { std::filesystem::remove_all(root_); }
   void put(const std::string& path, const std::string& text) {
     std::filesystem::create_directories(std::filesystem::path(root_ + path).parent_path());
     std::ofstream(root_ + path) << text;
   }
-  std::string root_;
+  test::TempDir dir_;
+  const std::string root_ = dir_.path();
 };
 
 TEST_F(FakeRoot, MemAvailableAlone) {
