@@ -157,6 +157,21 @@ TEST(NodeFiles, StaleMemifSocketIsRemovedAndOneInUseIsNamed) {
   EXPECT_FALSE(fs::exists(dpdk_runtime_root() + "/" + prefix));
 }
 
+// A vdev the EAL could not create (here: a memif socket in a directory that
+// does not exist) is named as such, not reported as a cluster without ports.
+TEST(NodeFiles, AVdevTheEalCouldNotCreateIsNamed) {
+  TempDir tmp;
+  const std::string prefix = "wg_vdev_" + std::to_string(::getpid());
+  ChildProcess node(lonely_memif_node(prefix, tmp.file("no-such-dir/memif.sock"), {"--no-huge"}),
+                    tmp.file("node.log"));
+  int status = 0;
+  ASSERT_TRUE(node.wait(60, &status)) << node.output();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << node.output();
+  EXPECT_NE(node.output().find("wiregraph: error: the EAL could not create port net_memif1"), std::string::npos)
+      << node.output();
+  EXPECT_FALSE(fs::exists(dpdk_runtime_root() + "/" + prefix));
+}
+
 // The README's direct launch (one process per machine, no memory option):
 // hugepages are mapped without files, and nothing is left in the runtime
 // directory either.
