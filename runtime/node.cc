@@ -48,7 +48,9 @@ void Node::check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t h
   shape.domains = cfg_.domains;
   shape.scatter = cfg_.engine.scatter;
   shape.segment_bytes = cfg_.engine.segment_bytes ? cfg_.engine.segment_bytes : default_segment_bytes();
-  check_memory(estimate_node_memory(shape, app), held, memory_limit(), what);
+  AppFootprint loaded = app;
+  loaded.symmetrize |= cfg_.undirected;  // --undirected grows the edge list like the program's own rule
+  check_memory(estimate_node_memory(shape, loaded), held, memory_limit(), what);
 }
 
 LoadedGraph Node::load(const AppFootprint& app) const {
