@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -82,7 +83,11 @@ int main(int argc, char** argv) {
   argv = args.data();
   const int eal_args = rte_eal_init(argc, argv);
   if (eal_args < 0) {
-    std::fprintf(stderr, "wiregraph: error: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
+    // EACCES is how the EAL reports "Cannot get hugepage information".
+    std::fprintf(stderr, "wiregraph: error: EAL initialisation failed: %s%s\n", rte_strerror(rte_errno),
+                 rte_errno == EACCES ? " (no usable hugepages: none free in /proc/meminfo, or no hugetlbfs "
+                                       "mounted; --no-huge -m MB runs without them)"
+                                     : "");
     return 1;
   }
   wg::node_files::remove_at_exit(eal.memif_sockets);
