@@ -52,6 +52,7 @@
 #include "dataplane/dataplane.h"
 #include "dataplane/idle.h"
 #include "reliability/membership.h"
+#include "reliability/progress_watch.h"
 #include "reliability/superstep_ledger.h"
 #include "reliability/transport.h"
 #include "report/role_clock.h"
@@ -141,7 +142,7 @@ class Runtime {
   unsigned fold_local();
   void publish_progress();
   bool all_peers_done() const;
-  void check_peers_alive() const;
+  void check_peers_alive();
 
   const EngineOptions opt_;
   Dataplane& dp_;
@@ -166,6 +167,7 @@ class Runtime {
   TelemetrySource telemetry_;
   SuperstepLedger ledger_;       // network role
   Membership membership_;        // network role
+  ProgressWatch progress_{opt_.progress_timeout_s};  // network role
   std::array<RoleClock, RTE_MAX_LCORE + 1> clocks_;  // by lcore id, each written by its lcore only
   bool launched_ = false;
   std::vector<WorkerArg> worker_args_;

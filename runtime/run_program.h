@@ -49,6 +49,20 @@ JobIdentity job_identity(const Config& cfg, const GraphInput& input) {
   return JobIdentity{program_id(Prog::kTraits.name), cfg.params_digest(), in.kind, in.size, in.digest, &describe_input};
 }
 
+// What the input declares (a header, a binary file's length, the generator's
+// spec) against what this node may use, before anything is read or sent. An
+// edge list declares nothing: the loader checks it once its edges are in.
+template <VertexProgram Prog>
+void check_declared_memory(const Node& node, const GraphInput& input) {
+  const Config& cfg = node.config();
+  const DeclaredSize d = declared_input_size(input);
+  if (d.vertices == 0 && d.edges == 0) return;
+  const bool doubled = cfg.undirected || Prog::kTraits.graph.symmetrize;
+  const uint64_t edges = doubled && d.edges <= UINT64_MAX / 2 ? 2 * d.edges : d.edges;
+  node.check_memory_for(balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains), footprint_of<Prog>(), 0,
+                        input.spec + ": " + d.what);
+}
+
 // What the node prints once its share is loaded.
 inline void announce_graph(const Config& cfg, const LoadReport& load, const LocalGraph& lg, const LcoreLayout& layout) {
   std::printf("graph: %lu vertices, %lu edges%s (fingerprint 0x%016lx); this node read %.1f MB and holds %u "
@@ -84,6 +98,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     else Membership::abort_cluster(dp, "node " + std::to_string(cfg.rank) + ": " + what);
   };
   try {
+    check_declared_memory<Prog>(node, input);
     runtime = std::make_unique<Runtime>(eo, job_identity<Prog>(cfg, input), dp, transport, layout, cfg.rank, cfg.nodes);
     RunResult<Prog> out;
     LoadReport load;
@@ -91,6 +106,13 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     LoadOptions lo = load_options(Prog::kTraits.graph, cfg.undirected, cfg.domains, cfg.domain_metis);
     lo.progress = announce && !eo.quiet;
     lo.crash_in_shuffle = eo.crash_in_load;
+    lo.check_memory = [&node, &cfg](const HeldShape& h) {
+      NodeShape shape;
+      shape.vertices = h.vertices;
+      shape.held_edges = shape.out_edges = h.held_edges;
+      shape.in_edges = std::max<uint64_t>(h.held_edges, h.edges / cfg.nodes);  // in-edges are not known yet
+      node.check_memory_for(shape, footprint_of<Prog>(), h.held_bytes, h.what);
+    };
     out.graph = load_graph_share(*runtime, dp, input, lo, layout, &load);
     const LocalGraph& lg = out.graph;
     if (Prog::kTraits.uses_source && cfg.source >= load.num_vertices)
