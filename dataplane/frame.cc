@@ -56,7 +56,7 @@ void write_bucket_header(uint8_t* frame, wire::Kind kind, uint32_t job_token, un
   h->flags = wire::kFlagNone;
   h->checksum = 0;
   h->domain = 0;
-  h->reserved32 = 0;
+  h->tsval = 0;
 }
 
 namespace {
@@ -120,7 +120,7 @@ uint16_t control_payload_bytes(wire::Kind k) {
     case wire::Kind::kHello: return sizeof(wire::HelloPayload);
     case wire::Kind::kFin: return sizeof(wire::FinPayload);
     case wire::Kind::kAbort: return sizeof(wire::AbortPayload);
-    case wire::Kind::kAck: return 0;
+    case wire::Kind::kAck: return 0;  // variable: validated on its own
     case wire::Kind::kData: break;
   }
   return 0;
@@ -167,7 +167,13 @@ DropReason validate_frame(const uint8_t* frame, uint32_t len, const ValidationCo
   }
   if (kind == wire::Kind::kAck) {
     if (h->dst_rank == wire::kBroadcastRank) return DropReason::kNotForMe;
-    return h->count == 0 ? DropReason::kNone : DropReason::kBadControl;
+    // An AckPayload whose sack_words agrees with the count.
+    if (h->count < wire::kAckPayloadFixedBytes || h->count > sizeof(wire::AckPayload) ||
+        (h->count - wire::kAckPayloadFixedBytes) % 8 != 0 || payload_len < h->count)
+      return DropReason::kBadControl;
+    uint16_t words;
+    std::memcpy(&words, frame + wire::kPayloadOffset + offsetof(wire::AckPayload, sack_words), sizeof words);
+    return wire::ack_payload_bytes(words) == h->count ? DropReason::kNone : DropReason::kBadControl;
   }
   const uint16_t need = control_payload_bytes(kind);
   if (need == 0) return DropReason::kBadKind;

@@ -20,7 +20,7 @@ std::string describe(const FaultSpec& f);
 
 struct TransportConfig {
   uint32_t window = 512;           // frames in flight per peer (and reorder buffer size)
-  double rto_min_us = 10000;       // retransmission timeout bounds
+  double rto_min_us = 200;         // retransmission timeout bounds (floor: see docs/DESIGN-NOTES.md)
   double rto_max_us = 200000;
   double ast_us = 0.2;             // initial average send time per frame
   double ack_delay_us = 50;        // a delivered frame is acked at most this late

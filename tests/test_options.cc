@@ -397,7 +397,7 @@ TEST_F(Options, DefaultJobTokenIsTheSameOnEveryNodeOfAJob) {
 TEST_F(Options, TransportAndRoleDefaults) {
   const Config c = parse({"--app", "bfs", "--graph", "a"});
   EXPECT_EQ(c.transport.window, 512u);
-  EXPECT_EQ(c.transport.rto_min_us, 10000.0);
+  EXPECT_EQ(c.transport.rto_min_us, 200.0);
   EXPECT_EQ(c.transport.rto_max_us, 200000.0);
   EXPECT_FALSE(c.transport.checksum);
   EXPECT_FALSE(c.transport.rx_faults.any());
