@@ -19,8 +19,13 @@ and 30 %), runs a local cluster through scripts/wiregraph-cluster:
   tx frames       every frame the nodes sent (tx.frames: data, END/FIN,
                   acks, keepalives, hellos, retransmissions)
   retx, overhead  retransmissions, and retransmissions / data frames
-  timeouts        retransmission timeouts (go-back-N rounds)
-  max N           largest pacing factor N of any link, over all supersteps
+  x loss          overhead / the injected loss rate (target: at most 1.5)
+  lost, probes    frames found lost by the time-based rule (selective acks),
+                  tail-loss probes sent
+  spurious        resends whose first transmission had arrived after all
+  timeouts        retransmission timeouts
+  max N           largest pacing factor N of any link during the run
+  congested       round trips with a congestion signal (each raised N)
   drop seen       frames the injectors dropped / frames they saw
 
 A run counts only when the launcher exited 0: its cluster check
@@ -118,13 +123,7 @@ def run_once(args, link, graph, loss_pct, workdir):
     data_frames = sum(l["frames"] for n in nodes for l in n["links"])
     retx = sum(l["retransmissions"] for n in nodes for l in n["links"])
     timeouts = sum(l["timeouts"] for n in nodes for l in n["links"])
-    max_n = 0
-    for n in nodes:
-        for l in n["links"]:
-            max_n = max(max_n, l["n"])
-        for s in n["supersteps"]:
-            for l in s.get("links", []):
-                max_n = max(max_n, l["n"])
+    max_n = max(l.get("max_n", l["n"]) for n in nodes for l in n["links"])
     seen = sum(n["faults"]["rx"]["seen"] for n in nodes)
     dropped = sum(n["faults"]["rx"]["dropped"] for n in nodes)
     row.update({
@@ -139,6 +138,11 @@ def run_once(args, link, graph, loss_pct, workdir):
         "retransmissions": retx,
         "retransmission_overhead": retx / data_frames if data_frames else 0.0,
         "timeouts": timeouts,
+        "lost": sum(l.get("lost", 0) for n in nodes for l in n["links"]),
+        "probes": sum(l.get("probes", 0) for n in nodes for l in n["links"]),
+        "spurious": sum(l.get("spurious", 0) for n in nodes for l in n["links"]),
+        "congestion_rounds": sum(l.get("congestion_rounds", 0) for n in nodes for l in n["links"]),
+        "srtt_us": [l.get("srtt_us", 0) for n in nodes for l in n["links"]],
         "max_n": max_n,
         "fault_seen": seen,
         "fault_dropped": dropped,
@@ -149,19 +153,23 @@ def run_once(args, link, graph, loss_pct, workdir):
 def fmt_row(r):
     loss = "%g" % r["loss_percent"]
     if r["exit_code"] != 0:
-        return "| %s | %s | %s | FAILED (exit %d after %.1f s) | | | | | | | | | | | |" % (
+        return "| %s | %s | %s | FAILED (exit %d after %.1f s) | | | | | | | | | | | | | | | | |" % (
             r["link"], r["graph"], loss, r["exit_code"], r["wall_seconds"])
     rel = r.get("relative_goodput")
-    return ("| %s | %s | %s | %.3f | %d | %.2f | %.3f | %s | %d | %d | %d | %.1f%% | %d | %d | %d/%d |" % (
-        r["link"], r["graph"], loss, r["compute_seconds"], r["records"], r["records_per_second"] / 1e6,
-        r["payload_gbps"], "%.3f" % rel if rel is not None else "-", r["data_frames"], r["tx_frames"],
-        r["retransmissions"], 100.0 * r["retransmission_overhead"], r["timeouts"], r["max_n"],
-        r["fault_dropped"], r["fault_seen"]))
+    x_loss = ("%.2f" % (r["retransmission_overhead"] / (r["loss_percent"] / 100.0))) if r["loss_percent"] > 0 else "-"
+    return ("| %s | %s | %s | %.3f | %d | %.2f | %.3f | %s | %d | %d | %d | %.2f%% | %s | %d | %d | %d | %d | %d | %d "
+            "| %d/%d |" % (
+                r["link"], r["graph"], loss, r["compute_seconds"], r["records"], r["records_per_second"] / 1e6,
+                r["payload_gbps"], "%.3f" % rel if rel is not None else "-", r["data_frames"], r["tx_frames"],
+                r["retransmissions"], 100.0 * r["retransmission_overhead"], x_loss, r["lost"], r["probes"],
+                r["spurious"], r["timeouts"], r["max_n"], r["congestion_rounds"], r["fault_dropped"],
+                r["fault_seen"]))
 
 
 HEADER = ("| link | graph | loss % | compute s | records | Mrec/s | payload Gbps | rel. goodput | data frames "
-          "| tx frames | retx | retx overhead | timeouts | max N | dropped/seen |\n"
-          "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+          "| tx frames | retx | retx overhead | x loss | lost | probes | spurious | timeouts | max N | congested "
+          "| dropped/seen |\n"
+          "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 
 
 def main():
