@@ -32,6 +32,7 @@ CongestionConfig congestion_config(const TransportConfig& cfg) {
   // Round trips here include the peer's ack delay and idle back-off: queue
   // growth must stand out from both.
   cc.queue_slack_ticks = us_to_ticks(2 * cfg.ack_delay_us + kQueueSlackUs);
+  cc.stall_half_life_ticks = us_to_ticks(kStallHalfLifeUs);
   return cc;
 }
 

@@ -30,6 +30,7 @@ namespace wg {
 // The SendWindows' settings from the command line's.
 inline constexpr double kInitialRtoUs = 10000;  // RTO before the first RTT sample
 inline constexpr double kQueueSlackUs = 100;     // queue growth: see CongestionConfig::queue_slack_ticks
+inline constexpr double kStallHalfLifeUs = 100000;  // a slow peer's floor on the timers halves every 100 ms
 CongestionConfig congestion_config(const TransportConfig& cfg);
 
 class SendPath {

@@ -129,8 +129,15 @@ void SendWindow::delivered(uint32_t seq, const Slot& s, uint64_t now, bool cumul
   // 8985 does so on DSACK).
   if (s.resent && echo_now_ && sent_before(rack_xmit_tsc_, rack_seq_, s.xmit_tsc, seq)) {
     ++stats_.spurious;
-    reo_mult_ = std::min(reo_mult_ + 1, 16u);
-    clean_rounds_ = 0;
+    if (s.speculative) {
+      // A probe or a timeout fired while the peer was only slow: how slow
+      // is a round trip here, and the timers' floor for a while.
+      stall_ticks_ = std::max(stall_floor_ticks(now), now - s.first_tsc);
+      stall_tsc_ = now;
+    } else {
+      reo_mult_ = std::min(reo_mult_ + 1, 16u);
+      clean_rounds_ = 0;
+    }
   }
   // Karn, extended: no sample from a resent frame, nor (cumulative acks)
   // from one sent before the last resend: the peer may have held it behind
@@ -144,6 +151,7 @@ void SendWindow::delivered(uint32_t seq, const Slot& s, uint64_t now, bool cumul
 void SendWindow::mark_lost(uint32_t seq) {
   Slot& s = slot(seq);
   s.lost = true;
+  s.speculative = false;  // a probe or a timeout sets it after
   ++lost_pending_;
   if (seq_lt(seq, rtx_cursor_)) rtx_cursor_ = seq;
 }
@@ -178,27 +186,36 @@ void SendWindow::detect_losses(uint64_t now) {
   }
 }
 
-uint64_t SendWindow::probe_timeout() const {
+uint64_t SendWindow::stall_floor_ticks(uint64_t now) const {
+  if (stall_ticks_ == 0) return 0;
+  const uint64_t halvings = (now - stall_tsc_) / cc_.stall_half_life_ticks;
+  const uint64_t floor = halvings >= 64 ? 0 : (stall_ticks_ + stall_ticks_ / 4) >> halvings;
+  return std::min(floor, cc_.rto_max_ticks);
+}
+
+uint64_t SendWindow::probe_timeout(uint64_t now) const {
   if (srtt_ticks_ == 0) return rto_ticks_;
-  // RFC 8985's 2 x SRTT, or more when round trips vary (a peer busy
-  // computing reads its port late), plus the peer's ack delay: the tail's
-  // ack may wait for it.
-  const uint64_t pto = std::max(2 * srtt_ticks_, srtt_ticks_ + 4 * rttvar_ticks_) + cc_.max_ack_delay_ticks;
-  return std::min(pto, rto_ticks_);
+  // RFC 8985's 2 x SRTT, or more when round trips vary, plus the peer's ack
+  // delay (the tail's ack may wait for it), and no less than a slow peer
+  // was seen to need.
+  const uint64_t pto = std::max({2 * srtt_ticks_ + cc_.max_ack_delay_ticks,
+                                 srtt_ticks_ + 4 * rttvar_ticks_ + cc_.max_ack_delay_ticks, stall_floor_ticks(now)});
+  return std::min(pto, std::max(rto_ticks_, stall_floor_ticks(now)));
 }
 
 bool SendWindow::probe_due(uint64_t now) const {
   return srtt_ticks_ != 0 && !probe_out_ && lost_pending_ == 0 && reorder_deadline_ == 0 && snd_tx_ == snd_nxt_ &&
-         snd_una_ != snd_tx_ && now - last_xmit_tsc_ >= probe_timeout();
+         snd_una_ != snd_tx_ && now - last_xmit_tsc_ >= probe_timeout(now);
 }
 
 void SendWindow::probe(uint64_t) {
   probe_out_ = true;
   for (uint32_t seq = snd_tx_; seq != snd_una_;) {
     --seq;
-    const Slot& s = slot(seq);
+    Slot& s = slot(seq);
     if (!s.sacked && !s.lost) {
       mark_lost(seq);
+      s.speculative = true;
       ++stats_.probes;
       return;
     }
@@ -218,6 +235,7 @@ void SendWindow::on_timeout(uint64_t now) {
   Slot& head = slot(snd_una_);
   head.sacked = false;
   if (!head.lost) mark_lost(snd_una_);
+  head.speculative = true;
   // A second timeout without any delivery in between: congestion (or a
   // peer gone).
   if (++rto_run_ >= 2) {
@@ -243,8 +261,11 @@ void SendWindow::end_round_if_due(uint64_t now) {
   }
   if (now - round_start_tsc_ < srtt_ticks_) return;
   ++stats_.rounds;
-  // Queue growth: even the round's best round trip is well above the path's.
-  const bool queue = round_min_rtt_ != 0 && round_min_rtt_ > 2 * min_rtt_ticks_ + cc_.queue_slack_ticks;
+  // Queue growth: even the round's best round trip is well above the path's,
+  // by more than round trips vary (a standing queue delays every frame
+  // alike; a host that deschedules the nodes now and then does not).
+  const bool queue = round_min_rtt_ != 0 &&
+                     round_min_rtt_ > 2 * min_rtt_ticks_ + 2 * rttvar_ticks_ + cc_.queue_slack_ticks;
   const bool queue_signal = queue && prev_round_queue_;
   prev_round_queue_ = queue;
   if (round_burst_ || queue_signal || round_rx_drops_) {

@@ -51,7 +51,8 @@ struct CongestionConfig {
   uint64_t rto_init_ticks = 0;      // before the first RTT sample
   uint64_t max_ack_delay_ticks = 0; // the peer's longest ack delay: the probe of a lone frame waits for it
   unsigned loss_burst = 8;          // consecutive frames lost in one round that mean congestion
-  uint64_t queue_slack_ticks = 0;   // queue growth: a round's smallest RTT above 2 x min RTT + this
+  uint64_t queue_slack_ticks = 0;   // queue growth: a round's smallest RTT above 2 x min RTT + 2 RTTVAR + this
+  uint64_t stall_half_life_ticks = uint64_t{1} << 28;  // how fast a slow peer's floor on the timers fades
 };
 
 struct SendStats {
@@ -143,13 +144,15 @@ class SendWindow {
   // Tail-loss probe: frames are out, nothing is left to send, and no ack
   // has come for the probe timeout since the last transmission.
   bool probe_due(uint64_t now) const;
-  uint64_t probe_timeout() const;
+  uint64_t probe_timeout(uint64_t now) const;
   // Marks the last frame sent that the peer does not hold for resending.
   void probe(uint64_t now);
   // Only frames in flight can time out: queued-but-unsent ones are not late,
   // and frames marked lost restart the clock when they are resent.
   bool timed_out(uint64_t now) const {
-    return snd_una_ != snd_tx_ && lost_pending_ == 0 && now - progress_tsc_ > rto_ticks_;
+    if (snd_una_ == snd_tx_ || lost_pending_ != 0) return false;
+    const uint64_t rto = rto_ticks_ > stall_floor_ticks(now) ? rto_ticks_ : stall_floor_ticks(now);
+    return now - progress_tsc_ > rto;
   }
   // Marks the oldest frame lost (after a second timeout in a row, every
   // frame not acked: a selective ack we can no longer trust), RTO doubles.
@@ -164,6 +167,8 @@ class SendWindow {
   uint64_t srtt_ticks() const { return srtt_ticks_; }
   uint64_t min_rtt_ticks() const { return min_rtt_ticks_; }
   uint64_t reorder_window_ticks() const;
+  // The timers' floor from slow peers (see stall_ticks_), at `now`.
+  uint64_t stall_floor_ticks(uint64_t now) const;
   unsigned lost_pending() const { return lost_pending_; }
   const SendStats& stats() const { return stats_; }
 
@@ -176,6 +181,7 @@ class SendWindow {
     bool resent = false;     // Karn: no RTT sample from retransmitted frames
     bool sacked = false;     // the peer holds it
     bool lost = false;       // to be resent
+    bool speculative = false;  // its latest resend was a probe's or a timeout's, not a loss found
   };
   // Transmission a left before transmission b: by send time in tsval units
   // (what the echo carries), then by sequence number (one burst shares a
@@ -218,6 +224,12 @@ class SendWindow {
   uint64_t srtt_ticks_ = 0;
   uint64_t rttvar_ticks_ = 0;
   uint64_t min_rtt_ticks_ = 0;    // 0: no sample yet
+  // The longest a peer took to ack a frame that a probe or a timeout then
+  // resent for nothing (the peer was computing or descheduled, not losing):
+  // the probe and the timeout wait at least 5/4 of it, the stall halving
+  // every stall_half_life_ticks after it was seen.
+  uint64_t stall_ticks_ = 0;
+  uint64_t stall_tsc_ = 0;
   // RACK: the latest-sent transmission the peer has received (its echo).
   bool rack_valid_ = false;
   uint64_t rack_xmit_tsc_ = 0;

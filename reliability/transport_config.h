@@ -8,13 +8,17 @@
 
 namespace wg {
 
+// burst: the chance that a frame starts a run of kBurstFrames lost frames
+// (a queue that overflows drops everything for a while: congestion, as
+// opposed to drop's independent losses).
 struct FaultSpec {
-  double drop = 0, duplicate = 0, reorder = 0, corrupt = 0, delay = 0;
-  bool any() const { return drop > 0 || duplicate > 0 || reorder > 0 || corrupt > 0 || delay > 0; }
+  double drop = 0, duplicate = 0, reorder = 0, corrupt = 0, delay = 0, burst = 0;
+  bool any() const { return drop > 0 || duplicate > 0 || reorder > 0 || corrupt > 0 || delay > 0 || burst > 0; }
 };
+inline constexpr unsigned kBurstFrames = 16;
 
-// Parses "drop=0.01,dup=0.05,reorder=0.1,corrupt=0.01,delay=0.1"; throws
-// std::invalid_argument naming the bad item.
+// Parses "drop=0.01,dup=0.05,reorder=0.1,corrupt=0.01,delay=0.1,burst=0.005";
+// throws std::invalid_argument naming the bad item.
 FaultSpec parse_fault_spec(const std::string& text);
 std::string describe(const FaultSpec& f);
 

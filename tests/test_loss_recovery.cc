@@ -357,7 +357,7 @@ TEST(TailLossProbe, ALostTailCostsAProbeAndARoundTripNotATimeout) {
   // SRTT 1600, RTTVAR 800 (0..2 acked at 3200): probe timeout
   // max(2 x 1600, 1600 + 4 x 800) + 160 = 4960; RTO 1600 + 3200 + 160 = 4960.
   ASSERT_EQ(w.srtt_ticks(), 1600u);
-  EXPECT_EQ(w.probe_timeout(), 4960u);
+  EXPECT_EQ(w.probe_timeout(0), 4960u);
   EXPECT_EQ(w.rto_ticks(), 4960u);
   EXPECT_FALSE(w.reorder_timer_due(1'000'000)) << "nothing sent after the tail arrived";
   EXPECT_FALSE(w.probe_due(6559));  // the last transmission + 4960
@@ -375,18 +375,45 @@ TEST(TailLossProbe, ALostTailCostsAProbeAndARoundTripNotATimeout) {
   EXPECT_EQ(w.stats().timeouts, 0u);
 }
 
+// A probe that turns out needless (the peer was computing, not losing)
+// teaches the timers how long such a peer takes; the lesson fades.
+TEST(TailLossProbe, ANeedlessProbeRaisesTheTimersFloorForAWhile) {
+  CongestionConfig cc = config();
+  cc.stall_half_life_ticks = 100000;
+  SendWindow w(16, 0, cc);
+  push_and_send(w, 1, 3, 1600);
+  Released r;
+  deliver_ack(w, Ack{1, {}, true, 1600, 0}, 3200, r);  // SRTT 1600, RTTVAR 800
+  ASSERT_EQ(w.probe_timeout(3200), 4800u);             // max(2 x 1600, 1600 + 4 x 800)
+  ASSERT_TRUE(w.probe_due(6400));
+  w.probe(6400);
+  ASSERT_EQ(to_send(w), (std::vector<uint32_t>{2}));
+  resend_all(w, 6400);
+  // Everything arrives at last, the echo still the original of 2 (sent at 1600).
+  deliver_ack(w, Ack{3, {}, true, 1600, 2}, 20000, r);
+  EXPECT_EQ(w.stats().spurious, 1u);
+  EXPECT_EQ(w.reorder_window_ticks(), 400u) << "a needless probe says nothing about reordering";
+  EXPECT_EQ(w.stall_floor_ticks(20000), (20000u - 1600u) * 5 / 4);
+  EXPECT_EQ(w.probe_timeout(20000), 23000u);
+  EXPECT_EQ(w.stall_floor_ticks(120000), 11500u) << "halved after one half-life";
+  push_and_send(w, 4, 1, 120000);
+  EXPECT_FALSE(w.probe_due(120000 + 11499));
+  EXPECT_TRUE(w.probe_due(120000 + 11500));
+  EXPECT_FALSE(w.timed_out(120000 + 11500)) << "the timeout too waits for the floor";
+}
+
 TEST(TailLossProbe, NotWhileThereIsSomethingToSend) {
   SendWindow w(16, 0, config());
   push_and_send(w, 1, 3, 1600);
   Released r;
   deliver_ack(w, Ack{1, {}, true, 1600, 0}, 3200, r);
-  const uint64_t due = 1600 + w.probe_timeout();
+  const uint64_t due = 1600 + w.probe_timeout(0);
   ASSERT_TRUE(w.probe_due(due));
   w.push(handle(9));  // new data: it will probe by itself
   EXPECT_FALSE(w.probe_due(due));
   resend_all(w, due);
   EXPECT_FALSE(w.probe_due(due)) << "the clock restarts with the last transmission";
-  EXPECT_TRUE(w.probe_due(due + w.probe_timeout()));
+  EXPECT_TRUE(w.probe_due(due + w.probe_timeout(0)));
 }
 
 // =============================================== the congestion rule (N)
@@ -469,8 +496,11 @@ TEST(CongestionRule, QueueGrowthTwoRoundsRunningRaisesN) {
   round_trip(w, next, 16, {}, 6400, now, r);
   round_trip(w, next, 16, {}, 1600, now, r);
   EXPECT_EQ(w.stats().signal_queue, 0u);
-  // ... sustained growth is a queue.
-  for (int i = 0; i < 3; ++i) round_trip(w, next, 16, {}, 6400, now, r);
+  // ... and so are round trips that jump about (their variance covers them) ...
+  for (int i = 0; i < 6; ++i) round_trip(w, next, 16, {}, i % 2 ? 1600 : 9600, now, r);
+  EXPECT_EQ(w.stats().signal_queue, 0u);
+  // ... a queue that stands, every frame waiting alike, is not.
+  for (int i = 0; i < 24; ++i) round_trip(w, next, 16, {}, 12800, now, r);
   EXPECT_GE(w.stats().signal_queue, 1u);
   EXPECT_GE(w.n(), 1u);
   EXPECT_EQ(w.stats().signal_burst + w.stats().signal_rx_drops + w.stats().signal_rto, 0u);
