@@ -7,24 +7,28 @@
 //    carries past its cumulative ack) mark frames the peer holds, which are
 //    never resent;
 //  - time-based loss detection as RACK does (RFC 8985): a frame is lost when
-//    a frame sent after it has been delivered and a reordering window has
-//    passed since it was sent plus the latest round trip; lost frames are
-//    resent first, oldest first;
+//    a transmission sent after it has arrived (the peer echoes the
+//    latest-sent one it received) and a reordering window has passed since
+//    it was sent plus the latest round trip; lost frames are resent first,
+//    oldest first;
 //  - a tail-loss probe: when nothing is left to send and the acks stop, the
 //    last frame sent is resent after about 2 x SRTT plus the peer's ack
 //    delay, so a lost tail (the END frame of a superstep) costs about a
 //    round trip, not a timeout;
-//  - the retransmission timeout (RFC 6298, floor --rto-min-us) is the last
-//    resort: the first resends the oldest frame (a slow peer costs one
-//    frame, a blackout is then recovered by the time-based rule), a second
-//    in a row every frame not acked.
+//  - the retransmission timeout (RFC 6298 plus the ack delay, floor
+//    --rto-min-us) is the last resort: it resends the oldest frame only (a
+//    slow peer costs one frame, a blackout is then recovered by the
+//    time-based rule);
+//  - a probe or a timeout the echo shows was needless (the peer was only
+//    slow) floors both timers at 5/4 of the round trip it took, fading.
 //
 // N, the pacing factor, rises on congestion only, judged once per round
 // trip ("round"): a run of at least `loss_burst` consecutive frames lost in
 // the round, queue growth (the round's smallest RTT above twice the path's
-// smallest plus a slack, two rounds running), more frames dropped by the
-// peer's port (reported in its ACK frames), or a second timeout in a row. A
-// round without any of them lowers N by one. Isolated losses never raise it.
+// smallest plus 2 RTTVAR plus a slack, two rounds running), more frames
+// dropped by the peer's port (reported in its ACK frames), or a second
+// timeout in a row. A round without any of them lowers N by one. Isolated
+// losses never raise it.
 //
 // Pure logic: frames are opaque handles and time is TSC ticks passed in, so
 // the state machine is driven frame by frame in unit tests (an injected

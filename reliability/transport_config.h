@@ -30,7 +30,7 @@ struct TransportConfig {
   double ack_delay_us = 50;        // a delivered frame is acked at most this late
   unsigned ack_every = 16;         // ... or after this many deliveries
   double keepalive_ms = 100;       // an idle connection sends an ACK this often
-  bool checksum = false;           // CRC32C over every bucket
+  bool checksum = true;            // CRC32C over every bucket (measured: no cost end to end)
   FaultSpec rx_faults, tx_faults;
   uint64_t fault_seed = 1;
   double fault_delay_us = 200;     // how long a "delay" fault holds a frame
