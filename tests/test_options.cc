@@ -448,9 +448,9 @@ TEST_F(Options, DefaultJobTokenIsTheSameOnEveryNodeOfAJob) {
 TEST_F(Options, TransportAndRoleDefaults) {
   const Config c = parse({"--app", "bfs", "--graph", "a"});
   EXPECT_EQ(c.transport.window, 512u);
-  EXPECT_EQ(c.transport.rto_min_us, 10000.0);
+  EXPECT_EQ(c.transport.rto_min_us, 200.0);
   EXPECT_EQ(c.transport.rto_max_us, 200000.0);
-  EXPECT_FALSE(c.transport.checksum);
+  EXPECT_TRUE(c.transport.checksum) << "on by default since the CRC costs nothing measurable (issue #16)";
   EXPECT_FALSE(c.transport.rx_faults.any());
   EXPECT_FALSE(c.transport.tx_faults.any());
   EXPECT_EQ(c.transport.fault_seed, 1u);
@@ -519,7 +519,10 @@ TEST_F(Options, TransportErrorsNameTheOptionAndTheValue) {
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "2", "--crash-node", "2:1"}), "--crash-node",
                         "no node 2");
   // A flipped payload bit would be folded into the results unnoticed.
-  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--fault-rx", "corrupt=0.01"}), "corrupt", "--checksum on");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--fault-rx", "corrupt=0.01", "--checksum", "off"}),
+                        "corrupt", "--checksum on");
+  EXPECT_TRUE(parse({"--app", "bfs", "--graph", "a", "--fault-rx", "corrupt=0.01"}).transport.checksum)
+      << "corruption needs nothing more with the default";
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--fault-tx", "corrupt=0.01", "--checksum", "off"}),
                         "corrupt", "--checksum on");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--crash-node", "1:"}), "--crash-node");
