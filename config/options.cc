@@ -1,5 +1,7 @@
 #include "config/options.h"
 
+#include "compute/lcore_layout.h"
+
 #include <getopt.h>
 
 #include <charconv>
@@ -12,6 +14,7 @@
 #include <sstream>
 
 #include "compute/kronecker.h"
+#include "compute/lcore_layout.h"
 #include "dataplane/wire.h"
 
 namespace wg {
@@ -58,6 +61,9 @@ enum Opt {
   kOptDomains,
   kOptDomainSplit,
   kOptLineRate,
+  kOptRxQueues,
+  kOptRangeKib,
+  kOptMtu,
   kOptHelp,
 };
 
@@ -97,6 +103,9 @@ const option kLongOptions[] = {
     {"domains", required_argument, nullptr, kOptDomains},
     {"line-rate", required_argument, nullptr, kOptLineRate},
     {"domain-split", required_argument, nullptr, kOptDomainSplit},
+    {"rx-queues", required_argument, nullptr, kOptRxQueues},
+    {"range-kib", required_argument, nullptr, kOptRangeKib},
+    {"mtu", required_argument, nullptr, kOptMtu},
     {"help", no_argument, nullptr, kOptHelp},
     {nullptr, 0, nullptr, 0},
 };
@@ -231,6 +240,9 @@ uint64_t Config::params_digest() const {
   add(transport.checksum);  // a node that checks CRCs drops every frame of one that does not send them
   add(domains);             // senders address vertices by their slot in the destination's domains
   add(domain_metis);
+  add(rx_queues);           // every node plans every node's ranges and queues alike (compute/range_plan.h)
+  add(engine.range_bytes);
+  add(mtu);                 // a node must take the largest frame its peers send
   return h;
 }
 
@@ -248,6 +260,9 @@ std::string Config::describe() const {
   if (engine.scatter != ScatterMode::kAuto)
     o << ", scatter " << (engine.scatter == ScatterMode::kDense ? "dense" : "sparse");
   if (engine.segment_bytes != 0) o << ", dense segments of " << engine.segment_bytes / 1024 << " KiB";
+  if (rx_queues != 0) o << ", " << rx_queues << " receive queue" << (rx_queues > 1 ? "s" : "");
+  if (engine.range_bytes != 0) o << ", ranges of " << engine.range_bytes / 1024 << " KiB";
+  if (mtu != wire::kMtu) o << ", MTU " << mtu;
   char job[16];
   std::snprintf(job, sizeof job, "0x%08x", job_token);
   o << ", job " << job << ", udp port " << udp_port;
@@ -326,10 +341,16 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
         break;
       case kOptSegmentKib: c.engine.segment_bytes = parse_unsigned("segment-kib", optarg, 1, 1u << 20) * 1024; break;
       case kOptRoles:
-        if (std::strcmp(optarg, "split") == 0) c.engine.split_roles = true;
-        else if (std::strcmp(optarg, "shared") == 0) c.engine.split_roles = false;
-        else throw ConfigError(std::string("--roles: '") + optarg + "' is not split or shared");
+        try {
+          c.engine.roles = parse_roles(optarg);
+        } catch (const std::invalid_argument& e) {
+          throw ConfigError(std::string("--roles: ") + e.what() +
+                            " (split, shared or workers=W,senders=S,accumulators=A)");
+        }
         break;
+      case kOptRxQueues: c.rx_queues = parse_unsigned("rx-queues", optarg, 1, wire::kMaxQueues); break;
+      case kOptRangeKib: c.engine.range_bytes = parse_unsigned("range-kib", optarg, 1, 1u << 21) * 1024; break;
+      case kOptMtu: c.mtu = parse_unsigned("mtu", optarg, wire::kMtu, wire::kMaxMtu); break;
       case kOptWindow: c.transport.window = parse_unsigned("window", optarg, 1, 1u << 16); break;
       case kOptRtoMin: c.transport.rto_min_us = parse_positive("rto-min-us", optarg, kMaxMicros); break;
       case kOptRtoMax: c.transport.rto_max_us = parse_positive("rto-max-us", optarg, kMaxMicros); break;
