@@ -284,7 +284,7 @@ bool wants_help(int argc, char** argv) {
 Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> programs) {
   Config c;
   bool have_app = false, have_graph = false, have_rank = false, have_nodes = false,
-       have_job = false, have_iterations = false;
+       have_job = false, have_iterations = false, have_mbufs = false;
   int64_t crash_rank = -1, crash_step = -1;
   optind = 0;  // full getopt reset (glibc): the EAL has used getopt before us
   opterr = 0;
@@ -323,7 +323,10 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
       case kOptProgressTimeout:
         c.engine.progress_timeout_s = parse_positive("progress-timeout", optarg, kMaxSeconds);
         break;
-      case kOptMbufs: c.mbufs = parse_unsigned("mbufs", optarg, 1023, 1u << 24); break;
+      case kOptMbufs:
+        c.mbufs = parse_unsigned("mbufs", optarg, 1023, 1u << 24);
+        have_mbufs = true;
+        break;
       case kOptTop: c.engine.top = parse_unsigned("top", optarg, 0, wire::kTopK); break;
       case kOptQuiet: c.engine.quiet = true; break;
       case kOptDomains: c.domains = parse_unsigned("domains", optarg, 1, 64); break;
@@ -429,6 +432,9 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
   // Keepalives must come well within the peer timeout, or live peers look dead.
   c.transport.keepalive_ms = std::min(c.transport.keepalive_ms, c.engine.peer_timeout_s * 1000 / 5);
   if (!have_job) c.job_token = default_job_token(c);
+  // Jumbo buckets: the same bytes of buckets as 16383 at MTU 1500 (at least 4095 mbufs).
+  if (!have_mbufs && c.mtu > wire::kMtu)
+    c.mbufs = std::max(4095u, static_cast<unsigned>(16384ull * wire::kMtu / c.mtu) - 1);
   return c;
 }
 

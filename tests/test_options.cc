@@ -516,6 +516,11 @@ TEST_F(Options, RolesQueuesRangesAndMtu) {
   EXPECT_EQ(c.rx_queues, 3u);
   EXPECT_EQ(c.engine.range_bytes, 256u * 1024);
   EXPECT_EQ(c.mtu, 9000u);
+  // Jumbo buckets: the pool keeps about the bytes of 16383 1500-byte mbufs,
+  // never fewer than 4095 mbufs, unless --mbufs says otherwise.
+  EXPECT_EQ(c.mbufs, 4095u);
+  EXPECT_EQ(parse({"--app", "sssp", "--graph", "a", "--mtu", "3000"}).mbufs, 8191u);
+  EXPECT_EQ(parse({"--app", "sssp", "--graph", "a", "--mtu", "9000", "--mbufs", "20000"}).mbufs, 20000u);
   const Config shortened = parse({"--app", "sssp", "--graph", "a", "--roles", "a=2,w=1,s=0"});
   EXPECT_EQ(shortened.engine.roles.workers, 1u);
   EXPECT_EQ(shortened.engine.roles.senders, 0u);
