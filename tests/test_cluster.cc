@@ -746,11 +746,9 @@ TEST(ClusterMtu, JumboFramesAreExactAndFewer) {
     TempDir tmp;
     TestGraph graph;
     ASSERT_FALSE(prepare_graph(GraphKind::kKron, "pagerank", tmp, &graph).has_value());
-    RunSpec spec;
-    spec.nodes = 2;
-    spec.app = "pagerank";
+    RunSpec spec = queue_spec("memif", 2, "pagerank", 2);
     spec.iterations = 5;
-    spec.extra = {"--mtu", std::to_string(mtus[i]), "--rx-queues", "2", "--scatter", "sparse"};
+    spec.extra.insert(spec.extra.end(), {"--mtu", std::to_string(mtus[i]), "--scatter", "sparse"});
     run_and_check(spec, graph, tmp);
     if (HasFatalFailure()) return;
     for (int r = 0; r < 2; ++r) {
