@@ -119,8 +119,12 @@ void add(FaultCounts& to, const FaultCounts& f) {
         out->retransmissions += json_counter(l, {"retransmissions"}, &error);
         out->timeouts += json_counter(l, {"timeouts"}, &error);
       }
-      if (links->size() != static_cast<size_t>(nodes - 1) && error.empty())
-        error = std::to_string(links->size()) + " links for " + std::to_string(nodes - 1) + " peers";
+      // One link per flow: (peer, receive queue).
+      const auto queues = j.find("rx_queues");
+      const size_t k = queues != j.end() && queues->is_array() && !queues->empty() ? queues->size() : 1;
+      if (links->size() != static_cast<size_t>(nodes - 1) * k && error.empty())
+        error = std::to_string(links->size()) + " links for " + std::to_string(nodes - 1) + " peers x " +
+                std::to_string(k) + " queues";
     }
     const auto steps = j.find("supersteps");
     if (steps == j.end() || !steps->is_array()) {
