@@ -147,6 +147,20 @@ Steering Ports::steer(uint16_t id, const Port& p, unsigned queues, uint16_t udp_
   return Steering::kNone;
 }
 
+namespace {
+
+// The largest MTU rte_eth_dev_configure accepts: max_mtu, and what fits
+// max_rx_pktlen with the port's L2 overhead (DPDK's rule: the gap between the
+// two when the PMD reports both, else Ethernet header + CRC). net_tap reports
+// max_mtu 65535 but max_rx_pktlen 1522, so it takes MTU 1504 at most.
+uint32_t largest_mtu(const rte_eth_dev_info& info) {
+  const bool gap = info.max_mtu != UINT16_MAX && info.max_rx_pktlen > info.max_mtu;
+  const uint32_t overhead = gap ? info.max_rx_pktlen - info.max_mtu : RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
+  return std::min<uint32_t>(info.max_mtu, info.max_rx_pktlen > overhead ? info.max_rx_pktlen - overhead : 0);
+}
+
+}  // namespace
+
 void Ports::open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base) {
   Port p;
   p.id = id;
@@ -159,12 +173,12 @@ void Ports::open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mt
     throw std::runtime_error(name + " (" + p.driver + ") has at most " +
                              std::to_string(std::min(info.max_rx_queues, info.max_tx_queues)) +
                              " queue pairs, not the " + std::to_string(queues) + " of --rx-queues");
-  // memif has no MTU to set: it carries any frame its peer's buffers (and
-  // our receive mbufs) hold.
-  const bool set_mtu = mtu != wire::kMtu && !p.memif;
-  if (set_mtu && mtu > info.max_mtu)
-    throw std::runtime_error(name + " (" + p.driver + ") takes frames of at most MTU " + std::to_string(info.max_mtu) +
-                             ", not the --mtu " + std::to_string(mtu));
+  // memif and net_ring have no MTU to set: they carry any frame the peer's
+  // buffers (and our receive mbufs) hold.
+  const bool set_mtu = mtu != wire::kMtu && !p.memif && p.driver != "net_ring";
+  if (set_mtu && mtu > largest_mtu(info))
+    throw std::runtime_error(name + " (" + p.driver + ") takes frames of at most MTU " +
+                             std::to_string(largest_mtu(info)) + ", not the --mtu " + std::to_string(mtu));
   rte_eth_conf conf{};
   if (set_mtu) conf.rxmode.mtu = mtu;
   uint8_t key[64];
