@@ -3,7 +3,7 @@
 // buckets through the engine's receive path, against A = 1 in the same run.
 //
 //   bench_rx_scaling [EAL options] -- [--sigma-log2 K] [--records-log2 K]
-//                    [--accumulators LIST] [--range-kib N] [--order blocked|random]
+//                    [--accumulators LIST] [--range-kib LIST] [--order blocked|random]
 //                    [--mtu N] [--trials N] [--warmup N] [--seed S] [--json PATH]
 //
 // e.g. bench_rx_scaling --no-pci --vdev net_ring0 --lcores 0@0,1@1,2@0,3@1
@@ -15,8 +15,9 @@
 // rte_flow or RSS source ports: dataplane/steering.h). Per pass and queue:
 // 2^records-log2 / A PageRank records (u32 index, f32 value), uniformly
 // random over q's part of Σ (2^sigma-log2 floats, 256 MiB by default), in
-// the order a worker sends them (--order blocked: grouped by --range-kib
-// range, as the engine's range-blocked buckets; random: as they come), packed
+// the order a worker sends them (--order blocked: grouped by range of
+// --range-kib of Σ, default 256 as the engine's, as its range-blocked buckets;
+// several sizes: each measured in every round; random: as they come), packed
 // into buckets of --mtu built once. Accumulator lcore q, alone on its data:
 // tx_burst 32 of its frames on tx queue q (a reference is kept, so frames are
 // reused), then Transport::receive_step(q): rx_burst on queue q, validation,
@@ -69,7 +70,7 @@ struct Options {
   unsigned sigma_log2 = 26;
   int records_log2 = -1;  // default: sigma_log2
   std::vector<unsigned> accumulators = {1, 2};
-  unsigned range_kib = 256;
+  std::vector<unsigned> range_kib = {256};  // the engine's default (compute/engine_options.h)
   bool blocked = true;
   unsigned mtu = wire::kMtu;
   unsigned trials = 5;
@@ -158,8 +159,9 @@ class Bench {
   size_t frame_count() const { return frames_.size(); }
   unsigned records_per_frame() const { return per_frame_; }
 
-  // Splits Σ and the frames over `a` queues and packs each queue's records.
-  void configure(unsigned a) {
+  // Splits Σ and the frames over `a` queues and packs each queue's records,
+  // blocked by ranges of `range_kib`.
+  void configure(unsigned a, unsigned range_kib) {
     shares_.clear();
     shares_.resize(a);
     const uint64_t sigma = uint64_t{1} << o_.sigma_log2;
@@ -181,7 +183,7 @@ class Bench {
       for (uint64_t i = 0; i < s.records; ++i)
         recs[i] = wire::Record{static_cast<uint32_t>(rng() % s.sigma_entries),
                                std::bit_cast<uint32_t>(static_cast<float>(i & 1023) * 1e-3f)};
-      if (o_.blocked) block_order(recs, s.sigma_entries);
+      if (o_.blocked) block_order(recs, s.sigma_entries, range_kib);
       pack(s, recs);
     }
   }
@@ -223,8 +225,8 @@ class Bench {
  private:
   // Groups records by range (a stable counting sort), as a worker's
   // range-blocked buckets arrive.
-  void block_order(std::vector<wire::Record>& recs, uint32_t entries) const {
-    const uint64_t range = uint64_t{o_.range_kib} * 1024 / sizeof(float);
+  static void block_order(std::vector<wire::Record>& recs, uint32_t entries, unsigned range_kib) {
+    const uint64_t range = std::max<uint64_t>(1, uint64_t{range_kib} * 1024 / sizeof(float));
     std::vector<uint64_t> at(entries / range + 2, 0);
     for (const wire::Record& r : recs) ++at[r.index / range + 1];
     for (size_t b = 1; b < at.size(); ++b) at[b] += at[b - 1];
@@ -267,22 +269,24 @@ double line_records(double gbps, unsigned mtu, unsigned per_frame) {
 void usage() {
   std::printf(
       "usage: bench_rx_scaling [EAL options] -- [--sigma-log2 K] [--records-log2 K] [--accumulators LIST]\n"
-      "       [--range-kib N] [--order blocked|random] [--mtu N] [--trials N] [--warmup N] [--seed S] [--json PATH]\n"
+      "       [--range-kib LIST] [--order blocked|random] [--mtu N] [--trials N] [--warmup N] [--seed S] [--json PATH]\n"
       "EAL options must create one net_ring port and as many lcores as the largest A in LIST, e.g.\n"
       "  --no-pci --vdev net_ring0 --lcores 0@0,1@1,2@0,3@1 --no-huge -m 2048 --file-prefix brx\n"
       "(lcores may share CPUs: oversubscribed lcores take turns). DPDK memory: about 2.4 KiB per frame\n"
       "(2^records-log2 / 179 frames at MTU 1500) plus 64 MiB.\n");
 }
 
-std::vector<unsigned> parse_list(const std::string& text) {
+// "1,2,4": numbers 1..max.
+std::vector<unsigned> parse_list(const std::string& text, const std::string& option, unsigned max) {
   std::vector<unsigned> out;
   std::stringstream in(text);
   for (std::string item; std::getline(in, item, ',');) {
-    const unsigned long v = std::stoul(item);
-    if (v < 1 || v > 16) throw std::runtime_error("--accumulators: " + item + " is not 1..16");
+    const unsigned long v = item.find_first_not_of("0123456789") == std::string::npos && !item.empty()
+                                ? std::stoul(item) : 0;
+    if (v < 1 || v > max) throw std::runtime_error(option + ": " + item + " is not 1.." + std::to_string(max));
     out.push_back(static_cast<unsigned>(v));
   }
-  if (out.empty()) throw std::runtime_error("--accumulators: empty list");
+  if (out.empty()) throw std::runtime_error(option + ": empty list");
   return out;
 }
 
@@ -295,8 +299,8 @@ int main(int argc, char** argv) {
     bench::Args a(argc, argv);
     o.sigma_log2 = a.number<unsigned>("--sigma-log2", o.sigma_log2);
     o.records_log2 = a.number<int>("--records-log2", o.records_log2);
-    o.accumulators = parse_list(a.string("--accumulators", "1,2"));
-    o.range_kib = a.number<unsigned>("--range-kib", o.range_kib);
+    o.accumulators = parse_list(a.string("--accumulators", "1,2"), "--accumulators", 16);
+    o.range_kib = parse_list(a.string("--range-kib", "256"), "--range-kib", 1u << 21);
     const std::string order = a.string("--order", "blocked");
     o.mtu = a.number<unsigned>("--mtu", o.mtu);
     o.trials = a.number<unsigned>("--trials", o.trials);
@@ -308,8 +312,8 @@ int main(int argc, char** argv) {
     if (order != "blocked" && order != "random") throw std::runtime_error("--order: blocked or random");
     o.blocked = order == "blocked";
     if (o.sigma_log2 < 10 || o.sigma_log2 > 31 || o.records_log2 < 10 || o.records_log2 > 31 || o.trials == 0 ||
-        o.range_kib == 0 || o.mtu < wire::kMtu || o.mtu > wire::kMaxMtu)
-      throw std::runtime_error("need 10 <= log2 sizes <= 31, --trials >= 1, --range-kib >= 1, --mtu 1500..9000");
+        o.mtu < wire::kMtu || o.mtu > wire::kMaxMtu)
+      throw std::runtime_error("need 10 <= log2 sizes <= 31, --trials >= 1, --mtu 1500..9000");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_rx_scaling: %s\n", e.what());
     usage();
@@ -338,19 +342,23 @@ int main(int argc, char** argv) {
     Transport transport(dp, tc);
     Bench b(o, dp, transport);
     std::printf("rx scaling: Σ %u floats (%.0f MiB) split over A accumulator lcores, %lu records a pass in %zu buckets "
-                "of up to %u (MTU %u), order %s (%u KiB ranges), %u lcores, load average %.2f\n",
+                "of up to %u (MTU %u), order %s, %u lcores, load average %.2f\n",
                 1u << o.sigma_log2, (1u << o.sigma_log2) * 4.0 / (1 << 20), static_cast<unsigned long>(n),
-                b.frame_count(), per_frame, o.mtu, o.blocked ? "blocked" : "random", o.range_kib, rte_lcore_count(),
+                b.frame_count(), per_frame, o.mtu, o.blocked ? "blocked" : "random", rte_lcore_count(),
                 load_start);
     std::printf("all figures: median [min, max] of %u rounds after %u warm-up; a round runs every A in turn\n",
                 o.trials, o.warmup);
     std::fflush(stdout);
 
-    const size_t configs = o.accumulators.size();
+    // Every (A, range size) pair, in turn within each round.
+    std::vector<std::pair<unsigned, unsigned>> config;
+    for (unsigned r : o.range_kib)
+      for (unsigned a : o.accumulators) config.emplace_back(a, r);
+    const size_t configs = config.size();
     std::vector<std::vector<double>> rates(configs), per_cpu(configs), cpus(configs);
     for (unsigned t = 0; t < o.warmup + o.trials; ++t)
       for (size_t c = 0; c < configs; ++c) {
-        b.configure(o.accumulators[c]);
+        b.configure(config[c].first, config[c].second);
         const Bench::PassRate r = b.run_pass();
         if (t < o.warmup) continue;
         rates[c].push_back(r.wall);
@@ -366,28 +374,28 @@ int main(int argc, char** argv) {
     j["mtu"] = o.mtu;
     j["records_per_frame"] = per_frame;
     j["order"] = o.blocked ? "blocked" : "random";
-    j["range_kib"] = o.range_kib;
     j["lcores"] = rte_lcore_count();
     j["trials"] = o.trials;
     j["loadavg_start"] = load_start;
     j["loadavg_end"] = bench::loadavg();
     j["results"] = bench::ordered_json::array();
     const double gbe[] = {10, 40, 100};
-    std::printf("\n  A   M records/s (all lcores)   vs A=1 (same round)   %% of line rate 10 / 40 / 100 GbE   "
+    std::printf("\n  A   range KiB   M records/s (all lcores)   vs the first (same round)   %% of line rate 10 / 40 / 100 GbE   "
                 "CPUs got   M records per CPU-second\n");
     for (size_t c = 0; c < configs; ++c) {
       const Stat st = bench::summarize(rates[c]);
       std::vector<double> ratio;
       for (size_t t = 0; t < rates[c].size(); ++t) ratio.push_back(rates[c][t] / rates[0][t]);
       const Stat vs = bench::summarize(ratio);
-      const unsigned a = o.accumulators[c];
+      const auto [a, range_kib] = config[c];
       const Stat pc = bench::summarize(per_cpu[c]), got = bench::summarize(cpus[c]);
-      std::printf("  %-3u %8.1f [%.1f, %.1f]   x%.2f [%.2f, %.2f]   %5.1f%% / %5.1f%% / %5.1f%%   %.2f   %.1f [%.1f, %.1f]\n",
-                  a, st.median * 1e-6, st.min * 1e-6, st.max * 1e-6, vs.median, vs.min, vs.max,
+      std::printf("  %-3u %-9u %8.1f [%.1f, %.1f]   x%.2f [%.2f, %.2f]   %5.1f%% / %5.1f%% / %5.1f%%   %.2f   %.1f [%.1f, %.1f]\n",
+                  a, o.blocked ? range_kib : 0, st.median * 1e-6, st.min * 1e-6, st.max * 1e-6, vs.median, vs.min, vs.max,
                   100 * st.median / line_records(10, o.mtu, per_frame), 100 * st.median / line_records(40, o.mtu, per_frame),
                   100 * st.median / line_records(100, o.mtu, per_frame), got.median, pc.median * 1e-6, pc.min * 1e-6,
                   pc.max * 1e-6);
       bench::ordered_json line = {{"accumulators", a},
+                                  {"range_kib", o.blocked ? range_kib : 0},
                                   {"records_per_s", bench::stat_json(st)},
                                   {"vs_first", bench::stat_json(vs)},
                                   {"cpus", bench::stat_json(got)},
@@ -396,7 +404,7 @@ int main(int argc, char** argv) {
           100 * st.median / line_records(g, o.mtu, per_frame);
       j["results"].push_back(line);
     }
-    std::printf("(vs A=1: the first A of --accumulators. CPUs got: the lcores' CPU seconds over the wall time; with "
+    std::printf("(vs the first: the first A of --accumulators with the first --range-kib. CPUs got: the lcores' CPU seconds over the wall time; with "
                 "fewer free CPUs than lcores the wall rate follows it, while the rate per CPU-second shows what one "
                 "accumulator lcore does with a CPU of its own)\n");
     if (!o.json.empty() && !bench::write_json(o.json, j)) rc = 1;

@@ -82,7 +82,7 @@ void print_usage(const char* prog, std::span<const ProgramTraits> programs) {
       "                      source ports; net_tap: the kernel's flow steering); a frame\n"
       "                      on another queue is handed to its owner. Every node must\n"
       "                      use the same K\n"
-      "  --range-kib N       Σ per accumulation range (default 1024): workers send one\n"
+      "  --range-kib N       Σ per accumulation range (default 256): workers send one\n"
       "                      range's records after the other, so a receiver folds a\n"
       "                      range while it is in cache. Every node must agree\n"
       "  --mtu N             IP size of the frames, 1500 (default) to 9000: buckets fill\n"
