@@ -1,5 +1,7 @@
 #include "dataplane/ports.h"
 
+#include <rte_dev.h>
+#include <rte_devargs.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_flow.h>
@@ -173,6 +175,17 @@ void Ports::open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mt
     throw std::runtime_error(name + " (" + p.driver + ") has at most " +
                              std::to_string(std::min(info.max_rx_queues, info.max_tx_queues)) +
                              " queue pairs, not the " + std::to_string(queues) + " of --rx-queues");
+  if (p.memif) {
+    const rte_devargs* da = info.device != nullptr ? rte_dev_devargs(info.device) : nullptr;
+    const std::string args = da != nullptr && da->args != nullptr ? da->args : "";
+    const uint32_t bsize = memif_quirks::buffer_size(args);
+    if (wire::frame_bytes(mtu) > bsize)
+      throw std::runtime_error(name + " (net_memif): its buffers (bsize=" + std::to_string(bsize) +
+                               ") hold frames of at most " + std::to_string(bsize) + " bytes, not the " +
+                               std::to_string(wire::frame_bytes(mtu)) + " of --mtu " + std::to_string(mtu) +
+                               ": add bsize=" + std::to_string((wire::frame_bytes(mtu) + 1023) / 1024 * 1024) +
+                               " to its vdev (dataplane/memif_quirks.h, workaround 6)");
+  }
   // memif and net_ring have no MTU to set: they carry any frame the peer's
   // buffers (and our receive mbufs) hold.
   const bool set_mtu = mtu != wire::kMtu && !p.memif && p.driver != "net_ring";

@@ -738,16 +738,20 @@ INSTANTIATE_TEST_SUITE_P(Links, SteeringTest,
                          });
 
 // --mtu 9000 on memif: exact results with buckets six times larger, so fewer
-// frames than the same run at 1500.
+// frames than the same run at 1500. kron:16:16 (1 M edges) sends thousands of
+// jumbo buckets: enough to catch frames that memif mangles when they are
+// chained over several of its buffers (dataplane/memif_quirks.h, workaround
+// 6: the launcher gives the vdevs bsize=9216; before, this run stalled).
 TEST(ClusterMtu, JumboFramesAreExactAndFewer) {
   uint64_t frames[2] = {0, 0};
   const unsigned mtus[2] = {1500, 9000};
+  TestGraph graph;
+  graph.args = {"--graph", "kron:16:16"};
+  graph.edges = load_graph("kron:16:16");
   for (int i = 0; i < 2; ++i) {
     TempDir tmp;
-    TestGraph graph;
-    ASSERT_FALSE(prepare_graph(GraphKind::kKron, "pagerank", tmp, &graph).has_value());
     RunSpec spec = queue_spec("memif", 2, "pagerank", 2);
-    spec.iterations = 5;
+    spec.iterations = 3;
     spec.extra.insert(spec.extra.end(), {"--mtu", std::to_string(mtus[i]), "--scatter", "sparse"});
     run_and_check(spec, graph, tmp);
     if (HasFatalFailure()) return;
@@ -759,8 +763,8 @@ TEST(ClusterMtu, JumboFramesAreExactAndFewer) {
       EXPECT_TRUE(error.empty()) << error;
     }
   }
-  // kron:10:8 at P = 2 sends ~4 K records a superstep each way: ~23 frames of
-  // 179 records at 1500, ~4 of 1123 at 9000 (plus acks and ENDs alike).
+  // ~260 K records a superstep each way: ~1450 frames of 179 records at
+  // 1500, ~230 of 1116 at 9000 (plus acks and ENDs alike).
   EXPECT_LT(frames[1] * 2, frames[0]) << "frames sent: " << frames[0] << " at MTU 1500, " << frames[1] << " at 9000";
 }
 
