@@ -10,10 +10,19 @@ namespace wg {
 
 namespace {
 
+// A program with a double-precision twin (PageRank) runs it with --precision double.
+template <VertexProgram P>
+int run_entry(Node& node) {
+  if constexpr (requires { typename P::DoublePrecision; }) {
+    if (node.config().double_precision) return run_program<typename P::DoublePrecision>(node);
+  }
+  return run_program<P>(node);
+}
+
 template <VertexProgram... P>
 constexpr auto entries_of(ProgramList<P...>) {
   return std::array<ProgramEntry, sizeof...(P)>{
-      ProgramEntry{P::kTraits, &run_program<P>}...};
+      ProgramEntry{P::kTraits, &run_entry<P>}...};
 }
 template <VertexProgram... P>
 constexpr auto traits_of(ProgramList<P...>) {

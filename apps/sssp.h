@@ -16,6 +16,7 @@ class Sssp : public MinLabelBase {
       .uses_source = true,
       .graph = {.weights = true},
       .output = "distance, or inf when unreachable",
+      .value_kind = ValueKind::kDistance,
   };
   static Sssp make(const ProgramParams& p, VertexId) { return Sssp(static_cast<VertexId>(p.source)); }
   explicit Sssp(VertexId source) : source_(source) {}

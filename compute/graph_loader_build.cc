@@ -106,6 +106,7 @@ LocalGraph GraphLoader::finish(LoadReport* report) {
     g = std::move(graph_);
     g.num_edges = edges_built_;
     g.in_degree = std::move(in_degree_);
+    g.original_id = std::move(original_id_);
     partition_ = partition_domains(g, 1, false);
   } else {
     // Every node's slot table: ours, and the peers' from the slots superstep.
@@ -154,6 +155,11 @@ LocalGraph GraphLoader::finish(LoadReport* report) {
     };
     g = build_out_edges(for_each_edge, n, edges_built_, nodes_, rank_, rules_.keep_weights, &map);
     for (uint32_t i = 0; i < local; ++i) g.in_degree[own_slot_[i]] = in_degree_[i];
+    if (!original_id_.empty()) {
+      g.original_id.resize(local);
+      for (uint32_t i = 0; i < local; ++i) g.original_id[own_slot_[i]] = original_id_[i];
+      original_id_ = {};
+    }
     graph_ = LocalGraph{};
   }
   build_seconds_ += seconds_since(t0);
@@ -163,7 +169,9 @@ LocalGraph GraphLoader::finish(LoadReport* report) {
   r.num_edges = edges_built_;
   r.weighted = weighted_;
   r.fingerprint = fingerprint_of(n, edges_built_, fingerprint_sum_);
-  r.input_bytes = header_.size;
+  r.input_bytes = header_.size + vertex_header_.size + edge_header_.size;
+  r.input_edges = totals_.entries;
+  r.source = source_;
   r.bytes_read = header_bytes_read_;
   double read = 0, parse = 0;
   for (const WorkerState& ws : workers_) {

@@ -7,12 +7,16 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "compute/bucket_writer.h"
 #include "compute/graph_formats.h"
 #include "compute/graph_loader.h"
+#include "compute/graphalytics_input.h"
+#include "compute/input_bytes.h"
+#include "compute/line_slice.h"
 #include "compute/load_aggregate.h"
 #include "compute/load_records.h"
 
@@ -21,9 +25,19 @@ namespace wg::load {
 using Clock = std::chrono::steady_clock;
 inline double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// The loading phase's supersteps, in this order (count for METIS files
-// only, slots for k > 1 domains only).
-enum class Step : uint8_t { kCount, kEdges, kDegrees, kSlots };
+// The loading phase's supersteps, in this order: count for METIS files and
+// Graphalytics graphs (their vertex files), the id mapping (vertices ..
+// responses) for Graphalytics graphs only (graph_loader_ids.cc), slots for
+// k > 1 domains only.
+enum class Step : uint8_t { kCount, kVertices, kOwners, kRequests, kResponses, kEdges, kDegrees, kSlots };
+inline constexpr size_t kSteps = 8;
+
+// A directory entry: a Graphalytics vertex id and its dense id.
+struct IdEntry {
+  int64_t id;
+  uint32_t dense;
+  bool operator<(const IdEntry& o) const { return id < o.id; }
+};
 
 class GraphLoader final : public ProgramDriver {
  public:
@@ -81,14 +95,30 @@ class GraphLoader final : public ProgramDriver {
 
   template <class Emit>
   void read_share(unsigned w, Emit&& emit, LoadAggregate& agg);
+  // ---- Graphalytics ids (graph_loader_ids.cc) ----
+  uint64_t count_vertex_lines(unsigned w);
+  void send_vertices(unsigned w, const Stall& stall);
+  void build_directory();
+  void send_owners(const Stall& stall);
+  void take_original_ids();
+  void send_requests(unsigned w, const Stall& stall);
+  void send_responses(const Stall& stall);
+  void build_translation() const;
+  template <class Emit>
+  void read_graphalytics_edges(unsigned w, Emit&& emit, LoadAggregate& agg);
+  unsigned directory_of(int64_t id) const;
+  void merge_vertex_order(AggregateBytes& into, const AggregateBytes& from) const;
+  void check_vertex_order(const AggregateBytes& aggregate) const;
   void send_edges(unsigned w, const Stall& stall);
   void build_blocks();
   void send_in_degrees(const Stall& stall);
   void split_domains();
   void send_slot_table(const Stall& stall);
   void print_progress(bool last);
-  reader::SliceSpec worker_slice(unsigned w) const;
+  reader::SliceSpec worker_slice(unsigned w) const { return worker_slice(w, header_); }
+  reader::SliceSpec worker_slice(unsigned w, const reader::InputHeader& h) const;
   std::string describe_part(unsigned r) const;
+  std::string describe_edge_part(unsigned r) const;
 
   Dataplane& dp_;
   const GraphInput input_;
@@ -101,7 +131,7 @@ class GraphLoader final : public ProgramDriver {
   uint64_t header_bytes_read_ = 0;
   // The network role appends what arrives: edges, and the later supersteps' records.
   EdgeStore received_;
-  Chunks<LoadRecord> inbox_[4];  // by Step (kDegrees, kSlots)
+  mutable Chunks<LoadRecord> inbox_[kSteps];  // by Step (all but kEdges); the coordinator takes kResponses
   std::atomic<uint64_t> edges_in_{0};  // edges received so far, for the progress line
 
   // The coordinator's (worker 0's lcore): figures decided on and the graph.
@@ -117,8 +147,61 @@ class GraphLoader final : public ProgramDriver {
   DomainPartition partition_;
   std::vector<uint32_t> own_slot_;   // k > 1: each local vertex's slot
   std::vector<uint8_t> own_domain_;
+  // Graphalytics ids (graph_loader_ids.cc): the files' headers (no header:
+  // sizes only), this node's share of the directory (id -> dense, sorted by
+  // id), the original id of every vertex this node owns (by local index),
+  // the ids this node's workers' edge lines use and their dense ids.
+  reader::InputHeader vertex_header_, edge_header_;
+  std::vector<IdEntry> directory_;
+  std::vector<int64_t> original_id_;
+  mutable std::vector<std::vector<int64_t>> wanted_;  // per worker, sorted, distinct
+  mutable std::vector<IdEntry> translation_;  // built by the coordinator after the responses
+  mutable std::optional<VertexId> source_;
   Clock::time_point started_ = Clock::now(), edges_started_{}, last_progress_{};
   double edges_seconds_ = 0, build_seconds_ = 0;
 };
+
+// Calls emit(src, dst, weight) with the original ids of every edge line of
+// worker w's part of a Graphalytics edge file; a GraphError thrown by the
+// parser or by emit is rethrown with the line's number.
+template <class Emit>
+void GraphLoader::read_graphalytics_edges(unsigned w, Emit&& emit, LoadAggregate& agg) {
+  WorkerState& ws = workers_[w];
+  const GraphalyticsSpec& spec = *input_.graphalytics;
+  FileBytes bytes(spec.edge_file);
+  ws.reading = &bytes;
+  const reader::SliceSpec sp = worker_slice(w, edge_header_);
+  LineSlice lines(bytes, sp.begin, sp.end, sp.first, sp.first ? 0 : LineSlice::kUnknown);
+  std::string_view line;
+  try {
+    while (lines.next(line)) {
+      if (reader::is_skippable(line, true)) continue;
+      const reader::GraphalyticsEdge e = reader::parse_graphalytics_edge(spec.edge_file, spec, line);
+      if (agg.columns == 0) {
+        agg.columns = static_cast<uint8_t>(std::min(e.fields, 255u));
+      } else if (e.fields != agg.columns && spec.properties_path.empty()) {
+        reader::fail(spec.edge_file, 0, "inconsistent column count: this line has " + std::to_string(e.fields) +
+                                            " fields, the lines before it " + std::to_string(agg.columns));
+      }
+      ++agg.entries;
+      emit(e.src, e.dst, e.weight);
+    }
+  } catch (const GraphError& e) {
+    ws.reading = nullptr;
+    lines.rethrow_at_line(e.detail());
+  }
+  ws.reading = nullptr;
+  if (lines.has_head()) {
+    agg.flags |= kHasHead;
+    agg.head_hash = lines.head_hash();
+  }
+  if (lines.has_tail()) {
+    agg.flags |= kHasTail;
+    agg.tail_hash = lines.tail_hash();
+    agg.tail_rank = static_cast<uint8_t>(rank_);
+  }
+  ws.bytes_read += bytes.bytes_read();
+  ws.read_seconds += bytes.read_seconds();
+}
 
 }  // namespace wg::load

@@ -50,6 +50,9 @@ struct LocalGraph {
   unsigned domains = 1;             // NUMA domains per node (k)
   std::vector<uint32_t> domain_offset;  // k + 1: this node's domain d holds slots [offset[d], offset[d+1])
   std::vector<VertexId> global_of;  // slot -> global id (empty: round-robin arithmetic, k = 1)
+  // slot -> the vertex's id in the input when the loader mapped sparse ids to
+  // dense ones (Graphalytics graphs); empty when the input's ids are the dense ids
+  std::vector<int64_t> original_id;
   std::vector<uint32_t> out_degree; // per slot, over all destinations
   std::vector<uint32_t> in_degree;  // per slot, from all sources (sizes slot accumulators)
   // One block per destination group (node, domain), index node * domains + domain;

@@ -19,6 +19,18 @@ struct GraphRules {
   bool weights = false;          // the program reads edge weights (else every weight is 1)
 };
 
+// How a program's values are written in Graphalytics' output format
+// (github.com/ldbc/ldbc_graphalytics_docs, tex/definition.tex, "Output
+// Validation"): integers as integers, reals in scientific notation with 15
+// digits after the point, each algorithm's infinity as the specification says.
+enum class ValueKind : uint8_t {
+  kOther,     // written as the plain output writes it
+  kHops,      // BFS depth: an integer, 9223372036854775807 when unreachable
+  kDistance,  // SSSP: a real, "infinity" when unreachable
+  kReal,      // PageRank, LCC: a real
+  kLabel,     // WCC, CDLP: a vertex id, written as the vertex's original id
+};
+
 struct ProgramTraits {
   std::string_view name;     // --app NAME
   std::string_view summary;  // one line for --help
@@ -28,6 +40,8 @@ struct ProgramTraits {
   GraphRules graph;
   std::string_view output;   // what a result line's value is, for --help and the README
   bool ranks_top = false;    // the end-of-run report lists the top vertices by value
+  // What a value is, for --output-format graphalytics (runtime/graphalytics_output.h).
+  ValueKind value_kind = ValueKind::kOther;
 };
 
 // The program id in hellos: FNV-1a of the name, so that it does not depend on
@@ -43,6 +57,7 @@ constexpr uint32_t program_id(std::string_view name) {
 struct ProgramParams {
   uint64_t source = 0;
   uint32_t iterations = 0;
+  double damping = 0.85;  // PageRank
 };
 
 }  // namespace wg

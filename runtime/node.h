@@ -28,7 +28,7 @@ class Node {
 
   // --graph as an input (a file or the generator). Throws GraphError for a
   // bad kron: spec or a compressed file name.
-  GraphInput input() const { return GraphInput::from_spec(cfg_.graph, cfg_.format); }
+  GraphInput input() const { return GraphInput::from_spec(cfg_.graph, cfg_.format, cfg_.undirected); }
 
   // The line rate the report compares with: --line-rate, else the port's, else 10.
   double line_rate_gbps() const;
