@@ -28,8 +28,6 @@ class BasicPageRank : public ProgramBase {
   using Value = double;
   using Message = M;
   using Aggregate = double;  // rank held by vertices without out-edges
-  // What --precision double runs (apps/registry.cc).
-  using DoublePrecision = BasicPageRank<double>;
   static constexpr double kDefaultDamping = 0.85;
 
   static BasicPageRank make(const ProgramParams& p, VertexId num_vertices) {
@@ -68,6 +66,6 @@ class BasicPageRank : public ProgramBase {
 };
 
 using PageRank = BasicPageRank<float>;
-static_assert(VertexProgram<PageRank> && VertexProgram<PageRank::DoublePrecision>);
+static_assert(VertexProgram<PageRank> && VertexProgram<BasicPageRank<double>>);
 
 }  // namespace wg

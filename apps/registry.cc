@@ -2,6 +2,7 @@
 
 #include <array>
 #include <string>
+#include <type_traits>
 
 #include "apps/programs.h"
 #include "runtime/run_program.h"
@@ -10,11 +11,12 @@ namespace wg {
 
 namespace {
 
-// A program with a double-precision twin (PageRank) runs it with --precision double.
+// A program with a double-precision twin (apps/programs.h) runs it with --precision double.
 template <VertexProgram P>
 int run_entry(Node& node) {
-  if constexpr (requires { typename P::DoublePrecision; }) {
-    if (node.config().double_precision) return run_program<typename P::DoublePrecision>(node);
+  using Double = typename DoublePrecision<P>::type;
+  if constexpr (!std::is_same_v<Double, P>) {
+    if (node.config().double_precision) return run_program<Double>(node);
   }
   return run_program<P>(node);
 }

@@ -20,6 +20,7 @@ LoadOptions load_options(const GraphRules& program, bool undirected, unsigned do
   r.drop_self_loops = program.drop_self_loops;
   r.drop_duplicates = program.drop_duplicates;
   r.keep_weights = program.weights;
+  r.real_weights = program.real_weights;
   r.domains = domains;
   r.metis = metis;
   return r;
@@ -29,10 +30,10 @@ namespace load {
 
 GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptions& rules, unsigned workers)
     : dp_(dp), input_(input), rules_(rules), rank_(dp.options().rank), nodes_(dp.options().nodes),
-      progress_(rules.progress), workers_(workers), received_(rules.keep_weights) {
+      progress_(rules.progress), workers_(workers), received_(rules.keep_weights, rules.real_weights) {
   for (WorkerState& ws : workers_) {
-    ws.writer = std::make_unique<BucketWriter<LoadRecord>>(dp, nodes_, rank_);
-    ws.own = std::make_unique<EdgeStore>(rules.keep_weights);
+    ws.writer = std::make_unique<LoadWriter>(dp, nodes_, rank_, rules.real_weights);
+    ws.own = std::make_unique<EdgeStore>(rules.keep_weights, rules.real_weights);
   }
   if (input.kind == GraphInput::Kind::kFile) {
     FileBytes bytes(input.spec);
@@ -146,13 +147,13 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
           w,
           [&](int64_t src, int64_t dst, double weight) {
             Weight wt = 1;
-            if (rules_.keep_weights) {  // the integer path: real weights only where they are integers
+            if (rules_.keep_weights && !rules_.real_weights) {  // the integer path: real weights only where they are integers
               if (weight != std::floor(weight) || weight > static_cast<double>(reader::kMaxWeight))
                 reader::fail(spec.edge_file, 0,
                              "weight " + std::to_string(weight) + " is not an integer below 2^32 (this program's weights are integers)");
               wt = static_cast<Weight>(weight);
             }
-            emit(dense(src, "field 1 (src)"), dense(dst, "field 2 (dst)"), wt);
+            emit(dense(src, "field 1 (src)"), dense(dst, "field 2 (dst)"), wt, weight);
           },
           agg);
       agg.max_id_plus1 = vertex_lines_total_;
@@ -261,21 +262,23 @@ void GraphLoader::send_edges(unsigned w, const Stall& stall) {
   LoadAggregate agg{};
   agg.origin = static_cast<uint8_t>(rank_);
   uint64_t since_stall = 0, parsed = 0, sent = 0;
-  auto route = [&](VertexId src, VertexId dst, Weight weight) {
+  auto route = [&](VertexId src, VertexId dst, Weight weight, double real_weight) {
     if (rules_.drop_self_loops && src == dst) return;
     ++parsed;
     const unsigned owner = src % nodes_;
     if (owner == rank_) {
-      ws.own->push(src, dst, weight);
+      ws.own->push(src, dst, weight, real_weight);
     } else {
-      ws.writer->put(owner, LoadRecord{src, dst, weight}, stall);
+      ws.writer->put(owner, LoadRecord{src, dst, weight}, stall, real_weight);
       if (++sent == kCrashAfter && rules_.crash_in_shuffle) [[unlikely]]
         raise(SIGKILL);  // test hook: a node dies with its edges half sent
     }
   };
-  auto emit = [&](VertexId src, VertexId dst, Weight weight) {
-    route(src, dst, weight);
-    if (rules_.symmetrize && src != dst) route(dst, src, weight);
+  // A real weight below 0: none given (the integer weight stands for it).
+  auto emit = [&](VertexId src, VertexId dst, Weight weight, double real_weight = -1.0) {
+    if (real_weight < 0) real_weight = weight;
+    route(src, dst, weight, real_weight);
+    if (rules_.symmetrize && src != dst) route(dst, src, weight, real_weight);
     // The network roles (acks, keepalives) run on a shared lcore even when
     // few edges leave this node.
     if (++since_stall == kEdgesPerStall) [[unlikely]] {

@@ -58,6 +58,7 @@ struct LoadOptions {
   bool drop_self_loops = false;
   bool drop_duplicates = false;
   bool keep_weights = false;
+  bool real_weights = false;     // keep them as doubles (the program's GraphRules::real_weights)
   unsigned domains = 1;          // k
   bool metis = true;             // refine the even domain split with METIS
   bool progress = false;         // a line a second while the edges move

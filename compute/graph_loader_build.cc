@@ -9,6 +9,21 @@
 
 namespace wg::load {
 
+namespace {
+
+// An edge's weight as the fingerprint hashes it: the integer, or a real
+// weight's bits folded to 32.
+Weight weight_word(const EdgeBlock& b, uint64_t e) {
+  if (!b.real_weights.empty()) {
+    uint64_t bits;
+    std::memcpy(&bits, &b.real_weights[e], sizeof bits);
+    return static_cast<Weight>(bits ^ bits >> 32);
+  }
+  return b.weights.empty() ? 1 : b.weights[e];
+}
+
+}  // namespace
+
 // The degrees superstep's apply: this node's out-edges, received and its
 // own, into blocks (identity numbering: slot = v div P).
 void GraphLoader::build_blocks() {
@@ -16,7 +31,7 @@ void GraphLoader::build_blocks() {
   EdgeStore& received = received_;
   // Edges from other nodes must be ours and within V: only corruption without
   // --checksum (or a foreign job) could break that.
-  received.for_each([&](VertexId src, VertexId dst, Weight) {
+  received.for_each([&](VertexId src, VertexId dst, Weight, double) {
     if (src % nodes_ != rank_ || src >= n || dst >= n)
       throw std::runtime_error("an edge " + std::to_string(src) + " -> " + std::to_string(dst) +
                                " that is not this node's (or not within the graph's " + std::to_string(n) +
@@ -31,7 +46,8 @@ void GraphLoader::build_blocks() {
     for (WorkerState& ws : workers_) ws.own->for_each(f, last);
     received.for_each(f, last);
   };
-  graph_ = build_out_edges(for_each_edge, n, totals_.edges, nodes_, rank_, rules_.keep_weights, nullptr);
+  graph_ = build_out_edges(for_each_edge, n, totals_.edges, nodes_, rank_, rules_.keep_weights, nullptr,
+                           rules_.real_weights);
   if (rules_.drop_duplicates) remove_duplicate_targets(graph_);
   in_degree_.assign(graph_.num_local, 0);
   // This node's edges as the program sees them, summed over the cluster in
@@ -43,7 +59,7 @@ void GraphLoader::build_blocks() {
     for (size_t i = 0; i < b.sources.size(); ++i) {
       const VertexId src = graph_.partition.global_id(rank_, b.sources[i]);
       for (uint64_t e = b.offsets[i]; e < b.offsets[i + 1]; ++e)
-        built[1] += edge_hash(Edge{src, graph_.partition.global_id(p, b.targets[e]), b.weights.empty() ? 1 : b.weights[e]});
+        built[1] += edge_hash(Edge{src, graph_.partition.global_id(p, b.targets[e]), weight_word(b, e)});
     }
   }
   std::memcpy(workers_[0].aggregate.data(), built, sizeof built);
@@ -51,7 +67,7 @@ void GraphLoader::build_blocks() {
 
 // In-edge counts per target, one record per target with any, to its owner.
 void GraphLoader::send_in_degrees(const Stall& stall) {
-  BucketWriter<LoadRecord>& out = *workers_[0].writer;
+  LoadWriter& out = *workers_[0].writer;
   std::vector<uint32_t> count;
   for (unsigned k = 1; k <= nodes_; ++k) {
     const unsigned p = (rank_ + k) % nodes_;  // staggered, as the workers scatter
@@ -81,7 +97,7 @@ void GraphLoader::split_domains() {
 
 // Every peer gets this node's slot table: (vertex, slot, domain) per vertex.
 void GraphLoader::send_slot_table(const Stall& stall) {
-  BucketWriter<LoadRecord>& out = *workers_[0].writer;
+  LoadWriter& out = *workers_[0].writer;
   for (unsigned k = 1; k < nodes_; ++k) {
     const unsigned p = (rank_ + k) % nodes_;
     for (uint32_t i = 0; i < graph_.num_local; ++i)
@@ -149,11 +165,12 @@ LocalGraph GraphLoader::finish(LoadReport* report) {
         for (size_t i = 0; i < b.sources.size(); ++i) {
           const VertexId src = old.partition.global_id(rank_, b.sources[i]);
           for (uint64_t e = b.offsets[i]; e < b.offsets[i + 1]; ++e)
-            f(src, old.partition.global_id(p, b.targets[e]), b.weights.empty() ? Weight{1} : b.weights[e]);
+            f(src, old.partition.global_id(p, b.targets[e]), b.weights.empty() ? Weight{1} : b.weights[e],
+              b.real_weights.empty() ? 0.0 : b.real_weights[e]);
         }
       }
     };
-    g = build_out_edges(for_each_edge, n, edges_built_, nodes_, rank_, rules_.keep_weights, &map);
+    g = build_out_edges(for_each_edge, n, edges_built_, nodes_, rank_, rules_.keep_weights, &map, rules_.real_weights);
     for (uint32_t i = 0; i < local; ++i) g.in_degree[own_slot_[i]] = in_degree_[i];
     if (!original_id_.empty()) {
       g.original_id.resize(local);

@@ -39,6 +39,34 @@ struct IdEntry {
   bool operator<(const IdEntry& o) const { return id < o.id; }
 };
 
+// A worker's records: LoadRecords of 12 bytes, or, when the program reads
+// real weights, WideLoadRecords of 20 (every superstep of the phase: one
+// record size per phase), the edge's weight after the LoadRecord.
+class LoadWriter {
+ public:
+  LoadWriter(Dataplane& dp, unsigned nodes, unsigned rank, bool wide) {
+    if (wide)
+      wide_ = std::make_unique<BucketWriter<WideLoadRecord>>(dp, nodes, rank);
+    else
+      narrow_ = std::make_unique<BucketWriter<LoadRecord>>(dp, nodes, rank);
+  }
+  void start_superstep(uint32_t epoch) { wide_ ? wide_->start_superstep(epoch) : narrow_->start_superstep(epoch); }
+  template <class Stall>
+  void put(unsigned dst, const LoadRecord& r, const Stall& stall, double weight = 0) {
+    if (wide_)
+      wide_->put(dst, WideLoadRecord{r, weight}, stall);
+    else
+      narrow_->put(dst, r, stall);
+  }
+  void close_all(unsigned nodes) { wide_ ? wide_->close_all(nodes) : narrow_->close_all(nodes); }
+  uint64_t buckets_to(unsigned dst) const { return wide_ ? wide_->buckets_to(dst) : narrow_->buckets_to(dst); }
+  uint64_t records_to(unsigned dst) const { return wide_ ? wide_->records_to(dst) : narrow_->records_to(dst); }
+
+ private:
+  std::unique_ptr<BucketWriter<LoadRecord>> narrow_;
+  std::unique_ptr<BucketWriter<WideLoadRecord>> wide_;
+};
+
 class GraphLoader final : public ProgramDriver {
  public:
   GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptions& rules, unsigned workers);
@@ -56,20 +84,27 @@ class GraphLoader final : public ProgramDriver {
   uint64_t records_to(unsigned w, unsigned node) const override { return workers_[w].writer->records_to(node); }
   uint64_t folded_directly(unsigned) const override { return 0; }
   uint64_t direct_overflows(unsigned) const override { return 0; }
-  unsigned record_bytes() const override { return sizeof(LoadRecord); }
+  unsigned record_bytes() const override { return rules_.real_weights ? sizeof(WideLoadRecord) : sizeof(LoadRecord); }
   unsigned domains() const override { return 1; }
   // Record contents are checked where they are used, once V is known.
   uint32_t domain_size(unsigned) const override { return UINT32_MAX; }
   uint32_t max_index(const uint8_t*, unsigned) const override { return 0; }
   bool fold(const uint8_t* records, unsigned count, uint32_t t, unsigned) override {
     if (t >= steps_.size()) return false;
-    const auto* r = reinterpret_cast<const LoadRecord*>(records);
-    if (steps_[t] == Step::kEdges) {
-      received_.append(r, count);
-      edges_in_.fetch_add(count, std::memory_order_relaxed);
-    } else {
-      inbox_[static_cast<size_t>(steps_[t])].append(r, count);
+    if (steps_[t] == Step::kEdges) edges_in_.fetch_add(count, std::memory_order_relaxed);
+    if (rules_.real_weights) {
+      const auto* r = reinterpret_cast<const WideLoadRecord*>(records);
+      if (steps_[t] == Step::kEdges)
+        received_.append(r, count);
+      else
+        for (unsigned i = 0; i < count; ++i) inbox_[static_cast<size_t>(steps_[t])].push(r[i].r);
+      return true;
     }
+    const auto* r = reinterpret_cast<const LoadRecord*>(records);
+    if (steps_[t] == Step::kEdges)
+      received_.append(r, count);
+    else
+      inbox_[static_cast<size_t>(steps_[t])].append(r, count);
     return true;
   }
   void merge(AggregateBytes& into, const AggregateBytes& from) const override;
@@ -82,7 +117,7 @@ class GraphLoader final : public ProgramDriver {
 
   // Written by its worker; the atomics are read by worker 0 for the progress line.
   struct alignas(64) WorkerState {
-    std::unique_ptr<BucketWriter<LoadRecord>> writer;
+    std::unique_ptr<LoadWriter> writer;
     std::unique_ptr<EdgeStore> own;  // edges whose source this node owns: never sent
     StepStats stats;
     AggregateBytes aggregate{};

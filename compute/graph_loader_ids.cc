@@ -148,7 +148,7 @@ void GraphLoader::build_directory() {
 
 // Every vertex's original id to the owner of its dense id.
 void GraphLoader::send_owners(const Stall& stall) {
-  BucketWriter<LoadRecord>& out = *workers_[0].writer;
+  LoadWriter& out = *workers_[0].writer;
   const detail::FastDiv by_nodes(nodes_);
   for (const IdEntry& e : directory_)
     out.put(by_nodes.mod(e.dense), LoadRecord{by_nodes.div(e.dense), low(e.id), high(e.id)}, stall);
@@ -204,7 +204,7 @@ void GraphLoader::send_requests(unsigned w, const Stall& stall) {
 // The directory's answers: (id, dense) for every id asked that is a vertex.
 // An id that is not is left unanswered: the asking node names the line.
 void GraphLoader::send_responses(const Stall& stall) {
-  BucketWriter<LoadRecord>& out = *workers_[0].writer;
+  LoadWriter& out = *workers_[0].writer;
   inbox_[static_cast<size_t>(Step::kRequests)].for_each(
       [&](const LoadRecord& r) {
         const int64_t id = join(r.index, r.a);

@@ -17,6 +17,7 @@ struct GraphRules {
   bool drop_self_loops = false;  // remove u->u
   bool drop_duplicates = false;  // keep one copy of each (u, v) (the smallest weight)
   bool weights = false;          // the program reads edge weights (else every weight is 1)
+  bool real_weights = false;     // ... as doubles (Graphalytics' real weights), not 32-bit integers
 };
 
 // How a program's values are written in Graphalytics' output format

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <type_traits>
 
 #include "compute/program_traits.h"
 
@@ -35,7 +36,10 @@ void write_graphalytics_value(std::FILE* out, const typename Prog::Value& y, Lab
   if constexpr (kind == ValueKind::kHops) {
     std::fprintf(out, "%" PRId64, y == UINT32_MAX ? kGraphalyticsUnreachable : static_cast<int64_t>(y));
   } else if constexpr (kind == ValueKind::kDistance) {
-    write_graphalytics_real(out, y == UINT32_MAX ? INFINITY : static_cast<double>(y));
+    if constexpr (std::is_floating_point_v<typename Prog::Value>)
+      write_graphalytics_real(out, y);
+    else
+      write_graphalytics_real(out, y == UINT32_MAX ? INFINITY : static_cast<double>(y));
   } else if constexpr (kind == ValueKind::kReal) {
     write_graphalytics_real(out, static_cast<double>(y));
   } else if constexpr (kind == ValueKind::kLabel) {

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -91,6 +92,8 @@ std::string write_graph(const TempDir& dir, const GaGraph& g, unsigned cdlp_iter
     << k << "edge-properties.names = weight\n"
     << k << "edge-properties.types = real\n"
     << k << "bfs.source-vertex = " << g.source << "\n"
+    << k << "sssp.weight-property = weight\n"
+    << k << "sssp.source-vertex = " << g.source << "\n"
     << k << "cdlp.max-iterations = " << cdlp_iterations << "\n"
     << k << "pr.damping-factor = 0.85\n"
     << k << "pr.num-iterations = " << pr_iterations << "\n";
@@ -109,14 +112,51 @@ EdgeList dense_graph(const GaGraph& g) {
   return el;
 }
 
+// Dijkstra with the real weights as written (both ways for an undirected
+// graph): the distances by rank of id, infinity when unreachable.
+std::vector<double> real_distances(const GaGraph& g, VertexId source) {
+  const auto rank = [&](int64_t id) {
+    return static_cast<size_t>(std::lower_bound(g.vertices.begin(), g.vertices.end(), id) - g.vertices.begin());
+  };
+  std::vector<std::vector<std::pair<size_t, double>>> out(g.vertices.size());
+  for (const GaEdge& e : g.edges) {
+    const double w = std::strtod(e.weight, nullptr);
+    out[rank(e.src)].emplace_back(rank(e.dst), w);
+    if (!g.directed) out[rank(e.dst)].emplace_back(rank(e.src), w);
+  }
+  std::vector<double> dist(g.vertices.size(), INFINITY);
+  std::vector<bool> done(g.vertices.size(), false);
+  dist[source] = 0;
+  for (;;) {  // O(V^2): a few vertices
+    size_t u = g.vertices.size();
+    for (size_t v = 0; v < g.vertices.size(); ++v)
+      if (!done[v] && dist[v] < INFINITY && (u == g.vertices.size() || dist[v] < dist[u])) u = v;
+    if (u == g.vertices.size()) break;
+    done[u] = true;
+    for (const auto& [v, w] : out[u]) dist[v] = std::min(dist[v], dist[u] + w);
+  }
+  return dist;
+}
+
 // The reference output of `program` in Graphalytics' format (original ids).
 std::string write_reference(const TempDir& dir, const GaGraph& g, const std::string& program, unsigned iterations) {
   const EdgeList el = dense_graph(g);
   const auto at = std::lower_bound(g.vertices.begin(), g.vertices.end(), g.source);
   const auto source = static_cast<VertexId>(at - g.vertices.begin());
-  const ref::Expected want = ref::oracle(program, el, source, iterations);
   const std::string path = dir.file(g.name + "-" + program + ".ref");
   std::FILE* f = std::fopen(path.c_str(), "w");
+  if (program == "sssp") {
+    const std::vector<double> dist = real_distances(g, source);
+    for (size_t v = 0; v < g.vertices.size(); ++v) {
+      if (std::isinf(dist[v]))
+        std::fprintf(f, "%" PRId64 " infinity\n", g.vertices[v]);
+      else
+        std::fprintf(f, "%" PRId64 " %.17g\n", g.vertices[v], dist[v]);
+    }
+    std::fclose(f);
+    return path;
+  }
+  const ref::Expected want = ref::oracle(program, el, source, iterations);
   for (size_t v = 0; v < g.vertices.size(); ++v) {
     std::fprintf(f, "%" PRId64 " ", g.vertices[v]);
     if (want.kind == ref::Expected::Kind::kReal)
@@ -161,7 +201,8 @@ struct AlgorithmCase {
   const char* app;        // wiregraph's name
   const char* algorithm;  // Graphalytics' name
 };
-const AlgorithmCase kAlgorithms[] = {{"bfs", "bfs"}, {"pagerank", "pr"}, {"cc", "wcc"}, {"cd", "cdlp"}};
+const AlgorithmCase kAlgorithms[] = {
+    {"bfs", "bfs"}, {"pagerank", "pr"}, {"cc", "wcc"}, {"cd", "cdlp"}, {"sssp", "sssp"}};
 constexpr unsigned kCdlpIterations = 3, kPrIterations = 7;
 
 // Every algorithm on both graphs at P = 1, 2 and 3 over memif.
@@ -184,22 +225,29 @@ TEST(Graphalytics, TapTwoNodes) {
   const std::string properties = write_graph(dir, g, kCdlpIterations, kPrIterations);
   run_and_validate(dir, g, properties, "pagerank", "pr", 2, "tap", kPrIterations);
   run_and_validate(dir, g, properties, "cd", "cdlp", 2, "tap", kCdlpIterations);
+  run_and_validate(dir, g, properties, "sssp", "sssp", 2, "tap", 0);
 }
 
 // An edge naming a vertex that is not in the .v file: every node stops, the
 // message names the edge file, the line and the id.
-TEST(Graphalytics, EdgeToAVertexNotInTheVertexFile) {
+// A run that must fail: exit status 1 from the launcher.
+LaunchResult run_refused(const TempDir& dir, int nodes, std::vector<std::string> app_args) {
   std::string skip;
-  ASSERT_TRUE(prerequisites("memif", 2, &skip));
+  EXPECT_TRUE(prerequisites("memif", nodes, &skip));
+  LaunchOptions opts;
+  opts.nodes = nodes;
+  opts.timeout_sec = 60;
+  opts.app_args = std::move(app_args);
+  const LaunchResult r = run_launcher(opts, dir.file("cluster.log"));
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  return r;
+}
+
+TEST(Graphalytics, EdgeToAVertexNotInTheVertexFile) {
   TempDir dir;
   std::ofstream(dir.file("bad.v")) << "1\n5\n9\n";
   std::ofstream(dir.file("bad.e")) << "1 5\n5 9\n9 77\n1 9\n";
-  LaunchOptions opts;
-  opts.nodes = 2;
-  opts.timeout_sec = 60;
-  opts.app_args = {"--app", "bfs", "--graph", dir.file("bad.e"), "--source", "1"};
-  const LaunchResult r = run_launcher(opts, dir.file("cluster.log"));
-  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  const LaunchResult r = run_refused(dir, 2, {"--app", "bfs", "--graph", dir.file("bad.e"), "--source", "1"});
   EXPECT_NE(r.output.find(dir.file("bad.e") + ":3: field 2 (dst): vertex 77 is not in " + dir.file("bad.v")),
             std::string::npos)
       << describe(r);
@@ -208,17 +256,10 @@ TEST(Graphalytics, EdgeToAVertexNotInTheVertexFile) {
 // Vertex ids out of order in the .v file (Graphalytics requires ascending):
 // refused, naming the file and the line.
 TEST(Graphalytics, VertexFileOutOfOrder) {
-  std::string skip;
-  ASSERT_TRUE(prerequisites("memif", 1, &skip));
   TempDir dir;
   std::ofstream(dir.file("unsorted.v")) << "1\n9\n5\n";
   std::ofstream(dir.file("unsorted.e")) << "1 5\n";
-  LaunchOptions opts;
-  opts.nodes = 1;
-  opts.timeout_sec = 60;
-  opts.app_args = {"--app", "cc", "--graph", dir.file("unsorted.v")};
-  const LaunchResult r = run_launcher(opts, dir.file("cluster.log"));
-  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  const LaunchResult r = run_refused(dir, 1, {"--app", "cc", "--graph", dir.file("unsorted.v")});
   EXPECT_NE(r.output.find(dir.file("unsorted.v") + ":3: vertex id 5 comes after 9"), std::string::npos) << describe(r);
 }
 
