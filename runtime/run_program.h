@@ -33,6 +33,18 @@
 
 namespace wg {
 
+// What runs a program: Engine<Prog>, or the program's own driver (Prog::Driver,
+// e.g. LCC's) built from the same arguments.
+template <class Prog>
+struct DriverFor {
+  using type = Engine<Prog>;
+};
+template <class Prog>
+  requires requires { typename Prog::Driver; }
+struct DriverFor<Prog> {
+  using type = typename Prog::Driver;
+};
+
 template <VertexProgram Prog>
 struct RunResult {
   LocalGraph graph;                          // this node's part
@@ -85,7 +97,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
   Transport transport(dp, cfg.transport);
   // Destroyed in reverse order: the runtime (its lcores stopped) before the
   // engine its network role folds into.
-  std::unique_ptr<Engine<Prog>> engine;
+  std::unique_ptr<typename DriverFor<Prog>::type> engine;
   std::unique_ptr<Runtime> runtime;
   auto tell_peers = [&](const std::string& what) {
     if (runtime) runtime->abort(what);
@@ -110,7 +122,9 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
                         std::to_string(load.num_vertices) + " vertices)");
     if (announce) announce_graph(cfg, load, lg, layout);
     const auto n = static_cast<VertexId>(load.num_vertices);
-    if constexpr (std::is_invocable_v<Make, VertexId, VertexId>)
+    if constexpr (requires { typename Prog::Driver; })
+      engine = std::make_unique<typename Prog::Driver>(eo, dp, lg, layout);
+    else if constexpr (std::is_invocable_v<Make, VertexId, VertexId>)
       engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(n, source));
     else
       engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(n));

@@ -202,7 +202,7 @@ struct AlgorithmCase {
   const char* algorithm;  // Graphalytics' name
 };
 const AlgorithmCase kAlgorithms[] = {
-    {"bfs", "bfs"}, {"pagerank", "pr"}, {"cc", "wcc"}, {"cd", "cdlp"}, {"sssp", "sssp"}};
+    {"bfs", "bfs"}, {"pagerank", "pr"}, {"cc", "wcc"}, {"cd", "cdlp"}, {"sssp", "sssp"}, {"lcc", "lcc"}};
 constexpr unsigned kCdlpIterations = 3, kPrIterations = 7;
 
 // Every algorithm on both graphs at P = 1, 2 and 3 over memif.
@@ -226,6 +226,7 @@ TEST(Graphalytics, TapTwoNodes) {
   run_and_validate(dir, g, properties, "pagerank", "pr", 2, "tap", kPrIterations);
   run_and_validate(dir, g, properties, "cd", "cdlp", 2, "tap", kCdlpIterations);
   run_and_validate(dir, g, properties, "sssp", "sssp", 2, "tap", 0);
+  run_and_validate(dir, g, properties, "lcc", "lcc", 2, "tap", 0);
 }
 
 // An edge naming a vertex that is not in the .v file: every node stops, the
