@@ -4,39 +4,27 @@
 #include <stdexcept>
 #include <string>
 
-#include "compute/bucket_writer.h"
-#include "compute/load_records.h"
 
 namespace wg {
 
 using load::LoadRecord;
 
 IdLookup::IdLookup(Dataplane& dp, const LocalGraph& g, unsigned workers, std::vector<uint32_t> wanted)
-    : g_(g), workers_(workers), rank_(g.rank), nodes_(g.partition.nodes),
-      writer_(std::make_unique<BucketWriter<LoadRecord>>(dp, nodes_, rank_)), stats_(workers),
-      wanted_(std::move(wanted)) {
+    : SingleWriterDriver(dp, workers, g.rank, g.partition.nodes), g_(g), wanted_(std::move(wanted)) {
   std::sort(wanted_.begin(), wanted_.end());
   wanted_.erase(std::unique(wanted_.begin(), wanted_.end()), wanted_.end());
   answers_.reserve(wanted_.size());
 }
 
-IdLookup::~IdLookup() = default;
-
-uint64_t IdLookup::buckets_to(unsigned w, unsigned node) const { return w == 0 ? writer_->buckets_to(node) : 0; }
-uint64_t IdLookup::records_to(unsigned w, unsigned node) const { return w == 0 ? writer_->records_to(node) : 0; }
-
-void IdLookup::apply(unsigned w, const StepControl& c, const Stall&) {
-  stats_[w] = StepStats{};
-  stats_[w].superstep = c.superstep;
-}
+void IdLookup::apply(unsigned w, const StepControl& c, const Stall&) { begin_step(w, c.superstep); }
 
 // Superstep 0: a request (dense id, asking node) to the owner of every
 // wanted id; superstep 1: the owners' answers (dense id, original id).
 void IdLookup::scatter(unsigned w, const StepControl& c, const Stall& stall) {
   if (w != 0) return;
-  writer_->start_superstep(c.epoch);
+  open_records(c.epoch);
   if (c.superstep == 0) {
-    for (const uint32_t d : wanted_) writer_->put(d % nodes_, LoadRecord{d, rank_, 0}, stall);
+    for (const uint32_t d : wanted_) send(d % nodes_, LoadRecord{d, rank_, 0}, stall);
   } else {
     // This node's slot of a vertex it owns: d div P, or through global_of
     // when the slots were renumbered by NUMA domain.
@@ -52,19 +40,11 @@ void IdLookup::scatter(unsigned w, const StepControl& c, const Stall& stall) {
                                  std::to_string(r.a) + ") arrived: corrupted frames (try --checksum on)?");
       const uint32_t slot = slot_of.empty() ? local : slot_of[local];
       const auto id = static_cast<uint64_t>(g_.original_id[slot]);
-      writer_->put(r.a, LoadRecord{r.index, static_cast<uint32_t>(id), static_cast<uint32_t>(id >> 32)}, stall);
+      send(r.a, LoadRecord{r.index, static_cast<uint32_t>(id), static_cast<uint32_t>(id >> 32)}, stall);
     }
     requests_.clear();
   }
-  writer_->close_all(nodes_);
-  StepStats& st = stats_[0];
-  for (unsigned p = 0; p < nodes_; ++p) {
-    st.messages_sent += writer_->records_to(p);
-    if (p == rank_)
-      st.messages_local += writer_->records_to(p);
-    else
-      st.buckets_sent += writer_->buckets_to(p);
-  }
+  close_records();
 }
 
 bool IdLookup::fold(const uint8_t* records, unsigned count, uint32_t t, unsigned) {

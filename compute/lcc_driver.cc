@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "compute/bucket_writer.h"
 
 namespace wg {
 
@@ -21,9 +20,8 @@ bool ranks_above(uint32_t dx, uint32_t x, uint32_t dv, uint32_t v) { return dx !
 }  // namespace
 
 LccDriver::LccDriver(const EngineOptions&, Dataplane& dp, const LocalGraph& g, const LcoreLayout& layout)
-    : g_(g), workers_(layout.workers()), rank_(g.rank), nodes_(g.partition.nodes),
-      writer_(std::make_unique<BucketWriter<LccRecord>>(dp, nodes_, rank_)), stats_(workers_),
-      numerator_(g.num_local, 0), values_(g.num_local, 0.0) {
+    : SingleWriterDriver(dp, layout.workers(), g.rank, g.partition.nodes), g_(g), numerator_(g.num_local, 0),
+      values_(g.num_local, 0.0) {
   if (!g.global_of.empty()) {
     slot_of_local_.resize(g.num_local);
     for (uint32_t s = 0; s < g.num_local; ++s) slot_of_local_[g.global_of[s] / nodes_] = s;
@@ -31,18 +29,13 @@ LccDriver::LccDriver(const EngineOptions&, Dataplane& dp, const LocalGraph& g, c
   credit_.resize(nodes_);
 }
 
-LccDriver::~LccDriver() = default;
-
-uint64_t LccDriver::buckets_to(unsigned w, unsigned node) const { return w == 0 ? writer_->buckets_to(node) : 0; }
-uint64_t LccDriver::records_to(unsigned w, unsigned node) const { return w == 0 ? writer_->records_to(node) : 0; }
-
 uint32_t LccDriver::slot_of(uint32_t v) const {
   const uint32_t local = v / nodes_;
   if (v % nodes_ != rank_ || local >= g_.num_local) malformed("vertex", v);
   return slot_of_local_.empty() ? local : slot_of_local_[local];
 }
 
-void LccDriver::put(uint32_t vertex, const LccRecord& r, const Stall& stall) { writer_->put(vertex % nodes_, r, stall); }
+void LccDriver::put(uint32_t vertex, const LccRecord& r, const Stall& stall) { send(vertex % nodes_, r, stall); }
 
 unsigned LccDriver::multiplicity(uint32_t slot, uint32_t y) const {
   const uint32_t* first = neighbour_.data() + offset_[slot];
@@ -114,8 +107,7 @@ void LccDriver::finish_values() const {
 }
 
 void LccDriver::apply(unsigned w, const StepControl& c, const Stall&) {
-  stats_[w] = StepStats{};
-  stats_[w].superstep = c.superstep;
+  begin_step(w, c.superstep);
   if (w != 0) return;
   if (c.superstep == 2) build_neighbours();
   if (c.superstep == 3) take_degrees();
@@ -123,7 +115,7 @@ void LccDriver::apply(unsigned w, const StepControl& c, const Stall&) {
 
 void LccDriver::scatter(unsigned w, const StepControl& c, const Stall& stall) {
   if (w != 0) return;
-  writer_->start_superstep(c.epoch);
+  open_records(c.epoch);
   switch (c.superstep) {
     case 0:  // every out-edge to its target's owner: (target's index in its domain, domain, source)
       for (unsigned p = 0; p < nodes_; ++p)
@@ -132,7 +124,7 @@ void LccDriver::scatter(unsigned w, const StepControl& c, const Stall& stall) {
           for (size_t i = 0; i < b.sources.size(); ++i) {
             const uint32_t u = g_.global_id(b.sources[i]);
             for (uint64_t e = b.offsets[i]; e < b.offsets[i + 1]; ++e)
-              writer_->put(p, LccRecord{b.targets[e], d, u, 0, 0}, stall);
+              send(p, LccRecord{b.targets[e], d, u, 0, 0}, stall);
           }
         }
       break;
@@ -174,21 +166,12 @@ void LccDriver::scatter(unsigned w, const StepControl& c, const Stall& stall) {
         for (uint32_t l = 0; l < credit_[p].size(); ++l)
           if (credit_[p][l] != 0) {
             const uint64_t x = credit_[p][l];
-            writer_->put(p, LccRecord{l * nodes_ + p, static_cast<uint32_t>(x), static_cast<uint32_t>(x >> 32), 0, 0},
-                         stall);
+            send(p, LccRecord{l * nodes_ + p, static_cast<uint32_t>(x), static_cast<uint32_t>(x >> 32), 0, 0}, stall);
           }
       break;
     default: break;
   }
-  writer_->close_all(nodes_);
-  StepStats& st = stats_[0];
-  for (unsigned p = 0; p < nodes_; ++p) {
-    st.messages_sent += writer_->records_to(p);
-    if (p == rank_)
-      st.messages_local += writer_->records_to(p);
-    else
-      st.buckets_sent += writer_->buckets_to(p);
-  }
+  close_records();
 }
 
 bool LccDriver::fold(const uint8_t* records, unsigned count, uint32_t t, unsigned) {
@@ -226,7 +209,5 @@ bool LccDriver::fold(const uint8_t* records, unsigned count, uint32_t t, unsigne
     default: return false;
   }
 }
-
-std::vector<wire::TopEntry> LccDriver::top(unsigned) const { return {}; }
 
 }  // namespace wg

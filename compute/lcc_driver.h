@@ -41,12 +41,9 @@
 #include "compute/engine_options.h"
 #include "compute/lcore_layout.h"
 #include "compute/partition.h"
-#include "compute/program_driver.h"
+#include "compute/single_writer_driver.h"
 
 namespace wg {
-
-template <class Record>
-class BucketWriter;
 
 struct __attribute__((packed, aligned(4))) LccRecord {
   uint32_t index;  // the addressed vertex's global id
@@ -54,35 +51,21 @@ struct __attribute__((packed, aligned(4))) LccRecord {
 };
 static_assert(sizeof(LccRecord) == 20);
 
-class LccDriver final : public ProgramDriver {
+class LccDriver final : public SingleWriterDriver<LccRecord> {
  public:
   LccDriver(const EngineOptions& opt, Dataplane& dp, const LocalGraph& g, const LcoreLayout& layout);
-  ~LccDriver() override;
 
   // After the run: each slot's coefficient.
   const std::vector<double>& values() const { return values_; }
 
-  unsigned workers() const override { return workers_; }
   void apply(unsigned w, const StepControl& c, const Stall& stall) override;
   void scatter(unsigned w, const StepControl& c, const Stall& stall) override;
-  const StepStats& worker_stats(unsigned w) const override { return stats_[w]; }
-  AggregateBytes worker_aggregate(unsigned) const override { return {}; }
-  uint64_t buckets_to(unsigned w, unsigned node) const override;
-  uint64_t records_to(unsigned w, unsigned node) const override;
-  uint64_t folded_directly(unsigned) const override { return 0; }
-  uint64_t direct_overflows(unsigned) const override { return 0; }
-  unsigned record_bytes() const override { return sizeof(LccRecord); }
-  unsigned domains() const override { return 1; }
-  uint32_t domain_size(unsigned) const override { return UINT32_MAX; }
-  uint32_t max_index(const uint8_t*, unsigned) const override { return 0; }
   bool fold(const uint8_t* records, unsigned count, uint32_t t, unsigned) override;
-  void merge(AggregateBytes&, const AggregateBytes&) const override {}
   // After the last superstep every credit is in: the coefficients.
   Decision decide(uint32_t s, uint32_t, uint64_t, const AggregateBytes&) const override {
     if (s >= kLastStep) finish_values();
     return {s >= kLastStep, 0};
   }
-  std::vector<wire::TopEntry> top(unsigned k) const override;
 
  private:
   static constexpr uint32_t kLastStep = 5;
@@ -101,9 +84,6 @@ class LccDriver final : public ProgramDriver {
   unsigned multiplicity(uint32_t slot, uint32_t y) const;
 
   const LocalGraph& g_;
-  const unsigned workers_, rank_, nodes_;
-  std::unique_ptr<BucketWriter<LccRecord>> writer_;  // worker 0's: this driver runs on worker 0
-  std::vector<StepStats> stats_;
   std::vector<uint32_t> slot_of_local_;  // v / P -> slot, when the slots are renumbered (k > 1)
   // The network role appends (supersteps 0-2), worker 0 takes them in the next apply.
   std::vector<Pair> in_pairs_, out_pairs_;
