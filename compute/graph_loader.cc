@@ -135,13 +135,13 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
     }
     case GraphInput::Kind::kGraphalytics: {
       const GraphalyticsSpec& spec = *input_.graphalytics;
-      const std::vector<IdEntry>& table = translation_;
+      const IdTable& table = translation_;
       auto dense = [&](int64_t id, const char* field) {
-        const auto it = std::lower_bound(table.begin(), table.end(), IdEntry{id, 0});
-        if (it == table.end() || it->id != id) [[unlikely]]
+        const uint32_t* d = table.find(id);
+        if (d == nullptr) [[unlikely]]
           reader::fail(spec.edge_file, 0, std::string(field) + ": vertex " + std::to_string(id) + " is not in " +
                                               spec.vertex_file);
-        return static_cast<VertexId>(it->dense);
+        return static_cast<VertexId>(*d);
       };
       read_graphalytics_edges(
           w,

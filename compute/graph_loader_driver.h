@@ -15,6 +15,7 @@
 #include "compute/graph_formats.h"
 #include "compute/graph_loader.h"
 #include "compute/graphalytics_input.h"
+#include "compute/id_table.h"
 #include "compute/input_bytes.h"
 #include "compute/line_slice.h"
 #include "compute/load_aggregate.h"
@@ -32,12 +33,7 @@ inline double seconds_since(Clock::time_point t) { return std::chrono::duration<
 enum class Step : uint8_t { kCount, kVertices, kOwners, kRequests, kResponses, kEdges, kDegrees, kSlots };
 inline constexpr size_t kSteps = 8;
 
-// A directory entry: a Graphalytics vertex id and its dense id.
-struct IdEntry {
-  int64_t id;
-  uint32_t dense;
-  bool operator<(const IdEntry& o) const { return id < o.id; }
-};
+
 
 // A worker's records: LoadRecords of 12 bytes, or, when the program reads
 // real weights, WideLoadRecords of 20 (every superstep of the phase: one
@@ -187,10 +183,10 @@ class GraphLoader final : public ProgramDriver {
   // id), the original id of every vertex this node owns (by local index),
   // the ids this node's workers' edge lines use and their dense ids.
   reader::InputHeader vertex_header_, edge_header_;
-  std::vector<IdEntry> directory_;
+  IdTable directory_;
   std::vector<int64_t> original_id_;
-  mutable std::vector<std::vector<int64_t>> wanted_;  // per worker, sorted, distinct
-  mutable std::vector<IdEntry> translation_;  // built by the coordinator after the responses
+  mutable std::vector<IdTable> wanted_;  // per worker: the distinct ids of its edge lines
+  mutable IdTable translation_;          // built by the coordinator after the responses
   mutable std::optional<VertexId> source_;
   Clock::time_point started_ = Clock::now(), edges_started_{}, last_progress_{};
   double edges_seconds_ = 0, build_seconds_ = 0;

@@ -7,10 +7,11 @@
 // asks the directory for the ids its part of NAME.e uses and translates its
 // edges with the answers.
 //
-// Memory per node: the directory's share (16 bytes per entry, V/P entries),
-// the owners' original ids (8 bytes per owned vertex), and the distinct ids
-// of the node's part of the edge file with their dense ids (16 bytes each:
-// at most min(V, 2 E/P)).
+// Memory per node: the directory's share (V/P ids in an IdTable, at most 24
+// bytes each), the owners' original ids (8 bytes per owned vertex), and the
+// distinct ids of the node's part of the edge file with their dense ids (at
+// most 24 bytes each, at most min(V, 2 E/P) of them; during the requests
+// superstep as many again per worker).
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -36,11 +37,6 @@ struct VertexOrder {
   uint8_t bad_rank;        // the node whose first line is out of order
 };
 enum : uint8_t { kAny = 1, kUnsorted = 2 };
-
-void sort_unique(std::vector<int64_t>& v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-}
 
 }  // namespace
 
@@ -132,26 +128,29 @@ void GraphLoader::check_vertex_order(const AggregateBytes& aggregate) const {
                          ", the last before it: the vertex file must list distinct ids in ascending order");
 }
 
-// This node's directory share, sorted by id.
+// This node's directory share.
 void GraphLoader::build_directory() {
   Chunks<LoadRecord>& in = inbox_[static_cast<size_t>(Step::kVertices)];
-  directory_.clear();
-  directory_.reserve(in.size());
-  in.for_each([&](const LoadRecord& r) { directory_.push_back(IdEntry{join(r.index, r.a), r.b}); }, true);
-  std::sort(directory_.begin(), directory_.end());
-  for (size_t i = 1; i < directory_.size(); ++i)
-    if (directory_[i].id == directory_[i - 1].id)
-      throw GraphError(input_.graphalytics->vertex_file, 0,
-                       "vertex id " + std::to_string(directory_[i].id) + " appears twice (vertex lines " +
-                           std::to_string(directory_[i - 1].dense + 1) + " and " + std::to_string(directory_[i].dense + 1) + ")");
+  directory_ = IdTable(in.size());
+  in.for_each(
+      [&](const LoadRecord& r) {
+        const int64_t id = join(r.index, r.a);
+        if (!directory_.insert(id, r.b))
+          throw GraphError(input_.graphalytics->vertex_file, 0,
+                           "vertex id " + std::to_string(id) + " appears twice (vertex lines " +
+                               std::to_string(std::min(*directory_.find(id), r.b) + 1) + " and " +
+                               std::to_string(std::max(*directory_.find(id), r.b) + 1) + ")");
+      },
+      true);
 }
 
 // Every vertex's original id to the owner of its dense id.
 void GraphLoader::send_owners(const Stall& stall) {
   LoadWriter& out = *workers_[0].writer;
   const detail::FastDiv by_nodes(nodes_);
-  for (const IdEntry& e : directory_)
-    out.put(by_nodes.mod(e.dense), LoadRecord{by_nodes.div(e.dense), low(e.id), high(e.id)}, stall);
+  directory_.for_each([&](int64_t id, uint32_t dense) {
+    out.put(by_nodes.mod(dense), LoadRecord{by_nodes.div(dense), low(id), high(id)}, stall);
+  });
 }
 
 void GraphLoader::take_original_ids() {
@@ -177,28 +176,29 @@ void GraphLoader::take_original_ids() {
 // Worker w's edge lines: the distinct ids they use, each asked of its directory node.
 void GraphLoader::send_requests(unsigned w, const Stall& stall) {
   WorkerState& ws = workers_[w];
-  std::vector<int64_t>& ids = wanted_[w];
+  IdTable& ids = wanted_[w];
   ids.clear();
-  size_t unique_until = 0;  // ids[0, unique_until) are sorted and distinct
   LoadAggregate ignored{};
+  uint64_t since_stall = 0;
   auto note = [&](int64_t id) {
-    ids.push_back(id);
-    if (ids.size() >= 2 * unique_until + 4096) [[unlikely]] {  // amortised: a sort per doubling
-      sort_unique(ids);
-      unique_until = ids.size();
+    ids.insert(id);
+    if (++since_stall == kEdgesPerStall) [[unlikely]] {
+      since_stall = 0;
       stall(false);
     }
   };
   const auto t0 = Clock::now();
   const double read_before = ws.read_seconds;
-  read_graphalytics_edges(w, [&](int64_t src, int64_t dst, double) {
+  read_graphalytics_edges(
+      w,
+      [&](int64_t src, int64_t dst, double) {
         note(src);
         note(dst);
-      }, ignored);
-  if (w == 0 && rules_.source) ids.push_back(*rules_.source);
-  sort_unique(ids);
+      },
+      ignored);
+  if (w == 0 && rules_.source) ids.insert(*rules_.source);
   ws.parse_seconds += seconds_since(t0) - (ws.read_seconds - read_before);
-  for (const int64_t id : ids) ws.writer->put(directory_of(id), LoadRecord{low(id), high(id), rank_}, stall);
+  ids.for_each([&](int64_t id, uint32_t) { ws.writer->put(directory_of(id), LoadRecord{low(id), high(id), rank_}, stall); });
 }
 
 // The directory's answers: (id, dense) for every id asked that is a vertex.
@@ -211,32 +211,25 @@ void GraphLoader::send_responses(const Stall& stall) {
         if (r.b >= nodes_)
           throw std::runtime_error("a malformed id request (from node " + std::to_string(r.b) +
                                    ") arrived while loading: corrupted frames (try --checksum on)?");
-        const auto it = std::lower_bound(directory_.begin(), directory_.end(), IdEntry{id, 0});
-        if (it != directory_.end() && it->id == id) out.put(r.b, LoadRecord{r.index, r.a, it->dense}, stall);
+        if (const uint32_t* dense = directory_.find(id)) out.put(r.b, LoadRecord{r.index, r.a, *dense}, stall);
       },
       true);
   directory_.clear();
-  directory_.shrink_to_fit();
 }
 
 // The coordinator, once the responses are in: id -> dense for the workers'
 // edge lines, and the program's source.
 void GraphLoader::build_translation() const {
   Chunks<LoadRecord>& in = inbox_[static_cast<size_t>(Step::kResponses)];
-  translation_.clear();
-  translation_.reserve(in.size());
-  in.for_each([&](const LoadRecord& r) { translation_.push_back(IdEntry{join(r.index, r.a), r.b}); }, true);
-  std::sort(translation_.begin(), translation_.end());
-  translation_.erase(std::unique(translation_.begin(), translation_.end(),
-                                 [](const IdEntry& a, const IdEntry& b) { return a.id == b.id; }),
-                     translation_.end());
-  for (std::vector<int64_t>& ids : wanted_) std::vector<int64_t>().swap(ids);
+  translation_ = IdTable(in.size());
+  in.for_each([&](const LoadRecord& r) { translation_.insert(join(r.index, r.a), r.b); }, true);
+  for (IdTable& ids : wanted_) ids.clear();
   if (rules_.source) {
-    const auto it = std::lower_bound(translation_.begin(), translation_.end(), IdEntry{*rules_.source, 0});
-    if (it == translation_.end() || it->id != *rules_.source)
+    const uint32_t* dense = translation_.find(*rules_.source);
+    if (dense == nullptr)
       throw GraphError(input_.graphalytics->vertex_file, 0,
                        "the source vertex " + std::to_string(*rules_.source) + " is not a vertex of the graph");
-    source_ = it->dense;
+    source_ = *dense;
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include "apps/registry.h"
 #include "compute/graphalytics_input.h"
+#include "compute/id_table.h"
 #include "config/options.h"
 
 namespace wg {
@@ -174,6 +175,31 @@ TEST(GraphalyticsLines, VertexAndEdgeLines) {
   EXPECT_EQ(reader::parse_graphalytics_edge("g.e", pair, "1 2 2.5").weight, 2.5);
   EXPECT_TRUE(reader::is_graphalytics_vertex_line(" 5"));
   EXPECT_FALSE(reader::is_graphalytics_vertex_line(" \t\r"));
+}
+
+// The id mapping's table: every key, INT64_MIN and INT64_MAX included,
+// found after many growths; a repeated key keeps its first value.
+TEST(IdTable, MapsSparseIdsThroughGrowth) {
+  IdTable t;
+  std::vector<int64_t> ids = {INT64_MIN, INT64_MAX, -1, 0, 1, 4294967296, -4294967296};
+  for (int64_t i = 0; i < 5000; ++i) ids.push_back(i * 1000003 - 2500000000LL);
+  for (size_t i = 0; i < ids.size(); ++i) EXPECT_TRUE(t.insert(ids[i], static_cast<uint32_t>(i))) << ids[i];
+  EXPECT_EQ(t.size(), ids.size());
+  EXPECT_FALSE(t.insert(ids[3], 99));
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const uint32_t* d = t.find(ids[i]);
+    ASSERT_NE(d, nullptr) << ids[i];
+    EXPECT_EQ(*d, i) << ids[i];
+  }
+  EXPECT_EQ(t.find(7), nullptr);
+  EXPECT_EQ(t.find(INT64_MIN + 1), nullptr);
+  size_t seen = 0;
+  t.for_each([&](int64_t, uint32_t) { ++seen; });
+  EXPECT_EQ(seen, ids.size());
+  t.clear();
+  EXPECT_EQ(t.size(), 0u);
+  EXPECT_EQ(t.find(INT64_MIN), nullptr);
+  EXPECT_EQ(t.find(0), nullptr);
 }
 
 Config parse(std::vector<std::string> args) {
