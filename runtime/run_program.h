@@ -121,7 +121,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     if (announce) announce_graph(cfg, load, lg, layout);
     engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(static_cast<VertexId>(load.num_vertices)));
     const auto t0 = std::chrono::steady_clock::now();
-    out.report.steps = runtime->run_phase(*engine, PhaseOptions{"superstep", !eo.quiet, eo.crash_at_superstep});
+    out.report.steps = runtime->run_phase(*engine, PhaseOptions{"the computation", !eo.quiet, eo.crash_at_superstep});
     out.report.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     runtime->finish(*engine, out.report);
     out.report.rank = cfg.rank;
