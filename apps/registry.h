@@ -7,6 +7,7 @@
 #include <span>
 #include <string_view>
 
+#include "compute/memory_budget.h"
 #include "compute/program_traits.h"
 #include "runtime/node.h"
 

@@ -173,12 +173,17 @@ class AckLoop {
       rte_mbuf* m = dp_.alloc();
       if (m == nullptr) return;
       uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
-      write_bucket_header(frame, wire::Kind::kAck, kJob, p, 0, 0, 0);
+      // An ACK frame as a peer sends it: cumulative ack, no hole (an empty
+      // selective ack), no echo; sealed when the node checks CRCs.
+      const uint16_t payload = wire::ack_payload_bytes(0);
+      write_bucket_header(frame, wire::Kind::kAck, kJob, p, 0, 0, payload);
       bucket_header(frame)->ack = static_cast<uint32_t>(sent[p]);
+      std::memset(frame + wire::kPayloadOffset, 0, payload);
       FrameAddress a = dp_.address_of(p);
       std::swap(a.src_mac, a.dst_mac);
       std::swap(a.src_ip, a.dst_ip);
-      m->data_len = m->pkt_len = write_l2_l4(frame, a, sizeof(wire::BucketHeader));
+      m->data_len = m->pkt_len = write_l2_l4(frame, a, static_cast<uint16_t>(sizeof(wire::BucketHeader) + payload));
+      dp_.seal(m);
       if (rte_eth_tx_burst(port_, 0, &m, 1) != 1) {
         rte_pktmbuf_free(m);
         return;

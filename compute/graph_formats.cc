@@ -182,6 +182,29 @@ InputHeader read_header(InputBytes& in, GraphFormat format) {
   return h;
 }
 
+DeclaredSize declared_size(const InputHeader& h) {
+  const auto twice = [](uint64_t x) { return x <= UINT64_MAX / 2 ? 2 * x : x; };
+  switch (h.format) {
+    case GraphFormat::kMatrixMarket:
+      return {h.declared_vertices, h.symmetric ? twice(h.declared_entries) : h.declared_entries,
+              "the size line (line " + std::to_string(h.declaring_line) + ") declares " + std::to_string(h.rows) +
+                  " x " + std::to_string(h.cols) + " with " + std::to_string(h.declared_entries) + " entries"};
+    case GraphFormat::kDimacs:
+      return {h.declared_vertices, h.declared_entries,
+              "the 'p' line (line " + std::to_string(h.declaring_line) + ") declares " +
+                  std::to_string(h.declared_vertices) + " nodes and " + std::to_string(h.declared_entries) + " arcs"};
+    case GraphFormat::kMetis:
+      return {h.declared_vertices, h.declared_entries,
+              "the header (line " + std::to_string(h.declaring_line) + ") declares " +
+                  std::to_string(h.declared_vertices) + " vertices and " + std::to_string(h.declared_edges) + " edges"};
+    case GraphFormat::kBinary:
+    case GraphFormat::kBinaryWeighted:
+      return {0, h.size / h.record_bytes,
+              "its size (" + std::to_string(h.size) + " bytes, " + std::to_string(h.record_bytes) + " per edge)"};
+    default: return {0, 0, "an edge list (its size is known once read)"};
+  }
+}
+
 SliceSpec slice_of(const InputHeader& h, unsigned i, unsigned n) {
   SliceSpec s;
   const uint64_t units = h.record_bytes ? h.size / h.record_bytes : h.size - h.data_start;

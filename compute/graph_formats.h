@@ -49,6 +49,10 @@ struct InputHeader {
 // Reads the header of a file in `format` (kAuto: by its name). Throws GraphError.
 InputHeader read_header(InputBytes& in, GraphFormat format);
 
+// What the header (or a binary file's length) says the graph holds, before
+// any edge is read: for the memory check. Edge lists declare nothing (0).
+DeclaredSize declared_size(const InputHeader& h);
+
 // One slice's figures, summed over slices.
 struct SliceTotals {
   uint64_t entries = 0;       // edge-list, MM and DIMACS data lines, binary records, METIS neighbour entries

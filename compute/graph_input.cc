@@ -96,6 +96,33 @@ InputIdentity identify_input(const GraphInput& in) {
   return id;
 }
 
+DeclaredSize declared_input_size(const GraphInput& in) {
+  switch (in.kind) {
+    case GraphInput::Kind::kFile: {
+      FileBytes bytes(in.spec);
+      return reader::declared_size(reader::read_header(bytes, in.format));
+    }
+    case GraphInput::Kind::kGenerator: {
+      const KroneckerGenerator gen(in.kron);
+      return {gen.num_vertices(), gen.num_edges(),
+              "it generates " + std::to_string(gen.num_vertices()) + " vertices and " +
+                  std::to_string(gen.num_edges()) + " edges"};
+    }
+    case GraphInput::Kind::kMemory:
+      return {in.edges->num_vertices, in.edges->num_edges(), std::to_string(in.edges->num_edges()) + " edges in memory"};
+    case GraphInput::Kind::kGraphalytics: {
+      // What NAME.properties says (meta.vertices, meta.edges), when it says it;
+      // else nothing is declared and the loader checks once the edges are in.
+      const GraphalyticsSpec& g = *in.graphalytics;
+      if (g.meta_vertices == 0 && g.meta_edges == 0) return {};
+      return {g.meta_vertices, g.meta_edges,
+              "its properties declare " + std::to_string(g.meta_vertices) + " vertices and " +
+                  std::to_string(g.meta_edges) + " edges"};
+    }
+  }
+  return {};
+}
+
 std::string describe_input(uint32_t kind, uint64_t size, uint64_t digest) {
   const auto k = static_cast<GraphInput::Kind>(kind >> 8);
   switch (k) {

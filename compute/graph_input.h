@@ -44,6 +44,10 @@ struct InputIdentity {
   uint64_t digest = 0;
 };
 InputIdentity identify_input(const GraphInput& in);
+// What the input declares it holds before anything is read (a file's header
+// or length, the generator's spec, the edges in memory), for the memory
+// check; an edge list declares nothing (0 edges). Throws GraphError.
+DeclaredSize declared_input_size(const GraphInput& in);
 // "a 1234-byte edgelist file (header 0x...)": the hello's mismatch message.
 std::string describe_input(uint32_t kind, uint64_t size, uint64_t digest);
 

@@ -41,6 +41,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <functional>
 #include <string>
 
 #include "compute/domain_partition.h"
@@ -53,6 +54,15 @@
 
 namespace wg {
 
+// What a node holds once its edges have arrived.
+struct HeldShape {
+  uint64_t vertices = 0;     // V
+  uint64_t edges = 0;        // |E| of the cluster, after the per-edge rules
+  uint64_t held_edges = 0;   // this node's (its out-edges, duplicates not yet dropped)
+  uint64_t held_bytes = 0;   // what holding them takes now
+  std::string what;          // "g.el: 4294967295 vertices and 1 edges"
+};
+
 struct LoadOptions {
   bool symmetrize = false;       // --undirected, or the program's rule (or an undirected Graphalytics graph)
   bool drop_self_loops = false;
@@ -64,6 +74,10 @@ struct LoadOptions {
   bool progress = false;         // a line a second while the edges move
   bool crash_in_shuffle = false; // test hook (--crash-node R:load): SIGKILL mid-shuffle
   std::optional<int64_t> source;  // Graphalytics ids: the original id of the program's source
+  // Called once the edges have arrived and V and |E| are known, before the
+  // node builds anything: throws to refuse a graph that will not fit
+  // (runtime/node.h check_memory_for).
+  std::function<void(const HeldShape&)> check_memory;
 };
 LoadOptions load_options(const GraphRules& program, bool undirected, unsigned domains, bool metis);
 

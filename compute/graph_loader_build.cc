@@ -29,6 +29,16 @@ Weight weight_word(const EdgeBlock& b, uint64_t e) {
 void GraphLoader::build_blocks() {
   const VertexId n = num_vertices_;
   EdgeStore& received = received_;
+  if (rules_.check_memory) {
+    HeldShape held;
+    held.vertices = n;
+    held.edges = totals_.edges;
+    held.held_edges = received.size();
+    for (const WorkerState& ws : workers_) held.held_edges += ws.own->size();
+    held.held_bytes = held.held_edges * (rules_.real_weights ? sizeof(WideLoadRecord) : rules_.keep_weights ? 12 : 8);
+    held.what = input_.spec + ": " + std::to_string(n) + " vertices and " + std::to_string(totals_.edges) + " edges";
+    rules_.check_memory(held);
+  }
   // Edges from other nodes must be ours and within V: only corruption without
   // --checksum (or a foreign job) could break that.
   received.for_each([&](VertexId src, VertexId dst, Weight, double) {

@@ -16,6 +16,7 @@
 
 #include "compute/graph_formats.h"
 #include "compute/kronecker.h"
+#include "compute/memory_budget.h"
 #include "compute/reader_support.h"
 
 namespace wg {
@@ -28,7 +29,9 @@ namespace {
 // input costs no copy; pipes and other special files fall back to read().
 class FileData {
  public:
-  explicit FileData(const std::string& path) {
+  // A regular file is mapped; anything else (a pipe, a device) is read into
+  // memory, at most max_stream_bytes of it.
+  FileData(const std::string& path, uint64_t max_stream_bytes) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) fail(path, 0, std::string("cannot open: ") + std::strerror(errno));
     struct stat st{};
@@ -48,7 +51,7 @@ class FileData {
       }
       size_ = 0;
     }
-    read_all(fd, path);
+    read_all(fd, path, max_stream_bytes);
   }
   ~FileData() {
     if (map_ != nullptr) ::munmap(map_, size_);
@@ -67,7 +70,7 @@ class FileData {
     fail(path, 0, std::string(what) + ": " + std::strerror(err));
   }
 
-  void read_all(int fd, const std::string& path) {
+  void read_all(int fd, const std::string& path, uint64_t max_bytes) {
     char chunk[1 << 16];
     for (;;) {
       const ssize_t n = ::read(fd, chunk, sizeof chunk);
@@ -76,6 +79,15 @@ class FileData {
         if (errno == EINTR) continue;
         close_and_fail(fd, path, "read error");
       }
+      if (buf_.size() + static_cast<size_t>(n) > max_bytes) {
+        ::close(fd);
+        fail(path, 0, "is not a regular file and holds more than " + format_bytes(max_bytes) + " (" +
+                          std::to_string(max_bytes) +
+                          " bytes), the most wiregraph reads into memory from a pipe or device (a quarter of "
+                          "what this node may use); save it to a regular file, which is mapped instead");
+      }
+      if (buf_.size() + static_cast<size_t>(n) > buf_.capacity())  // grow, but never far past the bound
+        buf_.reserve(std::min<uint64_t>(std::max<uint64_t>(2 * buf_.capacity(), sizeof chunk), max_bytes));
       buf_.append(chunk, static_cast<size_t>(n));
     }
     ::close(fd);
@@ -136,20 +148,28 @@ GraphFormat format_from_extension(const std::string& path) {
   return GraphFormat::kEdgeList;  // .txt, .csv, .el, .wel, .tsv and anything else
 }
 
-EdgeList read_graph_file(const std::string& path, GraphFormat format) {
-  const FileData file(path);
+EdgeList read_graph_file(const std::string& path, GraphFormat format, const LoadLimits& limits) {
+  const FileData file(path, limits.max_stream_bytes);
   if (is_compressed_name(path)) {
     fail(path, 0, ends_with(lower(path), ".gz") ? "compressed input is not supported; gunzip it first"
                                                : "compressed input is not supported; decompress it first");
   }
   MemoryBytes in(path, file.view());
-  return read_whole(in, format);
+  return read_whole(in, format, limits.check);
 }
 
 // A kron: spec ignores FORMAT: the generator has no file format.
-EdgeList load_graph(const std::string& spec, GraphFormat format) {
-  if (spec.rfind("kron:", 0) == 0) return generate_kronecker(parse_kronecker_spec(spec));
-  return read_graph_file(spec, format);
+EdgeList load_graph(const std::string& spec, GraphFormat format, const LoadLimits& limits) {
+  if (spec.rfind("kron:", 0) == 0) {
+    const KroneckerSpec k = parse_kronecker_spec(spec);
+    if (limits.check) {
+      const uint64_t v = uint64_t{1} << k.scale;
+      limits.check({v, v * k.degree, "it generates " + std::to_string(v) + " vertices and " +
+                                          std::to_string(v * k.degree) + " edges"});
+    }
+    return generate_kronecker(k);
+  }
+  return read_graph_file(spec, format, limits);
 }
 
 }  // namespace wg

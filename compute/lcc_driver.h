@@ -28,10 +28,14 @@
 //   5  every non-zero credit to the owner of its vertex
 // Memory per node: the neighbour lists, 9 bytes per entry (id, flags,
 // neighbour degree) and 5 more per higher neighbour, for 2 |E| / P entries on
-// average; the credits, 8 bytes for each of the V vertices (the cluster's
-// credit for any vertex can arise on any node); 20-byte records in flight,
+// average; while N+ is built (superstep 3) the degree records of superstep 2
+// are still held, 20 bytes per entry (before that, superstep 2's 12-byte
+// pairs, fewer); the credits, 8 bytes for each of the V vertices (the
+// cluster's credit for any vertex can arise on any node); 36 bytes per owned
+// vertex (offsets, numerators, values, slot map); 20-byte records in flight,
 // bounded by the transport's window. Wedges sent: sum over u of
-// |N+(u)| (|N+(u)| - 1) / 2, at most O(|E|^1.5).
+// |N+(u)| (|N+(u)| - 1) / 2, at most O(|E|^1.5). kFootprint states this for
+// the memory check (compute/memory_budget.h).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +44,7 @@
 
 #include "compute/engine_options.h"
 #include "compute/lcore_layout.h"
+#include "compute/memory_budget.h"
 #include "compute/partition.h"
 #include "compute/single_writer_driver.h"
 
@@ -53,6 +58,11 @@ static_assert(sizeof(LccRecord) == 20);
 
 class LccDriver final : public SingleWriterDriver<LccRecord> {
  public:
+  // The peak above, per neighbour-list entry (9 + 20 + 5), per owned vertex
+  // and per vertex of the graph.
+  static constexpr DriverFootprint kFootprint{.bytes_per_neighbour = 34, .bytes_per_local_vertex = 36,
+                                              .bytes_per_vertex = 8};
+
   LccDriver(const EngineOptions& opt, Dataplane& dp, const LocalGraph& g, const LcoreLayout& layout);
 
   // After the run: each slot's coefficient.

@@ -52,6 +52,7 @@
 #include "dataplane/dataplane.h"
 #include "dataplane/idle.h"
 #include "reliability/membership.h"
+#include "reliability/progress_watch.h"
 #include "reliability/superstep_ledger.h"
 #include "reliability/transport.h"
 #include "report/role_clock.h"
@@ -66,7 +67,7 @@ class EngineError : public std::runtime_error {
 };
 
 struct PhaseOptions {
-  std::string name;               // for messages: "loading", "superstep"
+  const char* name = "the run";   // for messages: "loading", "the computation" (a string literal)
   bool print_steps = false;       // one line per superstep (the program's, unless --quiet)
   int64_t crash_at = -1;          // test hook: SIGKILL at this superstep of the phase
 };
@@ -141,7 +142,8 @@ class Runtime {
   unsigned fold_local();
   void publish_progress();
   bool all_peers_done() const;
-  void check_peers_alive() const;
+  std::string describe_epoch(int64_t epoch) const;  // "superstep 3 of loading"
+  void check_peers_alive();
 
   const EngineOptions opt_;
   Dataplane& dp_;
@@ -153,6 +155,7 @@ class Runtime {
   // written before the phase's first frame can arrive (see "Phases")
   std::atomic<ProgramDriver*> program_{nullptr};
   std::atomic<uint32_t> base_{0};
+  std::atomic<const char*> phase_name_{nullptr};  // PhaseOptions::name, for messages from any role
   // network role -> coordinator: passes of its loop, so that a phase's end
   // can wait until no pass still holds the phase's driver
   alignas(64) std::atomic<uint64_t> network_passes_{0};
@@ -161,11 +164,12 @@ class Runtime {
   bool aborted_ = false;
   unsigned phases_ = 0;
   uint32_t next_epoch_ = 0;         // the next superstep's epoch
-  std::string phase_name_;
+
   double discovery_seconds_ = 0.0;
   TelemetrySource telemetry_;
   SuperstepLedger ledger_;       // network role
   Membership membership_;        // network role
+  ProgressWatch progress_{opt_.progress_timeout_s};  // network role
   std::array<RoleClock, RTE_MAX_LCORE + 1> clocks_;  // by lcore id, each written by its lcore only
   bool launched_ = false;
   std::vector<WorkerArg> worker_args_;

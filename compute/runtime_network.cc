@@ -162,17 +162,34 @@ bool Runtime::all_peers_done() const {
 }
 
 // Any peer silent past the timeout is dead, whatever we are waiting for:
-// live peers send keepalives.
-void Runtime::check_peers_alive() const {
+// live peers send keepalives. A superstep that gets nothing for
+// --progress-timeout while they do ends the run too (progress_watch.h).
+void Runtime::check_peers_alive() {
+  const int64_t waiting = await_target_.load(std::memory_order_relaxed);
+  const bool awaited = waiting > completed_.load(std::memory_order_relaxed);
   for (unsigned p = 0; p < nodes_; ++p) {
     if (p == rank_ || membership_.silent_for(p) <= opt_.peer_timeout_s) continue;
-    const int64_t waiting = await_target_.load(std::memory_order_relaxed);
     std::string what = "node " + std::to_string(p) + " silent for " +
                        std::to_string(static_cast<int>(membership_.silent_for(p))) + " s";
-    if (waiting > completed_.load(std::memory_order_relaxed))
-      what += " while this node waits for the end of superstep " + std::to_string(waiting);
+    if (awaited) what += " while this node waits for the end of " + describe_epoch(waiting);
     throw EngineError(what + ": it stopped answering (crashed, killed or cut off)");
   }
+  const auto s = static_cast<uint32_t>(waiting);
+  const uint64_t local = awaited ? local_folded_[s & 1] : 0;
+  const double now = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+  if (progress_.stalled(awaited ? waiting : -1, awaited ? ledger_.progress(s) + local : 0, now))
+    throw EngineError(describe_stall(ledger_, s, describe_epoch(waiting), local,
+                                     local_expected_[s & 1].load(std::memory_order_relaxed), progress_.limit()));
+}
+
+// Epochs are the runtime's count (compute/runtime.h, "Phases"); people know
+// the phase and its superstep.
+std::string Runtime::describe_epoch(int64_t epoch) const {
+  const uint32_t base = base_.load(std::memory_order_relaxed);
+  const char* phase = phase_name_.load(std::memory_order_relaxed);
+  const std::string name = phase != nullptr ? phase : "the run";
+  if (epoch < static_cast<int64_t>(base)) return "the barrier before " + name + " (epoch " + std::to_string(epoch) + ")";
+  return "superstep " + std::to_string(epoch - base) + " of " + name;
 }
 
 }  // namespace wg

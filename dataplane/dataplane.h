@@ -81,6 +81,7 @@ class Dataplane {
   std::string link_state() const;
   uint16_t tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n) { return ports_.tx_burst(port, pkts, n, tx); }
   uint16_t rx_burst(unsigned port, rte_mbuf** out, uint16_t n) { return ports_.rx_burst(port, out, n); }
+  uint64_t rx_drops(unsigned port) const { return ports_.rx_drops(port); }
   // Sends a hello (or abort) on every port, now, to the broadcast address,
   // always with its CRC; dropped if the port cannot take it (hellos repeat).
   void broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes);

@@ -46,11 +46,23 @@ ordered_json links_json(const std::vector<ConnectionReport>& links) {
                  {"ast_us", c.ast_us},
                  {"rto_us", c.rto_us},
                  {"srtt_us", c.srtt_us},
+                 {"min_rtt_us", c.min_rtt_us},
                  {"frames", c.send.frames},
                  {"retransmissions", c.send.retransmissions},
                  {"timeouts", c.send.timeouts},
                  {"new_acks", c.send.new_acks},
                  {"stale_acks", c.send.stale_acks},
+                 {"sacked", c.send.sacked},
+                 {"lost", c.send.lost},
+                 {"probes", c.send.probes},
+                 {"spurious", c.send.spurious},
+                 {"max_n", c.send.max_n},
+                 {"rounds", c.send.rounds},
+                 {"congestion_rounds", c.send.congestion_rounds},
+                 {"signal_burst", c.send.signal_burst},
+                 {"signal_queue", c.send.signal_queue},
+                 {"signal_rx_drops", c.send.signal_rx_drops},
+                 {"signal_rto", c.send.signal_rto},
                  {"acks_sent", c.acks_sent},
                  {"delivered", c.receive.delivered},
                  {"held", c.receive.held},
@@ -197,10 +209,11 @@ void print_step(const StepStats& st, double line_rate_gbps) {
       st.messages_accumulated, st.seconds, l2, l1, line_rate_gbps > 0 ? 100.0 * l1 / line_rate_gbps : 0.0,
       line_rate_gbps, rtx, role_shares(st.role_seconds).c_str());
   for (const ConnectionReport& c : st.links)
-    std::printf("               to node %u: N %u  AST %.3f us  RTO %.0f us  sent %" PRIu64 "  retransmitted %" PRIu64
-                "  timeouts %" PRIu64 "  stale acks %" PRIu64 "  dup rx %" PRIu64 "\n",
-                c.peer, c.n, c.ast_us, c.rto_us, c.send.frames, c.send.retransmissions, c.send.timeouts,
-                c.send.stale_acks, c.receive.duplicates);
+    std::printf("               to node %u: N %u (max %u, %" PRIu64 " congested rounds)  AST %.3f us  SRTT %.0f us  RTO %.0f us"
+                "  sent %" PRIu64 "  retransmitted %" PRIu64 " (lost %" PRIu64 ", probes %" PRIu64 ", timeouts %" PRIu64
+                ")  dup rx %" PRIu64 "\n",
+                c.peer, c.n, c.send.max_n, c.send.congestion_rounds, c.ast_us, c.srtt_us, c.rto_us, c.send.frames,
+                c.send.retransmissions, c.send.lost, c.send.probes, c.send.timeouts, c.receive.duplicates);
   std::fflush(stdout);
 }
 

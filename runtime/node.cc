@@ -2,6 +2,10 @@
 
 #include <sys/resource.h>
 
+#include <cstdlib>
+
+#include "compute/dense_block.h"
+#include "compute/memory_limit.h"
 #include "numa/topology.h"
 
 namespace wg {
@@ -31,6 +35,22 @@ Config resolved(Config c) {
 
 Node::Node(const Config& config)
     : cfg_(resolved(config)), dp_(std::make_unique<Dataplane>(dataplane_options(cfg_))) {}
+
+MemoryLimit Node::memory_limit() const {
+  unsigned sharing = 1;
+  if (const char* n = std::getenv("WIREGRAPH_NODES_PER_HOST")) sharing = static_cast<unsigned>(std::atoi(n));
+  return share_of(read_memory_limit(), sharing);
+}
+
+void Node::check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) const {
+  shape.nodes = cfg_.nodes;
+  shape.domains = cfg_.domains;
+  shape.scatter = cfg_.engine.scatter;
+  shape.segment_bytes = cfg_.engine.segment_bytes ? cfg_.engine.segment_bytes : default_segment_bytes();
+  AppFootprint loaded = app;
+  loaded.symmetrize |= cfg_.undirected;  // --undirected doubles the edges like the program's own rule
+  check_memory(estimate_node_memory(shape, loaded), held, memory_limit(), what);
+}
 
 double Node::line_rate_gbps() const {
   if (cfg_.engine.line_rate_gbps > 0) return cfg_.engine.line_rate_gbps;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "compute/graph_input.h"
+#include "compute/memory_budget.h"
 #include "config/options.h"
 #include "dataplane/dataplane.h"
 
@@ -29,6 +30,15 @@ class Node {
   // --graph as an input (a file or the generator). Throws GraphError for a
   // bad kron: spec or a compressed file name.
   GraphInput input() const { return GraphInput::from_spec(cfg_.graph, cfg_.format, cfg_.undirected); }
+
+  // What this node may allocate: read_memory_limit(), shared with the other
+  // nodes of the job on this host (WIREGRAPH_NODES_PER_HOST, set by
+  // scripts/wiregraph-cluster).
+  MemoryLimit memory_limit() const;
+  // The estimate for `shape` (P, K, --scatter and --segment-kib filled in
+  // from the configuration), less `held` bytes already allocated, checked
+  // against memory_limit(); `what` starts the error. Throws MemoryBudgetError.
+  void check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) const;
 
   // The line rate the report compares with: --line-rate, else the port's, else 10.
   double line_rate_gbps() const;

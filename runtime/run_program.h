@@ -68,6 +68,20 @@ JobIdentity job_identity(const Config& cfg, const GraphInput& input) {
   return JobIdentity{program_id(Prog::kTraits.name), cfg.params_digest(), in.kind, in.size, in.digest, &describe_input};
 }
 
+// What the input declares (a header, a binary file's length, the generator's
+// spec) against what this node may use, before anything is read or sent. An
+// edge list declares nothing: the loader checks it once its edges are in.
+template <VertexProgram Prog>
+void check_declared_memory(const Node& node, const GraphInput& input) {
+  const Config& cfg = node.config();
+  const DeclaredSize d = declared_input_size(input);
+  if (d.vertices == 0 && d.edges == 0) return;
+  const bool doubled = cfg.undirected || Prog::kTraits.graph.symmetrize;
+  const uint64_t edges = doubled && d.edges <= UINT64_MAX / 2 ? 2 * d.edges : d.edges;
+  node.check_memory_for(balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains), footprint_of<Prog>(), 0,
+                        input.spec + ": " + d.what);
+}
+
 // What the node prints once its share is loaded.
 inline void announce_graph(const Config& cfg, const LoadReport& load, const LocalGraph& lg, const LcoreLayout& layout) {
   std::printf("graph: %lu vertices, %lu edges%s (fingerprint 0x%016lx); this node read %.1f MB and holds %u "
@@ -105,6 +119,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
   };
   try {
     const auto started = std::chrono::steady_clock::now();
+    check_declared_memory<Prog>(node, input);
     runtime = std::make_unique<Runtime>(eo, job_identity<Prog>(cfg, input), dp, transport, layout, cfg.rank, cfg.nodes);
     RunResult<Prog> out;
     LoadReport load;
@@ -114,6 +129,13 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     lo.crash_in_shuffle = eo.crash_in_load;
     const bool mapped_ids = input.kind == GraphInput::Kind::kGraphalytics;
     if (mapped_ids && Prog::kTraits.uses_source) lo.source = cfg.source_id;  // the loader maps it
+    lo.check_memory = [&node, &cfg](const HeldShape& h) {
+      NodeShape shape;
+      shape.vertices = h.vertices;
+      shape.held_edges = shape.out_edges = h.held_edges;
+      shape.in_edges = std::max<uint64_t>(h.held_edges, h.edges / cfg.nodes);  // in-edges are not known yet
+      node.check_memory_for(shape, footprint_of<Prog>(), h.held_bytes, h.what);
+    };
     out.graph = load_graph_share(*runtime, dp, input, lo, layout, &load);
     const LocalGraph& lg = out.graph;
     const VertexId source = load.source ? *load.source : cfg.source;
@@ -129,14 +151,14 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     else
       engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(n));
     const auto t0 = std::chrono::steady_clock::now();
-    out.report.steps = runtime->run_phase(*engine, PhaseOptions{"superstep", !eo.quiet, eo.crash_at_superstep});
+    out.report.steps = runtime->run_phase(*engine, PhaseOptions{"the computation", !eo.quiet, eo.crash_at_superstep});
     out.report.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if constexpr (Prog::kTraits.value_kind == ValueKind::kLabel) {
       // Labels are dense ids: their original ids come from their owners.
       if (cfg.graphalytics_output && !lg.original_id.empty()) {
         const std::vector<typename Prog::Value>& labels = engine->values();
         IdLookup lookup(dp, lg, layout.workers(), std::vector<uint32_t>(labels.begin(), labels.end()));
-        runtime->run_phase(lookup, PhaseOptions{"labels", false, -1});
+        runtime->run_phase(lookup, PhaseOptions{"the label lookup", false, -1});
         out.label_ids.reserve(labels.size());
         for (const uint32_t label : labels) out.label_ids.push_back(lookup.original(label));
       }

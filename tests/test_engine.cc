@@ -223,6 +223,31 @@ void check_sssp(const EdgeList& g, VertexId source) {
                  "superstep 0");
 }
 
+// SSSP against the 64-bit oracle: exact while every distance fits in
+// Sssp::kMaxDistance (2^32-3), else the run ends with DistanceOverflow
+// naming how many vertices are too far (apps/sssp.h), never saturated values.
+void check_sssp_or_overflow(const EdgeList& g, VertexId source) {
+  const std::vector<uint64_t> want = ref::sssp(g, source);
+  uint64_t too_far = 0;
+  for (uint64_t d : want) too_far += d != ref::kInfinity && d > Sssp::kMaxDistance;
+  if (too_far == 0) {
+    check_sssp(g, source);
+    return;
+  }
+  try {
+    run_engine(g, Sssp(source));
+    ADD_FAILURE() << "sssp from " << source << " ended normally although " << too_far
+                  << " distances pass 2^32-3";
+  } catch (const std::exception& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("sssp: " + std::to_string(too_far) + (too_far == 1 ? " vertex is" : " vertices are") +
+                       " farther than 4294967293"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("source " + std::to_string(source)), std::string::npos) << msg;
+  }
+}
+
 void check_cc(const EdgeList& directed) {
   SCOPED_TRACE("cc");
   EdgeList g = directed;
@@ -294,6 +319,32 @@ TEST(EngineCornerCases, Sssp) {
   check_sssp(g, 102);  // self-loop source
   check_sssp(g, 119);
 }
+// Distances near 2^32: the largest one exact, a vertex first reached by an
+// overflowing path and then by a short one exact, and distances past 2^32-3
+// (by one, and by summing to more than 2^32) an error.
+TEST(EngineSsspOverflow, ExactUpToTheLargestDistanceAndAnErrorBeyond) {
+  constexpr Weight kBig = 4294967295u;
+  EdgeList fits;
+  fits.num_vertices = 5;
+  fits.weighted = true;
+  fits.edges = {{0, 1, kBig - 3}, {1, 2, 1},     // 2: exactly 2^32-3
+                {0, 3, kBig}, {0, 4, 1}, {4, 3, 1}};  // 3: overflowing at superstep 1, 2 at superstep 2
+  check_sssp_or_overflow(fits, 0);
+  EXPECT_EQ(ref::sssp(fits, 0)[2], Sssp::kMaxDistance);  // the case the test claims
+
+  EdgeList one_past = fits;
+  one_past.edges[1].weight = 2;  // 2: 2^32-2
+  check_sssp_or_overflow(one_past, 0);
+
+  EdgeList sums;  // a chain of 2^31 weights: 2^31, 2^32, 3 * 2^31 (no 32-bit sum holds them)
+  sums.num_vertices = 4;
+  sums.weighted = true;
+  sums.edges = {{0, 1, 1u << 31}, {1, 2, 1u << 31}, {2, 3, 1u << 31}};
+  check_sssp_or_overflow(sums, 0);
+  check_sssp_or_overflow(sums, 1);  // from 1: 2^31 and 2^32 (one too far)
+  check_sssp_or_overflow(sums, 2);  // from 2: fits
+}
+
 TEST(EngineCornerCases, Cc) { check_cc(test::corner_case_graph()); }
 TEST(EngineCornerCases, Cd) {
   const EdgeList g = test::corner_case_graph();

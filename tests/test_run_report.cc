@@ -105,9 +105,14 @@ TEST(RunReport, NodeJsonShape) {
             (std::vector<std::string>{"seen", "dropped", "duplicated", "reordered", "corrupted", "delayed"}));
   ASSERT_EQ(j["links"].size(), 1u);
   EXPECT_EQ(keys(j["links"][0]),
-            (std::vector<std::string>{"peer", "n", "ast_us", "rto_us", "srtt_us", "frames", "retransmissions",
-                                      "timeouts", "new_acks", "stale_acks", "acks_sent", "delivered", "held",
-                                      "duplicates", "beyond_window"}));
+            (std::vector<std::string>{"peer", "n", "ast_us", "rto_us", "srtt_us", "min_rtt_us", "frames",
+                                      "retransmissions", "timeouts", "new_acks", "stale_acks", "sacked", "lost",
+                                      "probes", "spurious", "max_n", "rounds", "congestion_rounds", "signal_burst",
+                                      "signal_queue", "signal_rx_drops", "signal_rto", "acks_sent", "delivered",
+                                      "held", "duplicates", "beyond_window"}));
+  EXPECT_TRUE(j["links"][0]["min_rtt_us"].is_number_float());
+  EXPECT_TRUE(j["links"][0]["max_n"].is_number_unsigned());
+  EXPECT_TRUE(j["links"][0]["probes"].is_number_unsigned());
   EXPECT_TRUE(j["links"][0]["ast_us"].is_number_float());
   EXPECT_TRUE(j["links"][0]["n"].is_number_unsigned());
   ASSERT_EQ(j["supersteps"].size(), 1u);
