@@ -155,10 +155,11 @@ FaultSpec parse_faults(const char* opt, const char* text) {
   }
 }
 
-bool parse_on_off(const char* opt, const char* text) {
-  if (std::strcmp(text, "on") == 0) return true;
-  if (std::strcmp(text, "off") == 0) return false;
-  throw ConfigError(std::string("--") + opt + ": '" + text + "' is not on or off");
+// One of two words: true for the first, false for the second.
+bool parse_either(const char* opt, const char* text, const char* first, const char* second) {
+  if (std::strcmp(text, first) == 0) return true;
+  if (std::strcmp(text, second) == 0) return false;
+  throw ConfigError(std::string("--") + opt + ": '" + text + "' is not " + first + " or " + second);
 }
 
 // A positive number no larger than `max`: every timer and rate has a ceiling,
@@ -320,15 +321,11 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
         break;
       }
       case kOptPrecision:
-        if (std::strcmp(optarg, "double") == 0) c.double_precision = true;
-        else if (std::strcmp(optarg, "single") == 0) c.double_precision = false;
-        else throw ConfigError(std::string("--precision: '") + optarg + "' is not single or double");
+        c.double_precision = !parse_either("precision", optarg, "single", "double");
         have_precision = true;
         break;
       case kOptOutputFormat:
-        if (std::strcmp(optarg, "graphalytics") == 0) c.graphalytics_output = true;
-        else if (std::strcmp(optarg, "plain") == 0) c.graphalytics_output = false;
-        else throw ConfigError(std::string("--output-format: '") + optarg + "' is not plain or graphalytics");
+        c.graphalytics_output = !parse_either("output-format", optarg, "plain", "graphalytics");
         have_output_format = true;
         break;
       case kOptIterations:
@@ -351,11 +348,7 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
       case kOptQuiet: c.engine.quiet = true; break;
       case kOptDomains: c.domains = parse_unsigned("domains", optarg, 1, 64); break;
       case kOptLineRate: c.engine.line_rate_gbps = parse_positive("line-rate", optarg, kMaxLineRateGbps); break;
-      case kOptDomainSplit:
-        if (std::strcmp(optarg, "metis") == 0) c.domain_metis = true;
-        else if (std::strcmp(optarg, "even") == 0) c.domain_metis = false;
-        else throw ConfigError(std::string("--domain-split: '") + optarg + "' is not metis or even");
-        break;
+      case kOptDomainSplit: c.domain_metis = parse_either("domain-split", optarg, "metis", "even"); break;
       case kOptScatter:
         if (std::strcmp(optarg, "auto") == 0) c.engine.scatter = ScatterMode::kAuto;
         else if (std::strcmp(optarg, "sparse") == 0) c.engine.scatter = ScatterMode::kSparse;
@@ -374,7 +367,7 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
       case kOptAst: c.transport.ast_us = parse_positive("ast-us", optarg, kMaxMicros); break;
       case kOptAckDelay: c.transport.ack_delay_us = parse_positive("ack-delay-us", optarg, kMaxMicros); break;
       case kOptKeepalive: c.transport.keepalive_ms = parse_positive("keepalive-ms", optarg, kMaxMicros / 1000); break;
-      case kOptChecksum: c.transport.checksum = parse_on_off("checksum", optarg); break;
+      case kOptChecksum: c.transport.checksum = parse_either("checksum", optarg, "on", "off"); break;
       case kOptFaultRx: c.transport.rx_faults = parse_faults("fault-rx", optarg); break;
       case kOptFaultTx: c.transport.tx_faults = parse_faults("fault-tx", optarg); break;
       case kOptFaultSeed: c.transport.fault_seed = parse_unsigned("fault-seed", optarg, 0, UINT64_MAX); break;
