@@ -229,8 +229,6 @@ TEST(Graphalytics, TapTwoNodes) {
   run_and_validate(dir, g, properties, "lcc", "lcc", 2, "tap", 0);
 }
 
-// An edge naming a vertex that is not in the .v file: every node stops, the
-// message names the edge file, the line and the id.
 // A run that must fail: exit status 1 from the launcher.
 LaunchResult run_refused(const TempDir& dir, int nodes, std::vector<std::string> app_args) {
   std::string skip;
@@ -244,6 +242,8 @@ LaunchResult run_refused(const TempDir& dir, int nodes, std::vector<std::string>
   return r;
 }
 
+// An edge naming a vertex that is not in the .v file: every node stops, the
+// message names the edge file, the line and the id.
 TEST(Graphalytics, EdgeToAVertexNotInTheVertexFile) {
   TempDir dir;
   std::ofstream(dir.file("bad.v")) << "1\n5\n9\n";

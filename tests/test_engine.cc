@@ -726,9 +726,6 @@ TEST(EngineDenseScatter, AutoGoesDenseOnlyWhenActiveVerticesHoldMostEdges) {
   g_scatter = ScatterMode::kSparse;
 }
 
-// The auto switch goes dense when the active vertices hold more than 9/10
-// of the slice's out-edges (compute/worker.h, measured there): exactly at the
-// boundary, not by choosing a test vertex with the function itself.
 // ---- Graphalytics graphs: sparse ids mapped while loading ----------------------
 
 // A Graphalytics id for dense id i: strictly increasing, from -5e9 to above 2^32.
@@ -803,6 +800,9 @@ TEST(EngineGraphalytics, SparseIdsMappedByRankWithEveryWorker) {
   }
 }
 
+// The auto switch goes dense when the active vertices hold more than 9/10
+// of the slice's out-edges (compute/worker.h, measured there): exactly at the
+// boundary, not by choosing a test vertex with the function itself.
 TEST(DensePays, SwitchesAboveNineTenthsOfTheEdges) {
   EXPECT_FALSE(Worker<Bfs>::dense_pays(90, 100));  // exactly 9/10 stays sparse
   EXPECT_TRUE(Worker<Bfs>::dense_pays(91, 100));
