@@ -90,7 +90,10 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
   Dataplane& dp = node.dataplane();
   Transport transport(dp, cfg.transport);
   // Destroyed in reverse order: the runtime (its lcores stopped) before the
-  // engine its network role folds into.
+  // engine its network role folds into, and both before the graph the engine
+  // reads (also on the error path, where the runtime still runs while the
+  // peers are told).
+  RunResult<Prog> out;
   std::unique_ptr<Engine<Prog>> engine;
   std::unique_ptr<Runtime> runtime;
   auto tell_peers = [&](const std::string& what) {
@@ -100,7 +103,6 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
   try {
     check_declared_memory<Prog>(node, input);
     runtime = std::make_unique<Runtime>(eo, job_identity<Prog>(cfg, input), dp, transport, layout, cfg.rank, cfg.nodes);
-    RunResult<Prog> out;
     LoadReport load;
     runtime->start();
     LoadOptions lo = load_options(Prog::kTraits.graph, cfg.undirected, cfg.domains, cfg.domain_metis);
@@ -133,6 +135,8 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.partition_json = partition_report_json(load.partition);
     out.report.peak_rss_bytes = peak_rss_bytes();
     out.values = engine->values();
+    runtime.reset();
+    engine.reset();
     return out;
   } catch (const ConfigError& e) {
     tell_peers(e.what());
