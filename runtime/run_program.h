@@ -110,8 +110,12 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
   Dataplane& dp = node.dataplane();
   Transport transport(dp, cfg.transport);
   // Destroyed in reverse order: the runtime (its lcores stopped) before the
-  // engine its network role folds into.
+  // drivers its network role folds into (the engine, the label lookup), and
+  // all before the graph they read (also on the error path, where the runtime
+  // still runs while the peers are told).
+  RunResult<Prog> out;
   std::unique_ptr<typename DriverFor<Prog>::type> engine;
+  std::unique_ptr<IdLookup> lookup;
   std::unique_ptr<Runtime> runtime;
   auto tell_peers = [&](const std::string& what) {
     if (runtime) runtime->abort(what);
@@ -121,7 +125,6 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     const auto started = std::chrono::steady_clock::now();
     check_declared_memory<Prog>(node, input);
     runtime = std::make_unique<Runtime>(eo, job_identity<Prog>(cfg, input), dp, transport, layout, cfg.rank, cfg.nodes);
-    RunResult<Prog> out;
     LoadReport load;
     runtime->start();
     LoadOptions lo = load_options(Prog::kTraits.graph, cfg.undirected, cfg.domains, cfg.domain_metis);
@@ -157,10 +160,12 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
       // Labels are dense ids: their original ids come from their owners.
       if (cfg.graphalytics_output && !lg.original_id.empty()) {
         const std::vector<typename Prog::Value>& labels = engine->values();
-        IdLookup lookup(dp, lg, layout.workers(), std::vector<uint32_t>(labels.begin(), labels.end()));
-        runtime->run_phase(lookup, PhaseOptions{"the label lookup", false, -1});
+        lookup = std::make_unique<IdLookup>(dp, lg, layout.workers(),
+                                            std::vector<uint32_t>(labels.begin(), labels.end()));
+        runtime->run_phase(*lookup, PhaseOptions{"the label lookup", false, -1});
         out.label_ids.reserve(labels.size());
-        for (const uint32_t label : labels) out.label_ids.push_back(lookup.original(label));
+        for (const uint32_t label : labels) out.label_ids.push_back(lookup->original(label));
+        lookup.reset();  // the phase is over: the runtime has let it go
       }
     }
     runtime->finish(*engine, out.report);
@@ -174,6 +179,8 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.partition_json = partition_report_json(load.partition);
     out.report.peak_rss_bytes = peak_rss_bytes();
     out.values = engine->values();
+    runtime.reset();
+    engine.reset();
     return out;
   } catch (const ConfigError& e) {
     tell_peers(e.what());
