@@ -51,10 +51,25 @@ def compare(name, configs, trials, nodes, out, memory, log):
     for label, args in configs:
         med = {k: statistics.median(s[k] for s in samples[label]) for k in samples[label][0]}
         bmed = {k: statistics.median(s[k] for s in samples[base]) for k in samples[base][0]}
-        rows.append({"comparison": name, "config": label, "args": args, "trials": samples[label], "median": med,
+        rows.append({"comparison": name, "config": label, "args": args, "nodes": nodes, "trials": samples[label],
+                     "median": med,
                      "time_ratio": med["processing_seconds"] / bmed["processing_seconds"],
                      "rss_ratio": med["peak_rss_mb"] / bmed["peak_rss_mb"]})
     return rows
+
+
+def markdown(rows):
+    """The table (README, bench/report.py's RESULTS.md), as lines."""
+    md = ["| comparison | config | processing s (median) | vs baseline | largest node peak RSS MB | vs baseline "
+          "| records |",
+          "| --- | --- | --: | --: | --: | --: | --: |"]
+    for r in rows:
+        m = r["median"]
+        md.append("| %s | %s | %.3f | %.2fx | %.0f | %.2fx | %d |" % (
+            r["comparison"], r["config"], m["processing_seconds"], r["time_ratio"], m["peak_rss_mb"], r["rss_ratio"],
+            m["messages"]))
+    md.append("")
+    return md
 
 
 def main():
@@ -82,14 +97,8 @@ def main():
                         [("single", ["--app", "pagerank", "--graph", a.pr_graph, "--undirected", "--precision", "single"]),
                          ("double", ["--app", "pagerank", "--graph", a.pr_graph, "--undirected", "--precision", "double"])],
                         a.trials, a.nodes, out, a.memory, log)
-    print("\n| comparison | config | processing s (median) | vs baseline | largest node peak RSS MB | vs baseline "
-          "| records |")
-    print("| --- | --- | --: | --: | --: | --: | --: |")
-    for r in rows:
-        m = r["median"]
-        print("| %s | %s | %.3f | %.2fx | %.0f | %.2fx | %d |" % (r["comparison"], r["config"], m["processing_seconds"],
-                                                              r["time_ratio"], m["peak_rss_mb"], r["rss_ratio"],
-                                                              m["messages"]))
+    print()
+    print("\n".join(markdown(rows)))
     if a.json:
         Path(a.json).write_text(json.dumps(rows, indent=1) + "\n")
     return 0
