@@ -14,6 +14,7 @@ class ConnectedComponents : public MinLabelBase {
       .summary = "weakly connected components (direction ignored) by min-label propagation",
       .graph = {.symmetrize = true},
       .output = "smallest vertex id of the vertex's weakly connected component",
+      .value_kind = ValueKind::kLabel,
   };
   static ConnectedComponents make(const ProgramParams&, VertexId) { return {}; }
 

@@ -31,6 +31,7 @@ class Sssp : public MinLabelBase {
       .uses_source = true,
       .graph = {.weights = true},
       .output = "distance, or inf when unreachable",
+      .value_kind = ValueKind::kDistance,
   };
   static constexpr uint32_t kOverflow = kInfinity - 1;
   static constexpr uint32_t kMaxDistance = kInfinity - 2;

@@ -75,7 +75,7 @@ class EngineError : public std::runtime_error {
 };
 
 struct PhaseOptions {
-  std::string name;               // for messages: "loading", "superstep"
+  const char* name = "the run";   // for messages: "loading", "the computation" (a string literal)
   bool print_steps = false;       // one line per superstep (the program's, unless --quiet)
   int64_t crash_at = -1;          // test hook: SIGKILL at this superstep of the phase
 };
@@ -185,6 +185,7 @@ class Runtime {
   void publish_finish();
   bool acked_by(unsigned peer) const;
   bool all_peers_done() const;
+  std::string describe_epoch(int64_t epoch) const;  // "superstep 3 of loading"
   void check_peers_alive(const NetworkRoles& roles);
 
   const EngineOptions opt_;
@@ -199,6 +200,7 @@ class Runtime {
   // written before the phase's first frame can arrive (see "Phases")
   std::atomic<ProgramDriver*> program_{nullptr};
   std::atomic<uint32_t> base_{0};
+  std::atomic<const char*> phase_name_{nullptr};  // PhaseOptions::name, for messages from any role
   // network lcore i -> coordinator: passes of its loop, so that a phase's
   // end can wait until no pass still holds the phase's driver
   struct alignas(64) Passes {
@@ -210,7 +212,7 @@ class Runtime {
   bool aborted_ = false;
   unsigned phases_ = 0;
   uint32_t next_epoch_ = 0;         // the next superstep's epoch
-  std::string phase_name_;
+
   double discovery_seconds_ = 0.0;
   TelemetrySource telemetry_;
   std::vector<std::unique_ptr<Accumulator>> accumulators_;     // per queue

@@ -228,7 +228,7 @@ void Runtime::check_peers_alive(const NetworkRoles& roles) {
       if (p == rank_ || membership_.silent_for(p) <= opt_.peer_timeout_s) continue;
       std::string what = "node " + std::to_string(p) + " silent for " +
                          std::to_string(static_cast<int>(membership_.silent_for(p))) + " s";
-      if (awaited) what += " while this node waits for the end of superstep " + std::to_string(waiting);
+      if (awaited) what += " while this node waits for the end of " + describe_epoch(waiting);
       throw EngineError(what + ": it stopped answering (crashed, killed or cut off)");
     }
   }
@@ -239,12 +239,23 @@ void Runtime::check_peers_alive(const NetworkRoles& roles) {
     const auto s = static_cast<uint32_t>(waiting);
     const uint64_t local = awaited ? acc.local_folded[s & 1] : 0;
     if (acc.progress.stalled(awaited ? waiting : -1, awaited ? acc.ledger.progress(s) + local : 0, now)) {
-      std::string what = describe_stall(acc.ledger, s, local, acc.local_expected[s & 1].load(std::memory_order_relaxed),
+      std::string what = describe_stall(acc.ledger, s, describe_epoch(waiting), local,
+                                        acc.local_expected[s & 1].load(std::memory_order_relaxed),
                                         acc.progress.limit());
       if (queues_ > 1) what += " (receive queue " + std::to_string(q) + ")";
       throw EngineError(what);
     }
   }
+}
+
+// Epochs are the runtime's count (compute/runtime.h, "Phases"); people know
+// the phase and its superstep.
+std::string Runtime::describe_epoch(int64_t epoch) const {
+  const uint32_t base = base_.load(std::memory_order_relaxed);
+  const char* phase = phase_name_.load(std::memory_order_relaxed);
+  const std::string name = phase != nullptr ? phase : "the run";
+  if (epoch < static_cast<int64_t>(base)) return "the barrier before " + name + " (epoch " + std::to_string(epoch) + ")";
+  return "superstep " + std::to_string(epoch - base) + " of " + name;
 }
 
 }  // namespace wg

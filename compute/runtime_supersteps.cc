@@ -82,7 +82,7 @@ std::vector<StepStats> Runtime::run_phase(ProgramDriver& program, const PhaseOpt
   base_.store(next_epoch_ + 1, std::memory_order_relaxed);
   dp_.set_routes(program.routes());  // the workers are idle between phases
   program_.store(&program, std::memory_order_release);
-  phase_name_ = po.name;
+  phase_name_.store(po.name, std::memory_order_relaxed);
   barrier();
   std::vector<StepStats> steps;
   StepControl step;  // superstep 0, phase 0, the identity aggregate
@@ -180,7 +180,7 @@ RunReport Runtime::run(ProgramDriver& program) {
   start();
   report.discovery_seconds = discovery_seconds_;
   const auto t0 = Clock::now();
-  report.steps = run_phase(program, PhaseOptions{"superstep", !opt_.quiet, opt_.crash_at_superstep});
+  report.steps = run_phase(program, PhaseOptions{"the computation", !opt_.quiet, opt_.crash_at_superstep});
   report.compute_seconds = seconds_since(t0);
   finish(program, report);
   return report;

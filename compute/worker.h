@@ -56,6 +56,8 @@ class Worker {
   // Messages can be combined on the sender: the receiver folds with a scalar ⊕.
   static constexpr bool kCombinable = std::is_same_v<Accumulator, ScalarAccumulator<Prog>>;
   static constexpr bool kWeights = Prog::kTraits.graph.weights;
+  // Real (double) weights: sparse supersteps only (the dense copy holds integer weights).
+  static constexpr bool kRealWeights = Prog::kTraits.graph.real_weights;
   // Dense when active sources hold more than kDenseTenths/10 of the slice's
   // out-edges. Gemini switches at 1/20, but its dense mode can stop a pull
   // early; here a dense pass reads every edge, and on kron:20:16 (P=2) SSSP
@@ -74,7 +76,7 @@ class Worker {
   Worker(Dataplane& dp, const LocalGraph& g, const Prog& prog, uint32_t lo, uint32_t hi,
          ScatterMode mode = ScatterMode::kAuto, size_t segment_bytes = default_segment_bytes())
       : g_(g), prog_(prog), lo_(lo), hi_(hi), ring_(dp, g.partition.nodes, g.domains, g.rank),
-        ranges_(g.blocks.size()), mode_(kCombinable ? mode : ScatterMode::kSparse), sv_(hi - lo) {
+        ranges_(g.blocks.size()), mode_(kCombinable && !kRealWeights ? mode : ScatterMode::kSparse), sv_(hi - lo) {
     // This worker's sources in each block: a contiguous run, since sources ascend.
     for (size_t b = 0; b < g.blocks.size(); ++b) {
       const auto& src = g.blocks[b].sources;
@@ -237,7 +239,9 @@ class Worker {
       const Message sv = sv_[u - lo_];
       for (uint64_t e = b.offsets[i], end = b.offsets[i + 1]; e < end; ++e) {
         Message m;
-        if constexpr (kWeights)
+        if constexpr (kRealWeights)
+          m = Prog::edge_message(sv, b.real_weights[e]);
+        else if constexpr (kWeights)
           m = Prog::edge_message(sv, weights[e]);
         else
           m = Prog::edge_message(sv, 1);

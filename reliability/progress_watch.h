@@ -34,9 +34,11 @@ class ProgressWatch {
   double since_ = 0;  // when the mark last moved (or the superstep began to be awaited)
 };
 
-// The error: which superstep, for how long, and what is missing from whom
-// (SuperstepLedger::missing) and of this node's own records.
-std::string describe_stall(const SuperstepLedger& ledger, uint32_t superstep, uint64_t local_folded,
-                           uint64_t local_expected, double seconds);
+// The error: which superstep (`label` names it as people know it: its phase
+// and the phase's superstep), for how long, and what is missing from whom
+// (SuperstepLedger::missing, by the superstep's epoch) and of this node's
+// own records.
+std::string describe_stall(const SuperstepLedger& ledger, uint32_t superstep, const std::string& label,
+                           uint64_t local_folded, uint64_t local_expected, double seconds);
 
 }  // namespace wg

@@ -48,7 +48,7 @@ TEST(DescribeStall, SaysWhichSuperstepForHowLongAndWhatIsMissing) {
   end.buckets_to_dst = 3;
   end.messages_to_dst = 300;
   ASSERT_TRUE(l.on_end(1, 9, end));
-  const std::string e = describe_stall(l, 9, 40, 50, 120);
+  const std::string e = describe_stall(l, 9, "superstep 9", 40, 50, 120);
   EXPECT_EQ(e.rfind("superstep 9 made no progress for 120 s (--progress-timeout) while every peer is alive: "
                     "node 1: its END(9) announced 3 buckets and 300 records, 0 buckets and 0 records arrived; "
                     "this node's own records: 40 of 50 folded",
