@@ -114,11 +114,7 @@ class Bench {
       m = dp_.alloc();
       if (m == nullptr) throw std::runtime_error("mbuf pool too small");
     }
-    addr_.src_mac = {0x02, 0, 0, 0, 0, 1};
-    addr_.dst_mac = {0x02, 0, 0, 0, 0, 0};
-    addr_.src_ip = node_ipv4(kJob, 1);
-    addr_.dst_ip = node_ipv4(kJob, 0);
-    addr_.src_port = addr_.dst_port = wire::kDefaultUdpPort;
+    addr_ = bench::loopback_address(kJob);
   }
   ~Bench() {
     for (rte_mbuf* m : frames_) rte_pktmbuf_free(m);

@@ -60,15 +60,11 @@
 namespace {
 
 using namespace wg;
-using bench::Clock;
-using bench::Stat;
 
-constexpr uint32_t kJob = 0x00acc0ad;
-constexpr unsigned kBurst = Dataplane::kBurst;
-
+// What a run measures (see usage()).
 struct Options {
-  unsigned sigma_log2 = 26;
-  int records_log2 = -1;  // default: sigma_log2
+  unsigned sigma_log2 = 26;   // Σ of 2^26 floats: 256 MiB
+  int records_log2 = -1;      // records per pass; default: sigma_log2
   std::vector<unsigned> accumulators = {1, 2};
   std::vector<unsigned> range_kib = {256};  // the engine's default (compute/engine_options.h)
   bool blocked = true;
@@ -80,6 +76,10 @@ struct Options {
 };
 
 using Acc = ScalarAccumulator<PageRank>;
+using bench::Clock;
+using bench::Stat;
+constexpr uint32_t kJob = 0x00acc0ad;  // the frames' job token (node 1 -> node 0)
+constexpr unsigned kBurst = Dataplane::kBurst;
 
 // One accumulator lcore's share of a configuration: its queue, frames and Σ.
 struct Share {
@@ -146,11 +146,7 @@ class Bench {
     frames_.resize((n + per_frame_ - 1) / per_frame_);
     for (auto& m : frames_)
       if ((m = dp_.alloc()) == nullptr) throw std::runtime_error("mbuf pool too small");
-    addr_.src_mac = {0x02, 0, 0, 0, 0, 1};
-    addr_.dst_mac = {0x02, 0, 0, 0, 0, 0};
-    addr_.src_ip = node_ipv4(kJob, 1);
-    addr_.dst_ip = node_ipv4(kJob, 0);
-    addr_.src_port = addr_.dst_port = wire::kDefaultUdpPort;
+    addr_ = bench::loopback_address(kJob);
   }
   ~Bench() {
     for (rte_mbuf* m : frames_) rte_pktmbuf_free(m);
@@ -290,11 +286,9 @@ std::vector<unsigned> parse_list(const std::string& text, const std::string& opt
   return out;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (const int rc = wg::bench::start(argc, argv, "bench_rx_scaling", usage); rc >= 0) return rc;
-  Options o;
+// The benchmark's own options (after the EAL's); false after printing why not.
+bool parse_options(int argc, char** argv, Options* out) {
+  Options& o = *out;
   try {
     bench::Args a(argc, argv);
     o.sigma_log2 = a.number<unsigned>("--sigma-log2", o.sigma_log2);
@@ -317,8 +311,17 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_rx_scaling: %s\n", e.what());
     usage();
-    return 2;
+    return false;
   }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (const int rc = wg::bench::start(argc, argv, "bench_rx_scaling", usage); rc >= 0) return rc;
+  Options o;
+  if (!parse_options(argc, argv, &o)) return 2;
   if (rte_eth_dev_count_avail() != 1) {
     std::fprintf(stderr, "bench_rx_scaling: need exactly one port, a net_ring (e.g. --vdev net_ring0)\n");
     return 2;
