@@ -67,7 +67,7 @@ namespace {
 // domain's size.
 void split_block(EdgeBlock&& old, const std::vector<uint32_t>& bounds, EdgeBlock* out) {
   const size_t n = bounds.size() - 1;
-  const bool weighted = !old.weights.empty();
+  const bool weighted = !old.weights.empty(), real = !old.real_weights.empty();
   auto range_of = [&](uint32_t t) {
     return static_cast<size_t>(std::upper_bound(bounds.begin() + 1, bounds.end() - 1, t) - bounds.begin() - 1);
   };
@@ -88,6 +88,7 @@ void split_block(EdgeBlock&& old, const std::vector<uint32_t>& bounds, EdgeBlock
     out[r].offsets.assign(1, 0);
     out[r].targets.reserve(edges[r]);
     if (weighted) out[r].weights.reserve(edges[r]);
+    if (real) out[r].real_weights.reserve(edges[r]);
   }
   // Pass 2: each source's edges, in their order, into their ranges' blocks.
   std::fill(seen.begin(), seen.end(), UINT64_MAX);
@@ -99,6 +100,7 @@ void split_block(EdgeBlock&& old, const std::vector<uint32_t>& bounds, EdgeBlock
       const size_t r = range_of(t);
       out[r].targets.push_back(t - bounds[r]);
       if (weighted) out[r].weights.push_back(old.weights[e]);
+      if (real) out[r].real_weights.push_back(old.real_weights[e]);
       if (seen[r] != i) {
         seen[r] = i;
         touched.push_back(r);

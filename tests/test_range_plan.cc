@@ -209,6 +209,35 @@ TEST(SplitIntoRanges, KeepsEveryEdgeAndPutsItInItsTargetsRange) {
   }
 }
 
+// Real weights (Graphalytics' SSSP: EdgeBlock::real_weights instead of
+// weights) travel with their edges too.
+TEST(SplitIntoRanges, KeepsRealWeights) {
+  const Split s = random_split_graph(2, 1, 2000, 12000, 7);
+  LocalGraph g = build_local_graph(s.edges, 2, 0, true, nullptr);
+  for (EdgeBlock& blk : g.blocks) {
+    for (uint32_t w : blk.weights) blk.real_weights.push_back(w + 0.25);
+    blk.weights.clear();
+  }
+  auto real_edges = [](const LocalGraph& lg, const std::vector<std::vector<uint32_t>>& offsets) {
+    std::multiset<std::tuple<uint32_t, unsigned, uint32_t, double>> out;
+    for (size_t b = 0; b < lg.blocks.size(); ++b) {
+      const unsigned node = static_cast<unsigned>(b / lg.domains), d = static_cast<unsigned>(b % lg.domains);
+      const EdgeBlock& blk = lg.blocks[b];
+      EXPECT_EQ(blk.real_weights.size(), blk.targets.size()) << "block " << b;
+      EXPECT_TRUE(blk.weights.empty()) << "block " << b;
+      for (size_t i = 0; i < blk.sources.size(); ++i)
+        for (uint64_t e = blk.offsets[i]; e < blk.offsets[i + 1] && e < blk.real_weights.size(); ++e)
+          out.insert({blk.sources[i], node, offsets[node][d] + blk.targets[e], blk.real_weights[e]});
+    }
+    return out;
+  };
+  const auto before = real_edges(g, g.node_domain_offset);
+  ASSERT_EQ(before.size(), g.blocks[0].num_edges() + g.blocks[1].num_edges());
+  const RangePlan plan = plan_ranges(g.node_domain_offset, 3, 64);
+  split_into_ranges(g, plan);
+  EXPECT_EQ(real_edges(g, plan.offset), before);
+}
+
 // ---- lcores ------------------------------------------------------------------
 
 TEST(LcoreLayout, SplitDefaults) {
