@@ -114,11 +114,7 @@ class Bench {
       m = dp_.alloc();
       if (m == nullptr) throw std::runtime_error("mbuf pool too small");
     }
-    addr_.src_mac = {0x02, 0, 0, 0, 0, 1};
-    addr_.dst_mac = {0x02, 0, 0, 0, 0, 0};
-    addr_.src_ip = node_ipv4(kJob, 1);
-    addr_.dst_ip = node_ipv4(kJob, 0);
-    addr_.src_port = addr_.dst_port = wire::kDefaultUdpPort;
+    addr_ = bench::loopback_address(kJob);
   }
   ~Bench() {
     for (rte_mbuf* m : frames_) rte_pktmbuf_free(m);
@@ -218,13 +214,13 @@ class Bench {
           if (unlikely(max_record_index(r, h->count) >= lg_.num_local)) {
             why = DropReason::kIndexOutOfRange;
           } else {
-            ++dp_.rx.data_buckets;
-            dp_.rx.records += h->count;
+            ++dp_.rx_q[0].data_buckets;
+            dp_.rx_q[0].records += h->count;
             acc_->fold(as_pagerank(r), h->count);
             folded += h->count;
           }
         }
-        if (why != DropReason::kNone) dp_.rx.drop(why);
+        if (why != DropReason::kNone) dp_.rx_q[0].drop(why);
         if (freed) rte_pktmbuf_free(rx[i]);
       }
       return folded;
@@ -238,8 +234,8 @@ class Bench {
         // Engine::receive_data without the superstep ledger.
         const wire::Record* r = records(frame);
         if (unlikely(max_record_index(r, h->count) >= lg_.num_local)) return DropReason::kIndexOutOfRange;
-        ++dp_.rx.data_buckets;
-        dp_.rx.records += h->count;
+        ++dp_.rx_q[0].data_buckets;
+        dp_.rx_q[0].records += h->count;
         acc_->fold(as_pagerank(r), h->count);
         folded += h->count;
         return DropReason::kNone;
@@ -364,11 +360,11 @@ int main(int argc, char** argv) {
       for (const V& v : variants) rs.push_back(Result{order, v.name, {}, 0});
       for (unsigned t = 0; t < o.warmup + o.trials; ++t) {
         for (size_t k = 0; k < rs.size(); ++k) {
-          const uint64_t drops0 = dp.rx.total_dropped();
+          const uint64_t drops0 = dp.rx_q[0].total_dropped();
           const auto t0 = Clock::now();
           const uint64_t folded = variants[k].pass();
           const double sec = bench::seconds_since(t0);
-          rs[k].dropped += dp.rx.total_dropped() - drops0;
+          rs[k].dropped += dp.rx_q[0].total_dropped() - drops0;
           if (folded != n)
             throw std::runtime_error(std::string(variants[k].name) + ": folded " + std::to_string(folded) + " of " +
                                      std::to_string(n));

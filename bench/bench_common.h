@@ -29,6 +29,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/options.h"
+#include "dataplane/frame.h"
 
 namespace wg::bench {
 
@@ -48,6 +49,18 @@ inline int start(int& argc, char**& argv, const char* name, void (*usage)()) {
   argc -= eal;
   argv += eal;
   return -1;
+}
+
+// The addresses of the benchmarks' frames: node 1 of job `job` to node 0
+// on a loopback port.
+inline FrameAddress loopback_address(uint32_t job) {
+  FrameAddress a;
+  a.src_mac = {0x02, 0, 0, 0, 0, 1};
+  a.dst_mac = {0x02, 0, 0, 0, 0, 0};
+  a.src_ip = node_ipv4(job, 1);
+  a.dst_ip = node_ipv4(job, 0);
+  a.src_port = a.dst_port = wire::kDefaultUdpPort;
+  return a;
 }
 
 using Clock = std::chrono::steady_clock;

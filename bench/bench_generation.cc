@@ -557,15 +557,15 @@ int main(int argc, char** argv) {
         membw_cpu_rates.push_back(bw.second);
       }
       for (size_t k = 0; k < passes.size(); ++k) {
-        const TxCounters tx0 = dp.tx;
+        const TxCounters tx0 = dp.tx_q[0];
         const uint64_t lb0 = sink.local_buckets, lbytes0 = sink.local_bytes;
         const double c0 = bench::thread_cpu_seconds();
         const auto t0 = Clock::now();
         Trial tr = passes[k](superstep++);
         tr.seconds = bench::seconds_since(t0);
         tr.cpu_seconds = bench::thread_cpu_seconds() - c0;
-        tr.frames = dp.tx.frames - tx0.frames;
-        tr.bytes = dp.tx.bytes - tx0.bytes;
+        tr.frames = dp.tx_q[0].frames - tx0.frames;
+        tr.bytes = dp.tx_q[0].bytes - tx0.bytes;
         tr.local_buckets = sink.local_buckets - lb0;
         tr.local_bytes = sink.local_bytes - lbytes0;
         if (t >= o.warmup) variants[k].trials.push_back(tr);
@@ -594,7 +594,7 @@ int main(int argc, char** argv) {
         std::printf("WARNING: reliable variant: %lu frames queued but %lu transmitted: acks covered unsent frames, "
                     "its figures are not valid\n",
                     static_cast<unsigned long>(queued), static_cast<unsigned long>(first_tx));
-      not_ours = dp.rx.total_dropped();
+      not_ours = dp.rx_q[0].total_dropped();
       acks_looped = acks->acks;
     }
 

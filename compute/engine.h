@@ -7,8 +7,9 @@
 // accumulators.
 //
 // Ownership: worker w writes its slice of values_/active_ and reads (and
-// resets) its slice of Σ[s&1]; the network role folds into Σ[(t+1)&1] (see
-// the superstep protocol in compute/runtime.h).
+// resets) its slice of Σ[s&1]; accumulator role q folds into the ranges of
+// Σ[(t+1)&1] that queue q owns (see the superstep protocol in
+// compute/runtime.h).
 #pragma once
 
 #include <algorithm>
@@ -38,22 +39,29 @@ class Engine final : public ProgramDriver {
   using Accumulator = typename AccumulatorFor<Prog>::type;
   using Record = wire::RecordOf<Message>;
 
+  // g's domains are its accumulation ranges (compute/range_plan.h: each
+  // within one NUMA domain, owned by receive queue g.range_queue[d]), or its
+  // NUMA domains if it was not split (then all on queue 0).
   Engine(const EngineOptions& opt, Dataplane& dp, const LocalGraph& g, const LcoreLayout& layout, Prog prog)
-      : g_(g), prog_(prog), values_(g.num_local), active_(g.num_local, 0) {
-    // Domain d's accumulators, vertex values and active flags live on NUMA
-    // node d when the machine has it (workers of domain d use them).
+      : g_(g), prog_(prog), values_(g.num_local), active_(g.num_local, 0),
+        routes_(g.range_queue.empty() ? QueueRoutes(dp.queue_count(), std::vector<uint8_t>(g.domains, 0))
+                                      : QueueRoutes(dp.queue_count(), g.range_queue)) {
+    // A range's accumulators, vertex values and active flags live on the
+    // NUMA node of its domain when the machine has it (workers of domain d
+    // and the accumulators of its queues use them).
     for (unsigned d = 0; d < g.domains; ++d) {
-      const PreferredDomain on(d);
+      const unsigned numa = g.numa_of(d);
+      const PreferredDomain on(numa);
       for (auto& parity : sigma_) parity.emplace_back(g, d);
-      place_on_domain(values_.data() + g.domain_offset[d], g.domain_size(d) * sizeof(Value), d);
-      place_on_domain(active_.data() + g.domain_offset[d], g.domain_size(d), d);
+      place_on_domain(values_.data() + g.domain_offset[d], g.domain_size(d) * sizeof(Value), numa);
+      place_on_domain(active_.data() + g.domain_offset[d], g.domain_size(d), numa);
     }
     const size_t segment = opt.segment_bytes ? opt.segment_bytes : default_segment_bytes();
     for (const auto& [lo, hi] : worker_slices(g, layout.workers()))
       workers_.push_back(std::make_unique<Worker<Prog>>(dp, g, prog_, lo, hi, opt.scatter, segment));
-    // One lcore owns both the only worker and the accumulators: same-node
+    // One lcore owns both the only worker and every accumulator: same-node
     // records need no bucket (see worker.h).
-    if (!layout.split) workers_[0]->fold_locally(&sigma_[0], &sigma_[1]);
+    if (!layout.split()) workers_[0]->fold_locally(&sigma_[0], &sigma_[1]);
   }
 
   // Per-vertex results, by slot (LocalGraph::global_id gives the vertex).
@@ -72,12 +80,17 @@ class Engine final : public ProgramDriver {
   }
   const StepStats& worker_stats(unsigned w) const override { return workers_[w]->stats(); }
   AggregateBytes worker_aggregate(unsigned w) const override { return to_bytes(workers_[w]->aggregate()); }
-  uint64_t buckets_to(unsigned w, unsigned node) const override { return workers_[w]->buckets_to(node); }
-  uint64_t records_to(unsigned w, unsigned node) const override { return workers_[w]->records_to(node); }
+  uint64_t buckets_to(unsigned w, unsigned node, unsigned queue) const override {
+    return workers_[w]->ring().buckets_to(node, queue);
+  }
+  uint64_t records_to(unsigned w, unsigned node, unsigned queue) const override {
+    return workers_[w]->ring().records_to(node, queue);
+  }
   uint64_t folded_directly(unsigned w) const override { return workers_[w]->folded_directly(); }
   uint64_t direct_overflows(unsigned w) const override { return workers_[w]->direct_overflows(); }
 
   unsigned record_bytes() const override { return sizeof(Record); }
+  const QueueRoutes& routes() const override { return routes_; }
   unsigned domains() const override { return g_.domains; }
   uint32_t domain_size(unsigned d) const override { return g_.domain_size(d); }
   // A separate pass vectorises and keeps the fold loop free of branches.
@@ -135,6 +148,7 @@ class Engine final : public ProgramDriver {
   // Per superstep parity, one accumulator per NUMA domain: the network role
   // folds into [(t+1)&1][d]; workers take from [s&1][d].
   std::vector<Accumulator> sigma_[2];
+  const QueueRoutes routes_;
   std::vector<std::unique_ptr<Worker<Prog>>> workers_;
 };
 

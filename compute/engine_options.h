@@ -11,13 +11,34 @@
 
 namespace wg {
 
+// --roles: which lcores run workers, senders and accumulators
+// (compute/lcore_layout.h). kSplit and kShared choose for themselves;
+// kCounts takes the EAL's lcores in order: `workers` (the main lcore first),
+// then `senders`, then `accumulators`.
+struct RolesSpec {
+  enum class Kind : uint8_t { kSplit, kShared, kCounts };
+  Kind kind = Kind::kSplit;
+  unsigned workers = 0, senders = 0, accumulators = 0;  // kCounts
+  static RolesSpec shared() { return RolesSpec{Kind::kShared, 0, 0, 0}; }
+  static RolesSpec counts(unsigned w, unsigned s, unsigned a) { return RolesSpec{Kind::kCounts, w, s, a}; }
+};
+
+// Σ per accumulation range (compute/range_plan.h) unless --range-kib says:
+// chosen from bench_rx_scaling's sweep (README, "Receive queues"): one
+// accumulator lcore folded 317 / 307 / 269 / 217 M records per CPU-second
+// with 64 / 256 / 1024 / 4096 KiB ranges. 256 KiB is within 3% of 64 KiB with
+// a quarter of the ranges (fuller buckets in sparse supersteps).
+inline constexpr uint32_t kDefaultRangeBytes = 256 * 1024;
+
 struct EngineOptions {
   double peer_timeout_s = 30.0;     // a peer silent this long is dead
   double progress_timeout_s = 120.0;  // a superstep receiving nothing this long, peers alive, fails
   double hello_timeout_s = 60.0;    // every peer must be discovered within this
   bool quiet = false;               // no per-superstep lines
   unsigned top = 10;                // top vertices reported at the end (0: none)
-  bool split_roles = true;          // use every EAL lcore (else all roles on the main lcore)
+  RolesSpec roles;                  // --roles: how the EAL's lcores map to workers, senders, accumulators
+  unsigned queues = 1;              // --rx-queues, resolved: receive queues per port (accumulator roles)
+  uint32_t range_bytes = 0;         // --range-kib x 1024: Σ per accumulation range (0: kDefaultRangeBytes)
   double line_rate_gbps = 0;        // for the "% of line rate" in the report; 0: the port's, else 10
   int64_t crash_at_superstep = -1;  // test hook (--crash-node R:S): SIGKILL at this superstep
   bool crash_in_load = false;       // test hook (--crash-node R:load): SIGKILL during the edge shuffle

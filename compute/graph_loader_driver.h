@@ -76,11 +76,17 @@ class GraphLoader final : public ProgramDriver {
   void scatter(unsigned w, const StepControl& c, const Stall& stall) override;
   const StepStats& worker_stats(unsigned w) const override { return workers_[w].stats; }
   AggregateBytes worker_aggregate(unsigned w) const override { return workers_[w].aggregate; }
-  uint64_t buckets_to(unsigned w, unsigned node) const override { return workers_[w].writer->buckets_to(node); }
-  uint64_t records_to(unsigned w, unsigned node) const override { return workers_[w].writer->records_to(node); }
+  // Every record travels on queue 0 (one range per node: routes()).
+  uint64_t buckets_to(unsigned w, unsigned node, unsigned queue) const override {
+    return queue == 0 ? workers_[w].writer->buckets_to(node) : 0;
+  }
+  uint64_t records_to(unsigned w, unsigned node, unsigned queue) const override {
+    return queue == 0 ? workers_[w].writer->records_to(node) : 0;
+  }
   uint64_t folded_directly(unsigned) const override { return 0; }
   uint64_t direct_overflows(unsigned) const override { return 0; }
   unsigned record_bytes() const override { return rules_.real_weights ? sizeof(WideLoadRecord) : sizeof(LoadRecord); }
+  const QueueRoutes& routes() const override { return routes_; }
   unsigned domains() const override { return 1; }
   // Record contents are checked where they are used, once V is known.
   uint32_t domain_size(unsigned) const override { return UINT32_MAX; }
@@ -152,6 +158,7 @@ class GraphLoader final : public ProgramDriver {
   std::string describe_edge_part(unsigned r) const;
 
   Dataplane& dp_;
+  const QueueRoutes routes_ = QueueRoutes::single();  // the network role's appends need one writer: queue 0's
   const GraphInput input_;
   const LoadOptions rules_;
   const unsigned rank_, nodes_;

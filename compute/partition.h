@@ -48,8 +48,8 @@ struct LocalGraph {
   VertexId num_vertices = 0;        // global V
   EdgeCount num_edges = 0;          // global |E| (after symmetrising, if done)
   uint32_t num_local = 0;           // vertices this node owns
-  unsigned domains = 1;             // NUMA domains per node (k)
-  std::vector<uint32_t> domain_offset;  // k + 1: this node's domain d holds slots [offset[d], offset[d+1])
+  unsigned domains = 1;             // NUMA domains per node (k), or once split_into_ranges ran, ranges
+  std::vector<uint32_t> domain_offset;  // domains + 1: this node's domain d holds slots [offset[d], offset[d+1])
   std::vector<VertexId> global_of;  // slot -> global id (empty: round-robin arithmetic, k = 1)
   // slot -> the vertex's id in the input when the loader mapped sparse ids to
   // dense ones (Graphalytics graphs); empty when the input's ids are the dense ids
@@ -59,8 +59,21 @@ struct LocalGraph {
   // One block per destination group (node, domain), index node * domains + domain;
   // targets are indices within the destination domain.
   std::vector<EdgeBlock> blocks;
+  // Every node's NUMA domain boundaries (k + 1 slots each): a plan of ranges
+  // (compute/range_plan.h) needs them.
+  std::vector<std::vector<uint32_t>> node_domain_offset;
+  // Set by split_into_ranges: `domains` are then accumulation ranges, each
+  // within NUMA domain range_numa[d]; numa_domains and numa_offset keep the
+  // NUMA domains (0: not split, domains are the NUMA domains).
+  unsigned numa_domains = 0;
+  std::vector<uint32_t> numa_offset;
+  std::vector<uint8_t> range_numa;
+  std::vector<uint8_t> range_queue;  // the receive queue that owns each range
 
   unsigned group(unsigned node, unsigned d) const { return node * domains + d; }
+  unsigned numa_of(unsigned d) const { return range_numa.empty() ? d : range_numa[d]; }
+  unsigned numa_count() const { return numa_domains ? numa_domains : domains; }
+  const std::vector<uint32_t>& numa_bounds() const { return numa_domains ? numa_offset : domain_offset; }
   uint32_t domain_size(unsigned d) const { return domain_offset[d + 1] - domain_offset[d]; }
   VertexId global_id(uint32_t slot) const {
     return global_of.empty() ? partition.global_id(rank, slot) : global_of[slot];
@@ -160,6 +173,7 @@ LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, E
   lg.num_local = lg.partition.local_count(rank, num_vertices);
   lg.domains = sm.domains;
   lg.domain_offset = sm.domain_offset[rank];
+  lg.node_domain_offset = sm.domain_offset;
   lg.out_degree.assign(lg.num_local, 0);
   lg.in_degree.assign(lg.num_local, 0);
   lg.blocks.resize(size_t{nodes} * sm.domains);

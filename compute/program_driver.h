@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compute/vertex_program.h"
+#include "dataplane/queue_routes.h"
 #include "dataplane/wire.h"
 #include "report/run_report.h"
 
@@ -41,19 +42,27 @@ class ProgramDriver {
   // Worker w's figures for the superstep it last ran.
   virtual const StepStats& worker_stats(unsigned w) const = 0;
   virtual AggregateBytes worker_aggregate(unsigned w) const = 0;
-  virtual uint64_t buckets_to(unsigned w, unsigned node) const = 0;
-  virtual uint64_t records_to(unsigned w, unsigned node) const = 0;
+  // Buckets and records worker w sent to the ranges of `node` that receive
+  // queue `queue` owns (routes()), this superstep: what END of flow (node,
+  // queue) announces; for this node, what accumulator `queue` must fold.
+  virtual uint64_t buckets_to(unsigned w, unsigned node, unsigned queue) const = 0;
+  virtual uint64_t records_to(unsigned w, unsigned node, unsigned queue) const = 0;
   // Same-node records worker w folded itself (shared lcore only), and how
   // many of its folds did not fit (slot accumulators).
   virtual uint64_t folded_directly(unsigned w) const = 0;
   virtual uint64_t direct_overflows(unsigned w) const = 0;
 
-  // The network role, per bucket of `count` records of the driver's superstep
-  // t for domain d: the largest record index (checked against the domain
-  // before folding), then the fold into Σ[(t+1)&1]. fold is false if a record
-  // did not fit (a slot accumulator's vertex got more messages than in-edges).
+  // Accumulator role routes().queue(d), per bucket of `count` records of the
+  // driver's superstep t for range d: the largest record index (checked
+  // against the range before folding), then the fold into Σ[(t+1)&1]. fold
+  // is false if a record did not fit (a slot accumulator's vertex got more
+  // messages than in-edges). Accumulators of different queues fold at once,
+  // into different ranges.
   virtual unsigned record_bytes() const = 0;
-  virtual unsigned domains() const = 0;                 // a bucket's domain is below this
+  // Which receive queue owns each range (a bucket's domain): the phase's
+  // routes, the same on every node (dataplane/queue_routes.h).
+  virtual const QueueRoutes& routes() const = 0;
+  virtual unsigned domains() const = 0;                 // a bucket's domain (its range) is below this
   virtual uint32_t domain_size(unsigned d) const = 0;   // its records' indices are below this
   virtual uint32_t max_index(const uint8_t* records, unsigned count) const = 0;
   virtual bool fold(const uint8_t* records, unsigned count, uint32_t t, unsigned d) = 0;

@@ -2,13 +2,21 @@
 // depend on the vertex program, driving a program's engine (compute/engine.h)
 // or the graph loader (compute/graph_loader.h) through ProgramDriver.
 //
-// Roles, each with one owner (compute/lcore_layout.h):
-//   workers     - ProgramDriver::apply/scatter for their slice
-//   network     - Transport::send_step (sender) and receive_step (accumulator:
-//                 validate, fold into Σ, end-of-superstep ledger, membership),
-//                 plus the same-node queues           (runtime_network.cc)
-//   coordinator - run_phase(): supersteps, END/FIN, cluster figures, the
-//                 program's decision to go on         (runtime_supersteps.cc)
+// Roles, each with one owner (compute/lcore_layout.h says which lcore):
+//   workers           - ProgramDriver::apply/scatter for their slice
+//   sender q          - Transport::send_step(q): the flows (*, q) to every
+//                       peer and tx queue q (runtime_network.cc)
+//   accumulator q     - Transport::receive_step(q): rx queue q, validate,
+//                       fold into the ranges queue q owns, queue q's
+//                       end-of-superstep ledger; same-node ring q
+//                       (runtime_network.cc). Accumulator 0 also owns
+//                       membership (hellos, liveness) and FIN.
+//   coordinator       - run_phase(): supersteps, END/FIN, cluster figures, the
+//                       program's decision to go on (runtime_supersteps.cc)
+// with K = --rx-queues sender and accumulator roles. Every piece of state
+// below names its writer. Flows are (peer, queue): END(s) goes on every flow
+// with that flow's counts, so each accumulator's ledger proves on its own
+// that its queue got everything; FIN goes on flow (peer, 0).
 //
 // Superstep s on this node:
 //   1. open the ledger for s+1 (a fast peer may send s+1 data from now on)
@@ -17,9 +25,9 @@
 //      of superstep s, which fold into Σ[(s+1)&1] wherever they land
 //   3. send END(s) to every peer: buckets and records sent to it, this node's
 //      active count and aggregate
-//   4. the network role folds until every peer's END(s) is in with matching
-//      counts and every same-node record is folded (the ledger), then
-//      publishes "s complete"
+//   4. each accumulator folds until every peer's END(s) on its queue is in
+//      with matching counts and every same-node record of its queue is
+//      folded (its ledger), then publishes "s complete" for its queue
 //   5. cluster-wide active count and aggregate = own + peers' END(s), merged
 //      in rank order so every node gets bit-identical figures; the program
 //      decides on them whether to stop and in which phase to go on.
@@ -74,7 +82,8 @@ struct PhaseOptions {
 
 class Runtime {
  public:
-  // opt.line_rate_gbps must be resolved (> 0). `job` is what the hello compares.
+  // opt.line_rate_gbps must be resolved (> 0). `job` is what the hello
+  // compares. The layout's queues must be the dataplane's.
   Runtime(const EngineOptions& opt, const JobIdentity& job, Dataplane& dp, Transport& transport,
           const LcoreLayout& layout, unsigned rank, unsigned nodes);
   ~Runtime();
@@ -100,6 +109,7 @@ class Runtime {
 
  private:
   using Clock = std::chrono::steady_clock;
+  using NetworkRoles = LcoreLayout::NetworkRoles;
   static constexpr uint32_t kQuit = UINT32_MAX;
   static constexpr double kLingerSeconds = 0.1;
   static constexpr double kFinGraceSeconds = 0.5;
@@ -107,6 +117,30 @@ class Runtime {
   struct WorkerArg {
     Runtime* runtime;
     unsigned index;
+  };
+  struct NetworkArg {
+    Runtime* runtime;
+    unsigned index;  // into network_roles_
+  };
+  // Accumulator role q's state: written by it, unless a field says otherwise.
+  struct alignas(64) Accumulator {
+    Accumulator(unsigned nodes, unsigned rank, double progress_timeout_s)
+        : ledger(nodes, rank), progress(progress_timeout_s) {}
+    SuperstepLedger ledger;   // the coordinator opens superstep e+1's slots before any frame of it can come
+    ProgressWatch progress;
+    // By parity; the coordinator zeroes the slot of superstep e+1 before any of its frames can come.
+    uint64_t accumulated[2] = {0, 0};   // records folded (received and same-node)
+    uint64_t local_folded[2] = {0, 0};  // of which same-node
+    std::vector<ConnectionReport> receive_snapshot[2];  // its flows' receive side when s completed
+    std::atomic<int64_t> completed{-1};                 // published with release
+    std::atomic<uint64_t> local_expected[2] = {0, 0};   // coordinator: same-node records of this queue
+  };
+  // Sender role q's snapshot of its flows when the coordinator asks (after
+  // every accumulator completed superstep e): written by it.
+  struct alignas(64) SenderSnapshot {
+    std::vector<ConnectionReport> links[2];
+    TxCounters tx[2];
+    std::atomic<int64_t> taken{-1};
   };
 
   // ---- lcores, waiting, time by role (runtime_supersteps.cc) ----
@@ -120,6 +154,8 @@ class Runtime {
   void wait_for(Pred&& done);
   RoleClock& clock();
   RoleCycles role_cycles() const;
+  // This lcore's network roles (nullptr: none: a worker, or the coordinator with split roles).
+  const NetworkRoles* roles_here() const;
   bool timed_network_step();
   void stall(bool starved);
 
@@ -128,27 +164,36 @@ class Runtime {
   void release_driver();
   ProgramDriver& program() const { return *program_.load(std::memory_order_acquire); }
   void work(unsigned w, const StepControl& step);
+  void open_superstep(uint32_t epoch);
   StepStats run_workers(uint32_t epoch, const StepControl& step, AggregateBytes* aggregate);
   void send_end(uint32_t epoch, const StepStats& st, const AggregateBytes& aggregate);
+  // Publishes superstep e as awaited and waits until every accumulator has
+  // completed it and every sender has taken its snapshot.
+  void await_superstep(uint32_t epoch);
   uint64_t data_frame_bytes(const StepStats& st) const;
   void combine_cluster_figures(uint32_t epoch, StepStats& st, AggregateBytes* aggregate);
-  void linger();
+  void linger(const NetworkRoles& roles);
 
-  // ---- the network role (runtime_network.cc) ----
-  bool network_step();
-  DropReason receive(const uint8_t* frame, const wire::BucketHeader* h, unsigned port);
-  DropReason receive_data(const uint8_t* frame, const wire::BucketHeader* h);
-  DropReason receive_end_or_fin(const uint8_t* frame, const wire::BucketHeader* h);
-  unsigned fold_local();
-  void publish_progress();
+  // ---- the network roles (runtime_network.cc) ----
+  bool network_step(const NetworkRoles& roles);
+  DropReason receive(const uint8_t* frame, const wire::BucketHeader* h, unsigned port, unsigned q);
+  DropReason receive_data(const uint8_t* frame, const wire::BucketHeader* h, unsigned q);
+  DropReason receive_end_or_fin(const uint8_t* frame, const wire::BucketHeader* h, unsigned q);
+  unsigned fold_local(unsigned q);
+  void publish_progress(unsigned q);
+  void take_send_snapshot(unsigned q);
+  void publish_finish();
+  bool acked_by(unsigned peer) const;
   bool all_peers_done() const;
   std::string describe_epoch(int64_t epoch) const;  // "superstep 3 of loading"
-  void check_peers_alive();
+  void check_peers_alive(const NetworkRoles& roles);
 
   const EngineOptions opt_;
   Dataplane& dp_;
   Transport& transport_;
   const LcoreLayout layout_;
+  const std::vector<NetworkRoles> network_roles_;  // per lcore that runs any
+  const unsigned queues_;
   const unsigned rank_;
   const unsigned nodes_;
   // coordinator -> every role: the phase's driver and its first epoch, both
@@ -156,9 +201,12 @@ class Runtime {
   std::atomic<ProgramDriver*> program_{nullptr};
   std::atomic<uint32_t> base_{0};
   std::atomic<const char*> phase_name_{nullptr};  // PhaseOptions::name, for messages from any role
-  // network role -> coordinator: passes of its loop, so that a phase's end
-  // can wait until no pass still holds the phase's driver
-  alignas(64) std::atomic<uint64_t> network_passes_{0};
+  // network lcore i -> coordinator: passes of its loop, so that a phase's
+  // end can wait until no pass still holds the phase's driver
+  struct alignas(64) Passes {
+    std::atomic<uint64_t> n{0};
+  };
+  std::unique_ptr<Passes[]> passes_;  // per entry of network_roles_
   // coordinator only
   bool started_ = false;
   bool aborted_ = false;
@@ -167,27 +215,24 @@ class Runtime {
 
   double discovery_seconds_ = 0.0;
   TelemetrySource telemetry_;
-  SuperstepLedger ledger_;       // network role
-  Membership membership_;        // network role
-  ProgressWatch progress_{opt_.progress_timeout_s};  // network role
+  std::vector<std::unique_ptr<Accumulator>> accumulators_;     // per queue
+  std::vector<std::unique_ptr<SenderSnapshot>> senders_;       // per queue
+  Membership membership_;        // accumulator 0 (heard_from: each accumulator its own row)
   std::array<RoleClock, RTE_MAX_LCORE + 1> clocks_;  // by lcore id, each written by its lcore only
   bool launched_ = false;
   std::vector<WorkerArg> worker_args_;
+  std::vector<NetworkArg> network_args_;
 
-  // network role -> coordinator (published with release, read with acquire)
-  uint64_t accumulated_[2] = {0, 0};
-  uint64_t local_folded_[2] = {0, 0};
+  // accumulator 0 -> coordinator (published with release, read with acquire)
   bool finishing_keepalives_ = false;  // set_keepalive_ms(kFinishKeepaliveMs) done
-  std::vector<ConnectionReport> links_snapshot_[2];
-  TxCounters tx_snapshot_[2];
-  uint64_t fins_seen_ = 0;                 // network role: bit per peer
-  std::vector<wire::FinPayload> fins_;     // network role, read by the coordinator once finished_
-  alignas(64) std::atomic<int64_t> completed_{-1};
+  std::vector<uint64_t> finish_marks_;  // each sender's steps when the finish was first seen
+  uint64_t fins_seen_ = 0;                 // bit per peer
+  std::vector<wire::FinPayload> fins_;     // read by the coordinator once finished_
   std::atomic<bool> discovered_{false};
   std::atomic<bool> finished_{false};
-  // coordinator -> network role
+  // coordinator -> network roles
   alignas(64) std::atomic<int64_t> await_target_{-1};
-  std::atomic<uint64_t> local_expected_[2] = {0, 0};
+  std::atomic<int64_t> snapshot_request_{-1};  // senders snapshot their flows for this superstep
   std::atomic<bool> finish_requested_{false};
   std::atomic<bool> stop_network_{false};
   // coordinator -> workers
@@ -203,7 +248,7 @@ class Runtime {
   uint64_t tx_bytes_mark_ = 0;
   uint64_t tx_frames_mark_ = 0;
   // Membership waits on this when it needs the network to move (mbuf pool
-  // empty, discovery). Only the lcore that owns the network role may pump.
+  // empty, discovery): the calling lcore's own network roles, if it has any.
   const Membership::Pump pump_fn_;
   const Stall stall_fn_;
 };
@@ -216,14 +261,14 @@ void Runtime::wait_for(Pred&& done) {
   const Role was = clk.switch_to(Role::kWait);
   IdleBackoff idle;
   while (!done()) {
-    if (layout_.split) {
+    if (layout_.split()) {
       throw_if_failed();
       idle.wait();
     } else if (timed_network_step()) {
       idle.reset();
     } else {
       idle.wait();
-      check_peers_alive();
+      check_peers_alive(network_roles_[0]);
     }
   }
   clk.switch_to(was);

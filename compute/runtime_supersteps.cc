@@ -27,21 +27,32 @@ Runtime::Runtime(const EngineOptions& opt, const JobIdentity& job, Dataplane& dp
       dp_(dp),
       transport_(transport),
       layout_(layout),
+      network_roles_(layout.network()),
+      queues_(layout.queues),
       rank_(rank),
       nodes_(nodes),
+      passes_(std::make_unique<Passes[]>(network_roles_.size())),
       telemetry_{rank, &dp, &transport, &superstep_now_},
-      ledger_(nodes_, rank_),
       membership_(dp, MembershipInfo{nodes_, job.program_id, job.input_kind, job.input_size, job.input_digest,
                                      job.params_digest, job.describe_input}),
+      finish_marks_(layout.queues, 0),
       fins_(nodes_),
       pump_fn_([this] {
-        if (layout_.split && rte_lcore_id() != layout_.network_lcore) {
+        if (roles_here() == nullptr) {
           throw_if_failed();
           return false;
         }
-        return network_step();
+        return timed_network_step();
       }),
-      stall_fn_([this](bool starved) { stall(starved); }) {}
+      stall_fn_([this](bool starved) { stall(starved); }) {
+  if (queues_ != dp.queue_count() || queues_ != transport.queues())
+    throw EngineError("the lcore layout has " + std::to_string(queues_) + " queues, the ports " +
+                      std::to_string(dp.queue_count()));
+  for (unsigned q = 0; q < queues_; ++q) {
+    accumulators_.push_back(std::make_unique<Accumulator>(nodes_, rank_, opt_.progress_timeout_s));
+    senders_.push_back(std::make_unique<SenderSnapshot>());
+  }
+}
 
 Runtime::~Runtime() {
   stop_roles();
@@ -53,9 +64,9 @@ void Runtime::start() {
   started_ = true;
   publish_telemetry(&telemetry_);
   const auto t0 = Clock::now();
-  ledger_.open(0);
+  for (auto& a : accumulators_) a->ledger.open(0);
   start_roles();
-  if (layout_.split)
+  if (layout_.split())
     wait_for([this] { return discovered_.load(std::memory_order_acquire); });
   else
     membership_.discover(opt_.hello_timeout_s, pump_fn_);
@@ -69,6 +80,7 @@ std::vector<StepStats> Runtime::run_phase(ProgramDriver& program, const PhaseOpt
   // END leaves: no peer sends this phase's records before it has that END.
   ++phases_;
   base_.store(next_epoch_ + 1, std::memory_order_relaxed);
+  dp_.set_routes(program.routes());  // the workers are idle between phases
   program_.store(&program, std::memory_order_release);
   phase_name_.store(po.name, std::memory_order_relaxed);
   barrier();
@@ -81,17 +93,15 @@ std::vector<StepStats> Runtime::run_phase(ProgramDriver& program, const PhaseOpt
     if (static_cast<int64_t>(s) == po.crash_at) raise(SIGKILL);
     superstep_now_.store(s, std::memory_order_relaxed);
     const auto ts = Clock::now();
-    ledger_.open(e + 1);
-    accumulated_[(e + 1) & 1] = 0;
-    local_folded_[(e + 1) & 1] = 0;
+    open_superstep(e);
     AggregateBytes aggregate{};
     StepStats st = run_workers(e, step, &aggregate);
     send_end(e, st, aggregate);
-    local_expected_[e & 1].store(st.messages_local, std::memory_order_relaxed);
-    await_target_.store(e, std::memory_order_release);
-    wait_for([this, e] { return completed_.load(std::memory_order_acquire) >= static_cast<int64_t>(e); });
-    st.messages_accumulated = accumulated_[e & 1];
-    st.links = links_snapshot_[e & 1];
+    await_superstep(e);
+    for (unsigned q = 0; q < queues_; ++q) {
+      st.accumulated_by_queue.push_back(accumulators_[q]->accumulated[e & 1]);
+      st.messages_accumulated += accumulators_[q]->accumulated[e & 1];
+    }
     combine_cluster_figures(e, st, &aggregate);
     st.seconds = seconds_since(ts);
     const RoleCycles roles_now = role_cycles();
@@ -113,23 +123,51 @@ std::vector<StepStats> Runtime::run_phase(ProgramDriver& program, const PhaseOpt
 void Runtime::release_driver() {
   program_.store(nullptr, std::memory_order_release);
   if (!launched_) return;  // one lcore: nothing else holds it
-  const uint64_t mark = network_passes_.load(std::memory_order_acquire);
-  wait_for([this, mark] { return network_passes_.load(std::memory_order_acquire) >= mark + 2; });
+  std::vector<uint64_t> marks;
+  for (size_t i = 0; i < network_roles_.size(); ++i) marks.push_back(passes_[i].n.load(std::memory_order_acquire));
+  wait_for([this, &marks] {
+    for (size_t i = 0; i < marks.size(); ++i)
+      if (passes_[i].n.load(std::memory_order_acquire) < marks[i] + 2) return false;
+    return true;
+  });
+}
+
+// Superstep `epoch` is about to run: its successor's ledger slots and
+// counters are reset (no frame of epoch + 1 can arrive before our END(epoch)).
+void Runtime::open_superstep(uint32_t epoch) {
+  for (auto& a : accumulators_) {
+    a->ledger.open(epoch + 1);
+    a->accumulated[(epoch + 1) & 1] = 0;
+    a->local_folded[(epoch + 1) & 1] = 0;
+  }
+}
+
+void Runtime::await_superstep(uint32_t e) {
+  await_target_.store(e, std::memory_order_release);
+  wait_for([this, e] {
+    for (const auto& a : accumulators_)
+      if (a->completed.load(std::memory_order_acquire) < static_cast<int64_t>(e)) return false;
+    return true;
+  });
+  snapshot_request_.store(e, std::memory_order_release);
+  wait_for([this, e] {
+    for (const auto& snap : senders_)
+      if (snap->taken.load(std::memory_order_acquire) < static_cast<int64_t>(e)) return false;
+    return true;
+  });
 }
 
 // An empty superstep between phases (see "Phases" in runtime.h): every peer's
 // END of it, no records.
 void Runtime::barrier() {
   const uint32_t e = next_epoch_++;
-  ledger_.open(e + 1);
-  accumulated_[(e + 1) & 1] = 0;
-  local_folded_[(e + 1) & 1] = 0;
+  open_superstep(e);
   StepStats none;
   send_end(e, none, AggregateBytes{});
-  local_expected_[e & 1].store(0, std::memory_order_relaxed);
-  await_target_.store(e, std::memory_order_release);
-  wait_for([this, e] { return completed_.load(std::memory_order_acquire) >= static_cast<int64_t>(e); });
-  const TxCounters& tx = tx_snapshot_[e & 1];
+  for (auto& a : accumulators_) a->local_expected[e & 1].store(0, std::memory_order_relaxed);
+  await_superstep(e);
+  TxCounters tx;
+  for (const auto& snap : senders_) tx += snap->tx[e & 1];
   tx_bytes_mark_ = tx.bytes;
   tx_frames_mark_ = tx.frames;
 }
@@ -158,10 +196,14 @@ void Runtime::abort(const std::string& reason) {
 // ---- lcores ------------------------------------------------------------------
 
 void Runtime::start_roles() {
-  if (!layout_.split || launched_) return;
+  if (!layout_.split() || launched_) return;
   launched_ = true;
-  if (rte_eal_remote_launch(&Runtime::network_main, this, layout_.network_lcore) != 0)
-    throw EngineError("cannot launch the network role on lcore " + std::to_string(layout_.network_lcore));
+  network_args_.reserve(network_roles_.size());  // launched lcores keep pointers into it
+  for (unsigned i = 0; i < network_roles_.size(); ++i) {
+    network_args_.push_back(NetworkArg{this, i});
+    if (rte_eal_remote_launch(&Runtime::network_main, &network_args_.back(), network_roles_[i].lcore) != 0)
+      throw EngineError("cannot launch the network roles on lcore " + std::to_string(network_roles_[i].lcore));
+  }
   worker_args_.reserve(layout_.workers());  // launched workers keep pointers into it
   for (unsigned i = 1; i < layout_.workers(); ++i) {
     worker_args_.push_back(WorkerArg{this, i});
@@ -177,7 +219,7 @@ void Runtime::stop_roles() {
   go_.store(kQuit, std::memory_order_release);
   stop_network_.store(true, std::memory_order_release);
   for (unsigned i = 1; i < layout_.workers(); ++i) rte_eal_wait_lcore(layout_.worker_lcores[i]);
-  rte_eal_wait_lcore(layout_.network_lcore);
+  for (const NetworkRoles& r : network_roles_) rte_eal_wait_lcore(r.lcore);
 }
 
 int Runtime::worker_main(void* arg) {
@@ -229,12 +271,21 @@ RoleCycles Runtime::role_cycles() const {
   return sum;
 }
 
-// A network pass charged to the network role if it moved anything; an
-// empty poll is waiting.
+const Runtime::NetworkRoles* Runtime::roles_here() const {
+  const unsigned lcore = rte_lcore_id();
+  for (const NetworkRoles& r : network_roles_)
+    if (r.lcore == lcore) return &r;
+  return nullptr;
+}
+
+// A pass of this lcore's network roles, charged to the network role if it
+// moved anything; an empty poll is waiting.
 bool Runtime::timed_network_step() {
+  const NetworkRoles* roles = roles_here();
+  if (roles == nullptr) return false;
   RoleClock& clk = clock();
   clk.charge(clk.current());
-  const bool moved = network_step();
+  const bool moved = network_step(*roles);
   clk.charge(moved ? Role::kNetwork : Role::kWait);
   return moved;
 }
@@ -242,7 +293,7 @@ bool Runtime::timed_network_step() {
 // A worker between buckets: on a shared lcore, run the network roles; on
 // its own lcore, only wait when the pool is empty.
 void Runtime::stall(bool starved) {
-  if (!layout_.split) {
+  if (!layout_.split()) {
     if (!starved) {
       timed_network_step();
       return;
@@ -283,6 +334,7 @@ StepStats Runtime::run_workers(uint32_t epoch, const StepControl& step, Aggregat
   wait_for([this, others] { return workers_done_.load(std::memory_order_acquire) == others; });
   StepStats st;
   st.superstep = step.superstep;
+  uint64_t direct = 0;
   for (unsigned w = 0; w < prog.workers(); ++w) {  // worker order: identical merges every run
     const StepStats& ws = prog.worker_stats(w);
     st.active += ws.active;
@@ -292,32 +344,45 @@ StepStats Runtime::run_workers(uint32_t epoch, const StepControl& step, Aggregat
     st.buckets_sent += ws.buckets_sent;
     st.dense = st.dense || ws.dense;
     // Folded by the worker itself: only with shared roles, where this
-    // lcore is also the network role and owns these counters (with split
-    // roles even a += 0 here would race with the network lcore's updates).
-    if (!layout_.split) {
-      accumulated_[epoch & 1] += prog.folded_directly(w);
-      local_folded_[epoch & 1] += prog.folded_directly(w);
-      for (uint64_t i = 0; i < prog.direct_overflows(w); ++i) dp_.rx.drop(DropReason::kSlotOverflow);
+    // lcore is also every accumulator and owns these counters (with split
+    // roles even a += 0 here would race with the accumulators' updates).
+    // Counted as queue 0's, expected and folded alike.
+    if (!layout_.split()) {
+      Accumulator& a0 = *accumulators_[0];
+      a0.accumulated[epoch & 1] += prog.folded_directly(w);
+      a0.local_folded[epoch & 1] += prog.folded_directly(w);
+      direct += prog.folded_directly(w);
+      for (uint64_t i = 0; i < prog.direct_overflows(w); ++i) dp_.rx_q[0].drop(DropReason::kSlotOverflow);
     }
+  }
+  // What each accumulator folds from its same-node ring this superstep.
+  for (unsigned q = 0; q < queues_; ++q) {
+    uint64_t local = q == 0 ? direct : 0;
+    for (unsigned w = 0; w < prog.workers(); ++w) local += prog.records_to(w, rank_, q);
+    accumulators_[q]->local_expected[epoch & 1].store(local, std::memory_order_relaxed);
   }
   return st;
 }
 
 void Runtime::send_end(uint32_t epoch, const StepStats& st, const AggregateBytes& aggregate) {
   ProgramDriver& prog = program();
+  // One END per flow (peer, queue), with that flow's counts: each
+  // accumulator's ledger checks its own queue.
   for (unsigned p = 0; p < nodes_; ++p) {
     if (p == rank_) continue;
-    wire::EndPayload e{};
-    for (unsigned w = 0; w < prog.workers(); ++w) {
-      e.buckets_to_dst += prog.buckets_to(w, p);
-      e.messages_to_dst += prog.records_to(w, p);
+    for (unsigned q = 0; q < queues_; ++q) {
+      wire::EndPayload e{};
+      for (unsigned w = 0; w < prog.workers(); ++w) {
+        e.buckets_to_dst += prog.buckets_to(w, p, q);
+        e.messages_to_dst += prog.records_to(w, p, q);
+      }
+      e.active_vertices = st.active;
+      e.messages_sent = st.messages_sent;
+      e.buckets_sent = st.buckets_sent;
+      e.bytes_sent = data_frame_bytes(st);
+      std::memcpy(e.aggregate, aggregate.data(), sizeof e.aggregate);
+      membership_.send_control(p, wire::Kind::kEnd, epoch, &e, sizeof e, pump_fn_, q);
     }
-    e.active_vertices = st.active;
-    e.messages_sent = st.messages_sent;
-    e.buckets_sent = st.buckets_sent;
-    e.bytes_sent = data_frame_bytes(st);
-    std::memcpy(e.aggregate, aggregate.data(), sizeof e.aggregate);
-    membership_.send_control(p, wire::Kind::kEnd, epoch, &e, sizeof e, pump_fn_);
   }
 }
 
@@ -338,7 +403,7 @@ void Runtime::combine_cluster_figures(uint32_t epoch, StepStats& st, AggregateBy
       st.cluster_buckets += st.buckets_sent;
       st.cluster_bytes += data_frame_bytes(st);
     } else {
-      const wire::EndPayload& e = ledger_.end(p, epoch);
+      const wire::EndPayload& e = accumulators_[0]->ledger.end(p, epoch);  // every flow's END carries these
       st.cluster_active += e.active_vertices;
       AggregateBytes theirs;
       std::memcpy(theirs.data(), e.aggregate, theirs.size());
@@ -349,7 +414,17 @@ void Runtime::combine_cluster_figures(uint32_t epoch, StepStats& st, AggregateBy
     }
   }
   *aggregate = cluster;
-  const TxCounters& tx = tx_snapshot_[epoch & 1];
+  TxCounters tx;
+  for (unsigned q = 0; q < queues_; ++q) {
+    const SenderSnapshot& snap = *senders_[q];
+    tx += snap.tx[epoch & 1];
+    const std::vector<ConnectionReport>& received = accumulators_[q]->receive_snapshot[epoch & 1];
+    for (size_t i = 0; i < snap.links[epoch & 1].size(); ++i) {
+      ConnectionReport c = snap.links[epoch & 1][i];
+      if (i < received.size()) c.receive = received[i].receive;
+      st.links.push_back(c);
+    }
+  }
   st.bytes_sent = tx.bytes - tx_bytes_mark_;
   st.frames_sent = tx.frames - tx_frames_mark_;
   tx_bytes_mark_ = tx.bytes;
@@ -380,25 +455,27 @@ void Runtime::finish(ProgramDriver& program, RunReport& report) {
   });
   if (all.size() > opt_.top) all.resize(opt_.top);
   report.cluster_top = all;
-  if (!layout_.split) linger();
-  // (split: the network lcore lingers once it has published `finished_`)
+  if (!layout_.split()) linger(network_roles_[0]);
+  // (split: every network lcore lingers once it sees `finished_`)
   stop_roles();
-  report.rx = dp_.rx;
-  report.tx = dp_.tx;
+  // Let the ports go quiet before they close (dataplane/memif_guard.h says
+  // why memif needs it).
+  if (nodes_ > 1) dp_.quiet_before_close();
+  report.rx = dp_.rx_total();
+  report.tx = dp_.tx_total();
+  report.rx_queues.assign(dp_.rx_q.begin(), dp_.rx_q.begin() + queues_);
   report.rx_faults = transport_.rx_fault_counts();
   report.tx_faults = transport_.tx_fault_counts();
 }
 
 // Keep answering for a moment: a peer whose last ack from us was lost
-// retransmits and must hear from us again. Then let the ports go quiet
-// before they close (dataplane/memif_guard.h says why memif needs it).
-void Runtime::linger() {
+// retransmits and must hear from us again.
+void Runtime::linger(const NetworkRoles& roles) {
   IdleBackoff idle;
   const auto t = Clock::now();
   while (seconds_since(t) < kLingerSeconds) {
-    if (!network_step()) idle.wait();
+    if (!network_step(roles)) idle.wait();
   }
-  if (nodes_ > 1) dp_.quiet_before_close();
 }
 
 }  // namespace wg

@@ -23,11 +23,17 @@ class SingleWriterDriver : public ProgramDriver {
   unsigned workers() const override { return workers_; }
   const StepStats& worker_stats(unsigned w) const override { return stats_[w]; }
   AggregateBytes worker_aggregate(unsigned) const override { return {}; }
-  uint64_t buckets_to(unsigned w, unsigned node) const override { return w == 0 ? writer_.buckets_to(node) : 0; }
-  uint64_t records_to(unsigned w, unsigned node) const override { return w == 0 ? writer_.records_to(node) : 0; }
+  // Every record travels on queue 0 (one range per node: routes()).
+  uint64_t buckets_to(unsigned w, unsigned node, unsigned queue) const override {
+    return w == 0 && queue == 0 ? writer_.buckets_to(node) : 0;
+  }
+  uint64_t records_to(unsigned w, unsigned node, unsigned queue) const override {
+    return w == 0 && queue == 0 ? writer_.records_to(node) : 0;
+  }
   uint64_t folded_directly(unsigned) const override { return 0; }
   uint64_t direct_overflows(unsigned) const override { return 0; }
   unsigned record_bytes() const override { return sizeof(Record); }
+  const QueueRoutes& routes() const override { return routes_; }
   unsigned domains() const override { return 1; }
   uint32_t domain_size(unsigned) const override { return UINT32_MAX; }
   uint32_t max_index(const uint8_t*, unsigned) const override { return 0; }
@@ -62,6 +68,7 @@ class SingleWriterDriver : public ProgramDriver {
   const unsigned workers_, rank_, nodes_;
 
  private:
+  const QueueRoutes routes_ = QueueRoutes::single();  // the accumulator's appends need one writer: queue 0's
   BucketWriter<Record> writer_;
   std::vector<StepStats> stats_;
 };

@@ -192,6 +192,8 @@ class Worker {
   const Aggregate& aggregate() const { return aggregate_; }
   uint64_t buckets_to(unsigned dst) const { return ring_.buckets_to(dst); }
   uint64_t records_to(unsigned dst) const { return ring_.records_to(dst); }
+  // The worker's buckets: counts per receive queue for END (compute/runtime.h).
+  const Ring& ring() const { return ring_; }
 
  private:
   // Calls emit(target, message) for every record this worker sends to

@@ -1,6 +1,7 @@
 #include "config/config_json.h"
 
 #include "compute/dense_block.h"
+#include "compute/lcore_layout.h"
 #include "reliability/transport_config.h"
 
 namespace wg {
@@ -24,7 +25,10 @@ nlohmann::ordered_json config_json(const Config& c) {
           {"udp_port", c.udp_port},
           {"domains", c.domains},
           {"domain_split", c.domain_metis ? "metis" : "even"},
-          {"roles", c.engine.split_roles ? "split" : "shared"},
+          {"roles", describe(c.engine.roles)},
+          {"rx_queues", c.rx_queues},
+          {"range_kib", c.engine.range_bytes / 1024},
+          {"mtu", c.mtu},
           {"scatter", scatter},
           {"segment_kib", (c.engine.segment_bytes ? c.engine.segment_bytes : default_segment_bytes()) / 1024},
           {"window", c.transport.window},

@@ -1,5 +1,7 @@
 #include "config/options.h"
 
+#include "compute/lcore_layout.h"
+
 #include <getopt.h>
 
 #include <charconv>
@@ -13,6 +15,7 @@
 
 #include "compute/graphalytics_input.h"
 #include "compute/kronecker.h"
+#include "compute/lcore_layout.h"
 #include "dataplane/wire.h"
 
 namespace wg {
@@ -59,6 +62,9 @@ enum Opt {
   kOptDomains,
   kOptDomainSplit,
   kOptLineRate,
+  kOptRxQueues,
+  kOptRangeKib,
+  kOptMtu,
   kOptDamping,
   kOptPrecision,
   kOptOutputFormat,
@@ -101,6 +107,9 @@ const option kLongOptions[] = {
     {"domains", required_argument, nullptr, kOptDomains},
     {"line-rate", required_argument, nullptr, kOptLineRate},
     {"domain-split", required_argument, nullptr, kOptDomainSplit},
+    {"rx-queues", required_argument, nullptr, kOptRxQueues},
+    {"range-kib", required_argument, nullptr, kOptRangeKib},
+    {"mtu", required_argument, nullptr, kOptMtu},
     {"damping", required_argument, nullptr, kOptDamping},
     {"precision", required_argument, nullptr, kOptPrecision},
     {"output-format", required_argument, nullptr, kOptOutputFormat},
@@ -245,6 +254,9 @@ uint64_t Config::params_digest() const {
   add(transport.checksum);  // a node that checks CRCs drops every frame of one that does not send them
   add(domains);             // senders address vertices by their slot in the destination's domains
   add(domain_metis);
+  add(rx_queues);           // every node plans every node's ranges and queues alike (compute/range_plan.h)
+  add(engine.range_bytes);
+  add(mtu);                 // a node must take the largest frame its peers send
   return h;
 }
 
@@ -265,6 +277,9 @@ std::string Config::describe() const {
   if (engine.scatter != ScatterMode::kAuto)
     o << ", scatter " << (engine.scatter == ScatterMode::kDense ? "dense" : "sparse");
   if (engine.segment_bytes != 0) o << ", dense segments of " << engine.segment_bytes / 1024 << " KiB";
+  if (rx_queues != 0) o << ", " << rx_queues << " receive queue" << (rx_queues > 1 ? "s" : "");
+  if (engine.range_bytes != 0) o << ", ranges of " << engine.range_bytes / 1024 << " KiB";
+  if (mtu != wire::kMtu) o << ", MTU " << mtu;
   char job[16];
   std::snprintf(job, sizeof job, "0x%08x", job_token);
   o << ", job " << job << ", udp port " << udp_port;
@@ -286,8 +301,8 @@ bool wants_help(int argc, char** argv) {
 Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> programs) {
   Config c;
   bool have_app = false, have_graph = false, have_rank = false, have_nodes = false,
-       have_job = false, have_iterations = false, have_undirected = false, have_damping = false,
-       have_precision = false, have_output_format = false;
+       have_job = false, have_iterations = false, have_mbufs = false, have_undirected = false,
+       have_damping = false, have_precision = false, have_output_format = false;
   const char* source_text = nullptr;
   int64_t crash_rank = -1, crash_step = -1;
   optind = 0;  // full getopt reset (glibc): the EAL has used getopt before us
@@ -343,7 +358,10 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
       case kOptProgressTimeout:
         c.engine.progress_timeout_s = parse_positive("progress-timeout", optarg, kMaxSeconds);
         break;
-      case kOptMbufs: c.mbufs = parse_unsigned("mbufs", optarg, 1023, 1u << 24); break;
+      case kOptMbufs:
+        c.mbufs = parse_unsigned("mbufs", optarg, 1023, 1u << 24);
+        have_mbufs = true;
+        break;
       case kOptTop: c.engine.top = parse_unsigned("top", optarg, 0, wire::kTopK); break;
       case kOptQuiet: c.engine.quiet = true; break;
       case kOptDomains: c.domains = parse_unsigned("domains", optarg, 1, 64); break;
@@ -357,10 +375,16 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
         break;
       case kOptSegmentKib: c.engine.segment_bytes = parse_unsigned("segment-kib", optarg, 1, 1u << 20) * 1024; break;
       case kOptRoles:
-        if (std::strcmp(optarg, "split") == 0) c.engine.split_roles = true;
-        else if (std::strcmp(optarg, "shared") == 0) c.engine.split_roles = false;
-        else throw ConfigError(std::string("--roles: '") + optarg + "' is not split or shared");
+        try {
+          c.engine.roles = parse_roles(optarg);
+        } catch (const std::invalid_argument& e) {
+          throw ConfigError(std::string("--roles: ") + e.what() +
+                            " (split, shared or workers=W,senders=S,accumulators=A)");
+        }
         break;
+      case kOptRxQueues: c.rx_queues = parse_unsigned("rx-queues", optarg, 1, wire::kMaxQueues); break;
+      case kOptRangeKib: c.engine.range_bytes = parse_unsigned("range-kib", optarg, 1, 1u << 21) * 1024; break;
+      case kOptMtu: c.mtu = parse_unsigned("mtu", optarg, wire::kMtu, wire::kMaxMtu); break;
       case kOptWindow: c.transport.window = parse_unsigned("window", optarg, 1, 1u << 16); break;
       case kOptRtoMin: c.transport.rto_min_us = parse_positive("rto-min-us", optarg, kMaxMicros); break;
       case kOptRtoMax: c.transport.rto_max_us = parse_positive("rto-max-us", optarg, kMaxMicros); break;
@@ -475,6 +499,9 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
   // Keepalives must come well within the peer timeout, or live peers look dead.
   c.transport.keepalive_ms = std::min(c.transport.keepalive_ms, c.engine.peer_timeout_s * 1000 / 5);
   if (!have_job) c.job_token = default_job_token(c);
+  // Jumbo buckets: the same bytes of buckets as 16383 at MTU 1500 (at least 4095 mbufs).
+  if (!have_mbufs && c.mtu > wire::kMtu)
+    c.mbufs = std::max(4095u, static_cast<unsigned>(16384ull * wire::kMtu / c.mtu) - 1);
   return c;
 }
 

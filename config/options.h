@@ -41,6 +41,8 @@ struct Config {
   uint16_t udp_port = 47000;
   unsigned mbufs = 16383;                 // mbufs in the node's pool
   unsigned domains = 0;                   // NUMA domains per node; 0: the machine's (libnuma)
+  unsigned rx_queues = 0;                 // receive queues per port; 0: one per accumulator lcore (--roles)
+  uint32_t mtu = 1500;                    // --mtu: frames' IP size, 1500..9000
   bool domain_metis = true;               // refine the even split with METIS
   EngineOptions engine;                   // the node runtime: timeouts, roles, scatter, report
   TransportConfig transport;              // reliability: windows, timers, checksum, faults

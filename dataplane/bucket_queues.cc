@@ -19,16 +19,21 @@ rte_ring* make_ring(const std::string& name, unsigned capacity, const std::strin
 
 }  // namespace
 
-BucketQueues::BucketQueues(unsigned instance, unsigned nodes, unsigned rank, unsigned domains, unsigned capacity)
-    : to_peer_(nodes, nullptr) {
+BucketQueues::BucketQueues(unsigned instance, unsigned nodes, unsigned rank, unsigned queues, unsigned capacity,
+                           unsigned rx_capacity)
+    : queues_(queues), to_flow_(size_t{nodes} * queues, nullptr) {
   try {
     const std::string n = std::to_string(instance);
-    for (unsigned d = 0; d < domains; ++d)
-      local_.push_back(make_ring("wg_local" + n + "_" + std::to_string(d), capacity,
-                                 "the local bucket queue of domain " + std::to_string(d)));
+    for (unsigned q = 0; q < queues; ++q) {
+      const std::string qs = std::to_string(q);
+      local_.push_back(make_ring("wg_local" + n + "_" + qs, capacity, "the local bucket queue of queue " + qs));
+      handed_.push_back(make_ring("wg_hand" + n + "_" + qs, rx_capacity, "the hand-over ring of queue " + qs));
+    }
+    broadcast_ = make_ring("wg_bcast" + n, 64, "the broadcast queue");
     for (unsigned r = 0; r < nodes; ++r)
-      if (r != rank)
-        to_peer_[r] = make_ring("wg_q" + n + "_" + std::to_string(r), capacity, "the queue for node " + std::to_string(r));
+      for (unsigned q = 0; r != rank && q < queues; ++q)
+        to_flow_[r * queues + q] = make_ring("wg_q" + n + "_" + std::to_string(r) + "_" + std::to_string(q), capacity,
+                                             "the queue for node " + std::to_string(r) + ", queue " + std::to_string(q));
   } catch (...) {
     release();
     throw;
@@ -43,9 +48,12 @@ void BucketQueues::release() {
     rte_ring_free(r);
     r = nullptr;
   };
-  for (rte_ring*& r : to_peer_) drain(r);
+  for (rte_ring*& r : to_flow_) drain(r);
   for (rte_ring*& r : local_) drain(r);
+  for (rte_ring*& r : handed_) drain(r);
+  drain(broadcast_);
   local_.clear();
+  handed_.clear();
 }
 
 }  // namespace wg

@@ -1,5 +1,7 @@
 #include "dataplane/dataplane.h"
 
+#include <rte_byteorder.h>
+
 #include <atomic>
 #include <cstring>
 #include <stdexcept>
@@ -13,27 +15,42 @@ namespace {
 std::atomic<unsigned> g_instance{0};  // unique names for pools and rings per process
 
 DataplaneOptions with_rx_default(DataplaneOptions o) {
-  if (o.rx_mbufs == 0) o.rx_mbufs = Dataplane::default_rx_mbufs(o.nodes, o.window);
+  if (o.rx_mbufs == 0) o.rx_mbufs = Dataplane::default_rx_mbufs(o.nodes, o.window, o.queues);
   return o;
+}
+
+void set_udp_ports(uint8_t* frame, uint16_t src, uint16_t dst) {
+  const uint16_t be[2] = {rte_cpu_to_be_16(src), rte_cpu_to_be_16(dst)};
+  std::memcpy(frame + wire::kEthHeaderBytes + wire::kIpv4HeaderBytes, be, sizeof be);
 }
 
 }  // namespace
 
-unsigned Dataplane::default_rx_mbufs(unsigned nodes, unsigned window) {
-  return 4095 + (nodes > 0 ? nodes - 1 : 0) * (Ports::kRxDescriptors + 2 * window);
+unsigned Dataplane::default_rx_mbufs(unsigned nodes, unsigned window, unsigned queues) {
+  return 4095 + (nodes > 0 ? nodes - 1 : 0) * queues * (Ports::rx_descriptors(queues) + 2 * window);
 }
 
 Dataplane::Dataplane(const DataplaneOptions& o)
     : opt_(with_rx_default(o)),
-      vctx_{o.job_token, o.rank, o.nodes, o.udp_port, o.domains},
+      // Ranges (a data bucket's domain) are checked against the phase's
+      // driver by the runtime: any 16-bit value passes here.
+      vctx_{o.job_token, o.rank, o.nodes, o.udp_port, 1u << 16, o.queues, o.mtu},
       peers_(o.nodes, o.job_token, o.rank, o.udp_port) {
+  if (opt_.queues == 0 || opt_.queues > wire::kMaxQueues)
+    throw std::runtime_error("--rx-queues must be 1.." + std::to_string(wire::kMaxQueues));
+  for (unsigned p = 0; p < opt_.nodes; ++p) {
+    src_port_.emplace_back();
+    for (unsigned q = 0; q < wire::kMaxQueues; ++q) src_port_.back()[q] = static_cast<uint16_t>(opt_.udp_port + q);
+  }
   const unsigned instance = g_instance.fetch_add(1);
-  pools_ = std::make_unique<Pools>(instance, opt_.mbufs, opt_.rx_mbufs, opt_.nodes > 1);
+  pools_ = std::make_unique<Pools>(instance, opt_.mbufs, opt_.rx_mbufs, opt_.nodes > 1, opt_.mtu);
   try {
-    // Each queue holds every mbuf of the transmit pools, so enqueue can never fail.
-    queues_ = std::make_unique<BucketQueues>(instance, opt_.nodes, opt_.rank, opt_.domains,
-                                             opt_.mbufs * pools_->transmit_pools());
-    ports_.open_all(pools_->receive_pool());
+    // Each queue holds every mbuf of the transmit pools (the hand-over rings:
+    // of the receive pool), so enqueue can never fail.
+    queues_ = std::make_unique<BucketQueues>(instance, opt_.nodes, opt_.rank, opt_.queues,
+                                             opt_.mbufs * pools_->transmit_pools(),
+                                             opt_.nodes > 1 ? opt_.rx_mbufs : opt_.mbufs);
+    ports_.open_all(pools_->receive_pool(), opt_.queues, opt_.mtu, opt_.udp_port);
     if (opt_.nodes > 1 && ports_.size() == 0)
       throw std::runtime_error("a cluster of " + std::to_string(opt_.nodes) +
                                " nodes needs at least one DPDK port; pass one with the EAL "
@@ -54,8 +71,37 @@ void Dataplane::release() {
   if (pools_ && !memif_kept) pools_->release();
 }
 
+TxCounters Dataplane::tx_total() const {
+  TxCounters t;
+  for (const TxCounters& c : tx_q) t += c;
+  return t;
+}
+
+RxCounters Dataplane::rx_total() const {
+  RxCounters t;
+  for (const RxCounters& c : rx_q) t += c;
+  return t;
+}
+
+void Dataplane::set_peer_steering(unsigned peer, Steering s) {
+  if (s != Steering::kRss || peer >= src_port_.size()) return;
+  const uint32_t src = node_ipv4(opt_.job_token, opt_.rank), dst = node_ipv4(opt_.job_token, peer);
+  for (unsigned q = 0; q < opt_.queues; ++q)
+    src_port_[peer][q] = rss_source_port(src, dst, static_cast<uint16_t>(opt_.udp_port + q), q, opt_.queues,
+                                         static_cast<uint16_t>(opt_.udp_port + 1024));
+}
+
+void Dataplane::address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes, unsigned queue) const {
+  uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
+  bucket_header(frame)->queue = static_cast<uint8_t>(queue);
+  peers_.address(m, peer, bucket_bytes);
+  set_udp_ports(frame, src_port_[peer][queue], static_cast<uint16_t>(opt_.udp_port + queue));
+}
+
 std::string Dataplane::link_state() const {
   std::string s = ports_.link_state();
+  const TxCounters tx = tx_total();
+  const RxCounters rx = rx_total();
   s += std::to_string(tx.frames) + " frames sent, " + std::to_string(rx.frames) + " received";
   for (size_t i = 1; i < rx.dropped.size(); ++i)
     if (rx.dropped[i] != 0)
@@ -65,22 +111,50 @@ std::string Dataplane::link_state() const {
 
 void Dataplane::quiet_before_close() const { memif_quirks::quiet_before_close(); }
 
+namespace {
+
+// A broadcast frame (hello, abort) for `port`: always sealed (see the
+// receive path's classify).
+rte_mbuf* broadcast_frame(Dataplane& dp, unsigned port, const uint8_t* bucket, uint16_t bucket_bytes) {
+  rte_mbuf* m = dp.alloc_control();
+  if (m == nullptr) return nullptr;
+  uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
+  std::memcpy(frame + wire::kHeaderOffset, bucket, bucket_bytes);
+  FrameAddress a;
+  a.src_mac = dp.ports()[port].mac;
+  a.dst_mac = kBroadcastMac;
+  a.src_ip = node_ipv4(dp.options().job_token, dp.options().rank);
+  a.dst_ip = 0xffffffffu;
+  a.src_port = a.dst_port = dp.options().udp_port;
+  m->data_len = m->pkt_len = write_l2_l4(frame, a, bucket_bytes);
+  seal_bucket(frame, m->data_len);
+  m->port = static_cast<uint16_t>(port);
+  return m;
+}
+
+}  // namespace
+
+void Dataplane::broadcast(const uint8_t* bucket, uint16_t bucket_bytes) {
+  for (unsigned port = 0; port < ports_.size(); ++port)
+    if (rte_mbuf* m = broadcast_frame(*this, port, bucket, bucket_bytes)) queues_->enqueue_broadcast(m);
+}
+
+unsigned Dataplane::send_broadcasts() {
+  rte_mbuf* burst[kBurst];
+  unsigned sent = 0;
+  for (unsigned n; (n = queues_->dequeue_broadcast(burst, kBurst)) > 0;)
+    for (unsigned i = 0; i < n; ++i) {
+      if (tx_burst(burst[i]->port, 0, &burst[i], 1) == 1) ++sent;
+      else rte_pktmbuf_free(burst[i]);  // hellos repeat
+    }
+  return sent;
+}
+
 void Dataplane::broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes) {
   for (unsigned port = 0; port < ports_.size(); ++port) {
-    rte_mbuf* m = alloc_control();
+    rte_mbuf* m = broadcast_frame(*this, port, bucket, bucket_bytes);
     if (m == nullptr) return;
-    uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
-    std::memcpy(frame + wire::kHeaderOffset, bucket, bucket_bytes);
-    FrameAddress a;
-    a.src_mac = ports_[port].mac;
-    a.dst_mac = kBroadcastMac;
-    a.src_ip = node_ipv4(opt_.job_token, opt_.rank);
-    a.dst_ip = 0xffffffffu;
-    a.src_port = a.dst_port = opt_.udp_port;
-    m->data_len = m->pkt_len = write_l2_l4(frame, a, bucket_bytes);
-    // Hellos and aborts are always sealed (see the receive path's classify).
-    seal_bucket(frame, m->data_len);
-    if (tx_burst(port, &m, 1) != 1) rte_pktmbuf_free(m);
+    if (tx_burst(port, 0, &m, 1) != 1) rte_pktmbuf_free(m);
   }
 }
 

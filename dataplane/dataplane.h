@@ -1,24 +1,29 @@
 // The node's DPDK resources, as one facade over four parts with one job each:
 //   Pools        (dataplane/pools.h)         the transmit pools per socket and the receive pool
-//   Ports        (dataplane/ports.h)         every ethdev port, its bursts and link state
+//   Ports        (dataplane/ports.h)         every ethdev port, its queues, bursts, link state, steering
 //   PeerTable    (dataplane/peer_table.h)    which port and addresses reach each rank
-//   BucketQueues (dataplane/bucket_queues.h) per-peer descriptor rings, per-domain local rings
+//   BucketQueues (dataplane/bucket_queues.h) per-flow descriptor rings, per-queue local and hand-over rings
 // and the counters. Callers keep one name per operation; the parts are
 // reachable for code that needs only one of them.
 //
-// Threading: the EAL must be initialised before construction. Workers produce
-// into the per-peer queues and the local queues; the sender role consumes the
-// per-peer queues and owns every tx_burst and TxCounters; the accumulator role
-// owns rx_burst, the local queues' consumer side and RxCounters. The peer
-// table is written only during discovery, before data flows to that peer.
+// Queues: K = options().queues receive queues per port (--rx-queues), a flow
+// per (peer, queue). Threading: the EAL must be initialised before
+// construction. Workers produce into the flow queues and the local queues;
+// sender role q consumes the flow queues (*, q), owns tx queue q of every
+// port and tx_q[q]; accumulator role q owns rx queue q of every port, the
+// consumer side of local and hand-over ring q, and rx_q[q]. The peer table
+// and the peers' source ports are written only during discovery, before data
+// flows to that peer; the routes only between phases.
 #pragma once
 
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "dataplane/bucket_queues.h"
 #include "dataplane/counters.h"
@@ -26,6 +31,8 @@
 #include "dataplane/peer_table.h"
 #include "dataplane/pools.h"
 #include "dataplane/ports.h"
+#include "dataplane/queue_routes.h"
+#include "dataplane/steering.h"
 
 namespace wg {
 
@@ -36,11 +43,12 @@ struct DataplaneOptions {
   uint16_t udp_port = wire::kDefaultUdpPort;
   unsigned mbufs = 16383;     // buckets being built, queued, in flight or kept for retransmission
   bool checksum = false;  // CRC32C on every frame sent, verified on every frame received
-  unsigned domains = 1;   // NUMA domains: one same-node queue each
+  unsigned queues = 1;     // receive queues per port (--rx-queues): one accumulator role each
+  uint32_t mtu = wire::kMtu;  // --mtu: buckets fill frames of this size
   // Received frames: RX descriptors and frames held in reorder windows.
-  // 0: Dataplane::default_rx_mbufs(nodes, window).
+  // 0: Dataplane::default_rx_mbufs(nodes, window, queues).
   unsigned rx_mbufs = 8191;
-  unsigned window = 0;  // the transport's window (frames per peer), for the rx_mbufs default
+  unsigned window = 0;  // the transport's window (frames per flow), for the rx_mbufs default
 };
 
 class Dataplane {
@@ -53,9 +61,10 @@ class Dataplane {
   Dataplane& operator=(const Dataplane&) = delete;
 
   // The receive pool a node needs: the RX descriptors of every peer's port
-  // (one port per peer with memif) plus twice each peer's reorder window
-  // (held frames and frames being taken in), with 4095 to spare.
-  static unsigned default_rx_mbufs(unsigned nodes, unsigned window);
+  // (one port per peer with memif, `queues` queues each) plus twice each
+  // flow's reorder window (held frames and frames being taken in), with 4095
+  // to spare.
+  static unsigned default_rx_mbufs(unsigned nodes, unsigned window, unsigned queues = 1);
 
   const DataplaneOptions& options() const { return opt_; }
   const ValidationContext& validation() const { return vctx_; }
@@ -79,12 +88,28 @@ class Dataplane {
   std::string port_summary() const { return ports_.summary(); }
   // "port 0 up, port 1 down" plus frame counts and drops, for error messages.
   std::string link_state() const;
-  uint16_t tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n) { return ports_.tx_burst(port, pkts, n, tx); }
-  uint16_t rx_burst(unsigned port, rte_mbuf** out, uint16_t n) { return ports_.rx_burst(port, out, n); }
+  uint16_t tx_burst(unsigned port, unsigned queue, rte_mbuf** pkts, uint16_t n) {
+    return ports_.tx_burst(port, queue, pkts, n, tx_q[queue]);
+  }
+  uint16_t rx_burst(unsigned port, unsigned queue, rte_mbuf** out, uint16_t n) {
+    return ports_.rx_burst(port, queue, out, n);
+  }
+  // Queue 0 (one-queue users: tests, benchmarks).
+  uint16_t tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n) { return tx_burst(port, 0, pkts, n); }
+  uint16_t rx_burst(unsigned port, rte_mbuf** out, uint16_t n) { return rx_burst(port, 0, out, n); }
   uint64_t rx_drops(unsigned port) const { return ports_.rx_drops(port); }
+  // The ports' steering, if they agree (what this node's hello announces).
+  Steering steering() const { return ports_.steering(); }
   // Sends a hello (or abort) on every port, now, to the broadcast address,
   // always with its CRC; dropped if the port cannot take it (hellos repeat).
+  // On tx queue 0: only while no sender role runs (ABORT after the roles
+  // stopped), or from sender role 0 itself.
   void broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes);
+  // The same, queued for sender role 0 (send_broadcasts): what membership
+  // uses while the roles run.
+  void broadcast(const uint8_t* bucket, uint16_t bucket_bytes);
+  // Sender role 0: sends the queued broadcasts. Returns frames sent.
+  unsigned send_broadcasts();
   // At the end of a run, after the last frame: stay off the ports for a
   // moment before they close, so that no peer still polls a memif ring we
   // are about to disconnect (workaround 4 of dataplane/memif_quirks.h).
@@ -97,23 +122,45 @@ class Dataplane {
   }
   const FrameAddress& address_of(unsigned rank) const { return peers_.address_of(rank); }
   unsigned port_of(unsigned peer) const { return peers_.port_of(peer); }
-  void address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes) const { peers_.address(m, peer, bucket_bytes); }
+  // How `peer`'s ports steer (its hello says): under kRss, frames to it take
+  // the source port that lands on each queue. Discovery only.
+  void set_peer_steering(unsigned peer, Steering s);
+  // L2-L4 headers for flow (peer, queue): UDP destination port udp_port +
+  // queue, and the header's queue; the wiregraph header and payload
+  // (bucket_bytes of them) must already be written.
+  void address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes, unsigned queue = 0) const;
   // Writes the CRC32C (when checksums are on): the last change to a frame before it goes out.
   void seal(rte_mbuf* m) const {
     if (opt_.checksum) seal_bucket(rte_pktmbuf_mtod(m, uint8_t*), rte_pktmbuf_data_len(m));
   }
 
   // ---- queues ----
-  void enqueue(unsigned peer, rte_mbuf* m) { queues_->enqueue(peer, m); }
-  unsigned dequeue(unsigned peer, rte_mbuf** out, unsigned n) { return queues_->dequeue(peer, out, n); }
-  unsigned queued(unsigned peer) const { return queues_->queued(peer); }
-  void enqueue_local(unsigned domain, rte_mbuf* m) { queues_->enqueue_local(domain, m); }
-  unsigned dequeue_local(unsigned domain, rte_mbuf** out, unsigned n) {
-    return queues_->dequeue_local(domain, out, n);
+  unsigned queue_count() const { return opt_.queues; }
+  void enqueue(unsigned peer, unsigned queue, rte_mbuf* m) { queues_->enqueue(peer, queue, m); }
+  unsigned dequeue(unsigned peer, unsigned queue, rte_mbuf** out, unsigned n) {
+    return queues_->dequeue(peer, queue, out, n);
   }
+  unsigned queued(unsigned peer, unsigned queue) const { return queues_->queued(peer, queue); }
+  // Queue 0 (one-queue users: tests, benchmarks).
+  void enqueue(unsigned peer, rte_mbuf* m) { enqueue(peer, 0, m); }
+  unsigned dequeue(unsigned peer, rte_mbuf** out, unsigned n) { return dequeue(peer, 0, out, n); }
+  unsigned queued(unsigned peer) const { return queued(peer, 0); }
+  void enqueue_local(unsigned queue, rte_mbuf* m) { queues_->enqueue_local(queue, m); }
+  unsigned dequeue_local(unsigned queue, rte_mbuf** out, unsigned n) { return queues_->dequeue_local(queue, out, n); }
+  void hand_over(unsigned queue, rte_mbuf* m) { queues_->hand_over(queue, m); }
+  unsigned take_handed(unsigned queue, rte_mbuf** out, unsigned n) { return queues_->take_handed(queue, out, n); }
 
-  TxCounters tx;
-  RxCounters rx;
+  // ---- routes: the receive queue of each range (between phases only) ----
+  void set_routes(const QueueRoutes& r) { routes_ = r; }
+  const QueueRoutes& routes() const { return routes_; }
+
+  // Per queue: tx_q[q] written by sender role q, rx_q[q] by accumulator role q.
+  std::array<TxCounters, wire::kMaxQueues> tx_q{};
+  std::array<RxCounters, wire::kMaxQueues> rx_q{};
+  // Sums over the queues: exact once the roles have stopped (a snapshot
+  // while they run, as telemetry reads them).
+  TxCounters tx_total() const;
+  RxCounters rx_total() const;
 
  private:
   void release();
@@ -124,6 +171,9 @@ class Dataplane {
   Ports ports_;
   PeerTable peers_;
   std::unique_ptr<BucketQueues> queues_;
+  QueueRoutes routes_ = QueueRoutes::single();
+  // Per peer, per queue: the UDP source port of frames of that flow.
+  std::vector<std::array<uint16_t, wire::kMaxQueues>> src_port_;
 };
 
 }  // namespace wg

@@ -55,6 +55,7 @@ void write_bucket_header(uint8_t* frame, wire::Kind kind, uint32_t job_token, un
   h->ack = 0;
   h->count = count;
   h->flags = wire::kFlagNone;
+  h->queue = 0;
   h->checksum = 0;
   h->domain = 0;
   h->tsval = 0;
@@ -91,6 +92,7 @@ const char* drop_reason_name(DropReason r) {
     case DropReason::kBeyondWindow: return "beyond_window";
     case DropReason::kSlotOverflow: return "slot_overflow";
     case DropReason::kBadDomain: return "bad_domain";
+    case DropReason::kBadQueue: return "bad_queue";
     case DropReason::kNumReasons: break;
   }
   return "unknown";
@@ -123,7 +125,8 @@ DropReason validate_frame(const uint8_t* frame, uint32_t len, const ValidationCo
   }
   const auto* udp =
       reinterpret_cast<const rte_udp_hdr*>(frame + wire::kEthHeaderBytes + wire::kIpv4HeaderBytes);
-  if (udp->dst_port != rte_cpu_to_be_16(ctx.udp_port)) return DropReason::kNotWiregraph;
+  const uint16_t dst_port = rte_be_to_cpu_16(udp->dst_port);
+  if (dst_port < ctx.udp_port || unsigned{dst_port} - ctx.udp_port >= ctx.queues) return DropReason::kNotWiregraph;
   if (len < wire::kPayloadOffset) return DropReason::kTooShort;
 
   // The IP total length bounds what we may read: padding after it is not payload.
@@ -139,11 +142,12 @@ DropReason validate_frame(const uint8_t* frame, uint32_t len, const ValidationCo
   if (h->job_token != ctx.job_token) return DropReason::kWrongJob;
   if (h->src_rank >= ctx.nodes || h->src_rank == ctx.my_rank) return DropReason::kBadRank;
   if (h->dst_rank != ctx.my_rank && h->dst_rank != wire::kBroadcastRank) return DropReason::kNotForMe;
+  if (h->queue >= ctx.queues || unsigned{dst_port} != unsigned{ctx.udp_port} + h->queue) return DropReason::kBadQueue;
 
   const auto kind = static_cast<wire::Kind>(h->kind);
   if (kind == wire::Kind::kData) {
     if (h->dst_rank == wire::kBroadcastRank) return DropReason::kNotForMe;
-    if (h->count == 0 || h->count > wire::records_per_bucket(ctx.record_bytes)) return DropReason::kBadCount;
+    if (h->count == 0 || h->count > wire::records_per_bucket(ctx.record_bytes, ctx.mtu)) return DropReason::kBadCount;
     if (uint32_t{h->count} * ctx.record_bytes > payload_len) return DropReason::kBadCount;
     if (h->domain >= ctx.domains) return DropReason::kBadDomain;
     return DropReason::kNone;

@@ -69,7 +69,8 @@ enum class DropReason : uint8_t {
   kDuplicate,       // a retransmitted or duplicated frame already delivered
   kBeyondWindow,    // too far ahead of the next expected frame; it will be resent
   kSlotOverflow,    // more messages for a vertex than it has in-edges (slot accumulators)
-  kBadDomain,       // destination NUMA domain beyond this node's domains
+  kBadDomain,       // destination range beyond this node's ranges, or a range another queue owns
+  kBadQueue,        // receive queue beyond --rx-queues, or not the one its UDP port names
   kNumReasons,
 };
 const char* drop_reason_name(DropReason r);
@@ -79,14 +80,17 @@ struct ValidationContext {
   unsigned my_rank;
   unsigned nodes;
   uint16_t udp_port;
-  unsigned domains = 1;  // NUMA domains per node (numa/): a data bucket's domain is below this
+  unsigned domains = 1;  // a data bucket's range (its header's domain) is below this
+  unsigned queues = 1;   // receive queues: UDP ports udp_port .. udp_port + queues - 1
+  uint32_t mtu = wire::kMtu;  // the largest frame is this plus the Ethernet header
   // The smallest record of any phase (8 bytes): the count is checked against
   // it here, and against the phase's own record size by the runtime.
   unsigned record_bytes = sizeof(wire::Record);
 };
 
 // Checks everything about a frame that does not depend on engine state:
-// L2-L4 framing, magic, version, job, ranks, kind, count vs length.
+// L2-L4 framing, magic, version, job, ranks, kind, queue (the header's and
+// the UDP port's agree), count vs length.
 DropReason validate_frame(const uint8_t* frame, uint32_t len, const ValidationContext& ctx);
 
 // CRC32C of a bucket (wiregraph header + payload, up to `len` bytes of the

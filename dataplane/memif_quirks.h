@@ -3,7 +3,8 @@
 // The memif PMD (DPDK 22.11) handles a peer's connect and disconnect on the
 // EAL interrupt thread, without any synchronisation with the lcores that
 // burst on the port or with the code that closes it. Five workarounds follow
-// from that (docs/DESIGN-NOTES.md, "Reliability", has the history):
+// from that (docs/DESIGN-NOTES.md, "Reliability", has the history), and a
+// sixth from how it chains buffers:
 //
 //  1. Bursts vs a peer's disconnect (dataplane/memif_guard.{h,cc}): the
 //     interrupt thread munmaps the rings while an lcore may still be inside
@@ -29,9 +30,23 @@
 //     memif client that starts before its server's socket exists never
 //     retries (restarting a down port from inside the node races the
 //     interrupt thread, which crashes in rte_intr_fd_get).
+//  6. One buffer per frame (Ports::open, and the launcher's bsize=): a frame
+//     larger than the memif buffer (bsize, default 2048 bytes) goes as a chain
+//     of buffers, and 22.11 delivers some such chains with the lengths of
+//     whole buffers (a 9014-byte frame arriving as 10240 bytes in two mbuf
+//     segments, or cut short): dropped as too short or by the CRC, and resent
+//     forever. A node refuses an --mtu whose frames do not fit one buffer,
+//     naming the bsize= to give the vdev.
 #pragma once
 
+#include <cstdint>
+#include <string>
+
 namespace wg::memif_quirks {
+
+// The memif buffer size a vdev's arguments give ("...,bsize=N,...": N, else
+// the PMD's default 2048).
+uint32_t buffer_size(const std::string& devargs);
 
 // Workaround 2: true if a port of this kind must be left open at exit.
 inline bool must_not_close(bool is_memif) { return is_memif; }

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "dataplane/wire.h"
+
 namespace wg {
 
 namespace {
@@ -18,11 +20,17 @@ std::runtime_error dpdk_error(const std::string& what) {
 
 }  // namespace
 
-Pools::Pools(unsigned instance, unsigned mbufs, unsigned rx_mbufs, bool with_rx_pool) {
+uint16_t Pools::buffer_size(uint32_t mtu) {
+  const uint32_t need = RTE_PKTMBUF_HEADROOM + wire::frame_bytes(mtu);
+  return static_cast<uint16_t>(std::max<uint32_t>(RTE_MBUF_DEFAULT_BUF_SIZE, (need + 63) / 64 * 64));
+}
+
+Pools::Pools(unsigned instance, unsigned mbufs, unsigned rx_mbufs, bool with_rx_pool, uint32_t mtu) {
+  const uint16_t room = buffer_size(mtu);
   try {
     const int socket = static_cast<int>(rte_socket_id());
     const std::string name = "wg_pool" + std::to_string(instance);
-    pool_ = rte_pktmbuf_pool_create(name.c_str(), mbufs, kPoolCache, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+    pool_ = rte_pktmbuf_pool_create(name.c_str(), mbufs, kPoolCache, 0, room, socket);
     if (pool_ == nullptr)
       throw dpdk_error("cannot create a pool of " + std::to_string(mbufs) +
                        " mbufs (more EAL memory with -m, or fewer with --mbufs)");
@@ -36,7 +44,7 @@ Pools::Pools(unsigned instance, unsigned mbufs, unsigned rx_mbufs, bool with_rx_
       const unsigned s = rte_lcore_to_socket_id(lcore);
       if (s >= RTE_MAX_NUMA_NODES || static_cast<int>(s) == socket || socket_pool_[s] != pool_) continue;
       const std::string sname = name + "_s" + std::to_string(s);
-      rte_mempool* p = rte_pktmbuf_pool_create(sname.c_str(), mbufs, kPoolCache, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+      rte_mempool* p = rte_pktmbuf_pool_create(sname.c_str(), mbufs, kPoolCache, 0, room,
                                                static_cast<int>(s));
       if (p == nullptr)
         throw dpdk_error("cannot create a pool of " + std::to_string(mbufs) + " mbufs on socket " +
@@ -46,7 +54,7 @@ Pools::Pools(unsigned instance, unsigned mbufs, unsigned rx_mbufs, bool with_rx_
     }
     if (with_rx_pool) {
       const std::string rx_name = "wg_rxpool" + std::to_string(instance);
-      rx_pool_ = rte_pktmbuf_pool_create(rx_name.c_str(), rx_mbufs, kPoolCache, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+      rx_pool_ = rte_pktmbuf_pool_create(rx_name.c_str(), rx_mbufs, kPoolCache, 0, room, socket);
       if (rx_pool_ == nullptr)
         throw dpdk_error("cannot create the receive pool of " + std::to_string(rx_mbufs) +
                          " mbufs (more EAL memory with -m)");

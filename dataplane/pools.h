@@ -11,14 +11,20 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include <cstdint>
+
 namespace wg {
 
 class Pools {
  public:
   // `instance` makes the pool names unique in the process. Without a receive
   // pool (a single node) received frames would come from the transmit pool.
-  // Throws std::runtime_error naming the pool that could not be created.
-  Pools(unsigned instance, unsigned mbufs, unsigned rx_mbufs, bool with_rx_pool);
+  // Every mbuf holds one whole frame of `mtu` (never chained: the receive
+  // path takes single-segment frames only). Throws std::runtime_error naming
+  // the pool that could not be created.
+  Pools(unsigned instance, unsigned mbufs, unsigned rx_mbufs, bool with_rx_pool, uint32_t mtu = 1500);
+  // The mbuf buffer size (headroom included) for frames of `mtu`.
+  static uint16_t buffer_size(uint32_t mtu);
   Pools(const Pools&) = delete;
   Pools& operator=(const Pools&) = delete;
   // Frees every pool (the owner decides when: memif ports keep theirs).

@@ -1,8 +1,12 @@
 #include "dataplane/ports.h"
 
+#include <rte_dev.h>
+#include <rte_devargs.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_flow.h>
 #include <rte_lcore.h>
+#include <rte_log.h>
 
 #include <net/if.h>
 #include <sys/ioctl.h>
@@ -11,6 +15,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <vector>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -58,29 +63,157 @@ void separate_tap_kernel_mac(uint16_t port, const rte_eth_dev_info& info, const 
 
 }  // namespace
 
-void Ports::open_all(rte_mempool* rx_pool) {
+void Ports::open_all(rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base) {
   uint16_t id;
-  RTE_ETH_FOREACH_DEV(id) open(id, rx_pool);
+  RTE_ETH_FOREACH_DEV(id) open(id, rx_pool, queues, mtu, udp_base);
 }
 
-void Ports::open(uint16_t id, rte_mempool* rx_pool) {
+uint16_t Ports::rx_descriptors(unsigned queues) {
+  return static_cast<uint16_t>(std::max<unsigned>(256, kRxDescriptors / std::max(queues, 1u)));
+}
+
+namespace {
+
+// RSS over UDP/IPv4 with wiregraph's key, when the port can hash UDP and
+// has a RETA: what a sender needs to steer without rte_flow (steering.h).
+bool configure_rss(const rte_eth_dev_info& info, rte_eth_conf& conf, uint8_t (&key)[64]) {
+  if (info.reta_size < 64 || info.hash_key_size < 16 || info.hash_key_size > sizeof key ||
+      (info.flow_type_rss_offloads & RTE_ETH_RSS_NONFRAG_IPV4_UDP) == 0)
+    return false;
+  std::fill(std::begin(key), std::end(key), 0);
+  std::copy(std::begin(kRssKey), std::end(kRssKey), key);
+  conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+  conf.rx_adv_conf.rss_conf.rss_key = key;
+  conf.rx_adv_conf.rss_conf.rss_key_len = info.hash_key_size;
+  conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_NONFRAG_IPV4_UDP;
+  return true;
+}
+
+// rte_flow: UDP destination port udp_base + q -> queue q, for every q. A
+// PMD may validate a rule and still fail to create it (net_tap here: no
+// multiq qdisc), so each is created; any failure removes them all. The
+// attempt is quiet: a PMD that cannot logs errors we expect.
+bool install_flow_rules(uint16_t id, unsigned queues, uint16_t udp_base) {
+  const uint32_t level = rte_log_get_global_level();
+  rte_log_set_global_level(RTE_LOG_EMERG);
+  std::vector<rte_flow*> made;
+  bool ok = true;
+  for (unsigned q = 0; q < queues && ok; ++q) {
+    rte_flow_attr attr{};
+    attr.ingress = 1;
+    rte_flow_item_udp spec{}, mask{};
+    spec.hdr.dst_port = rte_cpu_to_be_16(static_cast<uint16_t>(udp_base + q));
+    mask.hdr.dst_port = 0xffff;
+    const rte_flow_item pattern[] = {{RTE_FLOW_ITEM_TYPE_ETH, nullptr, nullptr, nullptr},
+                                     {RTE_FLOW_ITEM_TYPE_IPV4, nullptr, nullptr, nullptr},
+                                     {RTE_FLOW_ITEM_TYPE_UDP, &spec, nullptr, &mask},
+                                     {RTE_FLOW_ITEM_TYPE_END, nullptr, nullptr, nullptr}};
+    const rte_flow_action_queue to{static_cast<uint16_t>(q)};
+    const rte_flow_action actions[] = {{RTE_FLOW_ACTION_TYPE_QUEUE, &to}, {RTE_FLOW_ACTION_TYPE_END, nullptr}};
+    rte_flow_error err{};
+    rte_flow* f = rte_flow_validate(id, &attr, pattern, actions, &err) == 0
+                      ? rte_flow_create(id, &attr, pattern, actions, &err)
+                      : nullptr;
+    if (f == nullptr) ok = false;
+    else made.push_back(f);
+  }
+  if (!ok) {
+    rte_flow_error err{};
+    for (rte_flow* f : made) rte_flow_destroy(id, f, &err);
+  }
+  rte_log_set_global_level(level);
+  return ok;
+}
+
+// wiregraph's RETA: entry i -> queue i mod K (steering.h: rss_queue).
+bool program_reta(uint16_t id, uint16_t reta_size, unsigned queues) {
+  std::vector<rte_eth_rss_reta_entry64> reta(reta_size / RTE_ETH_RETA_GROUP_SIZE);
+  for (unsigned i = 0; i < reta_size; ++i) {
+    rte_eth_rss_reta_entry64& e = reta[i / RTE_ETH_RETA_GROUP_SIZE];
+    e.mask |= uint64_t{1} << (i % RTE_ETH_RETA_GROUP_SIZE);
+    e.reta[i % RTE_ETH_RETA_GROUP_SIZE] = static_cast<uint16_t>(i % queues);
+  }
+  return rte_eth_dev_rss_reta_update(id, reta.data(), reta_size) == 0;
+}
+
+}  // namespace
+
+Steering Ports::steer(uint16_t id, const Port& p, unsigned queues, uint16_t udp_base, bool rss_configured) {
+  if (queues == 1) return Steering::kSingle;
+  if (p.memif) return Steering::kQueuePairs;
+  if (install_flow_rules(id, queues, udp_base)) return Steering::kFlowRule;
+  rte_eth_dev_info info;
+  if (rss_configured && rte_eth_dev_info_get(id, &info) == 0 && program_reta(id, info.reta_size, queues))
+    return Steering::kRss;
+  if (p.driver == "net_tap") return Steering::kKernelFlows;
+  return Steering::kNone;
+}
+
+namespace {
+
+// The largest MTU rte_eth_dev_configure accepts: max_mtu, and what fits
+// max_rx_pktlen with the port's L2 overhead (DPDK's rule: the gap between the
+// two when the PMD reports both, else Ethernet header + CRC). net_tap reports
+// max_mtu 65535 but max_rx_pktlen 1522, so it takes MTU 1504 at most.
+uint32_t largest_mtu(const rte_eth_dev_info& info) {
+  const bool gap = info.max_mtu != UINT16_MAX && info.max_rx_pktlen > info.max_mtu;
+  const uint32_t overhead = gap ? info.max_rx_pktlen - info.max_mtu : RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
+  return std::min<uint32_t>(info.max_mtu, info.max_rx_pktlen > overhead ? info.max_rx_pktlen - overhead : 0);
+}
+
+}  // namespace
+
+void Ports::open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base) {
   Port p;
   p.id = id;
+  const std::string name = "port " + std::to_string(id);
   rte_eth_dev_info info;
-  if (rte_eth_dev_info_get(id, &info) != 0) throw dpdk_error("port " + std::to_string(id) + ": no device info");
+  if (rte_eth_dev_info_get(id, &info) != 0) throw dpdk_error(name + ": no device info");
+  p.driver = info.driver_name != nullptr ? info.driver_name : "?";
+  p.memif = p.driver == "net_memif";
+  if (queues > info.max_rx_queues || queues > info.max_tx_queues)
+    throw std::runtime_error(name + " (" + p.driver + ") has at most " +
+                             std::to_string(std::min(info.max_rx_queues, info.max_tx_queues)) +
+                             " queue pairs, not the " + std::to_string(queues) + " of --rx-queues");
+  if (p.memif) {
+    const rte_devargs* da = info.device != nullptr ? rte_dev_devargs(info.device) : nullptr;
+    const std::string args = da != nullptr && da->args != nullptr ? da->args : "";
+    const uint32_t bsize = memif_quirks::buffer_size(args);
+    if (wire::frame_bytes(mtu) > bsize)
+      throw std::runtime_error(name + " (net_memif): its buffers (bsize=" + std::to_string(bsize) +
+                               ") hold frames of at most " + std::to_string(bsize) + " bytes, not the " +
+                               std::to_string(wire::frame_bytes(mtu)) + " of --mtu " + std::to_string(mtu) +
+                               ": add bsize=" + std::to_string((wire::frame_bytes(mtu) + 1023) / 1024 * 1024) +
+                               " to its vdev (dataplane/memif_quirks.h, workaround 6)");
+  }
+  // memif and net_ring have no MTU to set: they carry any frame the peer's
+  // buffers (and our receive mbufs) hold.
+  const bool set_mtu = mtu != wire::kMtu && !p.memif && p.driver != "net_ring";
+  if (set_mtu && mtu > largest_mtu(info))
+    throw std::runtime_error(name + " (" + p.driver + ") takes frames of at most MTU " +
+                             std::to_string(largest_mtu(info)) + ", not the --mtu " + std::to_string(mtu));
   rte_eth_conf conf{};
-  if (int rc = rte_eth_dev_configure(id, 1, 1, &conf); rc < 0)
-    throw std::runtime_error("port " + std::to_string(id) + ": configure failed: " + rte_strerror(-rc));
-  uint16_t nb_rxd = kRxDescriptors, nb_txd = kTxDescriptors;
+  if (set_mtu) conf.rxmode.mtu = mtu;
+  uint8_t key[64];
+  const bool rss = queues > 1 && !p.memif && configure_rss(info, conf, key);
+  if (int rc = rte_eth_dev_configure(id, static_cast<uint16_t>(queues), static_cast<uint16_t>(queues), &conf); rc < 0)
+    throw std::runtime_error(name + ": configure failed: " + rte_strerror(-rc));
+  if (set_mtu)
+    if (int rc = rte_eth_dev_set_mtu(id, static_cast<uint16_t>(mtu)); rc < 0)
+      throw std::runtime_error(name + " (" + p.driver + ") refuses --mtu " + std::to_string(mtu) + ": " +
+                               rte_strerror(-rc) + " (its largest is " + std::to_string(info.max_mtu) + ")");
+  uint16_t nb_rxd = rx_descriptors(queues), nb_txd = kTxDescriptors;
   if (int rc = rte_eth_dev_adjust_nb_rx_tx_desc(id, &nb_rxd, &nb_txd); rc < 0)
-    throw std::runtime_error("port " + std::to_string(id) + ": descriptor counts: " + rte_strerror(-rc));
+    throw std::runtime_error(name + ": descriptor counts: " + rte_strerror(-rc));
   const int socket = rte_eth_dev_socket_id(id) >= 0 ? rte_eth_dev_socket_id(id) : static_cast<int>(rte_socket_id());
-  if (int rc = rte_eth_rx_queue_setup(id, 0, nb_rxd, socket, nullptr, rx_pool); rc < 0)
-    throw std::runtime_error("port " + std::to_string(id) + ": rx queue: " + rte_strerror(-rc));
-  if (int rc = rte_eth_tx_queue_setup(id, 0, nb_txd, socket, nullptr); rc < 0)
-    throw std::runtime_error("port " + std::to_string(id) + ": tx queue: " + rte_strerror(-rc));
+  for (unsigned q = 0; q < queues; ++q) {
+    if (int rc = rte_eth_rx_queue_setup(id, static_cast<uint16_t>(q), nb_rxd, socket, nullptr, rx_pool); rc < 0)
+      throw std::runtime_error(name + ": rx queue " + std::to_string(q) + ": " + rte_strerror(-rc));
+    if (int rc = rte_eth_tx_queue_setup(id, static_cast<uint16_t>(q), nb_txd, socket, nullptr); rc < 0)
+      throw std::runtime_error(name + ": tx queue " + std::to_string(q) + ": " + rte_strerror(-rc));
+  }
   if (int rc = rte_eth_dev_start(id); rc < 0)
-    throw std::runtime_error("port " + std::to_string(id) + ": start failed: " + rte_strerror(-rc));
+    throw std::runtime_error(name + ": start failed: " + rte_strerror(-rc));
   // Peers address us by MAC, but a bridge or a memif peer may present frames
   // for other nodes too: validation filters by rank, so accept everything.
   rte_eth_promiscuous_enable(id);
@@ -88,8 +221,8 @@ void Ports::open(uint16_t id, rte_mempool* rx_pool) {
   rte_eth_macaddr_get(id, &mac);
   std::copy(std::begin(mac.addr_bytes), std::end(mac.addr_bytes), p.mac.begin());
   separate_tap_kernel_mac(id, info, p.mac);
-  p.memif = info.driver_name != nullptr && std::strcmp(info.driver_name, "net_memif") == 0;
   if (p.memif) memif_guard::arm();  // before the first burst on the port
+  p.steering = steer(id, p, queues, udp_base, rss);
   ports_.push_back(p);
 }
 
@@ -145,13 +278,13 @@ std::string Ports::link_state() const {
   return s;
 }
 
-uint16_t Ports::tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n, TxCounters& tx) {
+uint16_t Ports::tx_burst(unsigned port, unsigned queue, rte_mbuf** pkts, uint16_t n, TxCounters& tx) {
   uint64_t bytes = 0;
   for (uint16_t i = 0; i < n; ++i) bytes += pkts[i]->pkt_len;
   uint16_t sent;
   {
     const memif_guard::Section section(ports_[port].memif);
-    sent = rte_eth_tx_burst(ports_[port].id, 0, pkts, n);
+    sent = rte_eth_tx_burst(ports_[port].id, static_cast<uint16_t>(queue), pkts, n);
   }
   for (uint16_t i = sent; i < n; ++i) bytes -= pkts[i]->pkt_len;
   tx.frames += sent;
@@ -160,9 +293,26 @@ uint16_t Ports::tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n, TxCounters&
   return sent;
 }
 
-uint16_t Ports::rx_burst(unsigned port, rte_mbuf** out, uint16_t n) {
+uint16_t Ports::rx_burst(unsigned port, unsigned queue, rte_mbuf** out, uint16_t n) {
   const memif_guard::Section section(ports_[port].memif);
-  return rte_eth_rx_burst(ports_[port].id, 0, out, n);
+  return rte_eth_rx_burst(ports_[port].id, static_cast<uint16_t>(queue), out, n);
+}
+
+std::string Ports::steering_summary() const {
+  std::string s;
+  for (const Port& p : ports_) {
+    if (!s.empty()) s += "; ";
+    s += "port " + std::to_string(p.id) + ": " + steering_name(p.steering);
+  }
+  if (!ports_.empty() && steering() != Steering::kNone) return steering_name(ports_[0].steering);
+  return s.empty() ? "no ports" : s;
+}
+
+Steering Ports::steering() const {
+  if (ports_.empty()) return Steering::kSingle;
+  for (const Port& p : ports_)
+    if (p.steering != ports_[0].steering) return Steering::kNone;
+  return ports_[0].steering;
 }
 
 uint64_t Ports::rx_drops(unsigned port) const {

@@ -1,8 +1,10 @@
 // Every ethdev port the EAL created: one port on a switch or bridge, or one
-// port per peer for point-to-point links such as memif. One RX and one TX
-// queue each; bursts run inside memif guard sections (dataplane/memif_guard.h).
+// port per peer for point-to-point links such as memif. K receive and K
+// transmit queues each (--rx-queues), steered as dataplane/steering.h says;
+// bursts run inside memif guard sections (dataplane/memif_guard.h).
 //
-// Threading: the sender role owns tx_burst, the accumulator role rx_burst.
+// Threading: tx queue q of every port belongs to sender role q, rx queue q to
+// accumulator role q.
 #pragma once
 
 #include <rte_mbuf.h>
@@ -13,6 +15,7 @@
 
 #include "dataplane/counters.h"
 #include "dataplane/frame.h"
+#include "dataplane/steering.h"
 
 namespace wg {
 
@@ -25,11 +28,16 @@ class Ports {
     uint16_t id = 0;
     MacAddress mac{};
     bool memif = false;
+    std::string driver;
+    Steering steering = Steering::kSingle;
   };
 
-  // Configures and starts every port the EAL knows, RX queues filling from
-  // `rx_pool`. Throws std::runtime_error naming the port and the step.
-  void open_all(rte_mempool* rx_pool);
+  // Configures and starts every port the EAL knows with `queues` queue
+  // pairs, RX queues filling from `rx_pool` (its mbufs must hold a frame of
+  // `mtu`), and sets each port's steering. Throws std::runtime_error naming
+  // the port and the step (a port with too few queues, one that refuses the MTU).
+  // rte_flow rules match UDP destination ports udp_base + q.
+  void open_all(rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base);
   // Stops and closes every port that may be closed; true if memif ports were
   // left open (dataplane/memif_quirks.h: their pools must then stay too).
   bool close_all();
@@ -38,9 +46,12 @@ class Ports {
   const Port& operator[](unsigned i) const { return ports_[i]; }
   bool has_memif() const;
 
-  // rte_eth_tx_burst on port index `port`, counted in `tx`.
-  uint16_t tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n, TxCounters& tx);
-  uint16_t rx_burst(unsigned port, rte_mbuf** out, uint16_t n);
+  // rte_eth_tx_burst on queue `queue` of port index `port`, counted in `tx`.
+  uint16_t tx_burst(unsigned port, unsigned queue, rte_mbuf** pkts, uint16_t n, TxCounters& tx);
+  uint16_t rx_burst(unsigned port, unsigned queue, rte_mbuf** out, uint16_t n);
+  // RX descriptors per queue with `queues` queues: kRxDescriptors in all,
+  // at least 256 per queue.
+  static uint16_t rx_descriptors(unsigned queues);
   // Frames the port dropped on receive so far: rte_eth_stats imissed (RX
   // ring full) + rx_nombuf (no mbuf to receive into). 0 where the PMD does
   // not count them (memif pushes back on the sender instead of dropping;
@@ -52,9 +63,14 @@ class Ports {
   std::string summary() const;
   // "port 0 up, port 1 down, "
   std::string link_state() const;
+  // "port 0: memif queue pairs (...); port 1: ..." (one entry per port when they differ)
+  std::string steering_summary() const;
+  // The steering every port has, if they agree (else kNone): what the hello announces.
+  Steering steering() const;
 
  private:
-  void open(uint16_t id, rte_mempool* rx_pool);
+  void open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base);
+  static Steering steer(uint16_t id, const Port& p, unsigned queues, uint16_t udp_base, bool rss_configured);
   std::vector<Port> ports_;
 };
 

@@ -34,7 +34,12 @@ inline constexpr uint16_t kMagic = 0x4757;  // "WG" in little-endian memory orde
 // 4: and ACK frames carry an AckPayload (selective ack, receive drops).
 inline constexpr uint8_t kVersion = 4;
 inline constexpr uint16_t kDefaultUdpPort = 47000;
-inline constexpr uint32_t kMtu = 1500;  // IP packet size (without Ethernet header)
+inline constexpr uint32_t kMtu = 1500;     // IP packet size (without Ethernet header): the default
+inline constexpr uint32_t kMaxMtu = 9000;  // jumbo frames (--mtu), where the port takes them
+// Receive queues per port (--rx-queues): one accumulator role each. A
+// frame's flow is (peer, queue); UDP destination port base + queue names it
+// to the NIC (steering), the header's `queue` to the receiver (under the CRC).
+inline constexpr unsigned kMaxQueues = 16;
 
 enum class Kind : uint8_t {
   kData = 1,   // records for the destination's accumulators
@@ -48,7 +53,7 @@ enum class Kind : uint8_t {
 // Frames that take a sequence number and are delivered exactly once, in order.
 inline constexpr bool is_sequenced(Kind k) { return k == Kind::kData || k == Kind::kEnd || k == Kind::kFin; }
 
-enum Flags : uint16_t {
+enum Flags : uint8_t {
   kFlagNone = 0,
   kFlagHelloReply = 1,  // a hello sent in answer to another: never answered itself
 };
@@ -64,9 +69,11 @@ struct __attribute__((packed)) BucketHeader {
   uint32_t seq;         // per-connection bucket number (reliability/)
   uint32_t ack;         // cumulative ack (reliability/)
   uint16_t count;       // data: records; control: payload bytes
-  uint16_t flags;
+  uint8_t flags;        // Flags
+  uint8_t queue;        // the flow's receive queue at the destination (0 for HELLO, ABORT): see kMaxQueues
   uint32_t checksum;    // CRC32C of the bucket, 0 when not used
-  uint16_t domain;      // data: destination NUMA domain (numa/), whose accumulator folds it; else 0
+  uint16_t domain;      // data: destination range (compute/range_plan.h: a cache-sized part of one NUMA
+                        // domain), whose accumulator folds it; else 0
   uint32_t tsval;       // sequenced frames: when this transmission left (sender's TSC >> kTsShift,
                         // wraps), echoed in ACK frames (reliability/); else 0
 };
@@ -89,15 +96,18 @@ inline constexpr size_t kUdpHeaderBytes = 8;
 inline constexpr size_t kHeaderOffset = kEthHeaderBytes + kIpv4HeaderBytes + kUdpHeaderBytes;
 inline constexpr size_t kPayloadOffset = kHeaderOffset + sizeof(BucketHeader);
 static_assert(kPayloadOffset == 80);
-inline constexpr size_t kMaxPayloadBytes =
-    kMtu - kIpv4HeaderBytes - kUdpHeaderBytes - sizeof(BucketHeader);
-// Records of `record_bytes` each that fit one bucket.
-constexpr uint16_t records_per_bucket(size_t record_bytes) {
-  return static_cast<uint16_t>(kMaxPayloadBytes / record_bytes);
+// Payload bytes (after the wiregraph header) of a frame of `mtu`.
+constexpr size_t payload_bytes(uint32_t mtu) { return mtu - kIpv4HeaderBytes - kUdpHeaderBytes - sizeof(BucketHeader); }
+inline constexpr size_t kMaxPayloadBytes = payload_bytes(kMtu);  // control payloads fit any MTU
+// Records of `record_bytes` each that fit one bucket of `mtu`.
+constexpr uint16_t records_per_bucket(size_t record_bytes, uint32_t mtu = kMtu) {
+  return static_cast<uint16_t>(payload_bytes(mtu) / record_bytes);
 }
+static_assert(records_per_bucket(8, kMaxMtu) == 1116);
 inline constexpr uint16_t kMaxRecords = records_per_bucket(sizeof(Record));  // 8-byte records
 static_assert(kMaxRecords == 179);
 inline constexpr size_t kMaxFrameBytes = kEthHeaderBytes + kMtu;  // 1514, FCS not counted
+constexpr size_t frame_bytes(uint32_t mtu) { return kEthHeaderBytes + mtu; }
 
 // On-the-wire cost of a frame for line-rate accounting: FCS (4) plus preamble,
 // start delimiter and inter-frame gap (20).
@@ -111,7 +121,7 @@ struct __attribute__((packed)) HelloPayload {
   uint32_t nodes;             // P
   uint32_t app;               // program id: a hash of its name (compute/program_traits.h)
   uint32_t input_kind;        // what the node loads: kind << 8 | format (compute/graph_input.h)
-  uint32_t reserved;
+  uint32_t rx_steering;       // how the sender's ports steer flows to its queues (dataplane/steering.h)
   uint64_t input_size;        // file bytes, or generated edges
   uint64_t input_digest;      // the file header's digest, or the generator's spec
   uint64_t params_digest;     // iterations, source, ...: every node must run the same job

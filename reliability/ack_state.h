@@ -99,7 +99,7 @@ struct alignas(64) AckState {
   std::atomic<uint64_t> delivered{0};        // sequenced frames delivered
   std::atomic<uint64_t> pending_since{0};    // tsc of the first delivery after `covered`
   std::atomic<uint64_t> ack_now{0};          // requests to ack at once
-  std::atomic<uint32_t> rx_drops{0};         // frames the peer's port dropped on receive (wraps)
+  std::atomic<uint32_t> rx_drops{0};         // frames the peer's port dropped on receive (wraps): receive path 0 writes it
   // The latest-sent transmission received from the peer, (tsval << 32) |
   // seq, one store so the pair is consistent; 0 with echo_valid false
   // before the first. ACK frames echo it (RACK's clock on the peer's side).

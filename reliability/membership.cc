@@ -2,6 +2,7 @@
 
 #include <rte_cycles.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstring>
@@ -35,10 +36,17 @@ Membership::Membership(Dataplane& dp, const MembershipInfo& info)
       info_(info),
       rank_(dp.options().rank),
       all_peers_((info.nodes >= 64 ? ~0ULL : (1ULL << info.nodes) - 1) & ~(1ULL << rank_)),
-      last_heard_tsc_(info.nodes, rte_rdtsc()) {}
+      last_heard_tsc_(std::make_unique<std::atomic<uint64_t>[]>(size_t{info.nodes} * dp.queue_count())) {
+  const uint64_t now = rte_rdtsc();
+  for (size_t i = 0; i < size_t{info.nodes} * dp.queue_count(); ++i) last_heard_tsc_[i].store(now, std::memory_order_relaxed);
+}
 
 double Membership::silent_for(unsigned rank) const {
-  return static_cast<double>(rte_rdtsc() - last_heard_tsc_[rank]) / static_cast<double>(rte_get_tsc_hz());
+  uint64_t last = 0;
+  for (unsigned q = 0; q < dp_.queue_count(); ++q)
+    last = std::max(last, last_heard_tsc_[q * info_.nodes + rank].load(std::memory_order_relaxed));
+  const uint64_t now = rte_rdtsc();
+  return now > last ? static_cast<double>(now - last) / static_cast<double>(rte_get_tsc_hz()) : 0.0;
 }
 
 void Membership::send_hello(bool reply) {
@@ -55,12 +63,13 @@ void Membership::send_hello(bool reply) {
   h.nodes = info_.nodes;
   h.app = info_.app;
   h.input_kind = info_.input_kind;
+  h.rx_steering = static_cast<uint32_t>(dp_.steering());
   h.input_size = info_.input_size;
   h.input_digest = info_.input_digest;
   h.params_digest = info_.params_digest;
   h.heard_mask = heard_ | (1ULL << rank_);
   std::memcpy(frame + wire::kPayloadOffset, &h, sizeof h);
-  dp_.broadcast_now(frame + wire::kHeaderOffset, sizeof frame - wire::kHeaderOffset);
+  dp_.broadcast(frame + wire::kHeaderOffset, sizeof frame - wire::kHeaderOffset);
 }
 
 void Membership::discover(double timeout_s, const Pump& pump) {
@@ -104,7 +113,7 @@ void Membership::check_same_job(unsigned peer, const wire::HelloPayload& h) cons
   }
   if (h.params_digest != info_.params_digest)
     throw differ("parameters (--app options: --source, --iterations, --undirected, --checksum, --domains, "
-                 "--domain-split)",
+                 "--domain-split, --rx-queues, --range-kib, --mtu)",
                  hex(h.params_digest), hex(info_.params_digest));
 }
 
@@ -118,8 +127,10 @@ DropReason Membership::on_control(const uint8_t* frame, const wire::BucketHeader
       check_same_job(src, hello);
       MacAddress mac;
       std::memcpy(mac.data(), frame + 6, 6);  // Ethernet source address
+      const bool known = dp_.peer_known(src);
       if (!dp_.learn_peer(src, port, mac))
         throw PeerError("two nodes claim rank " + std::to_string(src) + " (hellos from different addresses)");
+      if (!known) dp_.set_peer_steering(src, static_cast<Steering>(hello.rx_steering));
       heard_ |= 1ULL << src;
       if (hello.heard_mask >> rank_ & 1) heard_us_ |= 1ULL << src;
       // Requests come only from nodes still discovering: answer them (at most
@@ -143,7 +154,7 @@ DropReason Membership::on_control(const uint8_t* frame, const wire::BucketHeader
 }
 
 void Membership::send_control(unsigned peer, wire::Kind kind, uint32_t superstep, const void* payload,
-                              uint16_t bytes, const Pump& pump) {
+                              uint16_t bytes, const Pump& pump, unsigned queue) {
   rte_mbuf* m;
   IdleBackoff idle;
   while ((m = dp_.alloc()) == nullptr) {
@@ -153,8 +164,8 @@ void Membership::send_control(unsigned peer, wire::Kind kind, uint32_t superstep
   uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
   write_bucket_header(frame, kind, dp_.options().job_token, rank_, peer, superstep, bytes);
   std::memcpy(frame + wire::kPayloadOffset, payload, bytes);
-  dp_.address(m, peer, static_cast<uint16_t>(sizeof(wire::BucketHeader) + bytes));
-  dp_.enqueue(peer, m);
+  dp_.address(m, peer, static_cast<uint16_t>(sizeof(wire::BucketHeader) + bytes), queue);
+  dp_.enqueue(peer, queue, m);
 }
 
 void Membership::abort_cluster(Dataplane& dp, const std::string& reason) {

@@ -6,21 +6,26 @@
 // differs is refused with an error naming the differing field. The source MAC
 // and port of a peer's HELLO are how we reach it afterwards.
 //
-// Liveness: the time each peer was last heard from (any valid frame). The
-// engine declares a peer dead when it waits on it and it has been silent for
-// the peer timeout. ABORT frames carry a fatal error to the other nodes so
-// they stop at once instead of timing out.
+// Liveness: the time each peer was last heard from (any valid frame), kept
+// per receive queue (each accumulator writes its own row) and read as the
+// latest of them. The engine declares a peer dead when it waits on it and it
+// has been silent for the peer timeout. ABORT frames carry a fatal error to
+// the other nodes so they stop at once instead of timing out.
 //
-// Owner: the network role receives (on_control, heard_from) and discovers;
-// the coordinator queues END and FIN (compute/runtime.h handles them on
-// receipt) through send_control (a per-peer ring, multi-producer); ABORT goes
-// out directly after the other roles stopped.
+// Owner: accumulator role 0 receives HELLO and ABORT (frames on queue 0; the
+// other accumulators hand them over) and discovers; hellos go out through
+// sender role 0 (Dataplane::broadcast). The coordinator queues END and FIN
+// (compute/runtime.h handles them on receipt) through send_control (a
+// per-flow ring, multi-producer); ABORT goes out directly after the other
+// roles stopped.
 #pragma once
 
 #include <rte_cycles.h>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -51,14 +56,16 @@ class Membership {
   using Pump = std::function<bool()>;
 
   Membership(Dataplane& dp, const MembershipInfo& info);
+  Membership(const Membership&) = delete;
+  Membership& operator=(const Membership&) = delete;
 
   // Blocks (pumping) until every peer is known and knows us. Throws PeerError
   // naming the peers not heard from when timeout_s passes.
   void discover(double timeout_s, const Pump& pump);
 
-  // Queues a control frame for `peer` behind any data already queued to it.
+  // Queues a control frame for flow (peer, queue) behind any data already queued to it.
   void send_control(unsigned peer, wire::Kind kind, uint32_t superstep, const void* payload,
-                    uint16_t bytes, const Pump& pump);
+                    uint16_t bytes, const Pump& pump, unsigned queue = 0);
   // Best effort, immediate: tells every node on every port that this node
   // failed (broadcast, so peers not yet discovered hear it too).
   void broadcast_abort(const std::string& reason) { abort_cluster(dp_, reason); }
@@ -66,7 +73,10 @@ class Membership {
 
   // Handles a validated HELLO, ABORT or ACK frame from port `port`.
   DropReason on_control(const uint8_t* frame, const wire::BucketHeader* h, unsigned port);
-  void heard_from(unsigned rank) { last_heard_tsc_[rank] = rte_rdtsc(); }
+  // Accumulator role `queue`: a valid frame from `rank` arrived.
+  void heard_from(unsigned rank, unsigned queue = 0) {
+    last_heard_tsc_[queue * info_.nodes + rank].store(rte_rdtsc(), std::memory_order_relaxed);
+  }
   double silent_for(unsigned rank) const;
 
   uint64_t all_peers() const { return all_peers_; }  // bit per peer rank
@@ -85,7 +95,8 @@ class Membership {
   uint64_t heard_us_ = 0;    // peers whose HELLO lists us
   uint64_t last_hello_tsc_ = 0;
   uint64_t last_reply_tsc_ = 0;
-  std::vector<uint64_t> last_heard_tsc_;
+  // [queue * nodes + rank], written by accumulator role `queue` only
+  std::unique_ptr<std::atomic<uint64_t>[]> last_heard_tsc_;
 };
 
 }  // namespace wg

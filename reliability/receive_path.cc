@@ -12,8 +12,10 @@ namespace {
 void free_frame(void* f) { rte_pktmbuf_free(static_cast<rte_mbuf*>(f)); }
 }  // namespace
 
-ReceivePath::ReceivePath(Dataplane& dp, const TransportConfig& cfg, AckChannel& acks_out, AckState* ack_states)
-    : dp_(dp), acks_out_(acks_out), ack_states_(ack_states), windows_(dp.options().nodes) {
+ReceivePath::ReceivePath(Dataplane& dp, const TransportConfig& cfg, unsigned queue, AckChannel& acks_out,
+                         AckState* ack_states, AckState* all_ack_states)
+    : dp_(dp), queue_(queue), rx_(dp.rx_q[queue]), acks_out_(acks_out), ack_states_(ack_states),
+      all_ack_states_(all_ack_states), windows_(dp.options().nodes) {
   const unsigned rank = dp.options().rank;
   for (unsigned p = 0; p < windows_.size(); ++p)
     if (p != rank) {
@@ -26,7 +28,7 @@ ReceivePath::ReceivePath(Dataplane& dp, const TransportConfig& cfg, AckChannel& 
   const uint64_t delay = us_to_ticks(cfg.fault_delay_us);
   for (unsigned q = 0; q < dp.num_ports(); ++q)
     faults_.emplace_back(cfg.rx_faults.any()
-                             ? std::make_unique<FaultInjector>(cfg.rx_faults, fault_seed(cfg, rank, q), delay,
+                             ? std::make_unique<FaultInjector>(cfg.rx_faults, fault_seed(cfg, rank, q, queue), delay,
                                                                dp.rx_pool() ? dp.rx_pool() : dp.pool(), false)
                              : nullptr);
 }
@@ -110,11 +112,13 @@ void ReceivePath::poll_port_drops(uint64_t now) {
     const uint64_t fresh = total - port_drops_[q];
     if (fresh == 0) continue;
     port_drops_[q] = total;
-    // Every peer whose frames arrive on this port hears of it in our ACKs.
+    // Every flow whose frames arrive on this port hears of it in our ACKs.
     for (unsigned p = 0; p < nodes; ++p) {
       if (!windows_[p] || !dp_.peer_known(p) || dp_.port_of(p) != q) continue;
-      std::atomic<uint32_t>& d = ack_states_[p].rx_drops;
-      d.store(d.load(std::memory_order_relaxed) + static_cast<uint32_t>(fresh), std::memory_order_release);
+      for (unsigned k = 0; k < dp_.queue_count(); ++k) {
+        std::atomic<uint32_t>& d = all_ack_states_[k * nodes + p].rx_drops;
+        d.store(d.load(std::memory_order_relaxed) + static_cast<uint32_t>(fresh), std::memory_order_release);
+      }
     }
   }
 }

@@ -13,10 +13,6 @@ namespace {
 
 void free_frame(void* f) { rte_pktmbuf_free(static_cast<rte_mbuf*>(f)); }
 
-uint16_t dataplane_burst(void* dp, unsigned port, rte_mbuf** tx, uint16_t n) {
-  return static_cast<Dataplane*>(dp)->tx_burst(port, tx, n);
-}
-
 static_assert(TxPort::kMaxBurst >= Dataplane::kBurst, "a TxPort takes a whole dataplane burst");
 
 }  // namespace
@@ -36,21 +32,29 @@ CongestionConfig congestion_config(const TransportConfig& cfg) {
   return cc;
 }
 
-SendPath::SendPath(Dataplane& dp, const TransportConfig& cfg, AckChannel& acks_in, AckState* ack_states)
-    : dp_(dp), cfg_(cfg), rank_(dp.options().rank), acks_in_(acks_in), ack_states_(ack_states),
+uint16_t SendPath::burst(void* target, unsigned port, rte_mbuf** tx, uint16_t n) {
+  const TxTarget* t = static_cast<const TxTarget*>(target);
+  return t->dp->tx_burst(port, t->queue, tx, n);
+}
+
+SendPath::SendPath(Dataplane& dp, const TransportConfig& cfg, unsigned queue, AckChannel& acks_in,
+                   AckState* ack_states)
+    : dp_(dp), cfg_(cfg), rank_(dp.options().rank), target_{&dp, queue}, acks_in_(acks_in), ack_states_(ack_states),
       conns_(dp.options().nodes), ack_delay_ticks_(us_to_ticks(cfg.ack_delay_us)),
-      keepalive_ticks_(us_to_ticks(cfg.keepalive_ms * 1000)) {
+      keepalive_ticks_(us_to_ticks(cfg.keepalive_ms * 1000)),
+      published_acked_(std::make_unique<std::atomic<bool>[]>(dp.options().nodes)) {
+  for (unsigned p = 0; p < dp.options().nodes; ++p) published_acked_[p].store(true, std::memory_order_relaxed);
   const CongestionConfig cc = congestion_config(cfg);
   for (unsigned p = 0; p < conns_.size(); ++p)
     if (p != rank_) conns_[p].window = std::make_unique<SendWindow>(cfg.window, 0, cc);
   const uint64_t delay = us_to_ticks(cfg.fault_delay_us);
   ports_.reserve(dp.num_ports());
   for (unsigned q = 0; q < dp.num_ports(); ++q) {
-    // Distinct, reproducible streams per node, port and direction (the
-    // receive path's injector of port q uses fault_seed(rank, q)).
-    ports_.emplace_back(q, dataplane_burst, &dp,
+    // Distinct, reproducible streams per node, port, queue and direction
+    // (the receive path's injector uses fault_seed(rank, port, queue)).
+    ports_.emplace_back(q, burst, &target_,
                         cfg.tx_faults.any() ? std::make_unique<FaultInjector>(cfg.tx_faults,
-                                                                              fault_seed(cfg, rank_, q) + 1,
+                                                                              fault_seed(cfg, rank_, q, queue) + 1,
                                                                               delay, dp.pool(), true)
                                             : nullptr);
   }
@@ -100,9 +104,11 @@ unsigned SendPath::step() {
   const uint64_t now = rte_rdtsc();
   // Frames a fault injector held back (reorder, delay) go out when due.
   for (TxPort& p : ports_) p.flush(now);
-  unsigned sent = 0;
+  unsigned sent = target_.queue == 0 ? dp_.send_broadcasts() : 0;
   const unsigned nodes = static_cast<unsigned>(conns_.size());
   for (unsigned k = 1; k < nodes; ++k) sent += send_connection((rank_ + k) % nodes, now);
+  for (unsigned p = 0; p < nodes; ++p) published_acked_[p].store(acked_by(p), std::memory_order_release);
+  steps_.fetch_add(1, std::memory_order_release);
   return sent;
 }
 
@@ -117,7 +123,7 @@ unsigned SendPath::send_connection(unsigned peer, uint64_t now) {
   while (!w.full()) {
     rte_mbuf* batch[Dataplane::kBurst];
     const unsigned room = std::min<unsigned>(Dataplane::kBurst, cfg_.window - w.in_flight());
-    const unsigned n = dp_.dequeue(peer, batch, room);
+    const unsigned n = dp_.dequeue(peer, target_.queue, batch, room);
     for (unsigned i = 0; i < n; ++i) w.push(batch[i]);
     if (n < room) break;
   }
@@ -159,7 +165,7 @@ unsigned SendPath::send_connection(unsigned peer, uint64_t now) {
                        delivered - covered >= cfg_.ack_every;
   const bool ack_due =
       pending && (ack_now || now >= a.pending_since.load(std::memory_order_acquire) + ack_delay_ticks_);
-  if (ack_due || ack_now || now - c.last_tx_tsc > keepalive_ticks_) send_ack(peer, now);
+  if (ack_due || ack_now || now - c.last_tx_tsc > keepalive_ticks_.load(std::memory_order_relaxed)) send_ack(peer, now);
   return sent;
 }
 
@@ -185,7 +191,7 @@ void SendPath::send_ack(unsigned peer, uint64_t now) {
   const uint16_t bytes = wire::ack_payload_bytes(p.sack_words);
   write_bucket_header(frame, wire::Kind::kAck, dp_.options().job_token, rank_, peer, 0, bytes);
   std::memcpy(frame + wire::kPayloadOffset, &p, bytes);
-  dp_.address(m, peer, static_cast<uint16_t>(sizeof(wire::BucketHeader) + bytes));
+  dp_.address(m, peer, static_cast<uint16_t>(sizeof(wire::BucketHeader) + bytes), target_.queue);
   stamp(m, 0, snap.ack, 0);
   // An ACK the port cannot take is as good as lost on the wire: the peer
   // recovers with the next one. Mark the ack sent either way (as always).
@@ -195,7 +201,7 @@ void SendPath::send_ack(unsigned peer, uint64_t now) {
 }
 
 bool SendPath::acked_by(unsigned peer) const {
-  return peer == rank_ || (conns_[peer].window->empty() && dp_.queued(peer) == 0);
+  return peer == rank_ || (conns_[peer].window->empty() && dp_.queued(peer, target_.queue) == 0);
 }
 
 FaultCounts SendPath::fault_counts() const {

@@ -1,19 +1,23 @@
-// The transport's send path. Owner: the sender role (one lcore).
+// The transport's send path of one queue q. Owner: sender role q (one lcore).
 //
-// Owns the SendWindows (sequence numbers, frames kept for retransmission by
-// mbuf reference, loss recovery: selective acks, time-based loss detection,
-// tail-loss probes, timeouts; pacing by AST x N), ack stamping, ACK frames
-// (cumulative + selective ack, receive drops) and keepalives, and every
-// transmission (TxPort, one per port, with the port's transmit fault
-// injector).
+// Owns the SendWindows of the flows (peer, q) to every peer (sequence
+// numbers, frames kept for retransmission by mbuf reference, loss recovery:
+// selective acks, time-based loss detection, tail-loss probes, timeouts;
+// pacing by AST x N), ack stamping, ACK frames (cumulative + selective ack,
+// receive drops) and keepalives of those flows, and every transmission on tx
+// queue q of every port (TxPort, one per port, with its transmit fault
+// injector). Flow q travels on tx queue q only, which is what steers it on
+// memif (queue pairs) and net_tap (tun flow steering: dataplane/steering.h).
+// Sender role 0 also sends the hellos (Dataplane::broadcast).
 //
-// Reads from the receive path: received acks through the AckChannel (applied
+// Reads from receive path q: received acks through its AckChannel (applied
 // by apply_received_acks(), in arrival order) and what to ack through each
-// peer's AckState (single-writer atomics).
+// peer's AckState of queue q (single-writer atomics).
 #pragma once
 
 #include <rte_mbuf.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -35,7 +39,8 @@ CongestionConfig congestion_config(const TransportConfig& cfg);
 
 class SendPath {
  public:
-  SendPath(Dataplane& dp, const TransportConfig& cfg, AckChannel& acks_in, AckState* ack_states);
+  // ack_states: queue q's, one per peer.
+  SendPath(Dataplane& dp, const TransportConfig& cfg, unsigned queue, AckChannel& acks_in, AckState* ack_states);
   ~SendPath();
   SendPath(const SendPath&) = delete;
   SendPath& operator=(const SendPath&) = delete;
@@ -47,8 +52,15 @@ class SendPath {
   // Apply the acks the receive path queued (SendWindow::on_ack, in order).
   void apply_received_acks();
 
+  // Every frame queued for flow (peer, q) has been acked: exact on the
+  // owner's lcore. Other lcores read what the last step published, and the
+  // count of steps, to know it is fresh (see the runtime's finish).
   bool acked_by(unsigned peer) const;
-  void set_keepalive_ticks(uint64_t t) { keepalive_ticks_ = t; }
+  bool published_acked_by(unsigned peer) const { return published_acked_[peer].load(std::memory_order_acquire); }
+  uint64_t steps() const { return steps_.load(std::memory_order_acquire); }
+  // Any lcore (the runtime's finish shortens the keepalive interval).
+  void set_keepalive_ticks(uint64_t t) { keepalive_ticks_.store(t, std::memory_order_relaxed); }
+  unsigned queue() const { return target_.queue; }
   const SendWindow& window(unsigned peer) const { return *conns_[peer].window; }
   uint64_t acks_sent(unsigned peer) const { return conns_[peer].acks_sent; }
   FaultCounts fault_counts() const;
@@ -69,20 +81,30 @@ class SendPath {
   };
 
   unsigned send_connection(unsigned peer, uint64_t now);
+  static uint16_t burst(void* target, unsigned port, rte_mbuf** tx, uint16_t n);
   void send_ack(unsigned peer, uint64_t now);
   void stamp(rte_mbuf* m, uint32_t seq, uint32_t ack, uint64_t now) const;
   AckSnapshot snapshot(unsigned peer) const;
   void acked(unsigned peer, const AckSnapshot& s, uint64_t now);
 
+  struct TxTarget {
+    Dataplane* dp;
+    unsigned queue;
+  };
+
   Dataplane& dp_;
   TransportConfig cfg_;
   unsigned rank_;
+  TxTarget target_;  // what the TxPorts transmit through: tx queue q
   AckChannel& acks_in_;
   AckState* ack_states_;
   std::vector<Connection> conns_;
   std::vector<TxPort> ports_;
   uint64_t ack_delay_ticks_;
-  uint64_t keepalive_ticks_;
+  std::atomic<uint64_t> keepalive_ticks_;
+  // Published at the end of every step (sender role), read anywhere.
+  std::unique_ptr<std::atomic<bool>[]> published_acked_;
+  std::atomic<uint64_t> steps_{0};
 };
 
 }  // namespace wg

@@ -42,6 +42,7 @@ ordered_json links_json(const std::vector<ConnectionReport>& links) {
   ordered_json a = ordered_json::array();
   for (const ConnectionReport& c : links)
     a.push_back({{"peer", c.peer},
+                 {"queue", c.queue},
                  {"n", c.n},
                  {"ast_us", c.ast_us},
                  {"rto_us", c.rto_us},
@@ -130,7 +131,18 @@ void write_node_json(const std::string& path, const ordered_json& config, const 
              {"bytes", r.rx.bytes},
              {"data_buckets", r.rx.data_buckets},
              {"records", r.rx.records},
+             {"handed_over", r.rx.handed_over},
              {"dropped", drops_json(r.rx)}};
+  // Per receive queue: what its accumulator took from the ports (frames),
+  // folded (data buckets and records received, not same-node ones), and
+  // handed to the queue the frame named (steering missed it).
+  ordered_json queues = ordered_json::array();
+  for (const RxCounters& q : r.rx_queues)
+    queues.push_back({{"frames", q.frames},
+                      {"data_buckets", q.data_buckets},
+                      {"records", q.records},
+                      {"handed_over", q.handed_over}});
+  j["rx_queues"] = queues;
   j["tx"] = {{"frames", r.tx.frames}, {"bytes", r.tx.bytes}, {"ring_full", r.tx.ring_full}};
   j["faults"] = {{"rx", faults_json(r.rx_faults)}, {"tx", faults_json(r.tx_faults)}};
   j["links"] = links_json(r.steps.empty() ? std::vector<ConnectionReport>{} : r.steps.back().links);
@@ -143,6 +155,7 @@ void write_node_json(const std::string& path, const ordered_json& config, const 
                      {"messages_local", s.messages_local},
                      {"dense", s.dense},
                      {"messages_accumulated", s.messages_accumulated},
+                     {"accumulated_by_queue", s.accumulated_by_queue},
                      {"buckets_sent", s.buckets_sent},
                      {"frames_sent", s.frames_sent},
                      {"bytes_sent", s.bytes_sent},
@@ -208,12 +221,17 @@ void print_step(const StepStats& st, double line_rate_gbps) {
       st.buckets_sent,
       st.messages_accumulated, st.seconds, l2, l1, line_rate_gbps > 0 ? 100.0 * l1 / line_rate_gbps : 0.0,
       line_rate_gbps, rtx, role_shares(st.role_seconds).c_str());
-  for (const ConnectionReport& c : st.links)
-    std::printf("               to node %u: N %u (max %u, %" PRIu64 " congested rounds)  AST %.3f us  SRTT %.0f us  RTO %.0f us"
+  bool queues = false;  // several flows per peer: name the queue
+  for (const ConnectionReport& c : st.links) queues |= c.queue != 0;
+  for (const ConnectionReport& c : st.links) {
+    char flow[32] = "";
+    if (queues) std::snprintf(flow, sizeof flow, " queue %u", c.queue);
+    std::printf("               to node %u%s: N %u (max %u, %" PRIu64 " congested rounds)  AST %.3f us  SRTT %.0f us  RTO %.0f us"
                 "  sent %" PRIu64 "  retransmitted %" PRIu64 " (lost %" PRIu64 ", probes %" PRIu64 ", timeouts %" PRIu64
                 ")  dup rx %" PRIu64 "\n",
-                c.peer, c.n, c.send.max_n, c.send.congestion_rounds, c.ast_us, c.srtt_us, c.rto_us, c.send.frames,
+                c.peer, flow, c.n, c.send.max_n, c.send.congestion_rounds, c.ast_us, c.srtt_us, c.rto_us, c.send.frames,
                 c.send.retransmissions, c.send.lost, c.send.probes, c.send.timeouts, c.receive.duplicates);
+  }
   std::fflush(stdout);
 }
 
@@ -229,8 +247,8 @@ void print_run_totals(const RunReport& r) {
   std::printf("        peak RSS %.1f MB (%.1f bytes per local edge)\n", r.peak_rss_bytes / 1e6,
               l.local_edges ? static_cast<double>(r.peak_rss_bytes) / l.local_edges : 0.0);
   std::printf("        tx %" PRIu64 " frames %" PRIu64 " bytes (%" PRIu64 " times the NIC was full); rx %" PRIu64
-              " frames, %" PRIu64 " data buckets, %" PRIu64 " records\n",
-              r.tx.frames, r.tx.bytes, r.tx.ring_full, r.rx.frames, r.rx.data_buckets, r.rx.records);
+              " frames, %" PRIu64 " data buckets, %" PRIu64 " records, %" PRIu64 " handed to another queue\n",
+              r.tx.frames, r.tx.bytes, r.tx.ring_full, r.rx.frames, r.rx.data_buckets, r.rx.records, r.rx.handed_over);
   std::array<double, kRoles> roles{};
   for (const StepStats& s : r.steps)
     for (unsigned i = 0; i < kRoles; ++i) roles[i] += s.role_seconds[i];

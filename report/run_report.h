@@ -27,6 +27,7 @@ struct StepStats {
   uint64_t frames_sent = 0;           // every frame sent during the superstep (data + control)
   uint64_t bytes_sent = 0;            // their L2 bytes (no FCS, preamble or gap)
   uint64_t messages_accumulated = 0;  // records folded into this node's accumulators
+  std::vector<uint64_t> accumulated_by_queue;  // of which by each receive queue's accumulator
   double seconds = 0.0;
   // lcore-seconds by role (report/role_clock.h), summed over this node's
   // lcores: with L lcores they add up to about L x seconds
@@ -71,8 +72,9 @@ struct RunReport {
   double makespan_seconds = 0.0;  // from the runtime's start (discovery) to the end of the job (FIN)
   std::vector<StepStats> steps;
   std::vector<wire::TopEntry> cluster_top;
-  RxCounters rx;
+  RxCounters rx;                    // summed over the receive queues
   TxCounters tx;
+  std::vector<RxCounters> rx_queues;  // per receive queue (one accumulator role each)
   FaultCounts rx_faults, tx_faults;
   // The node's NUMA-domain partition report (compute/domain_partition.h), a
   // JSON object; null when there is none.

@@ -35,16 +35,19 @@ int stats(const char*, const char*, rte_tel_data* d) {
   const TelemetrySource* s = reading.source();
   if (s == nullptr) return 0;
   const Dataplane& dp = *s->dataplane;
+  const TxCounters tx = dp.tx_total();
+  const RxCounters rx = dp.rx_total();
   rte_tel_data_add_dict_u64(d, "rank", s->rank);
   rte_tel_data_add_dict_int(d, "superstep", static_cast<int>(s->superstep->load(std::memory_order_relaxed)));
-  rte_tel_data_add_dict_u64(d, "tx_frames", dp.tx.frames);
-  rte_tel_data_add_dict_u64(d, "tx_bytes", dp.tx.bytes);
-  rte_tel_data_add_dict_u64(d, "tx_nic_full", dp.tx.ring_full);
-  rte_tel_data_add_dict_u64(d, "rx_frames", dp.rx.frames);
-  rte_tel_data_add_dict_u64(d, "rx_bytes", dp.rx.bytes);
-  rte_tel_data_add_dict_u64(d, "rx_data_buckets", dp.rx.data_buckets);
-  rte_tel_data_add_dict_u64(d, "rx_records", dp.rx.records);
-  rte_tel_data_add_dict_u64(d, "rx_dropped", dp.rx.total_dropped());
+  rte_tel_data_add_dict_u64(d, "tx_frames", tx.frames);
+  rte_tel_data_add_dict_u64(d, "tx_bytes", tx.bytes);
+  rte_tel_data_add_dict_u64(d, "tx_nic_full", tx.ring_full);
+  rte_tel_data_add_dict_u64(d, "rx_frames", rx.frames);
+  rte_tel_data_add_dict_u64(d, "rx_bytes", rx.bytes);
+  rte_tel_data_add_dict_u64(d, "rx_data_buckets", rx.data_buckets);
+  rte_tel_data_add_dict_u64(d, "rx_records", rx.records);
+  rte_tel_data_add_dict_u64(d, "rx_dropped", rx.total_dropped());
+  rte_tel_data_add_dict_u64(d, "rx_handed_over", rx.handed_over);
   return 0;
 }
 
@@ -53,8 +56,9 @@ int drops(const char*, const char*, rte_tel_data* d) {
   const Reading reading;
   const TelemetrySource* s = reading.source();
   if (s == nullptr) return 0;
-  for (size_t i = 1; i < s->dataplane->rx.dropped.size(); ++i)
-    rte_tel_data_add_dict_u64(d, drop_reason_name(static_cast<DropReason>(i)), s->dataplane->rx.dropped[i]);
+  const RxCounters rx = s->dataplane->rx_total();
+  for (size_t i = 1; i < rx.dropped.size(); ++i)
+    rte_tel_data_add_dict_u64(d, drop_reason_name(static_cast<DropReason>(i)), rx.dropped[i]);
   return 0;
 }
 
@@ -80,7 +84,7 @@ int links(const char*, const char*, rte_tel_data* d) {
     rte_tel_data_add_dict_u64(peer, "congestion_rounds", c.send.congestion_rounds);
     rte_tel_data_add_dict_u64(peer, "stale_acks", c.send.stale_acks);
     rte_tel_data_add_dict_u64(peer, "duplicates_received", c.receive.duplicates);
-    const std::string name = "node" + std::to_string(c.peer);
+    const std::string name = "node" + std::to_string(c.peer) + (c.queue ? "/q" + std::to_string(c.queue) : "");
     rte_tel_data_add_dict_container(d, name.c_str(), peer, 0);
   }
   return 0;

@@ -20,21 +20,31 @@ DataplaneOptions dataplane_options(const Config& c) {
   o.rx_mbufs = 0;  // the dataplane's default for this many nodes and this window
   o.window = c.transport.window;
   o.checksum = c.transport.checksum;
-  o.domains = c.domains;
+  o.queues = c.rx_queues;
+  o.mtu = c.mtu;
   return o;
 }
 
 namespace {
 
-Config resolved(Config c) {
+// NUMA domains from the machine; the lcore layout from --roles and the
+// EAL's lcores, and from it the receive queues when --rx-queues is not given.
+Config resolved(Config c, LcoreLayout* layout) {
   if (c.domains == 0) c.domains = static_cast<unsigned>(read_topology().numa_domains);
+  try {
+    *layout = plan_lcores(c.engine.roles, c.rx_queues);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
+  c.rx_queues = layout->queues;
+  c.engine.queues = layout->queues;
   return c;
 }
 
 }  // namespace
 
 Node::Node(const Config& config)
-    : cfg_(resolved(config)), dp_(std::make_unique<Dataplane>(dataplane_options(cfg_))) {}
+    : cfg_(resolved(config, &layout_)), dp_(std::make_unique<Dataplane>(dataplane_options(cfg_))) {}
 
 MemoryLimit Node::memory_limit() const {
   unsigned sharing = 1;

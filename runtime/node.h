@@ -10,6 +10,7 @@
 #include <string>
 
 #include "compute/graph_input.h"
+#include "compute/lcore_layout.h"
 #include "compute/memory_budget.h"
 #include "config/options.h"
 #include "dataplane/dataplane.h"
@@ -19,13 +20,17 @@ namespace wg {
 class Node {
  public:
   // The EAL must be initialised. config.domains == 0 is resolved to the
-  // machine's NUMA node count.
+  // machine's NUMA node count, config.rx_queues == 0 to the layout's
+  // accumulator lcores. Throws ConfigError for --roles that do not fit the
+  // EAL's lcores.
   explicit Node(const Config& config);
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 
   const Config& config() const { return cfg_; }
   Dataplane& dataplane() { return *dp_; }
+  // Which lcore runs which role (--roles over the EAL's lcores).
+  const LcoreLayout& layout() const { return layout_; }
 
   // --graph as an input (a file or the generator). Throws GraphError for a
   // bad kron: spec or a compressed file name.
@@ -44,6 +49,7 @@ class Node {
   double line_rate_gbps() const;
 
  private:
+  LcoreLayout layout_;
   Config cfg_;
   std::unique_ptr<Dataplane> dp_;
 };

@@ -22,6 +22,7 @@
 #include "compute/id_lookup.h"
 #include "compute/lcore_layout.h"
 #include "compute/partition.h"
+#include "compute/range_plan.h"
 #include "compute/runtime.h"
 #include "compute/vertex_program.h"
 #include "reliability/membership.h"
@@ -82,8 +83,15 @@ void check_declared_memory(const Node& node, const GraphInput& input) {
                         input.spec + ": " + d.what);
 }
 
+inline uint32_t max_range_size(const LocalGraph& g) {
+  uint32_t m = 0;
+  for (unsigned d = 0; d < g.domains; ++d) m = std::max(m, g.domain_size(d));
+  return m;
+}
+
 // What the node prints once its share is loaded.
-inline void announce_graph(const Config& cfg, const LoadReport& load, const LocalGraph& lg, const LcoreLayout& layout) {
+inline void announce_graph(const Config& cfg, const LoadReport& load, const LocalGraph& lg, const LcoreLayout& layout,
+                           const char* steering) {
   std::printf("graph: %lu vertices, %lu edges%s (fingerprint 0x%016lx); this node read %.1f MB and holds %u "
               "vertices, %lu out-edges; loaded in %.3f s\n",
               static_cast<unsigned long>(load.num_vertices), static_cast<unsigned long>(load.num_edges),
@@ -93,7 +101,21 @@ inline void announce_graph(const Config& cfg, const LoadReport& load, const Loca
     std::fprintf(stderr, "wiregraph: warning: %s has no %s: every vertex keeps its initial value\n", cfg.graph.c_str(),
                  load.num_vertices == 0 ? "vertices" : "edges");
   std::printf("%s", format_partition_report(load.partition).c_str());
-  std::printf("roles: %s\n", layout.describe(lg.domains).c_str());
+  std::printf("roles: %s\n", layout.describe().c_str());
+  const unsigned numa = lg.numa_count();
+  std::printf("accumulation: %u range%s of up to %u vertices in %u NUMA domain%s, over %u receive queue%s",
+              lg.domains, lg.domains == 1 ? "" : "s", max_range_size(lg), numa, numa == 1 ? "" : "s",
+              layout.queues, layout.queues == 1 ? "" : "s");
+  if (layout.queues > 1) {
+    for (unsigned q = 0; q < layout.queues; ++q) {
+      unsigned first = UINT32_MAX, last = 0;
+      for (unsigned r = 0; r < lg.domains; ++r)
+        if (lg.range_queue.empty() ? q == 0 : lg.range_queue[r] == q) first = std::min(first, r), last = r;
+      if (first != UINT32_MAX) std::printf("%squeue %u: ranges %u-%u", q ? "; " : " (", q, first, last);
+    }
+    std::printf(")");
+  }
+  std::printf("; steering: %s\n", steering);
   std::fflush(stdout);
 }
 
@@ -106,7 +128,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
   const Config& cfg = node.config();
   EngineOptions eo = cfg.engine;
   eo.line_rate_gbps = node.line_rate_gbps();
-  const LcoreLayout layout = plan_lcores(eo.split_roles);
+  const LcoreLayout& layout = node.layout();
   Dataplane& dp = node.dataplane();
   Transport transport(dp, cfg.transport);
   // Destroyed in reverse order: the runtime (its lcores stopped) before the
@@ -145,7 +167,12 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     if (Prog::kTraits.uses_source && !mapped_ids && cfg.source >= load.num_vertices)
       throw ConfigError("--source " + std::to_string(cfg.source) + " is not a vertex of " + cfg.graph + " (it has " +
                         std::to_string(load.num_vertices) + " vertices)");
-    if (announce) announce_graph(cfg, load, lg, layout);
+    // Ranges of Σ that stay in cache, owned by the receive queues
+    // (compute/range_plan.h), planned alike on every node.
+    const uint32_t range_bytes = eo.range_bytes ? eo.range_bytes : kDefaultRangeBytes;
+    split_into_ranges(out.graph, plan_ranges(out.graph.node_domain_offset, layout.queues,
+                                             range_entries_for(range_bytes, sizeof(typename Prog::Message))));
+    if (announce) announce_graph(cfg, load, lg, layout, dp.ports().steering_summary().c_str());
     const auto n = static_cast<VertexId>(load.num_vertices);
     if constexpr (requires { typename Prog::Driver; })
       engine = std::make_unique<typename Prog::Driver>(eo, dp, lg, layout);

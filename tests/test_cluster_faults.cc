@@ -119,8 +119,12 @@ void add(FaultCounts& to, const FaultCounts& f) {
         out->retransmissions += json_counter(l, {"retransmissions"}, &error);
         out->timeouts += json_counter(l, {"timeouts"}, &error);
       }
-      if (links->size() != static_cast<size_t>(nodes - 1) && error.empty())
-        error = std::to_string(links->size()) + " links for " + std::to_string(nodes - 1) + " peers";
+      // One link per flow: (peer, receive queue).
+      const auto queues = j.find("rx_queues");
+      const size_t k = queues != j.end() && queues->is_array() && !queues->empty() ? queues->size() : 1;
+      if (links->size() != static_cast<size_t>(nodes - 1) * k && error.empty())
+        error = std::to_string(links->size()) + " links for " + std::to_string(nodes - 1) + " peers x " +
+                std::to_string(k) + " queues";
     }
     const auto steps = j.find("supersteps");
     if (steps == j.end() || !steps->is_array()) {
@@ -392,15 +396,17 @@ struct FaultCase {
   App app;
   Fault fault;
   uint64_t seed;  // first --fault-seed; distinct for every case
+  unsigned queues = 1;  // --rx-queues K (issue #12); K > 1: 4 lcores per node, --roles w=1,s=1,a=2
 };
 
 void PrintTo(const FaultCase& c, std::ostream* os) {
-  *os << c.link << " P=" << c.nodes << " " << app_name(c.app) << " " << fault_name(c.fault) << " seed "
-      << c.seed;
+  *os << c.link << " P=" << c.nodes << " K=" << c.queues << " " << app_name(c.app) << " " << fault_name(c.fault)
+      << " seed " << c.seed;
 }
 
 std::string case_name_of(const FaultCase& c) {
-  return c.link + "_P" + std::to_string(c.nodes) + "_" + app_name(c.app) + "_" + fault_name(c.fault);
+  const std::string queues = c.queues > 1 ? "_K" + std::to_string(c.queues) : std::string();
+  return c.link + "_P" + std::to_string(c.nodes) + queues + "_" + app_name(c.app) + "_" + fault_name(c.fault);
 }
 
 std::string case_name(const ::testing::TestParamInfo<FaultCase>& info) { return case_name_of(info.param); }
@@ -469,6 +475,15 @@ std::vector<FaultCase> fault_cases() {
   cases.push_back({"memif", 2, "cc", Fault::kDelay10, seed += 10});
   cases.push_back({"memif", 3, "sssp", Fault::kTxDrop10, seed += 10});
   cases.push_back({"memif", 2, "pagerank", Fault::kWindow4, seed += 10});
+  // Receive queues (issue #12): every program with 2 queues on memif P=3 and
+  // 3 queues on tap P=2 under the mix, and under 10% loss with 4 queues on
+  // memif P=2: one flow per (peer, queue), each with its own window, acks
+  // and END.
+  for (const ProgramTraits& program : program_traits()) {
+    cases.push_back({"memif", 3, program.name, Fault::kMix, seed += 10, 2});
+    cases.push_back({"tap", 2, program.name, Fault::kMix, seed += 10, 3});
+    cases.push_back({"memif", 2, program.name, Fault::kDrop10, seed += 10, 4});
+  }
   return cases;
 }
 
@@ -504,6 +519,11 @@ TEST_P(FaultTest, ExactlyOnceAndMatchesOracle) {
     opts.app_args.insert(opts.app_args.end(), {"--fault-seed", std::to_string(c.seed + attempt)});
     if (c.fault == Fault::kWindow4)
       opts.launcher_flags = {"--binary", write_rank_wrapper(tmp, 1, "exec '" + binary_path() + "' \"$@\" --window 4")};
+    if (c.queues > 1) {
+      // Two accumulator lcores and a sender lcore: queues share accumulators when K > 2.
+      opts.app_args.insert(opts.app_args.end(), {"--rx-queues", std::to_string(c.queues), "--roles", "w=1,s=1,a=2"});
+      opts.launcher_flags.insert(opts.launcher_flags.end(), {"--lcores-per-node", "4"});
+    }
 
     const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
     ASSERT_FALSE(run.timed_out) << describe(run);

@@ -160,9 +160,9 @@ TEST_F(Loopback, BucketComesBackIntact) {
   EXPECT_EQ(send_queued(1), 1u);
   EXPECT_EQ(dp_->queued(1), 0u);
   const uint32_t len = 80 + kCount * 8;
-  EXPECT_EQ(dp_->tx.frames, 1u);
-  EXPECT_EQ(dp_->tx.bytes, len);
-  EXPECT_EQ(dp_->tx.ring_full, 0u);
+  EXPECT_EQ(dp_->tx_q[0].frames, 1u);
+  EXPECT_EQ(dp_->tx_q[0].bytes, len);
+  EXPECT_EQ(dp_->tx_q[0].ring_full, 0u);
 
   std::vector<rte_mbuf*> got = receive_all();
   ASSERT_EQ(got.size(), 1u);
@@ -232,8 +232,8 @@ TEST_F(Loopback, ManyBucketsInOrder) {
     bytes += got[k]->pkt_len;
     rte_pktmbuf_free(got[k]);
   }
-  EXPECT_EQ(dp_->tx.frames, kBuckets);
-  EXPECT_EQ(dp_->tx.bytes, bytes);
+  EXPECT_EQ(dp_->tx_q[0].frames, kBuckets);
+  EXPECT_EQ(dp_->tx_q[0].bytes, bytes);
 }
 
 TEST_F(Loopback, BackPressureIsCountedAndOrderKept) {
@@ -246,9 +246,9 @@ TEST_F(Loopback, BackPressureIsCountedAndOrderKept) {
   for (unsigned i = 0; i < kBuckets; ++i) send_data(1, i, 2, i);
   EXPECT_EQ(dp_->queued(1), kBuckets);
   EXPECT_EQ(send_queued(1), 63u);
-  EXPECT_GE(dp_->tx.ring_full, 1u);
-  EXPECT_EQ(dp_->tx.frames, 63u);
-  EXPECT_EQ(dp_->tx.bytes, 63u * (80u + 16u)) << "refused frames are not counted as sent";
+  EXPECT_GE(dp_->tx_q[0].ring_full, 1u);
+  EXPECT_EQ(dp_->tx_q[0].frames, 63u);
+  EXPECT_EQ(dp_->tx_q[0].bytes, 63u * (80u + 16u)) << "refused frames are not counted as sent";
   std::vector<rte_mbuf*> got = receive_all();
   ASSERT_EQ(got.size(), 63u);
   for (unsigned i = 0; i < got.size(); ++i) {
@@ -265,7 +265,7 @@ TEST_F(Loopback, HelloBroadcast) {
   write_bucket_header(frame, wire::Kind::kHello, kJob, 0, wire::kBroadcastRank, 0, sizeof(wire::HelloPayload));
   std::memcpy(bucket, frame + wire::kHeaderOffset, sizeof bucket);
   dp_->broadcast_now(bucket, sizeof bucket);
-  EXPECT_EQ(dp_->tx.frames, 1u);
+  EXPECT_EQ(dp_->tx_q[0].frames, 1u);
   std::vector<rte_mbuf*> got = receive_all();
   ASSERT_EQ(got.size(), 1u);
   const uint8_t* f = rte_pktmbuf_mtod(got[0], const uint8_t*);

@@ -51,17 +51,17 @@
 namespace wg {
 namespace {
 
-// Role layout of every engine the tests run (EngineOptions::split_roles).
-bool g_split_roles = true;
+// Role layout of every engine the tests run (EngineOptions::roles), its
+// receive queues (0: one per accumulator lcore) and Σ per range (0: the default).
+RolesSpec g_roles;
+unsigned g_queues = 0;
+uint32_t g_range_bytes = 0;
 // Scatter mode of every engine the tests run: sparse unless a test says
 // otherwise, so that message counts are per edge.
 ScatterMode g_scatter = ScatterMode::kSparse;
 
-// Workers the engine will run: every EAL lcore but the network one (split
-// roles), or just the main lcore.
-unsigned engine_workers() {
-  return g_split_roles && rte_lcore_count() > 1 ? rte_lcore_count() - 1 : 1;
-}
+// Workers the engine will run: as --roles maps the EAL's lcores.
+unsigned engine_workers() { return plan_lcores(g_roles, g_queues).workers(); }
 
 // Bytes of scatter values per source segment of a dense pull
 // (EngineOptions::segment_bytes; 0: the default, half the L2 cache, one
@@ -115,7 +115,9 @@ Outcome<Prog> run_engine(const EdgeList& g, Prog prog) {
   cfg.mbufs = 4095;
   cfg.domains = 1;
   cfg.engine.quiet = true;
-  cfg.engine.split_roles = g_split_roles;
+  cfg.engine.roles = g_roles;
+  cfg.rx_queues = g_queues;
+  cfg.engine.range_bytes = g_range_bytes;
   cfg.engine.scatter = g_scatter;
   cfg.engine.segment_bytes = g_segment_bytes;
   Node node(cfg);
@@ -448,9 +450,9 @@ TEST(EngineSlotPrograms, KCoreAgreesWithPeeling) {
   check_kcore(test::corner_case_graph());
   check_kcore(kron());
   check_kcore(edgeless(4));
-  g_split_roles = false;
+  g_roles = RolesSpec::shared();
   check_kcore(test::corner_case_graph());
-  g_split_roles = true;
+  g_roles = RolesSpec{};
 }
 
 // ---- every registered program (apps/programs.h) against its oracle ------------
@@ -491,9 +493,9 @@ void check_all(ProgramList<P...>, const EdgeList& input, VertexId source) {
 TEST(EngineAllPrograms, EveryRegisteredProgramMatchesItsOracle) {
   check_all(AllPrograms{}, test::corner_case_graph(), 0);
   check_all(AllPrograms{}, kron(), max_out_degree_vertex(kron()));
-  g_split_roles = false;
+  g_roles = RolesSpec::shared();
   check_all(AllPrograms{}, test::corner_case_graph(), 101);
-  g_split_roles = true;
+  g_roles = RolesSpec{};
 }
 
 // ---- the open model: 8- and 16-byte messages, an aggregate of the program's
@@ -670,9 +672,9 @@ void check_every_program() {
 }
 
 TEST(EngineSharedRoles, AllProgramsOnOneLcore) {
-  g_split_roles = false;
+  g_roles = RolesSpec::shared();
   check_every_program();
-  g_split_roles = true;
+  g_roles = RolesSpec{};
 }
 
 // Dense supersteps (one record per destination, compute/dense_block.h): the
@@ -682,10 +684,10 @@ TEST(EngineDenseScatter, AllProgramsAgreeWithTheOracles) {
   g_scatter = ScatterMode::kDense;
   check_every_program();
   check_sssp(kron(), max_out_degree_vertex(kron()));
-  g_split_roles = false;  // one worker, which also folds same-node records itself
+  g_roles = RolesSpec::shared();  // one worker, which also folds same-node records itself
   check_every_program();
   check_cc(kron());
-  g_split_roles = true;
+  g_roles = RolesSpec{};
   g_scatter = ScatterMode::kSparse;
 }
 
@@ -699,10 +701,10 @@ TEST(EngineDenseScatter, SegmentedPullsAgreeWithTheOracles) {
     SCOPED_TRACE(std::to_string(bytes) + "-byte segments");
     g_segment_bytes = bytes;
     check_every_program();
-    g_split_roles = false;  // one worker: the record count is exact
+    g_roles = RolesSpec::shared();  // one worker: the record count is exact
     check_every_program();
     check_sssp(kron(), max_out_degree_vertex(kron()));
-    g_split_roles = true;
+    g_roles = RolesSpec{};
   }
   g_segment_bytes = 0;
   g_scatter = ScatterMode::kSparse;
@@ -760,7 +762,9 @@ RunResult<Prog> run_graphalytics(const std::string& properties, unsigned domains
   cfg.mbufs = 4095;
   cfg.domains = domains;
   cfg.engine.quiet = true;
-  cfg.engine.split_roles = g_split_roles;
+  cfg.engine.roles = g_roles;
+  cfg.rx_queues = g_queues;
+  cfg.engine.range_bytes = g_range_bytes;
   Node node(cfg);
   return compute_on_node<Prog>(node, node.input(), [](VertexId n, VertexId s) {
     ProgramParams p;
@@ -879,9 +883,9 @@ TEST(Telemetry, CommandsReadThePublishedSourceAndNothingOnceDetached) {
   DataplaneOptions o;
   o.mbufs = 2047;
   Dataplane dp(o);
-  dp.tx.frames = 12345;
-  dp.rx.records = 678;
-  dp.rx.drop(DropReason::kBadChecksum);
+  dp.tx_q[0].frames = 12345;
+  dp.rx_q[0].records = 678;
+  dp.rx_q[0].drop(DropReason::kBadChecksum);
   std::atomic<int64_t> superstep{7};
   const TelemetrySource src{3, &dp, nullptr, &superstep};
   publish_telemetry(&src);
@@ -945,7 +949,7 @@ TEST(DataplaneResources, FreedByTheDestructor) {
 TEST(DataplaneResources, LocalQueueKeepsOrder) {
   DataplaneOptions o;
   o.mbufs = 1023;
-  o.domains = 2;
+  o.queues = 2;
   Dataplane dp(o);
   std::vector<rte_mbuf*> sent;
   for (int i = 0; i < 100; ++i) {
@@ -955,7 +959,7 @@ TEST(DataplaneResources, LocalQueueKeepsOrder) {
     dp.enqueue_local(1, m);
   }
   rte_mbuf* none[1];
-  EXPECT_EQ(dp.dequeue_local(0, none, 1), 0u) << "each domain has its own queue";
+  EXPECT_EQ(dp.dequeue_local(0, none, 1), 0u) << "each receive queue has its own local ring";
   std::vector<rte_mbuf*> got(128);
   unsigned n = 0;
   while (unsigned k = dp.dequeue_local(1, got.data() + n, Dataplane::kBurst)) n += k;

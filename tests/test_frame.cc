@@ -452,6 +452,46 @@ TEST(FrameValidate, DataCounts) {
   }
 }
 
+// Jumbo frames (--mtu 9000): a bucket holds as many records as the MTU
+// allows, and no more; a node at the default MTU refuses the larger count.
+TEST(FrameValidate, DataCountsFollowTheMtu) {
+  const uint16_t n = wire::records_per_bucket(8, 9000);
+  ASSERT_EQ(n, 1116u) << "(9000 - 20 - 8 - 38) / 8";
+  std::vector<uint8_t> f(kRecords + (n + 1) * 8u, 0);
+  write_bucket_header(f.data(), wire::Kind::kData, kJob, kPeer, kMe, 0, n);
+  const uint16_t len = write_l2_l4(f.data(), address_from(kPeer, kMe), static_cast<uint16_t>(38 + n * 8));
+  ASSERT_LE(len, 9014u) << "an MTU of 9000 plus the Ethernet header";
+  ASSERT_GT(len + 8, 9014u) << "a full bucket: no room for one more record";
+  f.resize(len);
+  ValidationContext jumbo = kCtx;
+  jumbo.mtu = 9000;
+  EXPECT_EQ(validate_exact(f, jumbo), DropReason::kNone);
+  EXPECT_EQ(validate_exact(f, kCtx), DropReason::kBadCount) << "1116 records do not fit a 1500-byte frame";
+  put_le16(&f[kHdrCount], n + 1);
+  EXPECT_EQ(validate_exact(f, jumbo), DropReason::kBadCount);
+}
+
+// Receive queues (--rx-queues): a frame names its queue twice, by UDP
+// destination port base + q (for the NIC) and in the header (under the CRC);
+// both must agree and lie below the node's queue count.
+TEST(FrameValidate, QueueAndPortMustAgree) {
+  ValidationContext three = kCtx;
+  three.queues = 3;
+  auto with = [](unsigned queue, unsigned port) {
+    std::vector<uint8_t> f = data_frame(2);
+    f[kHdr + 27] = static_cast<uint8_t>(queue);
+    put_be16(&f[kUdp + 2], static_cast<uint16_t>(port));
+    return f;
+  };
+  EXPECT_EQ(validate_exact(with(0, kPort), three), DropReason::kNone);
+  EXPECT_EQ(validate_exact(with(2, kPort + 2), three), DropReason::kNone);
+  EXPECT_EQ(validate_exact(with(2, kPort + 1), three), DropReason::kBadQueue) << "the port names queue 1";
+  EXPECT_EQ(validate_exact(with(3, kPort + 3), three), DropReason::kNotWiregraph) << "no fourth port";
+  EXPECT_EQ(validate_exact(with(1, kPort + 1), kCtx), DropReason::kNotWiregraph) << "one queue: one port";
+  EXPECT_EQ(validate_exact(with(1, kPort), kCtx), DropReason::kBadQueue) << "one queue: queue 0 only";
+  EXPECT_EQ(validate_exact(with(5, kPort), three), DropReason::kBadQueue);
+}
+
 TEST(FrameValidate, UnknownKind) {
   for (uint8_t k : {0, 7, 8, 0x81, 0xff}) {
     std::vector<uint8_t> f = control_frame(wire::Kind::kEnd, sizeof(wire::EndPayload));
@@ -629,7 +669,8 @@ TEST(MaxRecordIndex, Values) {
   if (be16(p + kEthType) != 0x0800) return bad("not IPv4");
   if (p[kIp] != 0x45) return bad("IPv4 version/IHL");
   if (p[kIpProto] != 17) return bad("not UDP");
-  if (be16(p + kUdp + 2) != ctx.udp_port) return bad("port");
+  const unsigned port = be16(p + kUdp + 2);
+  if (port < ctx.udp_port || port - ctx.udp_port >= ctx.queues) return bad("port");
   const size_t ip_len = be16(p + kIpTotalLen);
   if (ip_len + 14 > len || ip_len + 14 < 80) return bad("IP length");
   const size_t payload = ip_len + 14 - 80;
@@ -638,10 +679,13 @@ TEST(MaxRecordIndex, Values) {
   if (le32(p + kHdrJob) != ctx.job_token) return bad("job");
   const unsigned src = le16(p + kHdrSrc), dst = le16(p + kHdrDst), count = le16(p + kHdrCount);
   if (src >= ctx.nodes || src == ctx.my_rank) return bad("src rank");
+  if (dst != ctx.my_rank && dst != 0xffff) return bad("dst");
+  const unsigned queue = p[kHdr + 27];  // the byte after flags
+  if (queue >= ctx.queues || port != ctx.udp_port + queue) return bad("queue");
   const unsigned kind = p[kHdrKind];
   if (kind == 1) {
     if (dst != ctx.my_rank) return bad("data dst");
-    if (count < 1 || count > 179 || count * 8 > payload) return bad("data count");
+    if (count < 1 || count > (ctx.mtu - 20 - 8 - 38) / 8 || count * 8 > payload) return bad("data count");
     if (le16(p + kHdr + 32) >= ctx.domains) return bad("data domain");
     return ::testing::AssertionSuccess();
   }
@@ -670,7 +714,7 @@ TEST(FrameValidate, RandomMutationsNeverCrashAndAcceptOnlyValidFrames) {
       control_frame(wire::Kind::kAbort, sizeof(wire::AbortPayload)),
       ack_frame(0, 0), ack_frame(3, 3)};
   // Fields worth hitting often: the header bytes that the checks read.
-  const size_t hot[] = {12, 13, 14, 16, 17, 23, 36, 37, 42, 43, 44, 45, 46, 50, 51, 52, 53, 66, 67};
+  const size_t hot[] = {12, 13, 14, 16, 17, 23, 36, 37, 42, 43, 44, 45, 46, 50, 51, 52, 53, 66, 67, 69};
 
   unsigned accepted = 0;
   unsigned by_reason[static_cast<size_t>(DropReason::kNumReasons)] = {};
@@ -700,6 +744,7 @@ TEST(FrameValidate, RandomMutationsNeverCrashAndAcceptOnlyValidFrames) {
     ValidationContext ctx = kCtx;
     if (rng() % 8 == 0) ctx.my_rank = rng() % 4;
     if (rng() % 8 == 0) ctx.nodes = 1 + rng() % 64;
+    if (rng() % 4 == 0) ctx.queues = 1 + rng() % 4;
     const DropReason r = validate_exact(f.data(), f.size(), ctx);
     ASSERT_LT(static_cast<unsigned>(r), static_cast<unsigned>(DropReason::kNumReasons)) << "iteration " << iter;
     ++by_reason[static_cast<size_t>(r)];

@@ -454,7 +454,10 @@ TEST_F(Options, TransportAndRoleDefaults) {
   EXPECT_FALSE(c.transport.rx_faults.any());
   EXPECT_FALSE(c.transport.tx_faults.any());
   EXPECT_EQ(c.transport.fault_seed, 1u);
-  EXPECT_TRUE(c.engine.split_roles);
+  EXPECT_EQ(c.engine.roles.kind, RolesSpec::Kind::kSplit);
+  EXPECT_EQ(c.rx_queues, 0u) << "one per accumulator lcore, resolved by the node";
+  EXPECT_EQ(c.mtu, 1500u);
+  EXPECT_EQ(c.engine.range_bytes, 0u) << "kDefaultRangeBytes, resolved by the node";
   EXPECT_EQ(c.engine.scatter, ScatterMode::kAuto);
   EXPECT_EQ(c.engine.crash_at_superstep, -1);
   // cd runs 10 rounds unless told; pagerank 20; an explicit count wins for both.
@@ -483,14 +486,14 @@ TEST_F(Options, TransportOptions) {
   EXPECT_EQ(c.transport.tx_faults.corrupt, 0.25);
   EXPECT_EQ(c.transport.fault_seed, 7u);
   EXPECT_EQ(c.transport.fault_delay_us, 300.0);
-  EXPECT_FALSE(c.engine.split_roles);
+  EXPECT_EQ(c.engine.roles.kind, RolesSpec::Kind::kShared);
   EXPECT_EQ(c.engine.crash_at_superstep, 4) << "this node is rank 1, the one named";
   // The same options on another node: not its crash.
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--nodes", "2", "--rank", "0", "--crash-node", "1:4"})
                 .engine.crash_at_superstep,
             -1);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--checksum", "off"}).transport.checksum, false);
-  EXPECT_TRUE(parse({"--app", "bfs", "--graph", "a", "--roles", "split"}).engine.split_roles);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--roles", "split"}).engine.roles.kind, RolesSpec::Kind::kSplit);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "dense"}).engine.scatter, ScatterMode::kDense);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "sparse"}).engine.scatter, ScatterMode::kSparse);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "auto"}).engine.scatter, ScatterMode::kAuto);
@@ -498,6 +501,50 @@ TEST_F(Options, TransportOptions) {
   EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a", "--segment-kib", "256"}).engine.segment_bytes, 256u * 1024);
   // Keepalives are capped at a fifth of the peer timeout (0.1 s -> 20 ms).
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--peer-timeout", "0.1"}).transport.keepalive_ms, 20.0);
+}
+
+// --roles maps lcores to workers, senders and accumulators; --rx-queues,
+// --range-kib and --mtu shape the receive side (issue #12).
+TEST_F(Options, RolesQueuesRangesAndMtu) {
+  auto digest = [](std::initializer_list<const char*> args) { return parse(args).params_digest(); };
+  const Config c = parse({"--app", "sssp", "--graph", "a", "--roles", "workers=2,senders=1,accumulators=3",
+                          "--rx-queues", "3", "--range-kib", "256", "--mtu", "9000"});
+  EXPECT_EQ(c.engine.roles.kind, RolesSpec::Kind::kCounts);
+  EXPECT_EQ(c.engine.roles.workers, 2u);
+  EXPECT_EQ(c.engine.roles.senders, 1u);
+  EXPECT_EQ(c.engine.roles.accumulators, 3u);
+  EXPECT_EQ(c.rx_queues, 3u);
+  EXPECT_EQ(c.engine.range_bytes, 256u * 1024);
+  EXPECT_EQ(c.mtu, 9000u);
+  // Jumbo buckets: the pool keeps about the bytes of 16383 1500-byte mbufs,
+  // never fewer than 4095 mbufs, unless --mbufs says otherwise.
+  EXPECT_EQ(c.mbufs, 4095u);
+  EXPECT_EQ(parse({"--app", "sssp", "--graph", "a", "--mtu", "3000"}).mbufs, 8191u);
+  EXPECT_EQ(parse({"--app", "sssp", "--graph", "a", "--mtu", "9000", "--mbufs", "20000"}).mbufs, 20000u);
+  const Config shortened = parse({"--app", "sssp", "--graph", "a", "--roles", "a=2,w=1,s=0"});
+  EXPECT_EQ(shortened.engine.roles.workers, 1u);
+  EXPECT_EQ(shortened.engine.roles.senders, 0u);
+  EXPECT_EQ(shortened.engine.roles.accumulators, 2u);
+  // Every node must plan the same ranges and take the same frames.
+  EXPECT_NE(digest({"--app", "bfs", "--graph", "a"}), digest({"--app", "bfs", "--graph", "a", "--rx-queues", "2"}));
+  EXPECT_NE(digest({"--app", "bfs", "--graph", "a"}), digest({"--app", "bfs", "--graph", "a", "--mtu", "9000"}));
+  EXPECT_NE(digest({"--app", "bfs", "--graph", "a"}), digest({"--app", "bfs", "--graph", "a", "--range-kib", "64"}));
+  EXPECT_EQ(digest({"--app", "bfs", "--graph", "a"}), digest({"--app", "bfs", "--graph", "a", "--roles", "w=1,a=1"}))
+      << "roles are each node's own";
+}
+
+TEST_F(Options, RolesQueuesRangesAndMtuErrorsNameTheValue) {
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--roles", "workers=2,cooks=1"}), "--roles", "'cooks'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--roles", "workers=x"}), "--roles", "'x'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--roles", "workers=0,accumulators=1"}), "--roles", "worker");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--roles", "workers=1,accumulators=0"}), "--roles",
+                        "accumulator");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--roles", "w=1,w=2,a=1"}), "--roles", "twice");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--rx-queues", "0"}), "--rx-queues", "0");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--rx-queues", "17"}), "--rx-queues", "17");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--mtu", "1499"}), "--mtu", "1499");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--mtu", "9001"}), "--mtu", "9001");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--range-kib", "0"}), "--range-kib", "0");
 }
 
 TEST_F(Options, TransportErrorsNameTheOptionAndTheValue) {

@@ -55,6 +55,8 @@ RunReport sample_report() {
   r.partition_json = {{"domains", 1}, {"note", "say \"why\"\n"}};
   r.rx.frames = 7;
   r.rx.dropped[1] = 3;
+  r.rx_queues.resize(2);
+  r.rx_queues[1].handed_over = 9;
   StepStats s;
   s.superstep = 0;
   s.messages_sent = 18446744073709551615ull;  // 64-bit counters exact
@@ -81,8 +83,8 @@ TEST(RunReport, NodeJsonShape) {
   json j = read_back(path);
   EXPECT_EQ(keys(j), (std::vector<std::string>{"rank", "nodes", "config", "load_seconds", "load", "peak_rss_bytes",
                                                "bytes_per_local_edge", "discovery_seconds", "compute_seconds",
-                                               "line_rate_gbps", "partition", "rx", "tx", "faults", "links",
-                                               "supersteps"}));
+                                               "line_rate_gbps", "partition", "rx", "rx_queues", "tx", "faults",
+                                               "links", "supersteps"}));
   EXPECT_EQ(keys(j["load"]), (std::vector<std::string>{"vertices", "edges", "input_edges", "weighted", "fingerprint", "input_bytes",
                                                        "bytes_read", "edges_read", "edges_sent", "edges_received",
                                                        "local_edges", "seconds"}));
@@ -97,7 +99,11 @@ TEST(RunReport, NodeJsonShape) {
   EXPECT_TRUE(j["compute_seconds"].is_number_float());
   EXPECT_TRUE(j["line_rate_gbps"].is_number_float());
   EXPECT_EQ(j["partition"]["note"], "say \"why\"\n");
-  EXPECT_EQ(keys(j["rx"]), (std::vector<std::string>{"frames", "bytes", "data_buckets", "records", "dropped"}));
+  EXPECT_EQ(keys(j["rx"]),
+            (std::vector<std::string>{"frames", "bytes", "data_buckets", "records", "handed_over", "dropped"}));
+  ASSERT_EQ(j["rx_queues"].size(), 2u);
+  EXPECT_EQ(keys(j["rx_queues"][1]), (std::vector<std::string>{"frames", "data_buckets", "records", "handed_over"}));
+  EXPECT_EQ(j["rx_queues"][1]["handed_over"], 9u);
   EXPECT_EQ(keys(j["tx"]), (std::vector<std::string>{"frames", "bytes", "ring_full"}));
   EXPECT_EQ(j["rx"]["dropped"].size(), static_cast<size_t>(DropReason::kNumReasons) - 1);
   EXPECT_EQ(keys(j["faults"]), (std::vector<std::string>{"rx", "tx"}));
@@ -105,7 +111,7 @@ TEST(RunReport, NodeJsonShape) {
             (std::vector<std::string>{"seen", "dropped", "duplicated", "reordered", "corrupted", "delayed"}));
   ASSERT_EQ(j["links"].size(), 1u);
   EXPECT_EQ(keys(j["links"][0]),
-            (std::vector<std::string>{"peer", "n", "ast_us", "rto_us", "srtt_us", "min_rtt_us", "frames",
+            (std::vector<std::string>{"peer", "queue", "n", "ast_us", "rto_us", "srtt_us", "min_rtt_us", "frames",
                                       "retransmissions", "timeouts", "new_acks", "stale_acks", "sacked", "lost",
                                       "probes", "spurious", "max_n", "rounds", "congestion_rounds", "signal_burst",
                                       "signal_queue", "signal_rx_drops", "signal_rto", "acks_sent", "delivered",
@@ -118,7 +124,8 @@ TEST(RunReport, NodeJsonShape) {
   ASSERT_EQ(j["supersteps"].size(), 1u);
   json& s = j["supersteps"][0];
   EXPECT_EQ(keys(s), (std::vector<std::string>{"superstep", "active", "messages_sent", "messages_local", "dense",
-                                               "messages_accumulated", "buckets_sent", "frames_sent", "bytes_sent",
+                                               "messages_accumulated", "accumulated_by_queue", "buckets_sent",
+                                               "frames_sent", "bytes_sent",
                                                "seconds", "l2_gbps", "wire_gbps", "pct_line_rate", "links",
                                                "role_seconds"}));
   EXPECT_EQ(s["messages_sent"].get<uint64_t>(), 18446744073709551615ull);
