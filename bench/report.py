@@ -5,7 +5,7 @@ RESULTS.md, results.json and gnuplot PNGs.
 usage: report.py DIR [--mode quick|full]
 
 Reads DIR/generation.json, DIR/generation-p16.json, DIR/accumulation.json,
-DIR/links.json, DIR/e2e.json and DIR/profile/*.txt when present (a missing
+DIR/links.json, DIR/e2e.json, DIR/gap.json and DIR/profile/*.txt when present (a missing
 file becomes a 'not run' line), writes DIR/RESULTS.md, DIR/results.json and
 DIR/plots/*.png (with their .dat and .gp files).
 """
@@ -411,6 +411,48 @@ plot %s
                 pngs.append(("%s (%s)" % (caption, title), png))
 
 
+# The issue's targets against GAP's own binary, P=2 memif vs GAP 2 threads.
+GAP_TARGET = {"pagerank": 1.1, "bfs": 2.0, "cc": 2.0, "sssp": 2.0}
+
+
+def gap_section(gap, md, targets):
+    md.append("## 5. Every app against GAP's own binary (bench/gap_compare.py)\n")
+    if not gap:
+        md.append("not run (no gap.json)\n")
+        return
+    if gap.get("skipped"):
+        md.append(gap["skipped"] + ".\n")
+        targets.append(("Every app vs GAP's own binary", None, "skipped: no GAP build"))
+        return
+    md.append("GAP %s (%s) built outside the repository; its converter wrote the graphs (`.sg`/`.wsg` for GAP, "
+              "the same edges as `.bin`/`.wbin` for wiregraph). Rounds alternate one GAP process (median of its "
+              "trials, GAP's Trial Time) and one wiregraph run (compute seconds); median [min, max] over rounds; "
+              "source vertex %d for bfs and sssp.\n" % (gap.get("gap_commit"), gap["gap_dir"], gap["source"]))
+    md.append("| graph | app | config | wiregraph s | GAP s (threads) | wiregraph / GAP | supersteps (dense) "
+              "| cluster messages | before: s, / GAP, supersteps (dense), messages |")
+    md.append("|---|---|---|---|---|---|---|---|---|")
+    for s in gap["summary"]:
+        before = ""
+        if "before_seconds" in s:
+            before = "%s, %s, %s (%s), %s" % (
+                fstat(s["before_seconds"], 1, 4), fmt(s.get("before_ratio"), 2), s.get("before_supersteps", "-"),
+                s.get("before_dense_supersteps", "-"),
+                "{:,}".format(s["before_messages"]) if "before_messages" in s else "-")
+        md.append("| GAP kron%d | %s | %s | %s | %s (%d) | %s | %s | %s | %s |" % (
+            s["scale"], s["app"], s["label"], fstat(s["wiregraph_seconds"], 1, 4), fstat(s["gap_seconds"], 1, 4),
+            s["gap_threads"], fmt(s.get("ratio"), 2),
+            "%s (%s)" % (s.get("supersteps", "-"), s.get("dense_supersteps", "-")),
+            "{:,}".format(s["messages"]) if "messages" in s else "-", before))
+        if s["config"] == "p2memif" and s["app"] in GAP_TARGET:
+            limit = GAP_TARGET[s["app"]]
+            targets.append(("%s on GAP kron%d, P=2 memif <= %.1fx GAP 2 threads (same run)" % (
+                s["app"], s["scale"], limit), s["ratio"] <= limit if "ratio" in s else None,
+                "%.2fx" % s["ratio"] if "ratio" in s else "failed"))
+    md.append("")
+    md.append("Commands: %s\n" % "; ".join(sorted({"`%s` vs `%s`" % (s["wiregraph_command"], s["gap_command"])
+                                                    for s in gap["summary"] if s.get("gap_command")})))
+
+
 def role_plot(e2e, md, plots_dir, pngs):
     """Where the lcores' time went, by role, per end-to-end run (median trial)."""
     sel = [s for s in (e2e or {}).get("summary", []) if s.get("role_seconds") and sum(s["role_seconds"].values()) > 0]
@@ -480,6 +522,7 @@ def main():
     plots = d / "plots"
     gen, gen16 = load(d / "generation.json"), load(d / "generation-p16.json")
     acc, links, e2e = load(d / "accumulation.json"), load(d / "links.json"), load(d / "e2e.json")
+    gap = load(d / "gap.json")
     info = machine_info()
     src = d / "bin" / "SOURCE"
     if src.exists():  # what the snapshot binaries were built from
@@ -504,6 +547,7 @@ def main():
     accumulation_section(acc, body, targets, plots, pngs)
     links_section(links, body, bars)
     e2e_section(e2e, body, targets, plots, pngs, bars)
+    gap_section(gap, body, targets)
     role_plot(e2e, body, plots, pngs)
     line_rate_plot(bars, plots, pngs)
     md.append("## Targets from the issue\n")
@@ -523,7 +567,7 @@ def main():
         for title, p in pngs:
             md.append("- %s: `%s`" % (title, p))
         md.append("")
-    steps = ["build", "generation", "generation-p16", "accumulation", "links", "e2e", "profile"]
+    steps = ["build", "generation", "generation-p16", "accumulation", "links", "e2e", "gap", "profile"]
     cmds = [(n, d / "logs" / (n + ".cmd")) for n in steps]
     cmds = [(n, f.read_text().strip()) for n, f in cmds if f.exists()]
     if cmds:
@@ -531,7 +575,7 @@ def main():
             "# %s\n%s" % (n, c) for n, c in cmds))
     (d / "RESULTS.md").write_text("\n".join(md) + "\n")
     merged = {"mode": a.mode, "machine": info, "generation": gen, "generation_p16": gen16, "accumulation": acc,
-              "links": links, "end_to_end": e2e,
+              "links": links, "end_to_end": e2e, "gap": gap,
               "targets": [{"target": n, "met": ok, "figure": f} for n, ok, f in targets],
               "plots": [str(p) for _, p in pngs]}
     (d / "results.json").write_text(json.dumps(merged, indent=1) + "\n")
