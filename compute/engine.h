@@ -1,12 +1,12 @@
 // Engine<Prog>: the part of a node that depends on the vertex program, and
-// nothing else. It owns the vertex values, the active flags, the two Σ
-// arrays per NUMA domain (by superstep parity) and the workers, and answers
+// nothing else. It owns the vertex values, the two Σ arrays per NUMA domain
+// (by superstep parity) and the workers (each with its slice's frontier), and answers
 // the program-independent runtime (compute/runtime.h) through ProgramDriver:
 // one virtual call per worker and superstep or per received bucket, while
 // apply, scatter and ⊕ inline into the loops of Worker<Prog> and the
 // accumulators.
 //
-// Ownership: worker w writes its slice of values_/active_ and reads (and
+// Ownership: worker w writes its slice of values_ and reads (and
 // resets) its slice of Σ[s&1]; the network role folds into Σ[(t+1)&1] (see
 // the superstep protocol in compute/runtime.h).
 #pragma once
@@ -39,14 +39,13 @@ class Engine final : public ProgramDriver {
   using Record = wire::RecordOf<Message>;
 
   Engine(const EngineOptions& opt, Dataplane& dp, const LocalGraph& g, const LcoreLayout& layout, Prog prog)
-      : g_(g), prog_(prog), values_(g.num_local), active_(g.num_local, 0) {
-    // Domain d's accumulators, vertex values and active flags live on NUMA
-    // node d when the machine has it (workers of domain d use them).
+      : g_(g), prog_(prog), values_(g.num_local) {
+    // Domain d's accumulators and vertex values live on NUMA node d when the
+    // machine has it (workers of domain d use them).
     for (unsigned d = 0; d < g.domains; ++d) {
       const PreferredDomain on(d);
       for (auto& parity : sigma_) parity.emplace_back(g, d);
       place_on_domain(values_.data() + g.domain_offset[d], g.domain_size(d) * sizeof(Value), d);
-      place_on_domain(active_.data() + g.domain_offset[d], g.domain_size(d), d);
     }
     const size_t segment = opt.segment_bytes ? opt.segment_bytes : default_segment_bytes();
     for (const auto& [lo, hi] : worker_slices(g, layout.workers()))
@@ -65,9 +64,9 @@ class Engine final : public ProgramDriver {
   void apply(unsigned w, const StepControl& c, const Stall& stall) override {
     StepInfo<Aggregate> info{c.superstep, c.phase, g_.num_vertices, {}};
     std::memcpy(&info.aggregate, c.aggregate.data(), sizeof(Aggregate));
-    workers_[w]->apply(info, values_, active_, sigma_[c.superstep & 1], stall);
+    workers_[w]->apply(info, values_, sigma_[c.superstep & 1], stall);
   }
-  void scatter(unsigned w, uint32_t s, const Stall& stall) override { workers_[w]->scatter(s, active_, stall); }
+  void scatter(unsigned w, uint32_t s, const Stall& stall) override { workers_[w]->scatter(s, stall); }
   const StepStats& worker_stats(unsigned w) const override { return workers_[w]->stats(); }
   AggregateBytes worker_aggregate(unsigned w) const override { return to_bytes(workers_[w]->aggregate()); }
   uint64_t buckets_to(unsigned w, unsigned node) const override { return workers_[w]->buckets_to(node); }
@@ -94,7 +93,8 @@ class Engine final : public ProgramDriver {
     Prog::merge(a, from_bytes(from));
     into = to_bytes(a);
   }
-  Decision decide(uint32_t s, uint32_t phase, uint64_t active, const AggregateBytes& aggregate) const override {
+  // Between supersteps (no worker runs): workers copy prog_ at their next apply.
+  Decision decide(uint32_t s, uint32_t phase, uint64_t active, const AggregateBytes& aggregate) override {
     return prog_.next(StepOutcome<Aggregate>{s, phase, active, from_bytes(aggregate)});
   }
 
@@ -125,9 +125,8 @@ class Engine final : public ProgramDriver {
   }
 
   const LocalGraph& g_;
-  const Prog prog_;
+  Prog prog_;  // next() may update it between supersteps; workers read it in apply
   std::vector<Value> values_;    // workers, each its slice
-  std::vector<uint8_t> active_;  // workers, each its slice
   // Per superstep parity, one accumulator per NUMA domain: the network role
   // folds into [(t+1)&1][d]; workers take from [s&1][d].
   std::vector<Accumulator> sigma_[2];
