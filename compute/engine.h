@@ -47,6 +47,7 @@ class Engine final : public ProgramDriver {
       for (auto& parity : sigma_) parity.emplace_back(g, d);
       place_on_domain(values_.data() + g.domain_offset[d], g.domain_size(d) * sizeof(Value), d);
     }
+    if constexpr (prepares<Prog>()) prog_.prepare(node_figures(g));
     const size_t segment = opt.segment_bytes ? opt.segment_bytes : default_segment_bytes();
     for (const auto& [lo, hi] : worker_slices(g, layout.workers()))
       workers_.push_back(std::make_unique<Worker<Prog>>(dp, g, prog_, lo, hi, opt.scatter, segment));
@@ -113,6 +114,17 @@ class Engine final : public ProgramDriver {
 
  private:
   static_assert(std::is_trivially_copyable_v<Aggregate> && sizeof(Aggregate) <= sizeof(AggregateBytes));
+  static NodeGraphFigures node_figures(const LocalGraph& g) {
+    NodeGraphFigures f;
+    for (const EdgeBlock& b : g.blocks) {
+      f.out_edges += b.num_edges();
+      if (b.weights.empty())
+        f.weight_sum += b.num_edges();
+      else
+        for (uint32_t w : b.weights) f.weight_sum += w;
+    }
+    return f;
+  }
   static AggregateBytes to_bytes(const Aggregate& a) {
     AggregateBytes b{};
     std::memcpy(b.data(), &a, sizeof a);

@@ -6,12 +6,13 @@
 //     vertex took 512 KiB) and what a sparse scatter over a block's sources
 //     tests per source;
 //   - while the frontier is small (at most 1/16 of the slice), also the
-//     ascending list of its members, so that a sparse scatter visits only
-//     them instead of every source of every block (BFS and SSSP run many
+//     list of its members, so that a sparse scatter visits only them
+//     instead of every source of every block (BFS and SSSP run many
 //     supersteps with a handful of active vertices).
 //
-// apply builds it (add() in ascending order) after reset(), which clears
-// the previous superstep's bits through its list when it had one.
+// apply builds it (add(), each member once, in any order) after reset(),
+// which clears the previous superstep's bits through its list when it had
+// one.
 // Owner: the worker.
 #pragma once
 
@@ -36,7 +37,7 @@ class Frontier {
     }
     count_ = 0;
   }
-  // Vertices must be added in ascending order, each once.
+  // Each vertex at most once per superstep.
   void add(uint32_t i) {
     bits_.set(i);
     if (count_ < list_.size()) list_[count_] = i;

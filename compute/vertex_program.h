@@ -106,6 +106,39 @@ template <class P>
 constexpr bool declares_level_phases() {
   return requires { { P::level_synchronous(uint32_t{}) } -> std::same_as<bool>; };
 }
+//   bucket(y) (a const member, uint64_t): the program is prioritized
+//     (delta-stepping): apply's true means "improved", and an improved
+//     vertex scatters only once its bucket is the lowest its worker holds;
+//     each superstep every worker scatters its lowest bucket. Buckets must
+//     not rise as a vertex improves (SSSP: distance / delta). With
+//     light_below() (a const member, Weight) as well, a taken vertex sends
+//     along its light edges only (weight < light_below()), and along its
+//     heavy ones once its bucket is done (compute/delta_schedule.h); a
+//     heavy edge must not lead into the bucket it leaves (SSSP: delta).
+//   prepare(const NodeGraphFigures&) (a member): called once before
+//     superstep 0 with figures of this node's part of the graph. They differ
+//     between nodes, so nothing derived from them may need to agree across
+//     nodes (SSSP's bucket width: it only orders the work).
+struct NodeGraphFigures {
+  uint64_t out_edges = 0;   // this node's out-edges
+  uint64_t weight_sum = 0;  // the sum of their weights (1 each when the program reads no weights)
+};
+template <class P>
+constexpr bool prepares() {
+  return requires(P& p, const NodeGraphFigures& f) { p.prepare(f); };
+}
+template <class P>
+constexpr bool prioritized() {
+  return requires(const P& p, const typename P::Value& y) {
+    { p.bucket(y) } -> std::convertible_to<uint64_t>;
+  };
+}
+template <class P>
+constexpr bool splits_light_edges() {
+  return prioritized<P>() && requires(const P& p) {
+    { p.light_below() } -> std::same_as<Weight>;
+  };
+}
 template <class P>
 constexpr bool applies_only_with_messages(uint32_t phase) {
   if constexpr (declares_idle_phases<P>()) return P::applies_only_with_messages(phase);

@@ -46,8 +46,10 @@
 
 #include "compute/accumulator.h"
 #include "compute/bitmap.h"
+#include "compute/delta_schedule.h"
 #include "compute/dense_block.h"
 #include "compute/frontier.h"
+#include "compute/light_first.h"
 #include "compute/partition.h"
 #include "report/run_report.h"
 #include "compute/scatter_mode.h"
@@ -75,6 +77,10 @@ class Worker {
   // Some phases are level-synchronous: reached destinations are skipped,
   // dense supersteps are bottom-up.
   static constexpr bool kLevels = kCombinable && declares_level_phases<Prog>();
+  // Improved vertices wait for their bucket (delta-stepping), and send
+  // along light and heavy edges at different times.
+  static constexpr bool kPrioritized = prioritized<Prog>();
+  static constexpr bool kSplitsEdges = splits_light_edges<Prog>();
   static bool dense_pays(uint64_t active_edges, uint64_t slice_edges) {
     return DensePays::dense(active_edges, slice_edges);
   }
@@ -87,7 +93,8 @@ class Worker {
   Worker(Dataplane& dp, const LocalGraph& g, const Prog& prog, uint32_t lo, uint32_t hi,
          ScatterMode mode = ScatterMode::kAuto, size_t segment_bytes = default_segment_bytes())
       : g_(g), prog_(prog), lo_(lo), hi_(hi), ring_(dp, g.partition.nodes, g.domains, g.rank),
-        ranges_(g.blocks.size()), mode_(kCombinable ? mode : ScatterMode::kSparse), frontier_(hi - lo), sv_(hi - lo) {
+        ranges_(g.blocks.size()), mode_(kCombinable ? mode : ScatterMode::kSparse), frontier_(hi - lo), sv_(hi - lo),
+        schedule_(kPrioritized ? hi - lo : 0), edge_class_(kSplitsEdges ? hi - lo : 0) {
     // This worker's sources in each block: a contiguous run, since sources ascend.
     for (size_t b = 0; b < g.blocks.size(); ++b) {
       const auto& src = g.blocks[b].sources;
@@ -96,6 +103,11 @@ class Worker {
     }
     for (uint32_t u = lo; u < hi; ++u) slice_edges_ += g.out_degree[u];
     beamer_ = BeamerSwitch(slice_edges_);
+    if constexpr (kSplitsEdges) {
+      light_first_.reserve(g.blocks.size());
+      for (size_t b = 0; b < g.blocks.size(); ++b)
+        light_first_.emplace_back(g.blocks[b], ranges_[b].first, ranges_[b].second, prog.light_below());
+    }
     source_index_.reserve(g.blocks.size());
     for (size_t b = 0; b < g.blocks.size(); ++b)
       source_index_.emplace_back(g.blocks[b].sources, ranges_[b].first, ranges_[b].second, lo, hi);
@@ -150,22 +162,45 @@ class Worker {
     frontier_.reset();
     Bitmap* own_reached = nullptr;  // kLevels: this worker's record of the domain's reached vertices
     uint32_t base = 0;              // the domain's first slot
+    // A vertex that scatters this superstep (along edges of class cls, when
+    // the program splits them).
+    uint8_t classes_any = 0, classes_all = DeltaSchedule::kAll;  // kSplitsEdges: over the frontier
+    auto activate = [&](uint32_t i, const VertexInfo& v, uint8_t cls = DeltaSchedule::kAll) {
+      if constexpr (kSplitsEdges) {
+        classes_any |= cls;
+        if (frontier_.contains(i - lo_)) {
+          edge_class_[i - lo_] |= cls;
+          classes_all = 0;  // two classes for one vertex: not uniform
+          return;
+        }
+        classes_all &= cls;
+        edge_class_[i - lo_] = cls;
+      }
+      frontier_.add(i - lo_);
+      ++n_active;
+      active_edges += v.out_degree;
+      sv[i - lo_] = prog.scatter_value(value[i], v);
+    };
     auto one = [&](uint32_t i, const auto& view) {
       const VertexInfo v{g_.global_id(i), degree[i], in_degree[i]};
       const bool a = s == 0 ? prog.init(value[i], v) : prog.apply(value[i], view, v, info);
       prog.aggregate(value[i], v, agg);
       if (!a) return;
-      frontier_.add(i - lo_);
-      ++n_active;
-      active_edges += v.out_degree;
+      if constexpr (kPrioritized) {  // improved: scatters with its bucket
+        schedule_.improved(i - lo_, prog.bucket(value[i]));
+        return;
+      }
       if constexpr (kLevels) {
         if (levels) {  // every active vertex sends the same: no scatter value each
+          frontier_.add(i - lo_);
+          ++n_active;
+          active_edges += v.out_degree;
           own_reached->set(i - base);
           level_message_ = Prog::edge_message(prog.scatter_value(value[i], v), 1);
           return;
         }
       }
-      sv[i - lo_] = prog.scatter_value(value[i], v);
+      activate(i, v);
     };
     for (unsigned d = 0; d < g_.domains; ++d) {
       Acc& acc = in[d];
@@ -187,6 +222,22 @@ class Worker {
         stall(false);
       }
     }
+    if constexpr (kPrioritized) {  // the lowest bucket this worker holds scatters
+      auto bucket_of = [&](uint32_t rel) { return prog.bucket(value[lo_ + rel]); };
+      auto sender = [&](uint8_t cls) {
+        return [&, cls](uint32_t rel) {
+          const uint32_t i = lo_ + rel;
+          activate(i, VertexInfo{g_.global_id(i), degree[i], in_degree[i]}, cls);
+        };
+      };
+      if constexpr (kSplitsEdges) {
+        schedule_.next(bucket_of, sender(DeltaSchedule::kLight), sender(DeltaSchedule::kHeavy));
+        uniform_class_ = classes_any == classes_all ? classes_any : 0;
+        delta_now_ = prog.light_below();
+      } else {
+        schedule_.next(bucket_of, sender(DeltaSchedule::kAll), [](uint32_t) {});
+      }
+    }
     stats_ = StepStats{};
     stats_.superstep = s;
     stats_.active = n_active;
@@ -197,7 +248,11 @@ class Worker {
       static_assert(!kWeights, "a level-synchronous phase sends one message per superstep, whatever the edge");
       if (levels) dense = beamer_.bottom_up(n_active, active_edges, hi_ - lo_);
     }
-    if (!levels) dense = dense_pays(active_edges, slice_edges_);
+    // Delta-stepping's frontiers are buckets, and its dense pull never paid:
+    // kron20's first heavy flush (237 K vertices, 79% of the edges) took
+    // 170 ms of CPU as a pull against 92 ms sparse at P=1, and the same CPU
+    // at P=2; so it stays sparse unless forced.
+    if (!levels) dense = !kSplitsEdges && dense_pays(active_edges, slice_edges_);
     dense_now_ = mode_ == ScatterMode::kDense || (mode_ == ScatterMode::kAuto && dense);
   }
 
@@ -288,6 +343,16 @@ class Worker {
         }
       }
       const Message sv = sv_[u - lo_];
+      if constexpr (kSplitsEdges) {  // the light or heavy part of u's edges, or both
+        const LightFirstBlock& lf = light_first_[group];
+        const uint8_t cls = edge_class_[u - lo_];
+        const uint64_t start = b.offsets[i] - lf.first_edge, end = b.offsets[i + 1] - lf.first_edge;
+        const uint64_t split = start + lf.light[i - ranges_[group].first];
+        const uint64_t from = cls & DeltaSchedule::kLight ? start : split;
+        const uint64_t to = cls & DeltaSchedule::kHeavy ? end : split;
+        for (uint64_t e = from; e < to; ++e) emit(lf.targets[e], Prog::edge_message(sv, lf.weights[e]));
+        return;
+      }
       for (uint64_t e = b.offsets[i], end = b.offsets[i + 1]; e < end; ++e) {
         if constexpr (kWeights)
           emit(targets[e], Prog::edge_message(sv, weights[e]));
@@ -346,13 +411,28 @@ class Worker {
         emit(db.targets[j], acc);
         continue;
       }
-      while (e < end && !frontier_.contains(sources[e] - lo)) ++e;
+      while (e < end && !pull_sends(db, e, sources[e] - lo)) ++e;
       if (e == end) continue;
       Message acc = pull_message(db, e, sources[e]);
       for (++e; e < end; ++e)
-        if (frontier_.contains(sources[e] - lo)) acc = Prog::combine(acc, pull_message(db, e, sources[e]));
+        if (pull_sends(db, e, sources[e] - lo)) acc = Prog::combine(acc, pull_message(db, e, sources[e]));
       emit(db.targets[j], acc);
     }
+  }
+
+  // Whether in-edge e of a dense copy, from slice vertex rel, carries a
+  // message this superstep: its source is active and, when the program
+  // splits light and heavy edges, sends along edges of e's class.
+  // When every active source sends the same class (the usual case: a light
+  // superstep, or a bucket's heavy flush), the class is not looked up per
+  // edge (a dense flush of kron20's first buckets cost 178 ms with it).
+  bool pull_sends(const DenseBlock& db, uint64_t e, uint32_t rel) const {
+    if (!frontier_.contains(rel)) return false;
+    if constexpr (kSplitsEdges) {
+      const uint8_t cls = uniform_class_ ? uniform_class_ : edge_class_[rel];
+      if (cls != DeltaSchedule::kAll) return (db.weights[e] < delta_now_) == (cls == DeltaSchedule::kLight);
+    }
+    return true;
   }
 
   // Bottom-up (Beamer): every destination not known to be reached looks for
@@ -516,6 +596,11 @@ class Worker {
   std::vector<DenseBlock> dense_;            // per group, unless sparse only
   Frontier frontier_;                        // this superstep's active vertices, by slot - lo_
   std::vector<Message> sv_;                  // scatter values of the slice's active vertices, from apply
+  DeltaSchedule schedule_;                   // kPrioritized: improved vertices waiting for their bucket
+  std::vector<uint8_t> edge_class_;          // kSplitsEdges: which edges each active vertex sends (DeltaSchedule::EdgeClass)
+  std::vector<LightFirstBlock> light_first_;  // kSplitsEdges: per group, this worker's edges, light first
+  uint8_t uniform_class_ = 0;                // kSplitsEdges: the class every active source sends this superstep, or 0
+  Weight delta_now_ = 0;                     // kSplitsEdges: edges lighter than this are light
   std::vector<Bitmap> reached_;              // kLevels: per group, destinations known to be reached
   std::vector<std::vector<uint32_t>> unreached_;  // kLevels: per group, dense-copy positions a bottom-up step still visits
   std::vector<bool> todo_started_;           // kLevels: per group, unreached_ filled

@@ -230,9 +230,20 @@ void check_sssp(const EdgeList& g, VertexId source) {
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(from_engine(out.values[v]), want[v]) << "vertex " << v;
   expect_every_superstep_balanced(out.report);
+  // Delta-stepping (apps/sssp.h): delta is an eighth of the mean weight (at
+  // least 1, one node here: all edges); superstep 0's only sender is the
+  // source, along its light edges (weight < delta), one record each when
+  // sparse.
   EXPECT_EQ(out.report.steps[0].active, 1u);
-  expect_records(out.report.steps[0].messages_sent, expected_records(g, [&](VertexId v) { return v == source; }),
-                 "superstep 0");
+  uint64_t weight_sum = 0, light = 0;
+  for (const Edge& e : g.edges) weight_sum += e.weight;
+  const uint64_t delta = std::max<uint64_t>(1, g.edges.empty() ? 0 : weight_sum / g.num_edges() / 8);
+  for (const Edge& e : g.edges) light += e.src == source && e.weight < delta;
+  if (g_scatter == ScatterMode::kSparse) {
+    EXPECT_EQ(out.report.steps[0].messages_sent, light);
+  } else {
+    EXPECT_LE(out.report.steps[0].messages_sent, light);
+  }
 }
 
 void check_cc(const EdgeList& directed) {
@@ -741,15 +752,15 @@ TEST(EngineDenseScatter, AutoGoesDenseOnlyWhenActiveVerticesHoldMostEdges) {
   g_scatter = ScatterMode::kAuto;
   const EdgeList& g = kron();
   check_pagerank(g, 3);  // every vertex active: asserts every superstep dense
-  // SSSP from a vertex with few out-edges: superstep 0 is sparse, one
-  // record per out-edge of the source.
+  // SSSP from a vertex with few out-edges: superstep 0 is sparse, at most
+  // one record per (light) out-edge of the source.
   const std::vector<uint64_t> deg = out_degrees(g);
   VertexId low = 0;
   while (low < g.num_vertices && (deg[low] == 0 || Worker<Sssp>::dense_pays(deg[low], g.num_edges()))) ++low;
   ASSERT_LT(low, g.num_vertices);
   const auto out = run_engine(g, Sssp(low));
   EXPECT_FALSE(out.report.steps[0].dense);
-  EXPECT_EQ(out.report.steps[0].messages_sent, deg[low]);
+  EXPECT_LE(out.report.steps[0].messages_sent, deg[low]) << "its light edges (apps/sssp.h)";
   g_scatter = ScatterMode::kSparse;
 }
 
