@@ -19,7 +19,7 @@ struct EngineOptions {
   double line_rate_gbps = 0;        // for the "% of line rate" in the report; 0: the port's, else 10
   int64_t crash_at_superstep = -1;  // test hook (--crash-node): SIGKILL at this superstep
   ScatterMode scatter = ScatterMode::kAuto;  // --scatter
-  size_t segment_bytes = 0;         // --segment-kib x 1024 (0: default_segment_bytes(), half the L2)
+  size_t segment_bytes = 0;         // --segment-kib x 1024 (0: default_segment_bytes(), the L2)
 };
 
 // What every node of one job must agree on, checked by the hello exchange.

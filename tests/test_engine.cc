@@ -62,7 +62,7 @@ unsigned engine_workers() {
 }
 
 // Bytes of scatter values per source segment of a dense pull
-// (EngineOptions::segment_bytes; 0: the default, half the L2 cache, one
+// (EngineOptions::segment_bytes; 0: the default, the L2 cache, one
 // segment for every graph here).
 size_t g_segment_bytes = 0;
 
