@@ -9,8 +9,9 @@
 // improvement and dropped lazily: take() hands out an entry only if the
 // vertex is still pending and its bucket now is no higher than the one
 // taken (it may have improved into a lower bucket since, and stayed
-// pending). An entry below the window goes into the window's first bucket:
-// taken at once, earlier than its order, which only costs a relaxation.
+// pending). An entry below the window goes into the window's first bucket,
+// which lowest() then reports as low as its lowest entry: taken at once,
+// with the window's first bucket, which only costs a relaxation.
 // Owner: the worker.
 #pragma once
 
@@ -54,12 +55,17 @@ class PendingBuckets {
       for (uint64_t k = 0; k < kWindow; ++k) {
         std::vector<uint32_t>& list = window_[k];
         size_t kept = 0;
-        for (uint32_t i : list)
-          if (pending_.test(i) && bucket_of(i) <= base_ + k) list[kept++] = i;  // drop stale entries
+        uint64_t low = base_ + k;  // slot 0 may hold entries from below the window
+        for (uint32_t i : list) {
+          const uint64_t b = bucket_of(i);
+          if (!pending_.test(i) || b > base_ + k) continue;  // a stale entry
+          list[kept++] = i;
+          low = std::min(low, b);
+        }
         list.resize(kept);
         if (kept > 0) {
           drop_front(k);
-          return base_;
+          return low;
         }
       }
     } while (refill(bucket_of));
@@ -69,10 +75,10 @@ class PendingBuckets {
   }
 
   // Calls f(i) for every pending vertex of bucket b = lowest(), which stop
-  // being pending.
+  // being pending (a b below the window is its first bucket).
   template <class F>
   void take(uint64_t b, F&& f) {
-    std::vector<uint32_t>& list = window_[b - base_];
+    std::vector<uint32_t>& list = window_[b <= base_ ? 0 : b - base_];
     for (uint32_t i : list) {
       if (!pending_.test(i)) continue;  // twice in the list
       pending_.reset(i);

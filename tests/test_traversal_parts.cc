@@ -78,7 +78,7 @@ TEST(PendingBuckets, HandsOutTheLowestBucketFirstAndDropsStaleEntries) {
   EXPECT_EQ(got, std::vector<uint32_t>{2});
   EXPECT_EQ(p.lowest(bucket_of), PendingBuckets::kNone);
   EXPECT_EQ(p.pending(), 0u);
-  // Below the window: taken with its first bucket, at once.
+  // Below the window: reported as its own bucket, taken with the window's first.
   bucket[4] = 600;
   p.add(4, 600);
   bucket[5] = 601;
@@ -86,25 +86,35 @@ TEST(PendingBuckets, HandsOutTheLowestBucketFirstAndDropsStaleEntries) {
   ASSERT_EQ(p.lowest(bucket_of), 600u);
   bucket[6] = 3;
   p.add(6, 3);
-  ASSERT_EQ(p.lowest(bucket_of), 600u);
+  ASSERT_EQ(p.lowest(bucket_of), 3u);
   got.clear();
-  p.take(600, [&](uint32_t i) { got.push_back(i); });
+  p.take(3, [&](uint32_t i) { got.push_back(i); });
   std::sort(got.begin(), got.end());
   EXPECT_EQ(got, (std::vector<uint32_t>{4, 6}));
+  ASSERT_EQ(p.lowest(bucket_of), 601u);
 }
 
-TEST(DeltaSchedule, LightEdgesWhenTakenHeavyOnceTheBucketIsDone) {
-  std::vector<uint64_t> bucket(8, 0);
-  auto bucket_of = [&](uint32_t i) { return bucket[i]; };
-  DeltaSchedule d(8);
+// One superstep of a DeltaSchedule: which vertices send light, which heavy edges (sorted).
+struct ScheduleSteps {
   std::vector<uint32_t> light, heavy;
-  auto step = [&] {
+  template <class BucketOf>
+  void next(DeltaSchedule& d, BucketOf& bucket_of) {
     light.clear();
     heavy.clear();
     d.next(bucket_of, [&](uint32_t i) { light.push_back(i); }, [&](uint32_t i) { heavy.push_back(i); });
     std::sort(light.begin(), light.end());
     std::sort(heavy.begin(), heavy.end());
-  };
+  }
+};
+
+TEST(DeltaSchedule, LightEdgesWhenTakenHeavyOnceTheBucketIsDone) {
+  std::vector<uint64_t> bucket(8, 0);
+  auto bucket_of = [&](uint32_t i) { return bucket[i]; };
+  DeltaSchedule d(8, 1);  // one bucket at a time
+  ScheduleSteps steps;
+  std::vector<uint32_t>& light = steps.light;
+  std::vector<uint32_t>& heavy = steps.heavy;
+  auto step = [&] { steps.next(d, bucket_of); };
   bucket[0] = 0;
   d.improved(0, 0);
   step();
@@ -131,6 +141,28 @@ TEST(DeltaSchedule, LightEdgesWhenTakenHeavyOnceTheBucketIsDone) {
   EXPECT_EQ(heavy, std::vector<uint32_t>{2});
   step();
   EXPECT_TRUE(light.empty() && heavy.empty()) << "nothing left: the worker is idle";
+}
+
+TEST(DeltaSchedule, TakesSmallBucketsTogetherAndFlushesEachOnceDone) {
+  std::vector<uint64_t> bucket = {0, 1, 2, 3, 3};
+  auto bucket_of = [&](uint32_t i) { return bucket[i]; };
+  DeltaSchedule d(5, 3);  // at least 3 vertices a superstep
+  for (uint32_t i = 0; i < 5; ++i) d.improved(i, bucket[i]);
+  ScheduleSteps steps;
+  std::vector<uint32_t>& light = steps.light;
+  std::vector<uint32_t>& heavy = steps.heavy;
+  auto step = [&] { steps.next(d, bucket_of); };
+  step();
+  EXPECT_EQ(light, (std::vector<uint32_t>{0, 1, 2})) << "buckets 0, 1, 2: three vertices";
+  EXPECT_TRUE(heavy.empty());
+  bucket[2] = 1;  // 2 improved into bucket 1: buckets 0 is done, 1 is not
+  d.improved(2, 1);
+  step();
+  EXPECT_EQ(heavy, std::vector<uint32_t>{0}) << "only bucket 0 lies below the lowest pending one";
+  EXPECT_EQ(light, (std::vector<uint32_t>{2, 3, 4})) << "bucket 1 again, then bucket 3";
+  step();
+  EXPECT_EQ(heavy, (std::vector<uint32_t>{1, 2, 3, 4}));
+  EXPECT_TRUE(light.empty());
 }
 
 TEST(LightFirstBlock, EachSourcesLightEdgesFirstInTheirOrder) {
