@@ -12,15 +12,20 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "apps/registry.h"
 #include "dataplane/memif_quirks.h"
 #include "config/options.h"
-#include "reliability/membership.h"
+#include "runtime/eal_args.h"
 #include "runtime/node.h"
+#include "runtime/node_files.h"
 #include "runtime/outputs.h"
 
 namespace {
@@ -31,14 +36,17 @@ int fail(const char* what) {
 }
 
 // A node that dies on a fault says where before it goes, so that a crash in a
-// cluster run (where no core file is kept) can be diagnosed from the log.
+// cluster run (where no core file is kept) can be diagnosed from the log, and
+// removes its files (runtime/node_files.h).
 void report_fault(int sig, siginfo_t* info, void*) {
   char line[160];
-  const int n = std::snprintf(line, sizeof line, "wiregraph: fatal: %s at address %p; backtrace:\n",
-                              sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : "SIGILL", info->si_addr);
+  const char* name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGABRT ? "SIGABRT" : "SIGILL";
+  const int n = std::snprintf(line, sizeof line, "wiregraph: fatal: %s at address %p; backtrace:\n", name,
+                              info->si_addr);
   if (n > 0) (void)!write(STDERR_FILENO, line, static_cast<size_t>(n));
   void* frames[48];
   backtrace_symbols_fd(frames, backtrace(frames, 48), STDERR_FILENO);
+  wg::node_files::remove_now();
   raise(sig);  // SA_RESETHAND restored the default action: die as before, with a core if enabled
 }
 
@@ -49,7 +57,7 @@ void install_fault_report() {
   sa.sa_sigaction = report_fault;
   sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
   sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGSEGV, SIGBUS, SIGILL}) sigaction(sig, &sa, nullptr);
+  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
 }
 
 }  // namespace
@@ -60,45 +68,53 @@ int main(int argc, char** argv) {
     return 0;
   }
   install_fault_report();
+  // Files left by an earlier run that was killed must not stop this one, and
+  // this one leaves none (runtime/node_files.h): stale memif sockets go,
+  // hugepages are mapped without files unless the EAL options say otherwise.
+  const wg::EalArgs eal = wg::parse_eal_args(argc, argv);
+  try {
+    wg::node_files::clear_stale_sockets(eal.memif_sockets);
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+  std::vector<char*> args = wg::with_default_memory_mode(argc, argv, eal);
+  argc = static_cast<int>(args.size()) - 1;
+  argv = args.data();
   const int eal_args = rte_eal_init(argc, argv);
   if (eal_args < 0) {
-    std::fprintf(stderr, "wiregraph: error: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
+    // EACCES is how the EAL reports "Cannot get hugepage information".
+    std::fprintf(stderr, "wiregraph: error: EAL initialisation failed: %s%s\n", rte_strerror(rte_errno),
+                 rte_errno == EACCES ? " (no usable hugepages: none free in /proc/meminfo, or no hugetlbfs "
+                                       "mounted; --no-huge -m MB runs without them)"
+                                     : "");
     return 1;
   }
+  wg::node_files::remove_at_exit(eal.memif_sockets);
   argc -= eal_args;
   argv += eal_args;  // argv[0] is the program name again (EAL puts it back)
 
   int rc = 0;
   bool memif = false;
   try {
+    if (const std::vector<std::string> missing = wg::missing_vdev_ports(eal); !missing.empty())
+      throw std::runtime_error("the EAL could not create port " + missing[0] +
+                               " (its reason is in the EAL's messages above)");
     const wg::Config cfg = wg::parse_app_args(argc, argv, wg::program_traits());
     const wg::ProgramEntry& program = wg::program_entry(cfg.app);
     if (!cfg.out_dir.empty()) wg::prepare_out_dir(cfg.out_dir);  // results must not be computed in vain
     std::printf("wiregraph node %u/%u: %s\n", cfg.rank, cfg.nodes, cfg.describe().c_str());
-    // Ports first, graph second: links (memif pairs, tap on a bridge) come up
-    // while every node loads, instead of one node's port waiting for a peer
-    // that is still reading its graph.
-    wg::Node node(cfg, program.record_bytes);
+    // Ports first: links (memif pairs, tap on a bridge) come up while the
+    // nodes start; the hello exchange comes next, then every node loads its
+    // share of the graph (runtime/run_program.h).
+    wg::Node node(cfg);
     memif = node.dataplane().has_memif();
     std::printf("dataplane: %s, lcore %u on socket %u\n", node.dataplane().port_summary().c_str(), rte_lcore_id(),
                 rte_socket_id());
+    if (!eal.memory_mode_given)
+      std::printf("memory: --in-memory added to the EAL options: hugepages without files, none left behind "
+                  "(any EAL memory option, e.g. --huge-unlink=never, chooses otherwise)\n");
     std::fflush(stdout);
-    wg::LoadedGraph graph;
-    try {
-      graph = node.load();
-    } catch (const std::exception& e) {
-      // Tell the other nodes now (they may still be discovering us), so they
-      // stop with this reason instead of timing out.
-      wg::Membership::abort_cluster(node.dataplane(), "node " + std::to_string(cfg.rank) + ": " + e.what());
-      throw;
-    }
-    std::printf("graph: %u vertices, %lu edges%s, loaded in %.3f s\n", graph.edges.num_vertices,
-                static_cast<unsigned long>(graph.edges.num_edges()), graph.edges.weighted ? " (weighted)" : "",
-                graph.load_seconds);
-    if (graph.edges.num_vertices == 0 || graph.edges.num_edges() == 0)
-      std::fprintf(stderr, "wiregraph: warning: %s has no %s: every vertex keeps its initial value\n",
-                   cfg.graph.c_str(), graph.edges.num_vertices == 0 ? "vertices" : "edges");
-    rc = program.run(node, graph);
+    rc = program.run(node);
   } catch (const wg::ConfigError& e) {
     std::fprintf(stderr, "wiregraph: error: %s\n", e.what());
     rc = 2;
@@ -106,5 +122,5 @@ int main(int argc, char** argv) {
     rc = fail(e.what());
   }
   // With memif ports: no rte_eal_cleanup (workaround 3 of dataplane/memif_quirks.h).
-  wg::memif_quirks::exit_process(rc, memif);
+  wg::memif_quirks::exit_process(rc, memif, wg::node_files::remove_now);
 }

@@ -20,7 +20,8 @@ struct MinLabelBase : ProgramBase {
 
   static Message identity() { return kInfinity; }
   static Message combine(Message a, Message b) { return a < b ? a : b; }
-  bool apply(Value& y, Message m, const VertexInfo&, const StepInfo<Aggregate>&) const {
+  template <class Agg>  // the program's own aggregate (sssp counts overflowed distances)
+  bool apply(Value& y, Message m, const VertexInfo&, const StepInfo<Agg>&) const {
     if (m >= y) return false;
     y = m;
     return true;

@@ -13,7 +13,7 @@ namespace {
 template <VertexProgram... P>
 constexpr auto entries_of(ProgramList<P...>) {
   return std::array<ProgramEntry, sizeof...(P)>{
-      ProgramEntry{P::kTraits, sizeof(wire::RecordOf<typename P::Message>), &run_program<P>}...};
+      ProgramEntry{P::kTraits, &run_program<P>}...};
 }
 template <VertexProgram... P>
 constexpr auto traits_of(ProgramList<P...>) {

@@ -7,6 +7,7 @@
 #include <span>
 #include <string_view>
 
+#include "compute/memory_budget.h"
 #include "compute/program_traits.h"
 #include "runtime/node.h"
 
@@ -14,8 +15,7 @@ namespace wg {
 
 struct ProgramEntry {
   ProgramTraits traits;
-  unsigned record_bytes;                      // sizeof(wire::RecordOf<Message>)
-  int (*run)(Node& node, LoadedGraph& graph);  // runtime/run_program.h
+  int (*run)(Node& node);                     // runtime/run_program.h
 };
 
 std::span<const ProgramEntry> program_entries();

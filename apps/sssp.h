@@ -1,7 +1,5 @@
 // Single-source shortest paths: distance = sum of integer weights;
-// UINT32_MAX ("inf") when unreachable. Distances saturate one below
-// infinity: graphs whose shortest paths reach 2^32-1 are out of range for
-// 4-byte messages.
+// UINT32_MAX ("inf") when unreachable.
 //
 // Delta-stepping (compute/delta_schedule.h): an improved vertex waits until
 // its bucket (distance / delta) is the lowest its worker holds, then sends
@@ -12,23 +10,45 @@
 // 16 for GAP's weights 1..255, where 8, 16 and 32 cost the same CPU and 16
 // needs 65 supersteps, 8 103 (docs/DESIGN-NOTES.md). Nodes may differ: the
 // bucket width only orders the work, every order gives the same distances.
+//
+// Distances travel as 4-byte messages, so the largest distance is
+// kMaxDistance = 2^32 - 3. A path longer than that is not saturated silently:
+// its messages carry kOverflow (2^32 - 2, still below infinity, so the vertex
+// counts as reached and min keeps any shorter path found later). When the
+// relaxation ends, one more superstep (kCount) applies every vertex, not
+// only those a message reached, so that the aggregate counts all vertices
+// left holding the marker; with any of them next() throws DistanceOverflow
+// naming how many. Only the final values count: a vertex first reached by an
+// overflowing path and later by a short one ends exact.
 #pragma once
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "apps/min_label.h"
 
 namespace wg {
 
+class DistanceOverflow : public std::overflow_error {
+ public:
+  using std::overflow_error::overflow_error;
+};
+
 class Sssp : public MinLabelBase {
  public:
   static constexpr ProgramTraits kTraits{
       .name = "sssp",
-      .summary = "single-source shortest paths from --source (sum of integer weights)",
+      .summary = "single-source shortest paths from --source (sum of integer weights, at most 2^32-3)",
       .uses_source = true,
       .graph = {.weights = true},
       .output = "distance, or inf when unreachable",
   };
+  enum Phase : uint32_t { kRelax = 0, kCount = 1 };
+  static constexpr uint32_t kOverflow = kInfinity - 1;
+  static constexpr uint32_t kMaxDistance = kInfinity - 2;
+  using Aggregate = uint64_t;  // vertices whose distance overflowed
+
   static Sssp make(const ProgramParams& p, VertexId) { return Sssp(static_cast<VertexId>(p.source)); }
   explicit Sssp(VertexId source) : source_(source) {}
 
@@ -45,7 +65,23 @@ class Sssp : public MinLabelBase {
   }
   static Message edge_message(Message sv, Weight w) {
     const uint64_t d = uint64_t{sv} + w;
-    return d >= kInfinity ? kInfinity - 1 : static_cast<Message>(d);
+    return d > kMaxDistance ? kOverflow : static_cast<Message>(d);
+  }
+  // Relaxing, apply runs only where a message arrived (an unreached or
+  // settled vertex is not visited); the count visits every vertex.
+  static constexpr bool applies_only_with_messages(uint32_t phase) { return phase == kRelax; }
+  void aggregate(const Value& y, const VertexInfo&, Aggregate& into) const { into += y == kOverflow; }
+  static void merge(Aggregate& into, const Aggregate& from) { into += from; }
+  // Every node sees the same figures, so every node throws the same error.
+  Decision next(const StepOutcome<Aggregate>& done) const {
+    if (done.phase == kRelax) return {false, done.active == 0 ? kCount : kRelax};
+    if (done.aggregate > 0)
+      throw DistanceOverflow("sssp: " + std::to_string(done.aggregate) +
+                             (done.aggregate == 1 ? " vertex is" : " vertices are") + " farther than " +
+                             std::to_string(kMaxDistance) + " (2^32-3, the largest distance a 4-byte message " +
+                             "carries) from source " + std::to_string(source_) +
+                             "; no result is written: scale the weights down");
+    return {true, kCount};
   }
 
  private:

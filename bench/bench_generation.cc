@@ -173,12 +173,17 @@ class AckLoop {
       rte_mbuf* m = dp_.alloc();
       if (m == nullptr) return;
       uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
-      write_bucket_header(frame, wire::Kind::kAck, kJob, p, 0, 0, 0);
+      // An ACK frame as a peer sends it: cumulative ack, no hole (an empty
+      // selective ack), no echo; sealed when the node checks CRCs.
+      const uint16_t payload = wire::ack_payload_bytes(0);
+      write_bucket_header(frame, wire::Kind::kAck, kJob, p, 0, 0, payload);
       bucket_header(frame)->ack = static_cast<uint32_t>(sent[p]);
+      std::memset(frame + wire::kPayloadOffset, 0, payload);
       FrameAddress a = dp_.address_of(p);
       std::swap(a.src_mac, a.dst_mac);
       std::swap(a.src_ip, a.dst_ip);
-      m->data_len = m->pkt_len = write_l2_l4(frame, a, sizeof(wire::BucketHeader));
+      m->data_len = m->pkt_len = write_l2_l4(frame, a, static_cast<uint16_t>(sizeof(wire::BucketHeader) + payload));
+      dp_.seal(m);
       if (rte_eth_tx_burst(port_, 0, &m, 1) != 1) {
         rte_pktmbuf_free(m);
         return;
@@ -325,15 +330,17 @@ int main(int argc, char** argv) {
     cfg.mbufs = o.mbufs;
     cfg.domains = 1;
     cfg.iterations = 20;
-    Node node(cfg, sizeof(wire::RecordOf<PageRank::Message>));
+    Node node(cfg);
     Dataplane& dp = node.dataplane();
 
     // ---- graph: node 0's part of a P-node partition ----
     const auto tl = Clock::now();
     LocalGraph lg;
     {
-      LoadedGraph g = node.load();
-      lg = build_local_graph(g.edges, o.nodes, 0, false);
+      // One process plays node 0 of P: it builds node 0's part from the
+      // whole graph (the loader's shuffle would need the other P-1 nodes).
+      const EdgeList g = load_graph(o.graph);
+      lg = build_local_graph(g, o.nodes, 0, false);
     }
     uint64_t edges_remote = 0, edges_local = 0, runs = 0;
     for (unsigned p = 0; p < o.nodes; ++p)
@@ -471,7 +478,7 @@ int main(int argc, char** argv) {
                                    std::string(o.fold_local ? "folded" : "freed"),
                                {}});
     passes.push_back([&](uint32_t s) {
-      w2.scatter(s, stall2);
+      w2.scatter(s, s, stall2);
       sink.drain_remote();
       sink.drain_local();
       return records_of(w2, o.nodes);
@@ -491,7 +498,7 @@ int main(int argc, char** argv) {
                                {}});
     passes.push_back([&](uint32_t s) {
       w4.apply(StepInfo<double>{s, 0, lg.num_vertices, 0.0}, values4, sigma_in, no_stall);
-      w4.scatter(s, stall2);
+      w4.scatter(s, s, stall2);
       sink.drain_remote();
       sink.drain_local();
       return records_of(w4, o.nodes);
@@ -530,7 +537,7 @@ int main(int argc, char** argv) {
                                      std::string(o.fold_local ? "folded" : "freed"),
                                  {}});
       passes.push_back([&](uint32_t s) {
-        w3.scatter(s, stall3);
+        w3.scatter(s, s, stall3);
         while (!transport->all_acked()) network_step(true);
         for (unsigned p = 1; p < o.nodes; ++p) base[p] += w3.buckets_to(p);
         return records_of(w3, o.nodes);

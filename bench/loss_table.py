@@ -7,7 +7,10 @@ and 30 %), runs a local cluster through scripts/wiregraph-cluster:
   wiregraph-cluster --nodes P --link L -- --app pagerank --graph G \\
       --iterations K --fault-rx drop=X --fault-seed 7 --quiet --out DIR
 
-(no --fault-rx at all for 0 %), reads DIR/node<R>.json and reports per row:
+(no --fault-rx at all for 0 %). With --kind burst the losses come in runs of
+16 frames instead (--fault-rx burst=X/16: the same expected loss, as a
+congested queue drops): the rule that moves N must tell the two apart. Reads
+DIR/node<R>.json and reports per row:
 
   compute s       max over nodes of compute_seconds
   records         records that crossed the network: sum over nodes and
@@ -19,8 +22,15 @@ and 30 %), runs a local cluster through scripts/wiregraph-cluster:
   tx frames       every frame the nodes sent (tx.frames: data, END/FIN,
                   acks, keepalives, hellos, retransmissions)
   retx, overhead  retransmissions, and retransmissions / data frames
-  timeouts        retransmission timeouts (go-back-N rounds)
-  max N           largest pacing factor N of any link, over all supersteps
+  x loss          overhead / the injected loss rate (target: at most 1.5)
+  lost, probes    frames found lost by the time-based rule (selective acks),
+                  tail-loss probes sent
+  spurious        resends whose first transmission had arrived after all
+  timeouts        retransmission timeouts
+  max N           largest pacing factor N of any link during the run
+  congested       round trips with a congestion signal (each raised N), and
+                  the signals: runs of losses / queue growth / drops at the
+                  peer's port / second timeouts in a row (which raise N too)
   drop seen       frames the injectors dropped / frames they saw
 
 A run counts only when the launcher exited 0: its cluster check
@@ -68,6 +78,8 @@ def parse_args():
     p.add_argument("--repeat", type=int, default=1,
                    help="runs per row; the row shows the run with the median compute time (default 1)")
     p.add_argument("--seed", type=int, default=7, help="--fault-seed (default 7)")
+    p.add_argument("--kind", choices=("drop", "burst"), default="drop",
+                   help="independent losses (drop=X) or runs of 16 (burst=X/16), same expected loss (default drop)")
     p.add_argument("--timeout", type=int, default=600, help="launcher --timeout per run (default 600)")
     p.add_argument("--out", default="/tmp/wiregraph-bench/loss_table.json",
                    help="JSON output (default /tmp/wiregraph-bench/loss_table.json)")
@@ -91,7 +103,8 @@ def run_once(args, link, graph, loss_pct, workdir):
     # under load, and keeps the volume of the runs it was first measured with.
     cmd += ["--", "--app", "pagerank", "--graph", graph, "--iterations", str(args.iterations), "--scatter", "sparse"]
     if loss_pct > 0:
-        cmd += ["--fault-rx", "drop=%g" % (loss_pct / 100.0)]
+        fraction = loss_pct / 100.0
+        cmd += ["--fault-rx", "drop=%g" % fraction if args.kind == "drop" else "burst=%g" % (fraction / 16)]
     cmd += ["--fault-seed", str(args.seed), "--quiet", "--out", out_dir]
     if args.extra:
         cmd += shlex.split(args.extra)
@@ -118,13 +131,7 @@ def run_once(args, link, graph, loss_pct, workdir):
     data_frames = sum(l["frames"] for n in nodes for l in n["links"])
     retx = sum(l["retransmissions"] for n in nodes for l in n["links"])
     timeouts = sum(l["timeouts"] for n in nodes for l in n["links"])
-    max_n = 0
-    for n in nodes:
-        for l in n["links"]:
-            max_n = max(max_n, l["n"])
-        for s in n["supersteps"]:
-            for l in s.get("links", []):
-                max_n = max(max_n, l["n"])
+    max_n = max(l.get("max_n", l["n"]) for n in nodes for l in n["links"])
     seen = sum(n["faults"]["rx"]["seen"] for n in nodes)
     dropped = sum(n["faults"]["rx"]["dropped"] for n in nodes)
     row.update({
@@ -139,6 +146,13 @@ def run_once(args, link, graph, loss_pct, workdir):
         "retransmissions": retx,
         "retransmission_overhead": retx / data_frames if data_frames else 0.0,
         "timeouts": timeouts,
+        "lost": sum(l.get("lost", 0) for n in nodes for l in n["links"]),
+        "probes": sum(l.get("probes", 0) for n in nodes for l in n["links"]),
+        "spurious": sum(l.get("spurious", 0) for n in nodes for l in n["links"]),
+        "congestion_rounds": sum(l.get("congestion_rounds", 0) for n in nodes for l in n["links"]),
+        "signals": {k: sum(l.get("signal_" + k, 0) for n in nodes for l in n["links"])
+                    for k in ("burst", "queue", "rx_drops", "rto")},
+        "srtt_us": [l.get("srtt_us", 0) for n in nodes for l in n["links"]],
         "max_n": max_n,
         "fault_seen": seen,
         "fault_dropped": dropped,
@@ -149,19 +163,25 @@ def run_once(args, link, graph, loss_pct, workdir):
 def fmt_row(r):
     loss = "%g" % r["loss_percent"]
     if r["exit_code"] != 0:
-        return "| %s | %s | %s | FAILED (exit %d after %.1f s) | | | | | | | | | | | |" % (
+        return "| %s | %s | %s | FAILED (exit %d after %.1f s) | | | | | | | | | | | | | | | | |" % (
             r["link"], r["graph"], loss, r["exit_code"], r["wall_seconds"])
     rel = r.get("relative_goodput")
-    return ("| %s | %s | %s | %.3f | %d | %.2f | %.3f | %s | %d | %d | %d | %.1f%% | %d | %d | %d/%d |" % (
-        r["link"], r["graph"], loss, r["compute_seconds"], r["records"], r["records_per_second"] / 1e6,
-        r["payload_gbps"], "%.3f" % rel if rel is not None else "-", r["data_frames"], r["tx_frames"],
-        r["retransmissions"], 100.0 * r["retransmission_overhead"], r["timeouts"], r["max_n"],
-        r["fault_dropped"], r["fault_seen"]))
+    x_loss = ("%.2f" % (r["retransmission_overhead"] / (r["loss_percent"] / 100.0))) if r["loss_percent"] > 0 else "-"
+    sig = r.get("signals", {})
+    signals = "/".join(str(sig.get(k, 0)) for k in ("burst", "queue", "rx_drops", "rto"))
+    return ("| %s | %s | %s | %.3f | %d | %.2f | %.3f | %s | %d | %d | %d | %.2f%% | %s | %d | %d | %d | %d | %d | %d (%s) "
+            "| %d/%d |" % (
+                r["link"], r["graph"], loss, r["compute_seconds"], r["records"], r["records_per_second"] / 1e6,
+                r["payload_gbps"], "%.3f" % rel if rel is not None else "-", r["data_frames"], r["tx_frames"],
+                r["retransmissions"], 100.0 * r["retransmission_overhead"], x_loss, r["lost"], r["probes"],
+                r["spurious"], r["timeouts"], r["max_n"], r["congestion_rounds"], signals, r["fault_dropped"],
+                r["fault_seen"]))
 
 
 HEADER = ("| link | graph | loss % | compute s | records | Mrec/s | payload Gbps | rel. goodput | data frames "
-          "| tx frames | retx | retx overhead | timeouts | max N | dropped/seen |\n"
-          "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+          "| tx frames | retx | retx overhead | x loss | lost | probes | spurious | timeouts | max N | congested (B/Q/D/T) "
+          "| dropped/seen |\n"
+          "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 
 
 def main():
@@ -214,8 +234,9 @@ def main():
         else:
             shutil.rmtree(base, ignore_errors=True)
 
-    print("PageRank, %d nodes, %d iterations, --fault-rx drop=X --fault-seed %d, goodput = records "
-          "crossing the network / compute s (payload 8 B per record)\n" % (args.nodes, args.iterations, args.seed))
+    print("PageRank, %d nodes, %d iterations, --fault-rx %s --fault-seed %d, goodput = records "
+          "crossing the network / compute s (payload 8 B per record)\n"
+          % (args.nodes, args.iterations, "drop=X" if args.kind == "drop" else "burst=X/16", args.seed))
     print(HEADER)
     for r in rows:
         print(fmt_row(r))

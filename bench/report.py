@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchlib  # noqa: E402
+import load_scaling  # noqa: E402
 
 RATES = benchlib.LINE_RATES
 
@@ -513,6 +514,15 @@ plot DATA using 2:xtic(1) title '10 GbE', '' using 3 title '25 GbE', '' using 4 
         pngs.append(("% of line rate per benchmark", png))
 
 
+def load_section(load_results, md, targets):
+    md.append("## 6. Per-node loading (each node reads its range, the edges shuffled to their owners)\n")
+    if not load_results:
+        md.append("not run (no load.json)\n")
+        return
+    md.extend(load_scaling.markdown(load_results))
+    targets.extend(load_scaling.targets(load_results))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dir")
@@ -523,6 +533,7 @@ def main():
     gen, gen16 = load(d / "generation.json"), load(d / "generation-p16.json")
     acc, links, e2e = load(d / "accumulation.json"), load(d / "links.json"), load(d / "e2e.json")
     gap = load(d / "gap.json")
+    loading = load(d / "load.json")
     info = machine_info()
     src = d / "bin" / "SOURCE"
     if src.exists():  # what the snapshot binaries were built from
@@ -549,6 +560,7 @@ def main():
     e2e_section(e2e, body, targets, plots, pngs, bars)
     gap_section(gap, body, targets)
     role_plot(e2e, body, plots, pngs)
+    load_section(loading, body, targets)
     line_rate_plot(bars, plots, pngs)
     md.append("## Targets from the issue\n")
     md.append("| target | result | figure |")
@@ -567,7 +579,7 @@ def main():
         for title, p in pngs:
             md.append("- %s: `%s`" % (title, p))
         md.append("")
-    steps = ["build", "generation", "generation-p16", "accumulation", "links", "e2e", "gap", "profile"]
+    steps = ["build", "generation", "generation-p16", "accumulation", "links", "e2e", "gap", "load", "profile"]
     cmds = [(n, d / "logs" / (n + ".cmd")) for n in steps]
     cmds = [(n, f.read_text().strip()) for n, f in cmds if f.exists()]
     if cmds:
@@ -575,7 +587,7 @@ def main():
             "# %s\n%s" % (n, c) for n, c in cmds))
     (d / "RESULTS.md").write_text("\n".join(md) + "\n")
     merged = {"mode": a.mode, "machine": info, "generation": gen, "generation_p16": gen16, "accumulation": acc,
-              "links": links, "end_to_end": e2e, "gap": gap,
+              "links": links, "end_to_end": e2e, "gap": gap, "load": loading,
               "targets": [{"target": n, "met": ok, "figure": f} for n, ok, f in targets],
               "plots": [str(p) for _, p in pngs]}
     (d / "results.json").write_text(json.dumps(merged, indent=1) + "\n")

@@ -12,7 +12,7 @@
 #                 are never written into the source tree
 #   --no-build    do not run ninja (meson's benchmark target has built already)
 #   --no-profile  skip the callgrind profiles (full mode runs them; quick never)
-#   --only STEPS  comma-separated subset of: generation,accumulation,links,e2e,gap,profile
+#   --only STEPS  comma-separated subset of: generation,accumulation,links,e2e,gap,load,profile
 #   --gap DIR     a GAP build (github.com/sbeamer/gapbs, built by hand outside this
 #                 repository; default $GAP_DIR): every app against GAP's own
 #                 binary on GAP's kron graphs (bench/gap_compare.py); without
@@ -29,7 +29,7 @@ out=/tmp/wiregraph-bench
 quick=0
 do_build=1
 profile=1
-only=generation,accumulation,links,e2e,gap,profile
+only=generation,accumulation,links,e2e,gap,load,profile
 gap_dir=${GAP_DIR:-}
 while [ $# -gt 0 ]; do
   case $1 in
@@ -54,6 +54,7 @@ want accumulation && rm -f "$out/accumulation.json"
 want links && rm -f "$out/links.json"
 want e2e && rm -f "$out/e2e.json"
 want gap && rm -f "$out/gap.json"
+want load && rm -f "$out/load.json"
 want profile && rm -rf "$out/profile"
 rm -rf "$out/results.json" "$out/RESULTS.md" "$out/plots"
 status=0
@@ -77,13 +78,14 @@ run() {
 if [ $do_build -eq 1 ]; then
   # Only what the benchmarks need: a test that does not compile elsewhere in
   # the tree must not stop the benchmarks.
-  run build ninja -C "$build" apps/wiregraph bench/bench_generation bench/bench_accumulation bench/reference_pagerank
+  run build ninja -C "$build" apps/wiregraph apps/wiregraph-convert bench/bench_generation bench/bench_accumulation \
+    bench/reference_pagerank
 fi
 # Snapshot the binaries: the build tree may be rebuilt by someone else while
 # the suite runs, and every run must use the same binaries.
 mkdir -p "$out/bin"
-for b in "$build/apps/wiregraph" "$build/bench/bench_generation" "$build/bench/bench_accumulation" \
-         "$build/bench/reference_pagerank"; do
+for b in "$build/apps/wiregraph" "$build/apps/wiregraph-convert" "$build/bench/bench_generation" \
+         "$build/bench/bench_accumulation" "$build/bench/reference_pagerank"; do
   [ -x "$b" ] || { note "missing $b (build first: ninja -C $build)"; exit 1; }
   cp -f "$b" "$out/bin/" || exit 1
 done
@@ -100,6 +102,7 @@ if [ $quick -eq 1 ]; then
   links_args="--graph kron:14:16 --trials 1"
   e2e_args="--graphs kron:14:16 --apps pagerank,bfs --configs p1l1,p2memif --trials 1 --trials-large 1"
   gap_args="--scales 14 --apps pagerank,bfs --trials 1 --gap-trials 1"
+  load_args="--quick"
   profile=0
 else
   gen_graph=kron:20:16; trials=5; warmup=1
@@ -107,6 +110,7 @@ else
   links_args="--graph kron:18:16 --trials 3"
   e2e_args="--graphs kron:20:16,kron:22:16 --trials 3 --trials-large ${WG_BENCH_TRIALS_LARGE:-2}"
   gap_args="--scales 20,22 --trials 5 --trials-large ${WG_BENCH_TRIALS_LARGE:-2}"
+  load_args="--graph kron:22:16 --trials 2"
 fi
 gen_eal="--no-pci --vdev net_null0,no-rx=1 -l 0 --no-huge -m 1024 --log-level lib.eal:error"
 
@@ -132,6 +136,9 @@ if want e2e; then
 fi
 if want gap; then
   run gap python3 "$here/gap_compare.py" --gap "$gap_dir" $gap_args --out "$out/runs/gap" --json "$out/gap.json"
+fi
+if want load; then
+  run load python3 "$here/load_scaling.py" $load_args --out "$out/runs/load" --json "$out/load.json"
 fi
 if want profile && [ $profile -eq 1 ]; then
   run profile sh "$here/profile.sh" "$out"

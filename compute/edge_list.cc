@@ -37,13 +37,18 @@ uint64_t mix(uint64_t x) {
 }
 }  // namespace
 
+uint64_t edge_hash(const Edge& e) { return mix((uint64_t{e.src} << 32 | e.dst) ^ mix(e.weight)); }
+
+uint64_t fingerprint_of(VertexId num_vertices, EdgeCount num_edges, uint64_t edge_hash_sum) {
+  return (mix(num_vertices) ^ mix(num_edges + 0x51ed)) + edge_hash_sum;
+}
+
 uint64_t fingerprint(const EdgeList& g) {
   // Sum of per-edge hashes: independent of edge order, so nodes that read the
   // same graph in a different order (or generate it in parallel) still agree.
-  uint64_t h = mix(g.num_vertices) ^ mix(g.edges.size() + 0x51ed);
-  for (const Edge& e : g.edges)
-    h += mix((uint64_t{e.src} << 32 | e.dst) ^ mix(e.weight));
-  return h;
+  uint64_t sum = 0;
+  for (const Edge& e : g.edges) sum += edge_hash(e);
+  return fingerprint_of(g.num_vertices, g.edges.size(), sum);
 }
 
 }  // namespace wg

@@ -38,8 +38,12 @@ void remove_self_loops(EdgeList& g);
 // end sorted by (src, dst). For programs on simple graphs (k-core).
 void remove_duplicate_edges(EdgeList& g);
 
-// An order-independent 64-bit digest of (V, edges): every node computes it
-// after loading and the hello exchange refuses peers whose digest differs.
+// An order-independent 64-bit digest of (V, edges), reported with every run
+// so that two runs can tell whether they loaded the same graph. It is a sum
+// of per-edge hashes, so nodes that each hold a share of the edges add their
+// sums (the loader's reduction) and get the whole graph's fingerprint.
 uint64_t fingerprint(const EdgeList& g);
+uint64_t edge_hash(const Edge& e);
+uint64_t fingerprint_of(VertexId num_vertices, EdgeCount num_edges, uint64_t edge_hash_sum);
 
 }  // namespace wg

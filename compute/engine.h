@@ -67,7 +67,9 @@ class Engine final : public ProgramDriver {
     std::memcpy(&info.aggregate, c.aggregate.data(), sizeof(Aggregate));
     workers_[w]->apply(info, values_, sigma_[c.superstep & 1], stall);
   }
-  void scatter(unsigned w, uint32_t s, const Stall& stall) override { workers_[w]->scatter(s, stall); }
+  void scatter(unsigned w, const StepControl& c, const Stall& stall) override {
+    workers_[w]->scatter(c.superstep, c.epoch, stall);
+  }
   const StepStats& worker_stats(unsigned w) const override { return workers_[w]->stats(); }
   AggregateBytes worker_aggregate(unsigned w) const override { return to_bytes(workers_[w]->aggregate()); }
   uint64_t buckets_to(unsigned w, unsigned node) const override { return workers_[w]->buckets_to(node); }
@@ -76,6 +78,8 @@ class Engine final : public ProgramDriver {
   uint64_t direct_overflows(unsigned w) const override { return workers_[w]->direct_overflows(); }
 
   unsigned record_bytes() const override { return sizeof(Record); }
+  unsigned domains() const override { return g_.domains; }
+  uint32_t domain_size(unsigned d) const override { return g_.domain_size(d); }
   // A separate pass vectorises and keeps the fold loop free of branches.
   uint32_t max_index(const uint8_t* records, unsigned count) const override {
     const Record* r = reinterpret_cast<const Record*>(records);

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "compute/scatter_mode.h"
 
@@ -12,21 +13,29 @@ namespace wg {
 
 struct EngineOptions {
   double peer_timeout_s = 30.0;     // a peer silent this long is dead
+  double progress_timeout_s = 120.0;  // a superstep receiving nothing this long, peers alive, fails
   double hello_timeout_s = 60.0;    // every peer must be discovered within this
   bool quiet = false;               // no per-superstep lines
   unsigned top = 10;                // top vertices reported at the end (0: none)
   bool split_roles = true;          // use every EAL lcore (else all roles on the main lcore)
   double line_rate_gbps = 0;        // for the "% of line rate" in the report; 0: the port's, else 10
-  int64_t crash_at_superstep = -1;  // test hook (--crash-node): SIGKILL at this superstep
+  int64_t crash_at_superstep = -1;  // test hook (--crash-node R:S): SIGKILL at this superstep
+  bool crash_in_load = false;       // test hook (--crash-node R:load): SIGKILL during the edge shuffle
   ScatterMode scatter = ScatterMode::kAuto;  // --scatter
   size_t segment_bytes = 0;         // --segment-kib x 1024 (0: default_segment_bytes(), the L2)
 };
 
-// What every node of one job must agree on, checked by the hello exchange.
+// What every node of one job must agree on, checked by the hello exchange
+// before anything is loaded: the program, its parameters, and the input
+// (compute/graph_input.h: its kind and format, size and header digest).
 struct JobIdentity {
   uint32_t program_id = 0;          // program_id(name), compute/program_traits.h
   uint64_t params_digest = 0;       // program parameters and layout options
-  uint64_t graph_fingerprint = 0;   // compute/edge_list.h fingerprint()
+  uint32_t input_kind = 0;          // GraphInput kind << 8 | format
+  uint64_t input_size = 0;          // file bytes, or generated/held edges
+  uint64_t input_digest = 0;        // the header's hash, the generator's spec, ...
+  // "file of 1234 bytes (edgelist)": for the hello's mismatch message
+  std::string (*describe_input)(uint32_t kind, uint64_t size, uint64_t digest) = nullptr;
 };
 
 }  // namespace wg

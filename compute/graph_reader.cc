@@ -14,7 +14,9 @@
 #include <string_view>
 #include <utility>
 
+#include "compute/graph_formats.h"
 #include "compute/kronecker.h"
+#include "compute/memory_budget.h"
 #include "compute/reader_support.h"
 
 namespace wg {
@@ -27,7 +29,9 @@ namespace {
 // input costs no copy; pipes and other special files fall back to read().
 class FileData {
  public:
-  explicit FileData(const std::string& path) {
+  // A regular file is mapped; anything else (a pipe, a device) is read into
+  // memory, at most max_stream_bytes of it.
+  FileData(const std::string& path, uint64_t max_stream_bytes) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) fail(path, 0, std::string("cannot open: ") + std::strerror(errno));
     struct stat st{};
@@ -47,7 +51,7 @@ class FileData {
       }
       size_ = 0;
     }
-    read_all(fd, path);
+    read_all(fd, path, max_stream_bytes);
   }
   ~FileData() {
     if (map_ != nullptr) ::munmap(map_, size_);
@@ -66,7 +70,7 @@ class FileData {
     fail(path, 0, std::string(what) + ": " + std::strerror(err));
   }
 
-  void read_all(int fd, const std::string& path) {
+  void read_all(int fd, const std::string& path, uint64_t max_bytes) {
     char chunk[1 << 16];
     for (;;) {
       const ssize_t n = ::read(fd, chunk, sizeof chunk);
@@ -75,6 +79,15 @@ class FileData {
         if (errno == EINTR) continue;
         close_and_fail(fd, path, "read error");
       }
+      if (buf_.size() + static_cast<size_t>(n) > max_bytes) {
+        ::close(fd);
+        fail(path, 0, "is not a regular file and holds more than " + format_bytes(max_bytes) + " (" +
+                          std::to_string(max_bytes) +
+                          " bytes), the most wiregraph reads into memory from a pipe or device (a quarter of "
+                          "what this node may use); save it to a regular file, which is mapped instead");
+      }
+      if (buf_.size() + static_cast<size_t>(n) > buf_.capacity())  // grow, but never far past the bound
+        buf_.reserve(std::min<uint64_t>(std::max<uint64_t>(2 * buf_.capacity(), sizeof chunk), max_bytes));
       buf_.append(chunk, static_cast<size_t>(n));
     }
     ::close(fd);
@@ -84,44 +97,6 @@ class FileData {
   size_t size_ = 0;
   std::string buf_;
 };
-
-// ---- Binary (Gemini) edge lists ------------------------------------------
-
-inline uint32_t load_le32(const char* p) {
-  uint32_t v;
-  std::memcpy(&v, p, sizeof v);
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap32(v);
-  return v;
-}
-
-EdgeList read_binary(const std::string& path, std::string_view data, bool weighted) {
-  const size_t rec = weighted ? 12 : 8;
-  if (data.size() % rec != 0)
-    fail(path, 0, "file size " + std::to_string(data.size()) + " bytes is not a multiple of the " +
-                      std::to_string(rec) + "-byte record (" + (weighted ? "src, dst, weight" : "src, dst") +
-                      " as little-endian uint32); is it the right format?");
-  EdgeList g;
-  g.weighted = weighted;
-  const size_t count = data.size() / rec;
-  g.edges.resize(count);
-  const char* p = data.data();
-  VertexId max = 0;
-  for (size_t i = 0; i < count; ++i, p += rec) {
-    Edge& e = g.edges[i];
-    e.src = load_le32(p);
-    e.dst = load_le32(p + 4);
-    e.weight = weighted ? load_le32(p + 8) : 1;
-    max = std::max({max, e.src, e.dst});
-  }
-  if (max > kMaxVertexId) {
-    // Rare path: find the offending record to name its offset.
-    for (size_t i = 0; i < count; ++i)
-      if (g.edges[i].src > kMaxVertexId || g.edges[i].dst > kMaxVertexId)
-        fail(path, 0, "byte offset " + std::to_string(i * rec) + ": vertex id 4294967295 is reserved (max 4294967294)");
-  }
-  g.num_vertices = count == 0 ? 0 : max + 1;
-  return g;
-}
 
 bool is_compressed_name(const std::string& path) {
   const std::string l = lower(path);
@@ -135,7 +110,7 @@ std::string format_error(const std::string& file, uint64_t line, const std::stri
 }  // namespace
 
 GraphError::GraphError(const std::string& file, uint64_t line, const std::string& what)
-    : std::runtime_error(format_error(file, line, what)), file_(file), line_(line) {}
+    : std::runtime_error(format_error(file, line, what)), file_(file), line_(line), detail_(what) {}
 
 GraphFormat parse_graph_format(const std::string& name) {
   static const std::pair<const char*, GraphFormat> kNames[] = {
@@ -173,29 +148,28 @@ GraphFormat format_from_extension(const std::string& path) {
   return GraphFormat::kEdgeList;  // .txt, .csv, .el, .wel, .tsv and anything else
 }
 
-EdgeList read_graph_file(const std::string& path, GraphFormat format) {
-  const FileData file(path);
+EdgeList read_graph_file(const std::string& path, GraphFormat format, const LoadLimits& limits) {
+  const FileData file(path, limits.max_stream_bytes);
   if (is_compressed_name(path)) {
     fail(path, 0, ends_with(lower(path), ".gz") ? "compressed input is not supported; gunzip it first"
                                                : "compressed input is not supported; decompress it first");
   }
-  if (format == GraphFormat::kAuto) format = format_from_extension(path);
-  switch (format) {
-    case GraphFormat::kMatrixMarket: return read_matrix_market(path, file.view());
-    case GraphFormat::kDimacs: return read_dimacs(path, file.view());
-    case GraphFormat::kMetis: return read_metis(path, file.view());
-    case GraphFormat::kBinary: return read_binary(path, file.view(), false);
-    case GraphFormat::kBinaryWeighted: return read_binary(path, file.view(), true);
-    case GraphFormat::kAuto:
-    case GraphFormat::kEdgeList: break;
-  }
-  return read_edge_list(path, file.view());
+  MemoryBytes in(path, file.view());
+  return read_whole(in, format, limits.check);
 }
 
 // A kron: spec ignores FORMAT: the generator has no file format.
-EdgeList load_graph(const std::string& spec, GraphFormat format) {
-  if (spec.rfind("kron:", 0) == 0) return generate_kronecker(parse_kronecker_spec(spec));
-  return read_graph_file(spec, format);
+EdgeList load_graph(const std::string& spec, GraphFormat format, const LoadLimits& limits) {
+  if (spec.rfind("kron:", 0) == 0) {
+    const KroneckerSpec k = parse_kronecker_spec(spec);
+    if (limits.check) {
+      const uint64_t v = uint64_t{1} << k.scale;
+      limits.check({v, v * k.degree, "it generates " + std::to_string(v) + " vertices and " +
+                                          std::to_string(v * k.degree) + " edges"});
+    }
+    return generate_kronecker(k);
+  }
+  return read_graph_file(spec, format, limits);
 }
 
 }  // namespace wg

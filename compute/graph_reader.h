@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -33,15 +34,37 @@ class GraphError : public std::runtime_error {
   GraphError(const std::string& file, uint64_t line, const std::string& what);
   const std::string& file() const { return file_; }
   uint64_t line() const { return line_; }
+  const std::string& detail() const { return detail_; }  // the message without "file:line: "
 
  private:
   std::string file_;
   uint64_t line_;
+  std::string detail_;
 };
 
-EdgeList read_graph_file(const std::string& path, GraphFormat format = GraphFormat::kAuto);
+// What an input says about its size before it is read: a Matrix Market,
+// DIMACS or METIS header, a binary file's length, the lines of an edge list
+// (at most one edge each), a kron: spec.
+struct DeclaredSize {
+  uint64_t vertices = 0;  // 0 when the input does not say
+  uint64_t edges = 0;     // directed edges it will give, at most
+  std::string what;       // "the header (line 2) declares 4294967295 vertices and 1 entries"
+};
+// Called before anything of that size is allocated; throws to refuse.
+using SizeCheck = std::function<void(const DeclaredSize&)>;
 
-// SPEC is a path, or "kron:SCALE:DEGREE[:SEED]". Throws GraphError.
-EdgeList load_graph(const std::string& spec, GraphFormat format = GraphFormat::kAuto);
+// Bounds a loader applies before it allocates (runtime/node.cc sets them from
+// the node's memory budget, compute/memory_budget.h).
+struct LoadLimits {
+  SizeCheck check;                          // empty: no check
+  uint64_t max_stream_bytes = UINT64_MAX;   // pipes and devices are read into memory up to this
+};
+
+EdgeList read_graph_file(const std::string& path, GraphFormat format = GraphFormat::kAuto,
+                         const LoadLimits& limits = {});
+
+// SPEC is a path, or "kron:SCALE:DEGREE[:SEED]". Throws GraphError, or what
+// limits.check throws.
+EdgeList load_graph(const std::string& spec, GraphFormat format = GraphFormat::kAuto, const LoadLimits& limits = {});
 
 }  // namespace wg

@@ -22,7 +22,7 @@ constexpr unsigned kMaxDegree = 1024;
 // Edges per independently seeded block. The block layout, not the thread
 // count, fixes which random numbers each edge gets, so any number of threads
 // produces the same graph.
-constexpr uint64_t kBlockEdges = uint64_t{1} << 16;
+constexpr uint64_t kBlockEdges = KroneckerGenerator::kBlockEdges;
 
 // R-MAT quadrant thresholds on a 32-bit uniform: A, A+B, A+B+C.
 constexpr double kA = 0.57, kB = 0.19, kC = 0.19;
@@ -205,6 +205,17 @@ EdgeList generate_kronecker(const KroneckerSpec& spec) {
   worker();
   for (std::thread& t : pool) t.join();
   return g;
+}
+
+KroneckerGenerator::KroneckerGenerator(const KroneckerSpec& spec) : spec_(spec) { validate(spec, spec_name(spec)); }
+
+uint64_t KroneckerGenerator::block(uint64_t b, Edge* out) const {
+  const uint64_t first = b * kBlockEdges;
+  const uint64_t count = first < num_edges() ? std::min(kBlockEdges, num_edges() - first) : 0;
+  // The permutation is a few draws from its own stream: cheaper to remake
+  // per block of 65536 edges than to share.
+  generate_block(spec_, IdPermutation(spec_.scale, spec_.seed), b, out, count);
+  return count;
 }
 
 }  // namespace wg

@@ -23,4 +23,23 @@ KroneckerSpec parse_kronecker_spec(const std::string& spec);
 // Graph500/GAP before symmetrising).
 EdgeList generate_kronecker(const KroneckerSpec& spec);
 
+// The same graph as independent blocks of edges: edge i is a function of the
+// seed and i alone (block i / kBlockEdges, seeded by its index), so any
+// split of the blocks over nodes and threads yields the same edges, and a
+// node generates only its share (compute/graph_loader.h).
+class KroneckerGenerator {
+ public:
+  static constexpr uint64_t kBlockEdges = uint64_t{1} << 16;
+
+  explicit KroneckerGenerator(const KroneckerSpec& spec);  // throws GraphError on a bad spec
+  VertexId num_vertices() const { return static_cast<VertexId>(uint64_t{1} << spec_.scale); }
+  uint64_t num_edges() const { return (uint64_t{1} << spec_.scale) * spec_.degree; }
+  uint64_t num_blocks() const { return (num_edges() + kBlockEdges - 1) / kBlockEdges; }
+  // Writes block b's edges to out (room for kBlockEdges) and returns how many.
+  uint64_t block(uint64_t b, Edge* out) const;
+
+ private:
+  KroneckerSpec spec_;
+};
+
 }  // namespace wg

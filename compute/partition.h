@@ -72,8 +72,153 @@ inline uint64_t local_out_edges(const LocalGraph& g) {
 
 // Builds node `rank`'s part of `g`, numbered by `map` (nullptr: k = 1, slot =
 // v div P). Weights are kept only if `keep_weights`. Within a block, edges
-// keep their input order per source.
+// keep their input order per source. (A node of a cluster never holds the
+// whole graph: it builds its part from the edges it received, with
+// build_out_edges; this form serves tests and benchmarks.)
 LocalGraph build_local_graph(const EdgeList& g, unsigned nodes, unsigned rank, bool keep_weights,
                              const SlotMap* map = nullptr);
+
+// Node `rank`'s out-edges from `for_each_edge(f)`, which calls f(src, dst,
+// weight) (global ids) for every edge whose source the node owns, twice over
+// (a pass to count, a pass to place: it must yield the same edges in the same
+// order both times). V and |E| are the cluster's; in-degrees are left zero
+// for the caller. Counting sort: memory is the blocks plus one 8-byte cursor
+// per (destination group, local source).
+template <class ForEachEdge>
+LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, EdgeCount num_edges, unsigned nodes,
+                           unsigned rank, bool keep_weights, const SlotMap* map);
+
+// Keeps one copy of each (source, target) pair in every block, the one with
+// the smallest weight; targets end sorted per source. Out-degrees follow.
+void remove_duplicate_targets(LocalGraph& g);
+
+// ---- implementation ----------------------------------------------------------
+
+namespace detail {
+
+// Division by an invariant divisor with one multiplication (Lemire, Kaser and
+// Kurz, "Faster remainder by direct computation", 2019): exact for 32-bit
+// dividends. The builder divides every endpoint by P.
+class FastDiv {
+ public:
+  explicit FastDiv(uint32_t d) : d_(d), m_(d <= 1 ? 0 : UINT64_MAX / d + 1) {}
+  uint32_t div(uint32_t a) const {
+    return d_ <= 1 ? a : static_cast<uint32_t>((static_cast<unsigned __int128>(m_) * a) >> 64);
+  }
+  uint32_t mod(uint32_t a) const {
+    return d_ <= 1 ? 0 : static_cast<uint32_t>((static_cast<unsigned __int128>(m_ * a) * d_) >> 64);
+  }
+
+ private:
+  uint32_t d_;
+  uint64_t m_;
+};
+
+// Random updates (a counting sort's cursors) in batches: the cursors of a
+// batch are prefetched before any is used, so their cache misses overlap
+// instead of following one another.
+template <class Item, class Address, class Apply>
+class Batched {
+ public:
+  static constexpr unsigned kBatch = 32;
+  Batched(Address address, Apply apply) : address_(address), apply_(apply) {}
+  void operator()(const Item& item) {
+    __builtin_prefetch(address_(item), 1);
+    items_[n_++] = item;
+    if (n_ == kBatch) flush();
+  }
+  void flush() {
+    for (unsigned i = 0; i < n_; ++i) apply_(items_[i]);
+    n_ = 0;
+  }
+
+ private:
+  Address address_;
+  Apply apply_;
+  Item items_[kBatch];
+  unsigned n_ = 0;
+};
+
+}  // namespace detail
+
+template <class ForEachEdge>
+LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, EdgeCount num_edges, unsigned nodes,
+                           unsigned rank, bool keep_weights, const SlotMap* map) {
+  const SlotMap identity = map == nullptr ? identity_slot_map(num_vertices, nodes) : SlotMap{};
+  const SlotMap& sm = map == nullptr ? identity : *map;
+  LocalGraph lg;
+  lg.partition.nodes = nodes;
+  lg.rank = rank;
+  lg.num_vertices = num_vertices;
+  lg.num_edges = num_edges;
+  lg.num_local = lg.partition.local_count(rank, num_vertices);
+  lg.domains = sm.domains;
+  lg.domain_offset = sm.domain_offset[rank];
+  lg.out_degree.assign(lg.num_local, 0);
+  lg.in_degree.assign(lg.num_local, 0);
+  lg.blocks.resize(size_t{nodes} * sm.domains);
+  if (!sm.identity()) {
+    lg.global_of.resize(lg.num_local);
+    for (VertexId v = rank; v < num_vertices; v += nodes) lg.global_of[sm.slot(v)] = v;
+  }
+  const detail::FastDiv by_nodes(nodes);
+  // Where an edge goes: (destination group, source slot, target index within
+  // its domain). With k = 1 that is (dst mod P, src div P, dst div P).
+  struct Placed {
+    uint32_t group, slot, target, weight;
+  };
+  auto place = [&](VertexId src, VertexId dst, Weight w) {
+    if (sm.identity()) return Placed{by_nodes.mod(dst), by_nodes.div(src), by_nodes.div(dst), w};
+    const unsigned owner = by_nodes.mod(dst), d = sm.domain(dst);
+    return Placed{owner * sm.domains + d, sm.slot(src), sm.slot(dst) - sm.offset(owner, d), w};
+  };
+
+  // Pass 1: per (destination group, local source) edge counts.
+  std::vector<std::vector<uint64_t>> count(lg.blocks.size(), std::vector<uint64_t>(lg.num_local, 0));
+  std::vector<uint64_t*> cursor(lg.blocks.size());
+  for (size_t b = 0; b < lg.blocks.size(); ++b) cursor[b] = count[b].data();
+  {
+    auto at = [&](const Placed& p) { return cursor[p.group] + p.slot; };
+    auto add = [&](const Placed& p) {
+      ++cursor[p.group][p.slot];
+      ++lg.out_degree[p.slot];
+    };
+    detail::Batched<Placed, decltype(at), decltype(add)> counted(at, add);
+    for_each_edge([&](VertexId src, VertexId dst, Weight w) { counted(place(src, dst, w)); });
+    counted.flush();
+  }
+  // Offsets, then the counts become per-source write cursors.
+  for (size_t b = 0; b < lg.blocks.size(); ++b) {
+    EdgeBlock& blk = lg.blocks[b];
+    blk.sources.clear();
+    blk.offsets.assign(1, 0);
+    for (uint32_t s = 0; s < lg.num_local; ++s) {
+      if (count[b][s] == 0) continue;
+      blk.sources.push_back(s);
+      blk.offsets.push_back(blk.offsets.back() + count[b][s]);
+    }
+    blk.targets.resize(blk.offsets.back());
+    if (keep_weights) blk.weights.resize(blk.offsets.back());
+    for (uint32_t i = 0; i < blk.sources.size(); ++i) count[b][blk.sources[i]] = blk.offsets[i];
+  }
+  // Pass 2: place.
+  std::vector<uint32_t*> targets(lg.blocks.size()), weights(lg.blocks.size());
+  for (size_t b = 0; b < lg.blocks.size(); ++b) {
+    targets[b] = lg.blocks[b].targets.data();
+    weights[b] = lg.blocks[b].weights.data();
+  }
+  {
+    auto at = [&](const Placed& p) { return cursor[p.group] + p.slot; };
+    auto put = [&](const Placed& p) {
+      const uint64_t i = cursor[p.group][p.slot]++;
+      targets[p.group][i] = p.target;
+      if (keep_weights) weights[p.group][i] = p.weight;
+    };
+    detail::Batched<Placed, decltype(at), decltype(put)> placed(at, put);
+    for_each_edge([&](VertexId src, VertexId dst, Weight w) { placed(place(src, dst, w)); });
+    placed.flush();
+  }
+  return lg;
+}
 
 }  // namespace wg

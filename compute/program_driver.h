@@ -24,9 +24,10 @@ using AggregateBytes = std::array<uint8_t, wire::kMaxAggregateBytes>;
 using Stall = std::function<void(bool starved)>;
 
 struct StepControl {
-  uint32_t superstep = 0;
+  uint32_t superstep = 0;      // the driver's own, from 0
   uint32_t phase = 0;
   AggregateBytes aggregate{};  // cluster-wide merge after the previous superstep
+  uint32_t epoch = 0;          // the runtime's superstep count: what buckets carry (compute/runtime.h, "Phases")
 };
 
 class ProgramDriver {
@@ -36,7 +37,7 @@ class ProgramDriver {
   virtual unsigned workers() const = 0;
   // Worker w's apply (init at superstep 0), then its scatter, on the calling lcore.
   virtual void apply(unsigned w, const StepControl& step, const Stall& stall) = 0;
-  virtual void scatter(unsigned w, uint32_t superstep, const Stall& stall) = 0;
+  virtual void scatter(unsigned w, const StepControl& step, const Stall& stall) = 0;
   // Worker w's figures for the superstep it last ran.
   virtual const StepStats& worker_stats(unsigned w) const = 0;
   virtual AggregateBytes worker_aggregate(unsigned w) const = 0;
@@ -47,11 +48,13 @@ class ProgramDriver {
   virtual uint64_t folded_directly(unsigned w) const = 0;
   virtual uint64_t direct_overflows(unsigned w) const = 0;
 
-  // The network role, per bucket of `count` records of superstep t for
-  // domain d: the largest record index (checked against the domain before
-  // folding), then the fold into Σ[(t+1)&1]. fold is false if a record did not
-  // fit (a slot accumulator's vertex got more messages than in-edges).
+  // The network role, per bucket of `count` records of the driver's superstep
+  // t for domain d: the largest record index (checked against the domain
+  // before folding), then the fold into Σ[(t+1)&1]. fold is false if a record
+  // did not fit (a slot accumulator's vertex got more messages than in-edges).
   virtual unsigned record_bytes() const = 0;
+  virtual unsigned domains() const = 0;                 // a bucket's domain is below this
+  virtual uint32_t domain_size(unsigned d) const = 0;   // its records' indices are below this
   virtual uint32_t max_index(const uint8_t* records, unsigned count) const = 0;
   virtual bool fold(const uint8_t* records, unsigned count, uint32_t t, unsigned d) = 0;
 

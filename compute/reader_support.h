@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compute/graph_reader.h"
+#include "compute/input_bytes.h"
 
 namespace wg::reader {
 
@@ -205,10 +206,16 @@ inline void reject_compressed(const std::string& path, std::string_view text) {
     fail(path, 0, "compressed input is not supported; gunzip it first");
 }
 
-// The text formats (compute/text_formats.cc).
-EdgeList read_edge_list(const std::string& path, std::string_view text);
-EdgeList read_matrix_market(const std::string& path, std::string_view text);
-EdgeList read_dimacs(const std::string& path, std::string_view text);
-EdgeList read_metis(const std::string& path, std::string_view text);
+// The whole-file readers (compute/text_formats.cc): a file's bytes in any
+// format. `check`, when set, sees the size the input declares (its header,
+// a binary file's length, an edge list's line count: at most one edge each)
+// before the edges are read.
+EdgeList read_whole(InputBytes& in, GraphFormat format, const SizeCheck& check = {});
+EdgeList read_edge_list(const std::string& path, std::string_view text, const SizeCheck& check = {});
+EdgeList read_matrix_market(const std::string& path, std::string_view text, const SizeCheck& check = {});
+EdgeList read_dimacs(const std::string& path, std::string_view text, const SizeCheck& check = {});
+EdgeList read_metis(const std::string& path, std::string_view text, const SizeCheck& check = {});
+// Little-endian uint32 (src, dst[, weight]) records.
+EdgeList read_binary(const std::string& path, std::string_view data, bool weighted, const SizeCheck& check = {});
 
 }  // namespace wg::reader

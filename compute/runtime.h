@@ -1,14 +1,14 @@
 // The node runtime: everything about running a wiregraph node that does not
-// depend on the vertex program, driving the program's engine
-// (compute/engine.h) through ProgramDriver.
+// depend on the vertex program, driving a program's engine (compute/engine.h)
+// or the graph loader (compute/graph_loader.h) through ProgramDriver.
 //
 // Roles, each with one owner (compute/lcore_layout.h):
 //   workers     - ProgramDriver::apply/scatter for their slice
 //   network     - Transport::send_step (sender) and receive_step (accumulator:
 //                 validate, fold into Σ, end-of-superstep ledger, membership),
 //                 plus the same-node queues           (runtime_network.cc)
-//   coordinator - run(): supersteps, END/FIN, cluster figures, the program's
-//                 decision to go on                   (runtime_supersteps.cc)
+//   coordinator - run_phase(): supersteps, END/FIN, cluster figures, the
+//                 program's decision to go on         (runtime_supersteps.cc)
 //
 // Superstep s on this node:
 //   1. open the ledger for s+1 (a fast peer may send s+1 data from now on)
@@ -25,6 +25,16 @@
 //      decides on them whether to stop and in which phase to go on.
 // A peer cannot send s+2 data before it has our END(s+1), so two Σ arrays and
 // two ledger slots (by parity) suffice, with no barrier frames.
+//
+// Phases: a job runs several drivers one after the other on one runtime, one
+// discovery and one transport: the loader (its supersteps shuffle the edges,
+// compute/graph_loader.h), then the program. Frames carry an epoch, the
+// runtime's superstep count since the start; a driver sees its own supersteps
+// from 0 (epoch - base_). Every phase begins with an empty superstep, a
+// barrier: a peer sends the phase's records only once it has every node's END
+// of that empty superstep, and a node sends it only after it has switched to
+// the phase's driver (built its engine), so records never reach a node that
+// is not ready for them, not even one still finishing discovery.
 #pragma once
 
 #include <array>
@@ -38,15 +48,16 @@
 
 #include "compute/engine_options.h"
 #include "compute/lcore_layout.h"
-#include "compute/partition.h"
 #include "compute/program_driver.h"
 #include "dataplane/dataplane.h"
 #include "dataplane/idle.h"
 #include "reliability/membership.h"
+#include "reliability/progress_watch.h"
 #include "reliability/superstep_ledger.h"
 #include "reliability/transport.h"
 #include "report/role_clock.h"
 #include "report/run_report.h"
+#include "report/telemetry.h"
 
 namespace wg {
 
@@ -55,16 +66,33 @@ class EngineError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+struct PhaseOptions {
+  const char* name = "the run";   // for messages: "loading", "the computation" (a string literal)
+  bool print_steps = false;       // one line per superstep (the program's, unless --quiet)
+  int64_t crash_at = -1;          // test hook: SIGKILL at this superstep of the phase
+};
+
 class Runtime {
  public:
-  // opt.line_rate_gbps must be resolved (> 0).
+  // opt.line_rate_gbps must be resolved (> 0). `job` is what the hello compares.
   Runtime(const EngineOptions& opt, const JobIdentity& job, Dataplane& dp, Transport& transport,
-          const LocalGraph& g, const LcoreLayout& layout, ProgramDriver& program);
+          const LcoreLayout& layout, unsigned rank, unsigned nodes);
   ~Runtime();
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
 
-  RunReport run();
+  // Launches the roles and finds every peer (hello exchange). Once, first.
+  void start();
+  double discovery_seconds() const { return discovery_seconds_; }
+  // Runs `program` until it decides to stop; returns its supersteps. The
+  // driver must outlive the runtime's use of it (the next phase or finish).
+  std::vector<StepStats> run_phase(ProgramDriver& program, const PhaseOptions& options);
+  // The end of the job: FIN, with `program`'s top vertices, to every peer;
+  // waits for theirs and for every frame to be acked. Fills the report's
+  // cluster top and counters.
+  void finish(ProgramDriver& program, RunReport& report);
+  // start, one phase of `program` (printed unless opt.quiet), finish.
+  RunReport run(ProgramDriver& program);
 
   // After a fatal error: stop the other lcores, then tell the peers, so they
   // stop now rather than time out.
@@ -96,12 +124,14 @@ class Runtime {
   void stall(bool starved);
 
   // ---- the coordinator's superstep (runtime_supersteps.cc) ----
+  void barrier();
+  void release_driver();
+  ProgramDriver& program() const { return *program_.load(std::memory_order_acquire); }
   void work(unsigned w, const StepControl& step);
-  StepStats run_workers(const StepControl& step, AggregateBytes* aggregate);
-  void send_end(uint32_t s, const StepStats& st, const AggregateBytes& aggregate);
+  StepStats run_workers(uint32_t epoch, const StepControl& step, AggregateBytes* aggregate);
+  void send_end(uint32_t epoch, const StepStats& st, const AggregateBytes& aggregate);
   uint64_t data_frame_bytes(const StepStats& st) const;
-  void combine_cluster_figures(uint32_t s, StepStats& st, AggregateBytes* aggregate);
-  void finish(RunReport& report);
+  void combine_cluster_figures(uint32_t epoch, StepStats& st, AggregateBytes* aggregate);
   void linger();
 
   // ---- the network role (runtime_network.cc) ----
@@ -112,18 +142,34 @@ class Runtime {
   unsigned fold_local();
   void publish_progress();
   bool all_peers_done() const;
-  void check_peers_alive() const;
+  std::string describe_epoch(int64_t epoch) const;  // "superstep 3 of loading"
+  void check_peers_alive();
 
   const EngineOptions opt_;
   Dataplane& dp_;
   Transport& transport_;
-  const LocalGraph& g_;
   const LcoreLayout layout_;
-  ProgramDriver& program_;
   const unsigned rank_;
   const unsigned nodes_;
+  // coordinator -> every role: the phase's driver and its first epoch, both
+  // written before the phase's first frame can arrive (see "Phases")
+  std::atomic<ProgramDriver*> program_{nullptr};
+  std::atomic<uint32_t> base_{0};
+  std::atomic<const char*> phase_name_{nullptr};  // PhaseOptions::name, for messages from any role
+  // network role -> coordinator: passes of its loop, so that a phase's end
+  // can wait until no pass still holds the phase's driver
+  alignas(64) std::atomic<uint64_t> network_passes_{0};
+  // coordinator only
+  bool started_ = false;
+  bool aborted_ = false;
+  unsigned phases_ = 0;
+  uint32_t next_epoch_ = 0;         // the next superstep's epoch
+
+  double discovery_seconds_ = 0.0;
+  TelemetrySource telemetry_;
   SuperstepLedger ledger_;       // network role
   Membership membership_;        // network role
+  ProgressWatch progress_{opt_.progress_timeout_s};  // network role
   std::array<RoleClock, RTE_MAX_LCORE + 1> clocks_;  // by lcore id, each written by its lcore only
   bool launched_ = false;
   std::vector<WorkerArg> worker_args_;

@@ -46,6 +46,7 @@ bool Runtime::network_step() {
                                          const wire::BucketHeader* h) { return receive(frame, h, port); }) > 0;
   const unsigned local = fold_local();
   publish_progress();
+  network_passes_.fetch_add(1, std::memory_order_release);
   return work || local > 0;
 }
 
@@ -61,17 +62,29 @@ DropReason Runtime::receive(const uint8_t* frame, const wire::BucketHeader* h, u
   return why;
 }
 
+// A data bucket of epoch t, for the current phase's driver (see "Phases" in
+// runtime.h: no bucket of another phase is ever delivered here).
 DropReason Runtime::receive_data(const uint8_t* frame, const wire::BucketHeader* h) {
+  ProgramDriver* current = program_.load(std::memory_order_acquire);
+  if (current == nullptr) [[unlikely]]
+    return DropReason::kBadSuperstep;  // between phases no peer sends data (the barrier)
+  ProgramDriver& prog = *current;
   const uint32_t t = h->superstep;
   const uint8_t* records = frame + wire::kPayloadOffset;
-  const unsigned d = h->domain;  // < domains: validate_frame checked it
-  const DropReason why = check_data_bucket_index(*h, program_.max_index(records, h->count), g_.domain_size(d), ledger_);
+  // validate_frame checked the count against the smallest record; the
+  // phase's driver knows its own.
+  if (uint32_t{h->count} * prog.record_bytes() > frame_payload_bytes(frame)) [[unlikely]]
+    return DropReason::kBadCount;
+  const unsigned d = h->domain;
+  if (d >= prog.domains()) [[unlikely]]
+    return DropReason::kBadDomain;
+  const DropReason why = check_data_bucket_index(*h, prog.max_index(records, h->count), prog.domain_size(d), ledger_);
   if (why != DropReason::kNone) [[unlikely]]
     return why;
   ++dp_.rx.data_buckets;
   dp_.rx.records += h->count;
   accumulated_[t & 1] += h->count;
-  return fold_verdict(program_.fold(records, h->count, t, d));
+  return fold_verdict(prog.fold(records, h->count, t - base_.load(std::memory_order_relaxed), d));
 }
 
 DropReason Runtime::receive_end_or_fin(const uint8_t* frame, const wire::BucketHeader* h) {
@@ -92,8 +105,12 @@ DropReason Runtime::receive_end_or_fin(const uint8_t* frame, const wire::BucketH
 
 // Same-node buckets, from each domain's own queue to its accumulator.
 unsigned Runtime::fold_local() {
+  ProgramDriver* current = program_.load(std::memory_order_acquire);
+  if (current == nullptr) return 0;  // discovery: no phase yet
+  ProgramDriver& prog = *current;
+  const uint32_t base = base_.load(std::memory_order_relaxed);
   unsigned local = 0;
-  for (unsigned d = 0; d < g_.domains; ++d) {
+  for (unsigned d = 0; d < prog.domains(); ++d) {
     rte_mbuf* burst[Dataplane::kBurst];
     const unsigned n = dp_.dequeue_local(d, burst, Dataplane::kBurst);
     for (unsigned i = 0; i < n; ++i) {
@@ -101,7 +118,7 @@ unsigned Runtime::fold_local() {
       const wire::BucketHeader* h = bucket_header(frame);
       const uint32_t t = h->superstep;
       accumulated_[t & 1] += h->count;
-      if (!program_.fold(frame + wire::kPayloadOffset, h->count, t, d)) dp_.rx.drop(DropReason::kSlotOverflow);
+      if (!prog.fold(frame + wire::kPayloadOffset, h->count, t - base, d)) dp_.rx.drop(DropReason::kSlotOverflow);
       local_folded_[t & 1] += h->count;
       rte_pktmbuf_free(burst[i]);
     }
@@ -145,17 +162,34 @@ bool Runtime::all_peers_done() const {
 }
 
 // Any peer silent past the timeout is dead, whatever we are waiting for:
-// live peers send keepalives.
-void Runtime::check_peers_alive() const {
+// live peers send keepalives. A superstep that gets nothing for
+// --progress-timeout while they do ends the run too (progress_watch.h).
+void Runtime::check_peers_alive() {
+  const int64_t waiting = await_target_.load(std::memory_order_relaxed);
+  const bool awaited = waiting > completed_.load(std::memory_order_relaxed);
   for (unsigned p = 0; p < nodes_; ++p) {
     if (p == rank_ || membership_.silent_for(p) <= opt_.peer_timeout_s) continue;
-    const int64_t waiting = await_target_.load(std::memory_order_relaxed);
     std::string what = "node " + std::to_string(p) + " silent for " +
                        std::to_string(static_cast<int>(membership_.silent_for(p))) + " s";
-    if (waiting > completed_.load(std::memory_order_relaxed))
-      what += " while this node waits for the end of superstep " + std::to_string(waiting);
+    if (awaited) what += " while this node waits for the end of " + describe_epoch(waiting);
     throw EngineError(what + ": it stopped answering (crashed, killed or cut off)");
   }
+  const auto s = static_cast<uint32_t>(waiting);
+  const uint64_t local = awaited ? local_folded_[s & 1] : 0;
+  const double now = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+  if (progress_.stalled(awaited ? waiting : -1, awaited ? ledger_.progress(s) + local : 0, now))
+    throw EngineError(describe_stall(ledger_, s, describe_epoch(waiting), local,
+                                     local_expected_[s & 1].load(std::memory_order_relaxed), progress_.limit()));
+}
+
+// Epochs are the runtime's count (compute/runtime.h, "Phases"); people know
+// the phase and its superstep.
+std::string Runtime::describe_epoch(int64_t epoch) const {
+  const uint32_t base = base_.load(std::memory_order_relaxed);
+  const char* phase = phase_name_.load(std::memory_order_relaxed);
+  const std::string name = phase != nullptr ? phase : "the run";
+  if (epoch < static_cast<int64_t>(base)) return "the barrier before " + name + " (epoch " + std::to_string(epoch) + ")";
+  return "superstep " + std::to_string(epoch - base) + " of " + name;
 }
 
 }  // namespace wg

@@ -22,18 +22,17 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 }  // namespace
 
 Runtime::Runtime(const EngineOptions& opt, const JobIdentity& job, Dataplane& dp, Transport& transport,
-                 const LocalGraph& g, const LcoreLayout& layout, ProgramDriver& program)
+                 const LcoreLayout& layout, unsigned rank, unsigned nodes)
     : opt_(opt),
       dp_(dp),
       transport_(transport),
-      g_(g),
       layout_(layout),
-      program_(program),
-      rank_(g.rank),
-      nodes_(g.partition.nodes),
+      rank_(rank),
+      nodes_(nodes),
+      telemetry_{rank, &dp, &transport, &superstep_now_},
       ledger_(nodes_, rank_),
-      membership_(dp, MembershipInfo{nodes_, job.program_id, g.num_vertices, g.num_edges, job.graph_fingerprint,
-                                     job.params_digest}),
+      membership_(dp, MembershipInfo{nodes_, job.program_id, job.input_kind, job.input_size, job.input_digest,
+                                     job.params_digest, job.describe_input}),
       fins_(nodes_),
       pump_fn_([this] {
         if (layout_.split && rte_lcore_id() != layout_.network_lcore) {
@@ -44,18 +43,15 @@ Runtime::Runtime(const EngineOptions& opt, const JobIdentity& job, Dataplane& dp
       }),
       stall_fn_([this](bool starved) { stall(starved); }) {}
 
-Runtime::~Runtime() { stop_roles(); }
+Runtime::~Runtime() {
+  stop_roles();
+  if (started_) publish_telemetry(nullptr);
+}
 
-RunReport Runtime::run() {
-  RunReport report;
-  report.rank = rank_;
-  report.nodes = nodes_;
-  report.line_rate_gbps = opt_.line_rate_gbps;
-  const TelemetrySource telemetry{rank_, &dp_, &transport_, &superstep_now_};
-  publish_telemetry(&telemetry);
-  struct Unpublish {
-    ~Unpublish() { publish_telemetry(nullptr); }
-  } unpublish;
+void Runtime::start() {
+  if (started_) return;
+  started_ = true;
+  publish_telemetry(&telemetry_);
   const auto t0 = Clock::now();
   ledger_.open(0);
   start_roles();
@@ -63,50 +59,98 @@ RunReport Runtime::run() {
     wait_for([this] { return discovered_.load(std::memory_order_acquire); });
   else
     membership_.discover(opt_.hello_timeout_s, pump_fn_);
-  report.discovery_seconds = seconds_since(t0);
-
-  StepControl step;  // superstep 0, phase 0, the identity aggregate
+  discovery_seconds_ = seconds_since(t0);
   clock().charge(clock().current());  // start-up and discovery: before the first superstep's mark
+}
+
+std::vector<StepStats> Runtime::run_phase(ProgramDriver& program, const PhaseOptions& po) {
+  start();
+  // The new driver and its first epoch are in place before the barrier's
+  // END leaves: no peer sends this phase's records before it has that END.
+  ++phases_;
+  base_.store(next_epoch_ + 1, std::memory_order_relaxed);
+  program_.store(&program, std::memory_order_release);
+  phase_name_.store(po.name, std::memory_order_relaxed);
+  barrier();
+  std::vector<StepStats> steps;
+  StepControl step;  // superstep 0, phase 0, the identity aggregate
   RoleCycles roles_mark = role_cycles();
   for (;;) {
+    const uint32_t e = next_epoch_++;
     const uint32_t s = step.superstep;
-    if (static_cast<int64_t>(s) == opt_.crash_at_superstep) raise(SIGKILL);
+    if (static_cast<int64_t>(s) == po.crash_at) raise(SIGKILL);
     superstep_now_.store(s, std::memory_order_relaxed);
     const auto ts = Clock::now();
-    ledger_.open(s + 1);
-    accumulated_[(s + 1) & 1] = 0;
-    local_folded_[(s + 1) & 1] = 0;
+    ledger_.open(e + 1);
+    accumulated_[(e + 1) & 1] = 0;
+    local_folded_[(e + 1) & 1] = 0;
     AggregateBytes aggregate{};
-    StepStats st = run_workers(step, &aggregate);
-    send_end(s, st, aggregate);
-    local_expected_[s & 1].store(st.messages_local, std::memory_order_relaxed);
-    await_target_.store(s, std::memory_order_release);
-    wait_for([this, s] { return completed_.load(std::memory_order_acquire) >= static_cast<int64_t>(s); });
-    st.messages_accumulated = accumulated_[s & 1];
-    st.links = links_snapshot_[s & 1];
-    combine_cluster_figures(s, st, &aggregate);
+    StepStats st = run_workers(e, step, &aggregate);
+    send_end(e, st, aggregate);
+    local_expected_[e & 1].store(st.messages_local, std::memory_order_relaxed);
+    await_target_.store(e, std::memory_order_release);
+    wait_for([this, e] { return completed_.load(std::memory_order_acquire) >= static_cast<int64_t>(e); });
+    st.messages_accumulated = accumulated_[e & 1];
+    st.links = links_snapshot_[e & 1];
+    combine_cluster_figures(e, st, &aggregate);
     st.seconds = seconds_since(ts);
     const RoleCycles roles_now = role_cycles();
     for (unsigned i = 0; i < kRoles; ++i)
       st.role_seconds[i] = static_cast<double>(roles_now[i] - roles_mark[i]) / static_cast<double>(rte_get_tsc_hz());
     roles_mark = roles_now;
-    if (!opt_.quiet) print_step(st, opt_.line_rate_gbps);
-    report.steps.push_back(st);
-    const Decision next = program_.decide(s, step.phase, st.cluster_active, aggregate);
+    if (po.print_steps) print_step(st, opt_.line_rate_gbps);
+    steps.push_back(st);
+    const Decision next = program.decide(s, step.phase, st.cluster_active, aggregate);
     if (next.stop) break;
     step = StepControl{s + 1, next.phase, aggregate};
   }
-  report.compute_seconds = seconds_since(t0) - report.discovery_seconds;
-  finish(report);
-  stop_roles();
-  report.rx = dp_.rx;
-  report.tx = dp_.tx;
-  report.rx_faults = transport_.rx_fault_counts();
-  report.tx_faults = transport_.tx_fault_counts();
+  release_driver();
+  return steps;
+}
+
+// The phase's driver may go once this returns: the network role (which reads
+// program_ afresh on every pass) has begun a pass after it was cleared.
+void Runtime::release_driver() {
+  program_.store(nullptr, std::memory_order_release);
+  if (!launched_) return;  // one lcore: nothing else holds it
+  const uint64_t mark = network_passes_.load(std::memory_order_acquire);
+  wait_for([this, mark] { return network_passes_.load(std::memory_order_acquire) >= mark + 2; });
+}
+
+// An empty superstep between phases (see "Phases" in runtime.h): every peer's
+// END of it, no records.
+void Runtime::barrier() {
+  const uint32_t e = next_epoch_++;
+  ledger_.open(e + 1);
+  accumulated_[(e + 1) & 1] = 0;
+  local_folded_[(e + 1) & 1] = 0;
+  StepStats none;
+  send_end(e, none, AggregateBytes{});
+  local_expected_[e & 1].store(0, std::memory_order_relaxed);
+  await_target_.store(e, std::memory_order_release);
+  wait_for([this, e] { return completed_.load(std::memory_order_acquire) >= static_cast<int64_t>(e); });
+  const TxCounters& tx = tx_snapshot_[e & 1];
+  tx_bytes_mark_ = tx.bytes;
+  tx_frames_mark_ = tx.frames;
+}
+
+RunReport Runtime::run(ProgramDriver& program) {
+  RunReport report;
+  report.rank = rank_;
+  report.nodes = nodes_;
+  report.line_rate_gbps = opt_.line_rate_gbps;
+  start();
+  report.discovery_seconds = discovery_seconds_;
+  const auto t0 = Clock::now();
+  report.steps = run_phase(program, PhaseOptions{"the computation", !opt_.quiet, opt_.crash_at_superstep});
+  report.compute_seconds = seconds_since(t0);
+  finish(program, report);
   return report;
 }
 
 void Runtime::abort(const std::string& reason) {
+  if (aborted_) return;  // the loader and the node both report one failure
+  aborted_ = true;
   stop_roles();
   membership_.broadcast_abort(reason);
 }
@@ -219,28 +263,30 @@ void Runtime::stall(bool starved) {
 // ---- the coordinator's superstep -----------------------------------------------
 
 void Runtime::work(unsigned w, const StepControl& step) {
+  ProgramDriver& prog = program();
   RoleClock& clk = clock();
   clk.switch_to(Role::kApply);
-  program_.apply(w, step, stall_fn_);
+  prog.apply(w, step, stall_fn_);
   clk.switch_to(Role::kScatter);
-  program_.scatter(w, step.superstep, stall_fn_);
+  prog.scatter(w, step, stall_fn_);
   clk.switch_to(Role::kWait);
 }
 
-StepStats Runtime::run_workers(const StepControl& step, AggregateBytes* aggregate) {
-  const uint32_t s = step.superstep;
+StepStats Runtime::run_workers(uint32_t epoch, const StepControl& step, AggregateBytes* aggregate) {
+  ProgramDriver& prog = program();
   step_ = step;
+  step_.epoch = epoch;
   workers_done_.store(0, std::memory_order_relaxed);
-  go_.store(s, std::memory_order_release);
-  work(0, step);
-  const unsigned others = program_.workers() - 1;
+  go_.store(epoch, std::memory_order_release);
+  work(0, step_);
+  const unsigned others = prog.workers() - 1;
   wait_for([this, others] { return workers_done_.load(std::memory_order_acquire) == others; });
   StepStats st;
-  st.superstep = s;
-  for (unsigned w = 0; w < program_.workers(); ++w) {  // worker order: identical merges every run
-    const StepStats& ws = program_.worker_stats(w);
+  st.superstep = step.superstep;
+  for (unsigned w = 0; w < prog.workers(); ++w) {  // worker order: identical merges every run
+    const StepStats& ws = prog.worker_stats(w);
     st.active += ws.active;
-    program_.merge(*aggregate, program_.worker_aggregate(w));
+    prog.merge(*aggregate, prog.worker_aggregate(w));
     st.messages_sent += ws.messages_sent;
     st.messages_local += ws.messages_local;
     st.buckets_sent += ws.buckets_sent;
@@ -249,59 +295,61 @@ StepStats Runtime::run_workers(const StepControl& step, AggregateBytes* aggregat
     // lcore is also the network role and owns these counters (with split
     // roles even a += 0 here would race with the network lcore's updates).
     if (!layout_.split) {
-      accumulated_[s & 1] += program_.folded_directly(w);
-      local_folded_[s & 1] += program_.folded_directly(w);
-      for (uint64_t i = 0; i < program_.direct_overflows(w); ++i) dp_.rx.drop(DropReason::kSlotOverflow);
+      accumulated_[epoch & 1] += prog.folded_directly(w);
+      local_folded_[epoch & 1] += prog.folded_directly(w);
+      for (uint64_t i = 0; i < prog.direct_overflows(w); ++i) dp_.rx.drop(DropReason::kSlotOverflow);
     }
   }
   return st;
 }
 
-void Runtime::send_end(uint32_t s, const StepStats& st, const AggregateBytes& aggregate) {
+void Runtime::send_end(uint32_t epoch, const StepStats& st, const AggregateBytes& aggregate) {
+  ProgramDriver& prog = program();
   for (unsigned p = 0; p < nodes_; ++p) {
     if (p == rank_) continue;
     wire::EndPayload e{};
-    for (unsigned w = 0; w < program_.workers(); ++w) {
-      e.buckets_to_dst += program_.buckets_to(w, p);
-      e.messages_to_dst += program_.records_to(w, p);
+    for (unsigned w = 0; w < prog.workers(); ++w) {
+      e.buckets_to_dst += prog.buckets_to(w, p);
+      e.messages_to_dst += prog.records_to(w, p);
     }
     e.active_vertices = st.active;
     e.messages_sent = st.messages_sent;
     e.buckets_sent = st.buckets_sent;
     e.bytes_sent = data_frame_bytes(st);
     std::memcpy(e.aggregate, aggregate.data(), sizeof e.aggregate);
-    membership_.send_control(p, wire::Kind::kEnd, s, &e, sizeof e, pump_fn_);
+    membership_.send_control(p, wire::Kind::kEnd, epoch, &e, sizeof e, pump_fn_);
   }
 }
 
 // L2 bytes of the data buckets this node sent to other nodes: each frame is
 // its headers plus one record per remote message.
 uint64_t Runtime::data_frame_bytes(const StepStats& st) const {
-  return st.buckets_sent * wire::kPayloadOffset + (st.messages_sent - st.messages_local) * program_.record_bytes();
+  return st.buckets_sent * wire::kPayloadOffset + (st.messages_sent - st.messages_local) * program().record_bytes();
 }
 
-void Runtime::combine_cluster_figures(uint32_t s, StepStats& st, AggregateBytes* aggregate) {
+void Runtime::combine_cluster_figures(uint32_t epoch, StepStats& st, AggregateBytes* aggregate) {
+  ProgramDriver& prog = program();
   AggregateBytes cluster{};
   for (unsigned p = 0; p < nodes_; ++p) {  // rank order: identical merges on every node
     if (p == rank_) {
       st.cluster_active += st.active;
-      program_.merge(cluster, *aggregate);
+      prog.merge(cluster, *aggregate);
       st.cluster_messages += st.messages_sent;
       st.cluster_buckets += st.buckets_sent;
       st.cluster_bytes += data_frame_bytes(st);
     } else {
-      const wire::EndPayload& e = ledger_.end(p, s);
+      const wire::EndPayload& e = ledger_.end(p, epoch);
       st.cluster_active += e.active_vertices;
       AggregateBytes theirs;
       std::memcpy(theirs.data(), e.aggregate, theirs.size());
-      program_.merge(cluster, theirs);
+      prog.merge(cluster, theirs);
       st.cluster_messages += e.messages_sent;
       st.cluster_buckets += e.buckets_sent;
       st.cluster_bytes += e.bytes_sent;
     }
   }
   *aggregate = cluster;
-  const TxCounters& tx = tx_snapshot_[s & 1];
+  const TxCounters& tx = tx_snapshot_[epoch & 1];
   st.bytes_sent = tx.bytes - tx_bytes_mark_;
   st.frames_sent = tx.frames - tx_frames_mark_;
   tx_bytes_mark_ = tx.bytes;
@@ -310,9 +358,9 @@ void Runtime::combine_cluster_figures(uint32_t s, StepStats& st, AggregateBytes*
 
 // ---- the job's end: FIN carries each node's top vertices to all ------------
 
-void Runtime::finish(RunReport& report) {
+void Runtime::finish(ProgramDriver& program, RunReport& report) {
   wire::FinPayload fin{};
-  const std::vector<wire::TopEntry> mine = program_.top(std::min<unsigned>(opt_.top, wire::kTopK));
+  const std::vector<wire::TopEntry> mine = program.top(std::min<unsigned>(opt_.top, wire::kTopK));
   fin.entries = static_cast<uint32_t>(mine.size());
   std::copy(mine.begin(), mine.end(), fin.top);
   for (unsigned p = 0; p < nodes_; ++p)
@@ -334,6 +382,11 @@ void Runtime::finish(RunReport& report) {
   report.cluster_top = all;
   if (!layout_.split) linger();
   // (split: the network lcore lingers once it has published `finished_`)
+  stop_roles();
+  report.rx = dp_.rx;
+  report.tx = dp_.tx;
+  report.rx_faults = transport_.rx_fault_counts();
+  report.tx_faults = transport_.tx_fault_counts();
 }
 
 // Keep answering for a moment: a peer whose last ack from us was lost

@@ -1,14 +1,16 @@
 // How every node numbers its vertices when they are split over k NUMA
-// domains (the second-level partition, compute/domain_plan.h).
+// domains (the second-level partition; the loader builds the map,
+// compute/graph_loader.h).
 //
 // Level 1 stays round-robin: v belongs to node v mod P. Inside node r, the
 // vertices of domain 0 come first, then those of domain 1, and so on: a
 // vertex's *slot* is its position in that order, and its index within its
 // domain is slot - domain_offset[d]. Records carry the index within the
 // destination domain, so each domain's accumulator owns a dense array of its
-// own (on its own NUMA node) and the receiver needs no lookup table. The
-// sender computes the numbering of every node (every node holds the whole
-// graph), so both sides agree without exchanging tables.
+// own (on its own NUMA node) and the receiver needs no lookup table. Each
+// node splits its own vertices (METIS on its own subgraph) and sends every
+// other node its slot table while loading (O(V/P) records each); a node
+// keeps the map only to renumber its out-edges, then drops it.
 //
 // With k = 1 the map is the identity (slot = v div P) and holds no tables.
 #pragma once

@@ -4,7 +4,7 @@
 // ring group, one open bucket per destination (node, domain).
 //
 // Owner: one lcore. A worker writes only its slice of the vertex values and
-// active flags, reads (and resets) only its slice of the input accumulator,
+// its own frontier, reads (and resets) only its slice of the input accumulator,
 // and produces into the per-peer descriptor queues and the local queue
 // (multi-producer rings when several workers run).
 //
@@ -258,9 +258,10 @@ class Worker {
 
   // Scatter the slice's active vertices, destination by destination, starting
   // after this node (staggered, so the cluster does not all send to node 0 first).
-  // The scatter values are apply's (sv_).
-  void scatter(uint32_t s, const Stall& stall) {
-    ring_.start_superstep(s);
+  // The scatter values are apply's (sv_). Buckets carry `epoch`, the
+  // runtime's count of supersteps (compute/runtime.h, "Phases").
+  void scatter(uint32_t s, uint32_t epoch, const Stall& stall) {
+    ring_.start_superstep(epoch);
     folded_directly_ = direct_overflows_ = 0;
     stats_.dense = dense_now_;
     const unsigned nodes = g_.partition.nodes;

@@ -8,7 +8,9 @@
 
 namespace wg {
 
-// One JSON object: app, graph, nodes, rank, iterations, source, undirected,
+// One JSON object: app, graph, nodes, nodes_from, rank, rank_from (where P
+// and R came from: "--nodes"/"--rank", "default" or the environment variable,
+// e.g. "SLURM_PROCID"), iterations, source, undirected,
 // job_id, udp_port, domains, domain_split, roles, scatter, segment_kib,
 // window, checksum, fault_rx, fault_tx, fault_seed, in that order.
 nlohmann::ordered_json config_json(const Config& c);

@@ -8,12 +8,17 @@
 #include <cstdlib>
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "compute/kronecker.h"
 #include "dataplane/wire.h"
 
 namespace wg {
+
+namespace {
+constexpr int64_t kCrashInLoad = -2;  // --crash-node R:load
+}  // namespace
 
 namespace {
 
@@ -31,6 +36,7 @@ enum Opt {
   kOptUdpPort,
   kOptPeerTimeout,
   kOptHelloTimeout,
+  kOptProgressTimeout,
   kOptMbufs,
   kOptTop,
   kOptQuiet,
@@ -69,6 +75,7 @@ const option kLongOptions[] = {
     {"udp-port", required_argument, nullptr, kOptUdpPort},
     {"peer-timeout", required_argument, nullptr, kOptPeerTimeout},
     {"hello-timeout", required_argument, nullptr, kOptHelloTimeout},
+    {"progress-timeout", required_argument, nullptr, kOptProgressTimeout},
     {"mbufs", required_argument, nullptr, kOptMbufs},
     {"top", required_argument, nullptr, kOptTop},
     {"quiet", no_argument, nullptr, kOptQuiet},
@@ -94,7 +101,8 @@ const option kLongOptions[] = {
     {nullptr, 0, nullptr, 0},
 };
 
-uint64_t parse_unsigned(const char* opt, const char* text, uint64_t min, uint64_t max) {
+// TEXT as an integer (decimal, or hex after 0x); nullopt if it is not one.
+std::optional<uint64_t> parse_integer(const char* text) {
   uint64_t v = 0;
   int base = 10;
   const char* p = text;
@@ -104,12 +112,32 @@ uint64_t parse_unsigned(const char* opt, const char* text, uint64_t min, uint64_
   }
   const char* end = text + std::strlen(text);
   auto [ptr, ec] = std::from_chars(p, end, v, base);
-  if (ec != std::errc() || ptr != end || p == end)
-    throw ConfigError(std::string("--") + opt + ": '" + text + "' is not a non-negative integer");
-  if (v < min || v > max)
-    throw ConfigError(std::string("--") + opt + ": " + text + " is out of range [" +
-                      std::to_string(min) + ", " + std::to_string(max) + "]");
+  if (ec != std::errc() || ptr != end || p == end) return std::nullopt;
   return v;
+}
+
+std::string range_text(uint64_t min, uint64_t max) {
+  return "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+}
+
+uint64_t parse_unsigned(const char* opt, const char* text, uint64_t min, uint64_t max) {
+  const std::optional<uint64_t> v = parse_integer(text);
+  if (!v) throw ConfigError(std::string("--") + opt + ": '" + text + "' is not a non-negative integer");
+  if (*v < min || *v > max)
+    throw ConfigError(std::string("--") + opt + ": " + text + " is out of range " + range_text(min, max));
+  return *v;
+}
+
+// A value a launcher put in the environment (srun, mpirun): errors name the
+// variable and the option it stands in for, not an option the user never gave.
+uint64_t parse_env_unsigned(const char* var, const char* text, const char* instead_of, uint64_t min,
+                            uint64_t max) {
+  const std::string what = std::string("environment variable ") + var + "='" + text + "' (read because " +
+                           instead_of + " is not given) ";
+  const std::optional<uint64_t> v = parse_integer(text);
+  if (!v) throw ConfigError(what + "is not a non-negative integer");
+  if (*v < min || *v > max) throw ConfigError(what + "is out of range " + range_text(min, max));
+  return *v;
 }
 
 FaultSpec parse_faults(const char* opt, const char* text) {
@@ -173,6 +201,14 @@ const char* env_first(std::initializer_list<const char*> names, const char** whi
   return nullptr;
 }
 
+// "--rank 2", "--nodes 1 (the default)", "rank 3 (environment variable PMI_RANK)".
+std::string shown(unsigned value, const std::string& from, const char* option, const char* noun) {
+  const std::string v = std::to_string(value);
+  if (from == "default") return std::string(option) + " " + v + " (the default)";
+  if (from.rfind("--", 0) == 0) return from + " " + v;
+  return std::string(noun) + " " + v + " (environment variable " + from + ")";
+}
+
 uint32_t default_job_token(const Config& c) {
   // Nodes started without --job-id agree on a token derived from the graph
   // and P only: nodes whose other parameters differ must still exchange
@@ -204,6 +240,8 @@ std::string Config::describe() const {
   if (format != GraphFormat::kAuto) o << " (" << graph_format_name(format) << ")";
   if (undirected) o << ", undirected";
   o << ", node " << rank << " of " << nodes;
+  if (rank_from != "--rank" && rank_from != "default") o << " (rank from " << rank_from << ")";
+  if (nodes_from != "--nodes" && nodes_from != "default") o << " (cluster size from " << nodes_from << ")";
   if (program.uses_iterations) o << ", " << iterations << " iterations";
   if (program.uses_source) o << ", source " << source;
   if (domains > 1) o << ", " << domains << " domains (" << (domain_metis ? "metis" : "even") << ")";
@@ -267,6 +305,9 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
       case kOptUdpPort: c.udp_port = parse_unsigned("udp-port", optarg, 1, 65535); break;
       case kOptPeerTimeout: c.engine.peer_timeout_s = parse_positive("peer-timeout", optarg, kMaxSeconds); break;
       case kOptHelloTimeout: c.engine.hello_timeout_s = parse_positive("hello-timeout", optarg, kMaxSeconds); break;
+      case kOptProgressTimeout:
+        c.engine.progress_timeout_s = parse_positive("progress-timeout", optarg, kMaxSeconds);
+        break;
       case kOptMbufs: c.mbufs = parse_unsigned("mbufs", optarg, 1023, 1u << 24); break;
       case kOptTop: c.engine.top = parse_unsigned("top", optarg, 0, wire::kTopK); break;
       case kOptQuiet: c.engine.quiet = true; break;
@@ -301,12 +342,16 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
       case kOptFaultSeed: c.transport.fault_seed = parse_unsigned("fault-seed", optarg, 0, UINT64_MAX); break;
       case kOptFaultDelay: c.transport.fault_delay_us = parse_positive("fault-delay-us", optarg, kMaxMicros); break;
       case kOptCrashAt: {
-        // R:S - node R kills itself at superstep S (the same options go to every node).
+        // R:S - node R kills itself at superstep S, or (S = load) in the middle
+        // of the edge shuffle (the same options go to every node).
         const char* colon = std::strchr(optarg, ':');
-        if (colon == nullptr) throw ConfigError(std::string("--crash-node: '") + optarg + "' is not RANK:SUPERSTEP");
+        if (colon == nullptr)
+          throw ConfigError(std::string("--crash-node: '") + optarg + "' is not RANK:SUPERSTEP or RANK:load");
         const std::string rank_text(optarg, static_cast<size_t>(colon - optarg));
         crash_rank = static_cast<int64_t>(parse_unsigned("crash-node", rank_text.c_str(), 0, wire::kMaxNodes - 1));
-        crash_step = static_cast<int64_t>(parse_unsigned("crash-node", colon + 1, 0, UINT32_MAX));
+        crash_step = std::strcmp(colon + 1, "load") == 0
+                         ? kCrashInLoad
+                         : static_cast<int64_t>(parse_unsigned("crash-node", colon + 1, 0, UINT32_MAX));
         break;
       }
       case 'h':
@@ -331,21 +376,30 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
   }
 
   const char* which = nullptr;
-  if (!have_nodes) {
-    if (const char* v = env_first({"SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}, &which))
-      c.nodes = parse_unsigned(which, v, 1, wire::kMaxNodes);
+  if (have_nodes) {
+    c.nodes_from = "--nodes";
+  } else if (const char* v = env_first({"SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}, &which)) {
+    c.nodes = parse_env_unsigned(which, v, "--nodes", 1, wire::kMaxNodes);
+    c.nodes_from = which;
   }
-  if (!have_rank) {
-    if (const char* v = env_first({"SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"}, &which))
-      c.rank = parse_unsigned(which, v, 0, wire::kMaxNodes - 1);
+  if (have_rank) {
+    c.rank_from = "--rank";
+  } else if (const char* v = env_first({"SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"}, &which)) {
+    c.rank = parse_env_unsigned(which, v, "--rank", 0, wire::kMaxNodes - 1);
+    c.rank_from = which;
   }
   if (c.rank >= c.nodes)
-    throw ConfigError("--rank " + std::to_string(c.rank) + " is not below --nodes " +
-                      std::to_string(c.nodes));
+    throw ConfigError(shown(c.rank, c.rank_from, "--rank", "rank") + " is not below " +
+                      shown(c.nodes, c.nodes_from, "--nodes", "cluster size"));
   if (crash_rank >= static_cast<int64_t>(c.nodes))
     throw ConfigError("--crash-node " + std::to_string(crash_rank) + ":" + std::to_string(crash_step) +
                       ": there is no node " + std::to_string(crash_rank) + " among " + std::to_string(c.nodes));
-  if (crash_rank == static_cast<int64_t>(c.rank)) c.engine.crash_at_superstep = crash_step;
+  if (crash_rank == static_cast<int64_t>(c.rank)) {
+    if (crash_step == kCrashInLoad)
+      c.engine.crash_in_load = true;
+    else
+      c.engine.crash_at_superstep = crash_step;
+  }
   if ((c.transport.rx_faults.corrupt > 0 || c.transport.tx_faults.corrupt > 0) && !c.transport.checksum)
     throw ConfigError("corrupt faults need --checksum on: without it a flipped bit is folded into the results");
   if (c.transport.rto_max_us < c.transport.rto_min_us)

@@ -24,6 +24,11 @@ struct Config {
   bool undirected = false;                // add reverse edges after loading
   unsigned nodes = 1;                     // P
   unsigned rank = 0;                      // R
+  // Where P and R came from: "--nodes"/"--rank", "default", or the launcher's
+  // environment variable that set them (SLURM_NTASKS, PMI_RANK, ...), so that
+  // the banner, errors and nodeR.json name it instead of an option never given.
+  std::string nodes_from = "default";
+  std::string rank_from = "default";
   VertexId source = 0;                    // programs that use a source (sssp, bfs)
   uint32_t iterations = 0;                // programs that iterate: --iterations, else the program's default
   std::string out_dir;                    // empty: no result files

@@ -25,7 +25,7 @@ unsigned Dataplane::default_rx_mbufs(unsigned nodes, unsigned window) {
 
 Dataplane::Dataplane(const DataplaneOptions& o)
     : opt_(with_rx_default(o)),
-      vctx_{o.job_token, o.rank, o.nodes, o.udp_port, o.domains, o.record_bytes},
+      vctx_{o.job_token, o.rank, o.nodes, o.udp_port, o.domains},
       peers_(o.nodes, o.job_token, o.rank, o.udp_port) {
   const unsigned instance = g_instance.fetch_add(1);
   pools_ = std::make_unique<Pools>(instance, opt_.mbufs, opt_.rx_mbufs, opt_.nodes > 1);

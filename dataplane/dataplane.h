@@ -41,7 +41,6 @@ struct DataplaneOptions {
   // 0: Dataplane::default_rx_mbufs(nodes, window).
   unsigned rx_mbufs = 8191;
   unsigned window = 0;  // the transport's window (frames per peer), for the rx_mbufs default
-  unsigned record_bytes = sizeof(wire::Record);  // the program's record size (8, 12 or 20)
 };
 
 class Dataplane {
@@ -82,6 +81,7 @@ class Dataplane {
   std::string link_state() const;
   uint16_t tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n) { return ports_.tx_burst(port, pkts, n, tx); }
   uint16_t rx_burst(unsigned port, rte_mbuf** out, uint16_t n) { return ports_.rx_burst(port, out, n); }
+  uint64_t rx_drops(unsigned port) const { return ports_.rx_drops(port); }
   // Sends a hello (or abort) on every port, now, to the broadcast address,
   // always with its CRC; dropped if the port cannot take it (hellos repeat).
   void broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes);

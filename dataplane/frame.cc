@@ -1,10 +1,11 @@
 #include "dataplane/frame.h"
 
-#include <nmmintrin.h>
 #include <rte_byteorder.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_udp.h>
+
+#include "dataplane/crc32c.h"
 
 namespace wg {
 
@@ -56,34 +57,16 @@ void write_bucket_header(uint8_t* frame, wire::Kind kind, uint32_t job_token, un
   h->flags = wire::kFlagNone;
   h->checksum = 0;
   h->domain = 0;
-  h->reserved32 = 0;
+  h->tsval = 0;
 }
-
-namespace {
-// CRC32C with the SSE4.2 instruction, 8 bytes at a time. The bucket starts
-// at frame offset 42, so words are loaded with memcpy (unaligned loads are
-// free on x86; DPDK's rte_hash_crc dereferences misaligned uint64_t pointers,
-// which UBSan rejects).
-__attribute__((target("sse4.2"))) uint32_t crc32c(const uint8_t* p, uint32_t n, uint32_t crc) {
-  uint64_t c = crc;
-  for (; n >= 8; p += 8, n -= 8) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    c = _mm_crc32_u64(c, w);
-  }
-  uint32_t c32 = static_cast<uint32_t>(c);
-  for (; n > 0; ++p, --n) c32 = _mm_crc32_u8(c32, *p);
-  return c32;
-}
-}  // namespace
 
 uint32_t bucket_crc(const uint8_t* frame, uint32_t len) {
   constexpr uint32_t kField = offsetof(wire::BucketHeader, checksum);
   const uint8_t* h = frame + wire::kHeaderOffset;
   const uint32_t n = len - wire::kHeaderOffset;
   static constexpr uint8_t kZero[4] = {0, 0, 0, 0};
-  uint32_t crc = crc32c(h, kField, 0xffffffffu);
-  crc = crc32c(kZero, 4, crc);
+  uint32_t crc = crc32c_serial(h, kField, 0xffffffffu);
+  crc = crc32c_serial(kZero, 4, crc);
   return crc32c(h + kField + 4, n - kField - 4, crc);
 }
 
@@ -120,7 +103,7 @@ uint16_t control_payload_bytes(wire::Kind k) {
     case wire::Kind::kHello: return sizeof(wire::HelloPayload);
     case wire::Kind::kFin: return sizeof(wire::FinPayload);
     case wire::Kind::kAbort: return sizeof(wire::AbortPayload);
-    case wire::Kind::kAck: return 0;
+    case wire::Kind::kAck: return 0;  // variable: validated on its own
     case wire::Kind::kData: break;
   }
   return 0;
@@ -167,7 +150,13 @@ DropReason validate_frame(const uint8_t* frame, uint32_t len, const ValidationCo
   }
   if (kind == wire::Kind::kAck) {
     if (h->dst_rank == wire::kBroadcastRank) return DropReason::kNotForMe;
-    return h->count == 0 ? DropReason::kNone : DropReason::kBadControl;
+    // An AckPayload whose sack_words agrees with the count.
+    if (h->count < wire::kAckPayloadFixedBytes || h->count > sizeof(wire::AckPayload) ||
+        (h->count - wire::kAckPayloadFixedBytes) % 8 != 0 || payload_len < h->count)
+      return DropReason::kBadControl;
+    uint16_t words;
+    std::memcpy(&words, frame + wire::kPayloadOffset + offsetof(wire::AckPayload, sack_words), sizeof words);
+    return wire::ack_payload_bytes(words) == h->count ? DropReason::kNone : DropReason::kBadControl;
   }
   const uint16_t need = control_payload_bytes(kind);
   if (need == 0) return DropReason::kBadKind;

@@ -80,7 +80,9 @@ struct ValidationContext {
   unsigned nodes;
   uint16_t udp_port;
   unsigned domains = 1;  // NUMA domains per node (numa/): a data bucket's domain is below this
-  unsigned record_bytes = sizeof(wire::Record);  // the program's record: 8, 12 or 20 bytes
+  // The smallest record of any phase (8 bytes): the count is checked against
+  // it here, and against the phase's own record size by the runtime.
+  unsigned record_bytes = sizeof(wire::Record);
 };
 
 // Checks everything about a frame that does not depend on engine state:
@@ -88,12 +90,20 @@ struct ValidationContext {
 DropReason validate_frame(const uint8_t* frame, uint32_t len, const ValidationContext& ctx);
 
 // CRC32C of a bucket (wiregraph header + payload, up to `len` bytes of the
-// frame) with the checksum field taken as zero. Hardware CRC32C instructions
-// through rte_hash_crc.
+// frame) with the checksum field taken as zero: dataplane/crc32c.h, three
+// interleaved crc32 chains joined by carry-less multiplies.
 uint32_t bucket_crc(const uint8_t* frame, uint32_t len);
 inline void seal_bucket(uint8_t* frame, uint32_t len) { bucket_header(frame)->checksum = bucket_crc(frame, len); }
 inline bool bucket_crc_ok(const uint8_t* frame, uint32_t len) {
   return bucket_header(frame)->checksum == bucket_crc(frame, len);
+}
+
+// Payload bytes of a validated frame (after the wiregraph header), from its
+// IPv4 total length.
+inline uint32_t frame_payload_bytes(const uint8_t* frame) {
+  uint16_t ip_len_be;
+  std::memcpy(&ip_len_be, frame + wire::kEthHeaderBytes + 2, 2);
+  return static_cast<uint32_t>(__builtin_bswap16(ip_len_be)) + wire::kEthHeaderBytes - wire::kPayloadOffset;
 }
 
 // Largest record index in a data bucket (for the range check before folding;

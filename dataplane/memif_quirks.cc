@@ -14,12 +14,14 @@ void quiet_before_close() {
   nanosleep(&quiet, nullptr);
 }
 
-void exit_process(int rc, bool memif_ports) {
+void exit_process(int rc, bool memif_ports, void (*remove_files)()) {
   if (memif_ports) {
     std::fflush(nullptr);
+    remove_files();
     _exit(rc);
   }
   rte_eal_cleanup();
+  remove_files();
   std::exit(rc);
 }
 

@@ -16,8 +16,10 @@
 //     sockets, and the mbuf pools stay with the ports.
 //  3. No rte_eal_cleanup() when memif ports exist (exit_process(), used by
 //     apps/main.cc): tearing the EAL down under the interrupt thread crashes
-//     it (seen in rte_intr_fd_get). _exit: the kernel reclaims everything
-//     and the launcher removes the run's files.
+//     it (seen in rte_intr_fd_get). _exit: the kernel reclaims the memory;
+//     the files the EAL and the memif servers made (runtime directory,
+//     hugepage files, sockets) are removed by the node itself just before
+//     (runtime/node_files.h), which unlinks paths and touches no port.
 //  4. A quiet pause before closing (quiet_before_close(), called by the
 //     engine's linger() through Dataplane::quiet_before_close()): stay off
 //     the ports for a moment after the last frame so that no peer still polls
@@ -39,6 +41,8 @@ void quiet_before_close();
 
 // Workaround 3: ends the process with status rc; with memif ports, without
 // rte_eal_cleanup() (stdio flushed, then _exit), else after rte_eal_cleanup().
-[[noreturn]] void exit_process(int rc, bool memif_ports);
+// `remove_files` (the node's runtime directory, hugepage files and sockets,
+// which neither path removes: runtime/node_files.h) runs just before the end.
+[[noreturn]] void exit_process(int rc, bool memif_ports, void (*remove_files)());
 
 }  // namespace wg::memif_quirks

@@ -165,4 +165,11 @@ uint16_t Ports::rx_burst(unsigned port, rte_mbuf** out, uint16_t n) {
   return rte_eth_rx_burst(ports_[port].id, 0, out, n);
 }
 
+uint64_t Ports::rx_drops(unsigned port) const {
+  const memif_guard::Section section(ports_[port].memif);
+  rte_eth_stats st;
+  if (rte_eth_stats_get(ports_[port].id, &st) != 0) return 0;
+  return st.imissed + st.rx_nombuf;
+}
+
 }  // namespace wg

@@ -41,6 +41,11 @@ class Ports {
   // rte_eth_tx_burst on port index `port`, counted in `tx`.
   uint16_t tx_burst(unsigned port, rte_mbuf** pkts, uint16_t n, TxCounters& tx);
   uint16_t rx_burst(unsigned port, rte_mbuf** out, uint16_t n);
+  // Frames the port dropped on receive so far: rte_eth_stats imissed (RX
+  // ring full) + rx_nombuf (no mbuf to receive into). 0 where the PMD does
+  // not count them (memif pushes back on the sender instead of dropping;
+  // net_tap loses frames in the kernel, before the PMD sees them).
+  uint64_t rx_drops(unsigned port) const;
 
   // The fastest port's reported link speed in Gbps (0 if none reports one).
   double link_speed_gbps() const;

@@ -29,7 +29,10 @@
 namespace wg::wire {
 
 inline constexpr uint16_t kMagic = 0x4757;  // "WG" in little-endian memory order
-inline constexpr uint8_t kVersion = 2;  // 2: records sized by the program, END carries 64 bytes of aggregate
+// 2: records sized by the program, END carries 64 bytes of aggregate;
+// 3: the hello names the input (nodes load their share after discovery);
+// 4: and ACK frames carry an AckPayload (selective ack, receive drops).
+inline constexpr uint8_t kVersion = 4;
 inline constexpr uint16_t kDefaultUdpPort = 47000;
 inline constexpr uint32_t kMtu = 1500;  // IP packet size (without Ethernet header)
 
@@ -39,7 +42,7 @@ enum class Kind : uint8_t {
   kHello = 3,  // membership: who I am, what I run, whom I have heard
   kFin = 4,    // the source has finished the job (carries its top results)
   kAbort = 5,  // the source hit a fatal error; every node should stop
-  kAck = 6,    // cumulative ack alone (no reverse data to carry it), also the keepalive
+  kAck = 6,    // cumulative + selective ack (AckPayload) alone, also the keepalive
 };
 
 // Frames that take a sequence number and are delivered exactly once, in order.
@@ -64,7 +67,8 @@ struct __attribute__((packed)) BucketHeader {
   uint16_t flags;
   uint32_t checksum;    // CRC32C of the bucket, 0 when not used
   uint16_t domain;      // data: destination NUMA domain (numa/), whose accumulator folds it; else 0
-  uint32_t reserved32;  // zero
+  uint32_t tsval;       // sequenced frames: when this transmission left (sender's TSC >> kTsShift,
+                        // wraps), echoed in ACK frames (reliability/); else 0
 };
 static_assert(sizeof(BucketHeader) == 38);
 static_assert(std::is_standard_layout_v<BucketHeader>);
@@ -106,9 +110,10 @@ inline constexpr unsigned kMaxNodes = 64;  // heard_mask is one 64-bit word
 struct __attribute__((packed)) HelloPayload {
   uint32_t nodes;             // P
   uint32_t app;               // program id: a hash of its name (compute/program_traits.h)
-  uint64_t num_vertices;
-  uint64_t num_edges;
-  uint64_t graph_fingerprint; // compute/edge_list.h fingerprint()
+  uint32_t input_kind;        // what the node loads: kind << 8 | format (compute/graph_input.h)
+  uint32_t reserved;
+  uint64_t input_size;        // file bytes, or generated edges
+  uint64_t input_digest;      // the file header's digest, or the generator's spec
   uint64_t params_digest;     // iterations, source, ...: every node must run the same job
   uint64_t heard_mask;        // bit r: the sender has heard node r's hello
 };
@@ -141,7 +146,31 @@ struct __attribute__((packed)) AbortPayload {
   char reason[400];
 };
 
+// ACK frames: which frames beyond the cumulative ack (the header's `ack`)
+// the receiver holds in its reorder window, and how many frames its port
+// reported dropped on receive. Only the words up to the last one with a bit
+// set are sent: count = kAckPayloadFixedBytes + 8 x sack_words.
+inline constexpr unsigned kMaxSackWords = 16;  // 1024 frames past the ack (the default window entirely)
+inline constexpr unsigned kTsShift = 4;        // tsval = TSC >> 4: 16-tick units, wraps after ~2^36 ticks
+enum AckFlags : uint16_t {
+  kAckEchoValid = 1,  // echo_tsval/echo_seq hold a transmission (none arrived yet otherwise)
+};
+struct __attribute__((packed)) AckPayload {
+  uint32_t rx_drops;     // frames the receiver's port dropped (imissed + rx_nombuf), cumulative, wraps
+  uint16_t sack_words;   // 64-bit words in `sack`
+  uint16_t flags;        // AckFlags
+  uint32_t echo_tsval;   // the latest-sent transmission received so far: its tsval ...
+  uint32_t echo_seq;     // ... and sequence number (one burst shares a tsval)
+  uint64_t sack[kMaxSackWords];  // bit i of word w: frame ack + 1 + 64 w + i is held
+};
+inline constexpr uint16_t kAckPayloadFixedBytes = offsetof(AckPayload, sack);
+static_assert(kAckPayloadFixedBytes == 16);
+constexpr uint16_t ack_payload_bytes(unsigned sack_words) {
+  return static_cast<uint16_t>(kAckPayloadFixedBytes + 8 * sack_words);
+}
+
 static_assert(sizeof(FinPayload) <= kMaxPayloadBytes);
+static_assert(sizeof(AckPayload) <= kMaxPayloadBytes);
 static_assert(sizeof(HelloPayload) <= kMaxPayloadBytes);
 static_assert(sizeof(EndPayload) <= kMaxPayloadBytes);
 static_assert(sizeof(AbortPayload) <= kMaxPayloadBytes);

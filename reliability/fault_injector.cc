@@ -31,16 +31,18 @@ FaultSpec parse_fault_spec(const std::string& text) {
     else if (kind == "reorder") f.reorder = v;
     else if (kind == "corrupt") f.corrupt = v;
     else if (kind == "delay") f.delay = v;
-    else throw std::invalid_argument("'" + kind + "' is not a fault kind (drop, dup, reorder, corrupt, delay)");
+    else if (kind == "burst") f.burst = v;
+    else throw std::invalid_argument("'" + kind + "' is not a fault kind (drop, dup, reorder, corrupt, delay, burst)");
     if (end == text.size()) return f;
     at = end + 1;
   }
 }
 
 std::string describe(const FaultSpec& f) {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "drop=%g,dup=%g,reorder=%g,corrupt=%g,delay=%g", f.drop, f.duplicate, f.reorder,
-                f.corrupt, f.delay);
+  char buf[192];
+  int n = std::snprintf(buf, sizeof buf, "drop=%g,dup=%g,reorder=%g,corrupt=%g,delay=%g", f.drop, f.duplicate,
+                        f.reorder, f.corrupt, f.delay);
+  if (f.burst > 0) std::snprintf(buf + n, sizeof buf - static_cast<size_t>(n), ",burst=%g", f.burst);
   return buf;
 }
 
@@ -99,6 +101,14 @@ uint16_t FaultInjector::apply(rte_mbuf** pkts, uint16_t n, uint16_t cap, uint64_
   for (uint16_t i = 0; i < n; ++i) {
     rte_mbuf* m = pkts[i];
     ++counts_.seen;
+    // Bursts draw from the generator only when asked for: the other kinds'
+    // faults for a seed stay what they were.
+    if (burst_left_ > 0 || (spec_.burst > 0 && uniform() < spec_.burst)) {
+      burst_left_ = burst_left_ > 0 ? burst_left_ - 1 : kBurstFrames - 1;
+      ++counts_.dropped;
+      rte_pktmbuf_free(m);
+      continue;
+    }
     if (uniform() < spec_.drop) {
       ++counts_.dropped;
       rte_pktmbuf_free(m);

@@ -1,6 +1,7 @@
 // Deterministic fault injection on a burst of frames, for tests and for users
 // who want to see the transport work: drop, duplicate, reorder, corrupt and
-// delay a given fraction of frames, from a seeded generator. One injector
+// delay a given fraction of frames, or lose runs of kBurstFrames frames (a
+// congested queue), from a seeded generator. One injector
 // sits after rx_burst (receive) and one before tx_burst (transmit) on every
 // port: a port wrapper, so the PMD and the rest of the dataplane are the real
 // ones. Corruption flips one random bit of the wiregraph header or payload.
@@ -60,6 +61,7 @@ class FaultInjector {
   bool copy_on_corrupt_;  // transmit side: the sender keeps the original for retransmission
   std::deque<rte_mbuf*> reordered_;  // out on the next call, behind that call's frames' predecessors
   std::deque<Held> delayed_;         // out once release_tsc has passed (FIFO: equal delays)
+  unsigned burst_left_ = 0;          // frames still to drop in the current burst
   FaultCounts counts_;
 };
 

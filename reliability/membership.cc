@@ -54,9 +54,9 @@ void Membership::send_hello(bool reply) {
   wire::HelloPayload h{};
   h.nodes = info_.nodes;
   h.app = info_.app;
-  h.num_vertices = info_.num_vertices;
-  h.num_edges = info_.num_edges;
-  h.graph_fingerprint = info_.graph_fingerprint;
+  h.input_kind = info_.input_kind;
+  h.input_size = info_.input_size;
+  h.input_digest = info_.input_digest;
   h.params_digest = info_.params_digest;
   h.heard_mask = heard_ | (1ULL << rank_);
   std::memcpy(frame + wire::kPayloadOffset, &h, sizeof h);
@@ -93,12 +93,15 @@ void Membership::check_same_job(unsigned peer, const wire::HelloPayload& h) cons
   };
   if (h.nodes != info_.nodes) throw differ("--nodes", std::to_string(h.nodes), std::to_string(info_.nodes));
   if (h.app != info_.app) throw differ("app id", std::to_string(h.app), std::to_string(info_.app));
-  if (h.num_vertices != info_.num_vertices)
-    throw differ("vertex count", std::to_string(h.num_vertices), std::to_string(info_.num_vertices));
-  if (h.num_edges != info_.num_edges)
-    throw differ("edge count", std::to_string(h.num_edges), std::to_string(info_.num_edges));
-  if (h.graph_fingerprint != info_.graph_fingerprint)
-    throw differ("graph fingerprint", hex(h.graph_fingerprint), hex(info_.graph_fingerprint));
+  if (h.input_kind != info_.input_kind || h.input_size != info_.input_size || h.input_digest != info_.input_digest) {
+    auto describe = [this](uint32_t kind, uint64_t size, uint64_t digest) {
+      return info_.describe_input != nullptr ? info_.describe_input(kind, size, digest)
+                                             : "input " + hex(kind) + "/" + std::to_string(size) + "/" + hex(digest);
+    };
+    throw differ("graph input (--graph, --format: every node must load the same file or spec)",
+                 describe(h.input_kind, h.input_size, h.input_digest),
+                 describe(info_.input_kind, info_.input_size, info_.input_digest));
+  }
   if (h.params_digest != info_.params_digest)
     throw differ("parameters (--app options: --source, --iterations, --undirected, --checksum, --domains, "
                  "--domain-split)",

@@ -32,10 +32,12 @@ namespace wg {
 struct MembershipInfo {
   unsigned nodes;
   uint32_t app;
-  uint64_t num_vertices;
-  uint64_t num_edges;
-  uint64_t graph_fingerprint;
+  uint32_t input_kind;    // what the nodes load (compute/graph_input.h): kind and format
+  uint64_t input_size;    // its size
+  uint64_t input_digest;  // its header's digest, or the generator's spec
   uint64_t params_digest;
+  // Names an input for the mismatch message (nullptr: numbers only).
+  std::string (*describe_input)(uint32_t kind, uint64_t size, uint64_t digest) = nullptr;
 };
 
 // A fatal condition caused by another node (mismatched job, abort, silence).

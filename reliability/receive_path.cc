@@ -1,5 +1,6 @@
 #include "reliability/receive_path.h"
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -15,7 +16,13 @@ ReceivePath::ReceivePath(Dataplane& dp, const TransportConfig& cfg, AckChannel& 
     : dp_(dp), acks_out_(acks_out), ack_states_(ack_states), windows_(dp.options().nodes) {
   const unsigned rank = dp.options().rank;
   for (unsigned p = 0; p < windows_.size(); ++p)
-    if (p != rank) windows_[p] = std::make_unique<ReceiveWindow>(cfg.window, 0);
+    if (p != rank) {
+      windows_[p] = std::make_unique<ReceiveWindow>(cfg.window, 0);
+      ack_states_[p].held.init(cfg.window);
+    }
+  port_drops_.assign(dp.num_ports(), 0);
+  drops_poll_ticks_ = us_to_ticks(kDropsPollUs);
+  for (unsigned q = 0; q < dp.num_ports(); ++q) port_drops_[q] = dp.rx_drops(q);
   const uint64_t delay = us_to_ticks(cfg.fault_delay_us);
   for (unsigned q = 0; q < dp.num_ports(); ++q)
     faults_.emplace_back(cfg.rx_faults.any()
@@ -39,10 +46,33 @@ DropReason ReceivePath::classify(rte_mbuf* m, const uint8_t* frame, const wire::
     return bucket_crc_ok(frame, rte_pktmbuf_data_len(m)) ? DropReason::kNone : DropReason::kBadChecksum;
   if (dp_.options().checksum && !bucket_crc_ok(frame, rte_pktmbuf_data_len(m))) return DropReason::kBadChecksum;
   const unsigned src = h->src_rank;
-  // The ack goes to the send path, which applies it as the receive path used
-  // to (SendWindow::on_ack), stale ACK-only acks included: see ack_channel.h.
-  if (!acks_out_.push(AckEvent{src, h->ack, kind == wire::Kind::kAck, now})) ++acks_overflowed_;
+  // The ack goes to the send path, which applies it in order
+  // (SendWindow::on_ack), stale ones included: see ack_channel.h. An ACK
+  // frame's payload (validated: sack_words agrees with the count) goes along.
+  const bool pure = kind == wire::Kind::kAck;
+  const bool queued = acks_out_.emplace([&](AckEvent& e) {
+    e.peer = src;
+    e.ack = h->ack;
+    e.pure = pure;
+    e.now = now;
+    e.has_rx_drops = pure;
+    e.has_echo = false;
+    e.sack_words = 0;
+    e.rx_drops = 0;
+    if (pure) {
+      wire::AckPayload p;  // the fixed part; the words go straight into the event
+      std::memcpy(&p, frame + wire::kPayloadOffset, wire::kAckPayloadFixedBytes);
+      e.rx_drops = p.rx_drops;
+      e.sack_words = p.sack_words;
+      e.has_echo = (p.flags & wire::kAckEchoValid) != 0;
+      e.echo_tsval = p.echo_tsval;
+      e.echo_seq = p.echo_seq;
+      std::memcpy(e.sack, frame + wire::kPayloadOffset + wire::kAckPayloadFixedBytes, 8u * e.sack_words);
+    }
+  });
+  if (!queued) ++acks_overflowed_;
   if (!wire::is_sequenced(kind)) return DropReason::kNone;
+  note_transmission(src, h->tsval, h->seq);  // duplicates too: that transmission arrived
   ReceiveWindow& w = *windows_[src];
   switch (w.accept(h->seq, m)) {
     case ReceiveWindow::Verdict::kDeliver:
@@ -50,7 +80,8 @@ DropReason ReceivePath::classify(rte_mbuf* m, const uint8_t* frame, const wire::
       return DropReason::kNone;
     case ReceiveWindow::Verdict::kHold:
       *held = true;
-      request_ack_now(src);  // tell the sender about the gap at once (a stale ack)
+      ack_states_[src].held.set(h->seq);  // the selective ack will say so
+      request_ack_now(src);  // tell the sender about the gap at once
       return DropReason::kNone;
     case ReceiveWindow::Verdict::kDuplicate:
       request_ack_now(src);  // our ack was lost or late: repeat it
@@ -60,6 +91,32 @@ DropReason ReceivePath::classify(rte_mbuf* m, const uint8_t* frame, const wire::
       return DropReason::kBeyondWindow;
   }
   return DropReason::kNone;
+}
+
+void ReceivePath::note_transmission(unsigned peer, uint32_t tsval, uint32_t seq) {
+  AckState& a = ack_states_[peer];
+  const uint64_t latest = a.echo.load(std::memory_order_relaxed);  // ours
+  const bool valid = a.echo_valid.load(std::memory_order_relaxed);
+  if (valid && !sent_after(tsval, seq, static_cast<uint32_t>(latest >> 32), static_cast<uint32_t>(latest))) return;
+  a.echo.store(uint64_t{tsval} << 32 | seq, std::memory_order_release);
+  if (!valid) a.echo_valid.store(true, std::memory_order_release);
+}
+
+void ReceivePath::poll_port_drops(uint64_t now) {
+  next_drops_poll_ = now + drops_poll_ticks_;
+  const unsigned nodes = static_cast<unsigned>(windows_.size());
+  for (unsigned q = 0; q < dp_.num_ports(); ++q) {
+    const uint64_t total = dp_.rx_drops(q);
+    const uint64_t fresh = total - port_drops_[q];
+    if (fresh == 0) continue;
+    port_drops_[q] = total;
+    // Every peer whose frames arrive on this port hears of it in our ACKs.
+    for (unsigned p = 0; p < nodes; ++p) {
+      if (!windows_[p] || !dp_.peer_known(p) || dp_.port_of(p) != q) continue;
+      std::atomic<uint32_t>& d = ack_states_[p].rx_drops;
+      d.store(d.load(std::memory_order_relaxed) + static_cast<uint32_t>(fresh), std::memory_order_release);
+    }
+  }
 }
 
 void ReceivePath::rejected(const wire::BucketHeader* h, DropReason why) {

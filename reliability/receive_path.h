@@ -6,9 +6,12 @@
 //
 // Hands to the send path, never calling into it:
 //  - every ack a frame carries, as an AckEvent on the AckChannel (SPSC; the
-//    send path applies them in order, stale ones included);
+//    send path applies them in order, stale ones included), with an ACK
+//    frame's selective ack and receive-drop count;
 //  - what the send path must ack, in each peer's AckState (single-writer
-//    atomics: cumulative ack, deliveries, ack-now requests).
+//    atomics: cumulative ack, deliveries, ack-now requests, the frames held
+//    beyond the ack for the selective ack, and this node's receive drops
+//    from the port the peer's frames arrive on).
 #pragma once
 
 #include <rte_mbuf.h>
@@ -64,7 +67,15 @@ class ReceivePath {
     if (d == a.covered.load(std::memory_order_acquire)) a.pending_since.store(now, std::memory_order_relaxed);
     a.delivered.store(d + 1, std::memory_order_release);
   }
+  // The peer's frame (tsval, seq) arrived: keep the latest-sent one for the echo.
+  void note_transmission(unsigned peer, uint32_t tsval, uint32_t seq);
+  // Frames the ports dropped on receive (rte_eth_stats imissed +
+  // rx_nombuf), passed on to the peers behind each port (AckState::rx_drops,
+  // sent in every ACK frame: the sender's congestion signal). Polled every
+  // kDropsPollUs, not per burst: reading the stats is a driver call.
+  void poll_port_drops(uint64_t now);
   [[noreturn]] static void rejected(const wire::BucketHeader* h, DropReason why);
+  static constexpr double kDropsPollUs = 1000;
 
   // All fields: accumulator role.
   Dataplane& dp_;
@@ -73,6 +84,9 @@ class ReceivePath {
   std::vector<std::unique_ptr<ReceiveWindow>> windows_;  // per peer
   std::vector<std::unique_ptr<FaultInjector>> faults_;   // per port
   uint64_t acks_overflowed_ = 0;
+  std::vector<uint64_t> port_drops_;  // per port: receive drops as last read
+  uint64_t drops_poll_ticks_ = 0;
+  uint64_t next_drops_poll_ = 0;
 };
 
 // Header-only: deliver is the engine's fold, inlined.
@@ -104,6 +118,9 @@ unsigned ReceivePath::step(Deliver&& deliver) {
       if (held) continue;
       const unsigned src = h->src_rank;
       const bool sequenced = wire::is_sequenced(static_cast<wire::Kind>(h->kind));
+      // The last frame of a superstep (END) or of the job (FIN): its sender
+      // waits for nothing after it, so its ack should not wait either.
+      bool ack_at_once = h->kind != static_cast<uint8_t>(wire::Kind::kData);
       why = deliver(m, q, frame, h);
       if (why != DropReason::kNone) {
         dp_.rx.drop(why);
@@ -117,10 +134,13 @@ unsigned ReceivePath::step(Deliver&& deliver) {
       note_delivery(src, now);
       // The gap may have closed: deliver what was held behind it.
       bool released = false;
-      while (void* next = windows_[src]->next_in_order()) {
+      ReceiveWindow& window = *windows_[src];
+      for (uint32_t seq = window.ack(); void* next = window.next_in_order(); seq = window.ack()) {
         released = true;
+        ack_states_[src].held.clear(seq);  // before the ack that covers it is published
         rte_mbuf* hm = static_cast<rte_mbuf*>(next);
         const uint8_t* hf = rte_pktmbuf_mtod(hm, const uint8_t*);
+        ack_at_once |= bucket_header(hf)->kind != static_cast<uint8_t>(wire::Kind::kData);
         why = deliver(hm, q, hf, bucket_header(hf));
         if (why != DropReason::kNone) {
           dp_.rx.drop(why);
@@ -130,8 +150,10 @@ unsigned ReceivePath::step(Deliver&& deliver) {
         note_delivery(src, now);
       }
       if (released) publish_ack(src);
+      if (ack_at_once) request_ack_now(src);
     }
   }
+  if (now >= next_drops_poll_) poll_port_drops(now);
   return total;
 }
 

@@ -3,6 +3,7 @@
 #include <rte_cycles.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "reliability/transport_time.h"
 
@@ -20,15 +21,26 @@ static_assert(TxPort::kMaxBurst >= Dataplane::kBurst, "a TxPort takes a whole da
 
 }  // namespace
 
-SendPath::SendPath(Dataplane& dp, const TransportConfig& cfg, AckChannel& acks_in, AckState* ack_states)
-    : dp_(dp), cfg_(cfg), rank_(dp.options().rank), acks_in_(acks_in), ack_states_(ack_states),
-      conns_(dp.options().nodes), ack_delay_ticks_(us_to_ticks(cfg.ack_delay_us)),
-      keepalive_ticks_(us_to_ticks(cfg.keepalive_ms * 1000)) {
+CongestionConfig congestion_config(const TransportConfig& cfg) {
   CongestionConfig cc;
   cc.ast_init_ticks = us_to_ticks(cfg.ast_us);
   cc.rto_min_ticks = us_to_ticks(cfg.rto_min_us);
   cc.rto_max_ticks = us_to_ticks(cfg.rto_max_us);
-  cc.rto_init_ticks = cc.rto_min_ticks;
+  // Before the first round trip is measured: the old 10 ms floor, within the bounds.
+  cc.rto_init_ticks = std::clamp(us_to_ticks(kInitialRtoUs), cc.rto_min_ticks, cc.rto_max_ticks);
+  cc.max_ack_delay_ticks = us_to_ticks(cfg.ack_delay_us);
+  // Round trips here include the peer's ack delay and idle back-off: queue
+  // growth must stand out from both.
+  cc.queue_slack_ticks = us_to_ticks(2 * cfg.ack_delay_us + kQueueSlackUs);
+  cc.stall_half_life_ticks = us_to_ticks(kStallHalfLifeUs);
+  return cc;
+}
+
+SendPath::SendPath(Dataplane& dp, const TransportConfig& cfg, AckChannel& acks_in, AckState* ack_states)
+    : dp_(dp), cfg_(cfg), rank_(dp.options().rank), acks_in_(acks_in), ack_states_(ack_states),
+      conns_(dp.options().nodes), ack_delay_ticks_(us_to_ticks(cfg.ack_delay_us)),
+      keepalive_ticks_(us_to_ticks(cfg.keepalive_ms * 1000)) {
+  const CongestionConfig cc = congestion_config(cfg);
   for (unsigned p = 0; p < conns_.size(); ++p)
     if (p != rank_) conns_[p].window = std::make_unique<SendWindow>(cfg.window, 0, cc);
   const uint64_t delay = us_to_ticks(cfg.fault_delay_us);
@@ -57,10 +69,11 @@ void SendPath::apply_received_acks() {
       free_frame);
 }
 
-void SendPath::stamp(rte_mbuf* m, uint32_t seq, uint32_t ack) const {
+void SendPath::stamp(rte_mbuf* m, uint32_t seq, uint32_t ack, uint64_t now) const {
   wire::BucketHeader* h = bucket_header(rte_pktmbuf_mtod(m, uint8_t*));
   h->seq = seq;
   h->ack = ack;
+  h->tsval = static_cast<uint32_t>(now >> wire::kTsShift);  // the time SendWindow::transmitted records
   dp_.seal(m);
 }
 
@@ -98,6 +111,7 @@ unsigned SendPath::send_connection(unsigned peer, uint64_t now) {
   Connection& c = conns_[peer];
   SendWindow& w = *c.window;
   if (w.timed_out(now)) w.on_timeout(now);
+  else if (w.reorder_timer_due(now)) w.detect_losses(now);
 
   // Admit queued buckets into the window (this is where they get their sequence number).
   while (!w.full()) {
@@ -107,27 +121,29 @@ unsigned SendPath::send_connection(unsigned peer, uint64_t now) {
     for (unsigned i = 0; i < n; ++i) w.push(batch[i]);
     if (n < room) break;
   }
-
-  if (w.head_resend_wanted()) fast_retransmit(peer, now);
+  if (w.probe_due(now)) w.probe(now);
 
   unsigned sent = 0;
   if (w.has_pending() && w.may_send(now)) {
+    // Frames marked lost first (oldest first), then new ones.
+    uint32_t seqs[Dataplane::kBurst];
     rte_mbuf* tx[Dataplane::kBurst];
+    const unsigned want = w.to_transmit(seqs, Dataplane::kBurst);
     uint16_t k = 0;
     const AckSnapshot snap = snapshot(peer);
-    for (uint32_t seq = w.next_to_transmit(); k < Dataplane::kBurst && seq != w.snd_nxt(); ++seq) {
-      rte_mbuf* m = static_cast<rte_mbuf*>(w.frame(seq));
+    for (; k < want; ++k) {
+      rte_mbuf* m = static_cast<rte_mbuf*>(w.frame(seqs[k]));
       // A zero-copy PMD (or a NIC still DMAing) may hold the previous
       // transmission: never rewrite a frame someone else can still read.
       if (rte_mbuf_refcnt_read(m) > 1) break;
-      stamp(m, seq, snap.ack);
+      stamp(m, seqs[k], snap.ack, now);
       rte_mbuf_refcnt_update(m, 1);  // the port frees its reference; the window keeps ours
-      tx[k++] = m;
+      tx[k] = m;
     }
     if (k > 0) {
       const uint64_t t0 = rte_rdtsc();
       const uint16_t n = ports_[dp_.port_of(peer)].send(tx, k, now);
-      for (uint16_t i = 0; i < n; ++i) w.transmitted(now);
+      for (uint16_t i = 0; i < n; ++i) w.transmitted(seqs[i], now);
       for (uint16_t i = n; i < k; ++i) rte_mbuf_refcnt_update(tx[i], -1);  // not taken: drop the port's reference
       sent = n;
       w.paced(now, sent, rte_rdtsc() - t0);
@@ -147,27 +163,30 @@ unsigned SendPath::send_connection(unsigned peer, uint64_t now) {
   return sent;
 }
 
-void SendPath::fast_retransmit(unsigned peer, uint64_t now) {
-  SendWindow& w = *conns_[peer].window;
-  rte_mbuf* m = static_cast<rte_mbuf*>(w.frame(w.snd_una()));
-  if (rte_mbuf_refcnt_read(m) != 1) return;  // its last transmission is still out: try later
-  stamp(m, w.snd_una(), ack_states_[peer].rcv_ack.load(std::memory_order_acquire));
-  rte_mbuf_refcnt_update(m, 1);
-  if (ports_[dp_.port_of(peer)].send(&m, 1, now) == 1)
-    w.head_resent(now);
-  else
-    rte_mbuf_refcnt_update(m, -1);  // not taken: drop the port's reference
-}
-
 void SendPath::send_ack(unsigned peer, uint64_t now) {
   Connection& c = conns_[peer];
   rte_mbuf* m = dp_.alloc_control();
   if (m == nullptr) return;  // try again on the next step
   uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
-  write_bucket_header(frame, wire::Kind::kAck, dp_.options().job_token, rank_, peer, 0, 0);
-  dp_.address(m, peer, sizeof(wire::BucketHeader));
   const AckSnapshot snap = snapshot(peer);
-  stamp(m, 0, snap.ack);
+  const AckState& a = ack_states_[peer];
+  // The selective ack: which frames past the cumulative ack we hold.
+  uint64_t sack[wire::kMaxSackWords];
+  wire::AckPayload p{};
+  p.rx_drops = a.rx_drops.load(std::memory_order_acquire);
+  p.sack_words = static_cast<uint16_t>(a.held.encode(snap.ack, sack, wire::kMaxSackWords));
+  if (a.echo_valid.load(std::memory_order_acquire)) {
+    const uint64_t echo = a.echo.load(std::memory_order_acquire);
+    p.flags = wire::kAckEchoValid;
+    p.echo_tsval = static_cast<uint32_t>(echo >> 32);
+    p.echo_seq = static_cast<uint32_t>(echo);
+  }
+  std::memcpy(p.sack, sack, 8u * p.sack_words);
+  const uint16_t bytes = wire::ack_payload_bytes(p.sack_words);
+  write_bucket_header(frame, wire::Kind::kAck, dp_.options().job_token, rank_, peer, 0, bytes);
+  std::memcpy(frame + wire::kPayloadOffset, &p, bytes);
+  dp_.address(m, peer, static_cast<uint16_t>(sizeof(wire::BucketHeader) + bytes));
+  stamp(m, 0, snap.ack, 0);
   // An ACK the port cannot take is as good as lost on the wire: the peer
   // recovers with the next one. Mark the ack sent either way (as always).
   if (ports_[dp_.port_of(peer)].send(&m, 1, now) == 0) rte_pktmbuf_free(m);

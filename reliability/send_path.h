@@ -1,9 +1,11 @@
 // The transport's send path. Owner: the sender role (one lcore).
 //
 // Owns the SendWindows (sequence numbers, frames kept for retransmission by
-// mbuf reference, go-back-N on timeout, pacing by AST x N), ack stamping,
-// ACK-only frames and keepalives, and every transmission (TxPort, one per
-// port, with the port's transmit fault injector).
+// mbuf reference, loss recovery: selective acks, time-based loss detection,
+// tail-loss probes, timeouts; pacing by AST x N), ack stamping, ACK frames
+// (cumulative + selective ack, receive drops) and keepalives, and every
+// transmission (TxPort, one per port, with the port's transmit fault
+// injector).
 //
 // Reads from the receive path: received acks through the AckChannel (applied
 // by apply_received_acks(), in arrival order) and what to ack through each
@@ -25,6 +27,12 @@
 
 namespace wg {
 
+// The SendWindows' settings from the command line's.
+inline constexpr double kInitialRtoUs = 10000;  // RTO before the first RTT sample
+inline constexpr double kQueueSlackUs = 100;     // queue growth: see CongestionConfig::queue_slack_ticks
+inline constexpr double kStallHalfLifeUs = 100000;  // a slow peer's floor on the timers halves every 100 ms
+CongestionConfig congestion_config(const TransportConfig& cfg);
+
 class SendPath {
  public:
   SendPath(Dataplane& dp, const TransportConfig& cfg, AckChannel& acks_in, AckState* ack_states);
@@ -32,8 +40,9 @@ class SendPath {
   SendPath(const SendPath&) = delete;
   SendPath& operator=(const SendPath&) = delete;
 
-  // Admit queued buckets, (re)transmit what pacing allows, handle timeouts,
-  // send due acks and keepalives. Returns data frames sent.
+  // Admit queued buckets, (re)transmit what pacing allows (frames marked
+  // lost first), run the loss-detection, probe and timeout timers, send due
+  // acks and keepalives. Returns data frames sent.
   unsigned step();
   // Apply the acks the receive path queued (SendWindow::on_ack, in order).
   void apply_received_acks();
@@ -61,8 +70,7 @@ class SendPath {
 
   unsigned send_connection(unsigned peer, uint64_t now);
   void send_ack(unsigned peer, uint64_t now);
-  void fast_retransmit(unsigned peer, uint64_t now);
-  void stamp(rte_mbuf* m, uint32_t seq, uint32_t ack) const;
+  void stamp(rte_mbuf* m, uint32_t seq, uint32_t ack, uint64_t now) const;
   AckSnapshot snapshot(unsigned peer) const;
   void acked(unsigned peer, const AckSnapshot& s, uint64_t now);
 

@@ -12,4 +12,11 @@ inline bool seq_le(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) 
 inline bool seq_gt(uint32_t a, uint32_t b) { return seq_lt(b, a); }
 inline uint32_t seq_distance(uint32_t from, uint32_t to) { return to - from; }  // to >= from
 
+// Transmission (ts_a, seq_a) left after (ts_b, seq_b): by send time (32-bit,
+// wrapping tsval units), then by sequence number (a burst shares one time and
+// goes out in sequence order).
+inline bool sent_after(uint32_t ts_a, uint32_t seq_a, uint32_t ts_b, uint32_t seq_b) {
+  return static_cast<int32_t>(ts_a - ts_b) > 0 || (ts_a == ts_b && seq_gt(seq_a, seq_b));
+}
+
 }  // namespace wg

@@ -48,4 +48,34 @@ int SuperstepLedger::first_overfull_peer(uint32_t s) const {
   return -1;
 }
 
+uint64_t SuperstepLedger::progress(uint32_t s) const {
+  uint64_t sum = 0;
+  for (const PeerSlots& p : peers_) {
+    const Slot& sl = p.slot[s & 1];
+    if (sl.superstep == s) sum += sl.buckets + sl.records + sl.end_seen;
+  }
+  return sum;
+}
+
+std::string SuperstepLedger::missing(uint32_t s) const {
+  std::string out;
+  const std::string step = std::to_string(s);
+  for (unsigned p = 0; p < peers_.size(); ++p) {
+    if (p == my_rank_) continue;
+    const Slot& sl = slot(p, s);
+    const uint64_t buckets = sl.superstep == s ? sl.buckets : 0, records = sl.superstep == s ? sl.records : 0;
+    const std::string arrived = std::to_string(buckets) + " buckets and " + std::to_string(records) + " records";
+    std::string what;
+    if (sl.superstep != s || !sl.end_seen)
+      what = "no END(" + step + ") yet, " + arrived + " so far";
+    else if (buckets != sl.end.buckets_to_dst || records != sl.end.messages_to_dst)
+      what = "its END(" + step + ") announced " + std::to_string(sl.end.buckets_to_dst) + " buckets and " +
+             std::to_string(sl.end.messages_to_dst) + " records, " + arrived + " arrived";
+    else
+      continue;
+    out += (out.empty() ? "node " : "; node ") + std::to_string(p) + ": " + what;
+  }
+  return out;
+}
+
 }  // namespace wg

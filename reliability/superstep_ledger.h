@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "dataplane/wire.h"
@@ -38,6 +39,16 @@ class SuperstepLedger {
   int first_incomplete_peer(uint32_t s) const;
   // A peer that sent more buckets than its END announced, or -1.
   int first_overfull_peer(uint32_t s) const;
+
+  // Everything received for s so far as one number: it grows with every
+  // bucket, record and END, so an unchanged value means nothing arrived
+  // (reliability/progress_watch.h). 0 if s is not open.
+  uint64_t progress(uint32_t s) const;
+  // What s still lacks from each peer, for the error that ends a stalled run:
+  // "node 2: no END(5) yet, 3 buckets and 500 records so far; node 3: its
+  // END(5) announced 12 buckets and 2000 records, 11 buckets and 1821 records
+  // arrived". Empty when s is complete.
+  std::string missing(uint32_t s) const;
 
   const wire::EndPayload& end(unsigned peer, uint32_t s) const { return slot(peer, s).end; }
   uint64_t buckets(unsigned peer, uint32_t s) const { return slot(peer, s).buckets; }

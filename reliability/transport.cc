@@ -35,6 +35,7 @@ std::vector<ConnectionReport> Transport::report() const {
     r.ast_us = ticks_to_us(w.ast_ticks());
     r.rto_us = ticks_to_us(w.rto_ticks());
     r.srtt_us = ticks_to_us(w.srtt_ticks());
+    r.min_rtt_us = ticks_to_us(w.min_rtt_ticks());
     r.acks_sent = send_.acks_sent(p);
     out.push_back(r);
   }

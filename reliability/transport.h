@@ -2,19 +2,22 @@
 //
 // Two paths, one owner each (see send_path.h, receive_path.h):
 //   sender role      - SendPath: SendWindows (sequence numbers, frames kept
-//                      for retransmission by mbuf reference, cumulative acks,
-//                      go-back-N on timeout, pacing by AST x N), ack
-//                      stamping, ACK-only frames, keepalives, every tx
-//                      (TxPort: one rule for "sent", with the tx injector)
+//                      for retransmission by mbuf reference, cumulative and
+//                      selective acks, time-based loss detection, tail-loss
+//                      probes, timeouts, pacing by AST x N), ack stamping,
+//                      ACK frames, keepalives, every tx (TxPort: one rule for
+//                      "sent", with the tx injector)
 //   accumulator role - ReceivePath: rx, validation, checksum, ReceiveWindows
 //                      (in-order exactly-once delivery, reorder buffer,
 //                      duplicate suppression), delivery
-// Between them, single-writer hand-offs only: received acks go from the
-// receive path to the send path through an SPSC AckChannel; what to ack
-// (cumulative ack, deliveries, ack-now requests) through per-peer AckStates.
-// Acks ride on every sequenced frame and go alone (ACK frames) when a peer
-// has nothing to carry them, when a frame arrives out of order or twice, and
-// as keepalives.
+// Between them, single-writer hand-offs only: received acks (with an ACK
+// frame's selective ack and the peer's receive drops) go from the receive
+// path to the send path through an SPSC AckChannel; what to ack (cumulative
+// ack, deliveries, ack-now requests, frames held past the ack, this node's
+// receive drops) through per-peer AckStates. Cumulative acks ride on every
+// sequenced frame; ACK frames carry the selective ack too and go when a peer
+// has nothing to carry the ack, when a frame arrives out of order or twice,
+// and as keepalives.
 //
 // Data buckets, END and FIN frames are sequenced; HELLO (repeated until
 // answered), ACK and ABORT (best effort, the sender is about to exit) are not.
@@ -54,6 +57,7 @@ struct ConnectionReport {
   double ast_us = 0;
   double rto_us = 0;
   double srtt_us = 0;
+  double min_rtt_us = 0;
   uint64_t acks_sent = 0;  // ACK-only frames
 };
 

@@ -46,11 +46,23 @@ ordered_json links_json(const std::vector<ConnectionReport>& links) {
                  {"ast_us", c.ast_us},
                  {"rto_us", c.rto_us},
                  {"srtt_us", c.srtt_us},
+                 {"min_rtt_us", c.min_rtt_us},
                  {"frames", c.send.frames},
                  {"retransmissions", c.send.retransmissions},
                  {"timeouts", c.send.timeouts},
                  {"new_acks", c.send.new_acks},
                  {"stale_acks", c.send.stale_acks},
+                 {"sacked", c.send.sacked},
+                 {"lost", c.send.lost},
+                 {"probes", c.send.probes},
+                 {"spurious", c.send.spurious},
+                 {"max_n", c.send.max_n},
+                 {"rounds", c.send.rounds},
+                 {"congestion_rounds", c.send.congestion_rounds},
+                 {"signal_burst", c.send.signal_burst},
+                 {"signal_queue", c.send.signal_queue},
+                 {"signal_rx_drops", c.send.signal_rx_drops},
+                 {"signal_rto", c.send.signal_rto},
                  {"acks_sent", c.acks_sent},
                  {"delivered", c.receive.delivered},
                  {"held", c.receive.held},
@@ -63,6 +75,25 @@ ordered_json roles_json(const std::array<double, kRoles>& seconds) {
   ordered_json o = ordered_json::object();
   for (unsigned i = 0; i < kRoles; ++i) o[role_name(static_cast<Role>(i))] = seconds[i];
   return o;
+}
+
+ordered_json load_json(const LoadFigures& l) {
+  return {{"vertices", l.num_vertices},
+          {"edges", l.num_edges},
+          {"weighted", l.weighted},
+          {"fingerprint", l.fingerprint},
+          {"input_bytes", l.input_bytes},
+          {"bytes_read", l.bytes_read},
+          {"edges_read", l.edges_parsed},
+          {"edges_sent", l.edges_sent},
+          {"edges_received", l.edges_received},
+          {"local_edges", l.local_edges},
+          {"seconds", {{"read", l.read_seconds},
+                       {"parse", l.parse_seconds},
+                       {"shuffle", l.shuffle_seconds},
+                       {"build", l.build_seconds},
+                       {"wait", l.wait_seconds},
+                       {"total", l.seconds}}}};
 }
 
 // "apply 5% scatter 61% network 20% wait 14%": shares of the lcore-seconds.
@@ -87,6 +118,9 @@ void write_node_json(const std::string& path, const ordered_json& config, const 
   j["nodes"] = r.nodes;
   j["config"] = config;
   j["load_seconds"] = r.load_seconds;
+  j["load"] = load_json(r.load);
+  j["peak_rss_bytes"] = r.peak_rss_bytes;
+  j["bytes_per_local_edge"] = r.load.local_edges ? static_cast<double>(r.peak_rss_bytes) / r.load.local_edges : 0.0;
   j["discovery_seconds"] = r.discovery_seconds;
   j["compute_seconds"] = r.compute_seconds;
   j["line_rate_gbps"] = r.line_rate_gbps;
@@ -165,16 +199,25 @@ void print_step(const StepStats& st, double line_rate_gbps) {
       st.messages_accumulated, st.seconds, l2, l1, line_rate_gbps > 0 ? 100.0 * l1 / line_rate_gbps : 0.0,
       line_rate_gbps, rtx, role_shares(st.role_seconds).c_str());
   for (const ConnectionReport& c : st.links)
-    std::printf("               to node %u: N %u  AST %.3f us  RTO %.0f us  sent %" PRIu64 "  retransmitted %" PRIu64
-                "  timeouts %" PRIu64 "  stale acks %" PRIu64 "  dup rx %" PRIu64 "\n",
-                c.peer, c.n, c.ast_us, c.rto_us, c.send.frames, c.send.retransmissions, c.send.timeouts,
-                c.send.stale_acks, c.receive.duplicates);
+    std::printf("               to node %u: N %u (max %u, %" PRIu64 " congested rounds)  AST %.3f us  SRTT %.0f us  RTO %.0f us"
+                "  sent %" PRIu64 "  retransmitted %" PRIu64 " (lost %" PRIu64 ", probes %" PRIu64 ", timeouts %" PRIu64
+                ")  dup rx %" PRIu64 "\n",
+                c.peer, c.n, c.send.max_n, c.send.congestion_rounds, c.ast_us, c.srtt_us, c.rto_us, c.send.frames,
+                c.send.retransmissions, c.send.lost, c.send.probes, c.send.timeouts, c.receive.duplicates);
   std::fflush(stdout);
 }
 
 void print_run_totals(const RunReport& r) {
   std::printf("totals: %zu supersteps, load %.3f s, discovery %.3f s, compute %.3f s\n", r.steps.size(),
               r.load_seconds, r.discovery_seconds, r.compute_seconds);
+  const LoadFigures& l = r.load;
+  std::printf("        load: read %.3f s, parse %.3f s, shuffle %.3f s, build %.3f s, waiting for other nodes %.3f s; "
+              "%.1f MB of the input read, %" PRIu64 " edges read, %" PRIu64 " sent, %" PRIu64 " received, %" PRIu64
+              " held\n",
+              l.read_seconds, l.parse_seconds, l.shuffle_seconds, l.build_seconds, l.wait_seconds, l.bytes_read / 1e6,
+              l.edges_parsed, l.edges_sent, l.edges_received, l.local_edges);
+  std::printf("        peak RSS %.1f MB (%.1f bytes per local edge)\n", r.peak_rss_bytes / 1e6,
+              l.local_edges ? static_cast<double>(r.peak_rss_bytes) / l.local_edges : 0.0);
   std::printf("        tx %" PRIu64 " frames %" PRIu64 " bytes (%" PRIu64 " times the NIC was full); rx %" PRIu64
               " frames, %" PRIu64 " data buckets, %" PRIu64 " records\n",
               r.tx.frames, r.tx.bytes, r.tx.ring_full, r.rx.frames, r.rx.data_buckets, r.rx.records);

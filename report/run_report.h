@@ -40,10 +40,31 @@ struct StepStats {
   std::vector<ConnectionReport> links;
 };
 
+// What loading cost this node (compute/graph_loader.h fills it): the graph
+// as loaded (cluster-wide), this node's share of the reading and the shuffle,
+// and the load time split into its parts.
+struct LoadFigures {
+  uint64_t num_vertices = 0;      // cluster-wide, after the program's rules
+  uint64_t num_edges = 0;
+  bool weighted = false;
+  uint64_t fingerprint = 0;
+  uint64_t input_bytes = 0;       // the input file's size (0: generated or in memory)
+  uint64_t bytes_read = 0;        // of it, by this node (its range and the header)
+  uint64_t edges_parsed = 0;      // edges this node read or generated, after the per-edge rules
+  uint64_t edges_sent = 0;        // of which to other nodes
+  uint64_t edges_received = 0;    // from other nodes
+  uint64_t local_edges = 0;       // out-edges this node holds
+  double read_seconds = 0, parse_seconds = 0, shuffle_seconds = 0, build_seconds = 0;
+  double wait_seconds = 0;        // the rest: waiting for slower nodes (their edges, their builds)
+  double seconds = 0;             // the whole loading phase
+};
+
 struct RunReport {
   unsigned rank = 0;
   unsigned nodes = 1;
   double load_seconds = 0.0;
+  LoadFigures load;
+  uint64_t peak_rss_bytes = 0;    // the process's largest resident set, at the end of the run
   double discovery_seconds = 0.0;
   double compute_seconds = 0.0;
   std::vector<StepStats> steps;

@@ -69,10 +69,15 @@ int links(const char*, const char*, rte_tel_data* d) {
     rte_tel_data_start_dict(peer);
     rte_tel_data_add_dict_u64(peer, "n", c.n);
     rte_tel_data_add_dict_u64(peer, "ast_ns", static_cast<uint64_t>(c.ast_us * 1000));
+    rte_tel_data_add_dict_u64(peer, "max_n", c.send.max_n);
+    rte_tel_data_add_dict_u64(peer, "srtt_us", static_cast<uint64_t>(c.srtt_us));
     rte_tel_data_add_dict_u64(peer, "rto_us", static_cast<uint64_t>(c.rto_us));
     rte_tel_data_add_dict_u64(peer, "frames", c.send.frames);
     rte_tel_data_add_dict_u64(peer, "retransmissions", c.send.retransmissions);
+    rte_tel_data_add_dict_u64(peer, "lost", c.send.lost);
+    rte_tel_data_add_dict_u64(peer, "probes", c.send.probes);
     rte_tel_data_add_dict_u64(peer, "timeouts", c.send.timeouts);
+    rte_tel_data_add_dict_u64(peer, "congestion_rounds", c.send.congestion_rounds);
     rte_tel_data_add_dict_u64(peer, "stale_acks", c.send.stale_acks);
     rte_tel_data_add_dict_u64(peer, "duplicates_received", c.receive.duplicates);
     const std::string name = "node" + std::to_string(c.peer);
@@ -89,7 +94,7 @@ void publish_telemetry(const TelemetrySource* src) {
                                "wiregraph node counters: superstep, frames, bytes, records, drops");
     rte_telemetry_register_cmd("/wiregraph/drops", drops, "wiregraph received frames dropped, by reason");
     rte_telemetry_register_cmd("/wiregraph/links", links,
-                               "wiregraph transport per peer: N, AST, RTO, retransmissions, timeouts");
+                               "wiregraph transport per peer: N, AST, SRTT, RTO, retransmissions, losses, probes, timeouts");
     return true;
   }();
   (void)registered;

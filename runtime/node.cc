@@ -1,13 +1,16 @@
 #include "runtime/node.h"
 
-#include <chrono>
+#include <sys/resource.h>
 
-#include "compute/graph_reader.h"
+#include <cstdlib>
+
+#include "compute/dense_block.h"
+#include "compute/memory_limit.h"
 #include "numa/topology.h"
 
 namespace wg {
 
-DataplaneOptions dataplane_options(const Config& c, unsigned record_bytes) {
+DataplaneOptions dataplane_options(const Config& c) {
   DataplaneOptions o;
   o.job_token = c.job_token;
   o.rank = c.rank;
@@ -18,7 +21,6 @@ DataplaneOptions dataplane_options(const Config& c, unsigned record_bytes) {
   o.window = c.transport.window;
   o.checksum = c.transport.checksum;
   o.domains = c.domains;
-  o.record_bytes = record_bytes;
   return o;
 }
 
@@ -31,33 +33,34 @@ Config resolved(Config c) {
 
 }  // namespace
 
-Node::Node(const Config& config, unsigned record_bytes)
-    : cfg_(resolved(config)), dp_(std::make_unique<Dataplane>(dataplane_options(cfg_, record_bytes))) {}
+Node::Node(const Config& config)
+    : cfg_(resolved(config)), dp_(std::make_unique<Dataplane>(dataplane_options(cfg_))) {}
 
-LoadedGraph Node::load() const {
-  const auto t0 = std::chrono::steady_clock::now();
-  LoadedGraph g = prepare(load_graph(cfg_.graph, cfg_.format));
-  g.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return g;
+MemoryLimit Node::memory_limit() const {
+  unsigned sharing = 1;
+  if (const char* n = std::getenv("WIREGRAPH_NODES_PER_HOST")) sharing = static_cast<unsigned>(std::atoi(n));
+  return share_of(read_memory_limit(), sharing);
 }
 
-LoadedGraph Node::prepare(EdgeList edges) const {
-  const GraphRules& rules = cfg_.program.graph;
-  LoadedGraph g;
-  g.edges = std::move(edges);
-  if (cfg_.undirected || rules.symmetrize) add_reverse_edges(g.edges);
-  if (rules.drop_self_loops) remove_self_loops(g.edges);
-  if (rules.drop_duplicates) remove_duplicate_edges(g.edges);
-  if (cfg_.program.uses_source && cfg_.source >= g.edges.num_vertices)
-    throw ConfigError("--source " + std::to_string(cfg_.source) + " is not a vertex of " + cfg_.graph + " (it has " +
-                      std::to_string(g.edges.num_vertices) + " vertices)");
-  g.fingerprint = fingerprint(g.edges);
-  return g;
+void Node::check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) const {
+  shape.nodes = cfg_.nodes;
+  shape.domains = cfg_.domains;
+  shape.scatter = cfg_.engine.scatter;
+  shape.segment_bytes = cfg_.engine.segment_bytes ? cfg_.engine.segment_bytes : default_segment_bytes();
+  AppFootprint loaded = app;
+  loaded.symmetrize |= cfg_.undirected;  // --undirected doubles the edges like the program's own rule
+  check_memory(estimate_node_memory(shape, loaded), held, memory_limit(), what);
 }
 
 double Node::line_rate_gbps() const {
   if (cfg_.engine.line_rate_gbps > 0) return cfg_.engine.line_rate_gbps;
   return dp_->link_speed_gbps() > 0 ? dp_->link_speed_gbps() : 10.0;
+}
+
+uint64_t peak_rss_bytes() {
+  struct rusage ru{};
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+  return static_cast<uint64_t>(ru.ru_maxrss) * 1024;  // Linux reports KiB
 }
 
 }  // namespace wg

@@ -1,18 +1,22 @@
-// A program's run on an assembled node (runtime/node.h): partition the
-// loaded graph, build the engine and the runtime, run, and (run_program)
-// report and write the outputs. The only code instantiated per program
+// A program's run on an assembled node (runtime/node.h): one runtime, two
+// phases. The loader gives the node its share of the graph
+// (compute/graph_loader.h), then the program's engine runs on it; run_program
+// reports and writes the outputs. The only code instantiated per program
 // outside compute/engine.h and compute/worker.h.
 #pragma once
 
 #include <cstdio>
+#include <chrono>
 #include <exception>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "compute/domain_plan.h"
 #include "compute/engine.h"
+#include "compute/graph_input.h"
+#include "compute/graph_loader.h"
 #include "compute/lcore_layout.h"
 #include "compute/partition.h"
 #include "compute/runtime.h"
@@ -32,78 +36,131 @@ struct RunResult {
   RunReport report;
 };
 
-// The error of a run that failed inside the runtime, after it told the peers.
+// The error of a run that failed after it told the peers (ABORT).
 class RuntimeFailure : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-// compute_on_node without the ABORT on failure.
+// What every node of the job must agree on before anything is loaded.
 template <VertexProgram Prog>
-RunResult<Prog> compute_unguarded(Node& node, LoadedGraph& g, Prog prog, bool announce) {
+JobIdentity job_identity(const Config& cfg, const GraphInput& input) {
+  const InputIdentity in = identify_input(input);
+  return JobIdentity{program_id(Prog::kTraits.name), cfg.params_digest(), in.kind, in.size, in.digest, &describe_input};
+}
+
+// What the input declares (a header, a binary file's length, the generator's
+// spec) against what this node may use, before anything is read or sent. An
+// edge list declares nothing: the loader checks it once its edges are in.
+template <VertexProgram Prog>
+void check_declared_memory(const Node& node, const GraphInput& input) {
   const Config& cfg = node.config();
-  DomainPlan plan = plan_domains(g.edges, cfg.nodes, cfg.rank, cfg.domains, cfg.domain_metis);
-  RunResult<Prog> out;
-  out.graph = build_local_graph(g.edges, cfg.nodes, cfg.rank, Prog::kTraits.graph.weights, &plan.map);
-  const LocalGraph& lg = out.graph;
-  if (cfg.domains == 1) plan.mine = partition_domains(lg, 1, false);
-  const JobIdentity job{program_id(Prog::kTraits.name), cfg.params_digest(), g.fingerprint};
-  const double load_seconds = g.load_seconds;
-  {
-    EdgeList none;
-    std::swap(none, g.edges);  // the node keeps only its part from here on
-  }
+  const DeclaredSize d = declared_input_size(input);
+  if (d.vertices == 0 && d.edges == 0) return;
+  const bool doubled = cfg.undirected || Prog::kTraits.graph.symmetrize;
+  const uint64_t edges = doubled && d.edges <= UINT64_MAX / 2 ? 2 * d.edges : d.edges;
+  node.check_memory_for(balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains), footprint_of<Prog>(), 0,
+                        input.spec + ": " + d.what);
+}
+
+// What the node prints once its share is loaded.
+inline void announce_graph(const Config& cfg, const LoadReport& load, const LocalGraph& lg, const LcoreLayout& layout) {
+  std::printf("graph: %lu vertices, %lu edges%s (fingerprint 0x%016lx); this node read %.1f MB and holds %u "
+              "vertices, %lu out-edges; loaded in %.3f s\n",
+              static_cast<unsigned long>(load.num_vertices), static_cast<unsigned long>(load.num_edges),
+              load.weighted ? " (weighted)" : "", static_cast<unsigned long>(load.fingerprint), load.bytes_read / 1e6,
+              lg.num_local, static_cast<unsigned long>(local_out_edges(lg)), load.seconds);
+  if (load.num_vertices == 0 || load.num_edges == 0)
+    std::fprintf(stderr, "wiregraph: warning: %s has no %s: every vertex keeps its initial value\n", cfg.graph.c_str(),
+                 load.num_vertices == 0 ? "vertices" : "edges");
+  std::printf("%s", format_partition_report(load.partition).c_str());
+  std::printf("roles: %s\n", layout.describe(lg.domains).c_str());
+  std::fflush(stdout);
+}
+
+// Loads this node's share of `input` and runs the program `make(V)` returns
+// on it. A failure is sent to the peers (ABORT) and rethrown: ConfigError as
+// itself (exit status 2), anything else as RuntimeFailure.
+template <VertexProgram Prog, class Make>
+RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make, bool announce) {
+  const Config& cfg = node.config();
   EngineOptions eo = cfg.engine;
   eo.line_rate_gbps = node.line_rate_gbps();
   const LcoreLayout layout = plan_lcores(eo.split_roles);
-  if (announce) {
-    std::printf("%s", format_partition_report(plan.mine).c_str());
-    std::printf("partition: %u local vertices, %lu local out-edges\n", lg.num_local,
-                static_cast<unsigned long>(local_out_edges(lg)));
-    std::printf("roles: %s\n", layout.describe(lg.domains).c_str());
-    std::fflush(stdout);
-  }
-  Transport transport(node.dataplane(), cfg.transport);
-  Engine<Prog> engine(eo, node.dataplane(), lg, layout, prog);
-  Runtime runtime(eo, job, node.dataplane(), transport, lg, layout, engine);
+  Dataplane& dp = node.dataplane();
+  Transport transport(dp, cfg.transport);
+  // Destroyed in reverse order: the runtime (its lcores stopped) before the
+  // engine its network role folds into, and both before the graph the engine
+  // reads (also on the error path, where the runtime still runs while the
+  // peers are told).
+  RunResult<Prog> out;
+  std::unique_ptr<Engine<Prog>> engine;
+  std::unique_ptr<Runtime> runtime;
+  auto tell_peers = [&](const std::string& what) {
+    if (runtime) runtime->abort(what);
+    else Membership::abort_cluster(dp, "node " + std::to_string(cfg.rank) + ": " + what);
+  };
   try {
-    out.report = runtime.run();
-  } catch (const std::exception& e) {
-    runtime.abort(e.what());
-    throw RuntimeFailure(e.what());
-  }
-  out.report.load_seconds = load_seconds;
-  out.report.partition_json = partition_report_json(plan.mine);
-  out.values = engine.values();
-  return out;
-}
-
-// Runs `prog` on this node's part of `g` (which is released as soon as the
-// node has its part). Prints the partition report and the role layout when
-// `announce`. A failure is sent to the peers (ABORT) and rethrown.
-template <VertexProgram Prog>
-RunResult<Prog> compute_on_node(Node& node, LoadedGraph& g, Prog prog, bool announce) {
-  const Config& cfg = node.config();
-  try {
-    return compute_unguarded(node, g, prog, announce);
-  } catch (const RuntimeFailure&) {
-    throw;  // the runtime has told the peers
+    check_declared_memory<Prog>(node, input);
+    runtime = std::make_unique<Runtime>(eo, job_identity<Prog>(cfg, input), dp, transport, layout, cfg.rank, cfg.nodes);
+    LoadReport load;
+    runtime->start();
+    LoadOptions lo = load_options(Prog::kTraits.graph, cfg.undirected, cfg.domains, cfg.domain_metis);
+    lo.progress = announce && !eo.quiet;
+    lo.crash_in_shuffle = eo.crash_in_load;
+    lo.check_memory = [&node, &cfg](const HeldShape& h) {
+      NodeShape shape;
+      shape.vertices = h.vertices;
+      shape.held_edges = shape.out_edges = h.held_edges;
+      shape.in_edges = std::max<uint64_t>(h.held_edges, h.edges / cfg.nodes);  // in-edges are not known yet
+      node.check_memory_for(shape, footprint_of<Prog>(), h.held_bytes, h.what);
+    };
+    out.graph = load_graph_share(*runtime, dp, input, lo, layout, &load);
+    const LocalGraph& lg = out.graph;
+    if (Prog::kTraits.uses_source && cfg.source >= load.num_vertices)
+      throw ConfigError("--source " + std::to_string(cfg.source) + " is not a vertex of " + cfg.graph + " (it has " +
+                        std::to_string(load.num_vertices) + " vertices)");
+    if (announce) announce_graph(cfg, load, lg, layout);
+    engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(static_cast<VertexId>(load.num_vertices)));
+    const auto t0 = std::chrono::steady_clock::now();
+    out.report.steps = runtime->run_phase(*engine, PhaseOptions{"the computation", !eo.quiet, eo.crash_at_superstep});
+    out.report.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    runtime->finish(*engine, out.report);
+    out.report.rank = cfg.rank;
+    out.report.nodes = cfg.nodes;
+    out.report.line_rate_gbps = eo.line_rate_gbps;
+    out.report.discovery_seconds = runtime->discovery_seconds();
+    out.report.load_seconds = load.seconds;
+    out.report.load = load;
+    out.report.partition_json = partition_report_json(load.partition);
+    out.report.peak_rss_bytes = peak_rss_bytes();
+    out.values = engine->values();
+    runtime.reset();
+    engine.reset();
+    return out;
+  } catch (const ConfigError& e) {
+    tell_peers(e.what());
+    throw;
   } catch (const std::exception& e) {
     // Tell the other nodes now (they may still be discovering us), so they
     // stop with this reason instead of timing out.
-    Membership::abort_cluster(node.dataplane(), "node " + std::to_string(cfg.rank) + ": " + e.what());
-    throw;
+    tell_peers(e.what());
+    throw RuntimeFailure(e.what());
   }
 }
 
 // The node binary's run: compute, print the totals, write --out. Returns
 // the exit code (errors are printed and sent to the peers).
 template <VertexProgram Prog>
-int run_program(Node& node, LoadedGraph& g) {
+int run_program(Node& node) {
   const Config& cfg = node.config();
   RunResult<Prog> r;
   try {
-    r = compute_on_node(node, g, Prog::make(cfg.params(), g.edges.num_vertices), true);
+    r = compute_on_node<Prog>(node, node.input(),
+                              [&cfg](VertexId n) { return Prog::make(cfg.params(), n); }, true);
+  } catch (const ConfigError& e) {
+    std::fprintf(stderr, "wiregraph: error: node %u: %s\n", cfg.rank, e.what());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "wiregraph: error: node %u: %s\n", cfg.rank, e.what());
     return 1;

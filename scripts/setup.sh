@@ -3,6 +3,7 @@
 #
 #   scripts/setup.sh              install missing packages, hugepages, build
 #   SKIP_BUILD=1 scripts/setup.sh packages and hugepages only
+#   FUZZ=1 scripts/setup.sh       also clang and the libFuzzer build (build-fuzz)
 #
 # Idempotent: a second run installs nothing, touches no hugepage setting that
 # is already good, and lets ninja find nothing to do. Works from any cwd.
@@ -10,6 +11,10 @@
 #   SKIP_BUILD=1     do not configure or build
 #   HUGEPAGES=N      number of default-size (2 MiB) hugepages wanted (default 1024)
 #   BUILD_DIR=DIR    build directory relative to the repo root (default build)
+#   FUZZ=1           also install clang and its runtime libraries (libFuzzer is
+#                    part of clang's compiler-rt; GCC has none) and build the
+#                    fuzz targets of tests/fuzz/ into FUZZ_BUILD_DIR (default
+#                    build-fuzz). Only the fuzz build needs them.
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,6 +24,11 @@ cd "$REPO_ROOT"
 PACKAGES=(build-essential g++ meson ninja-build pkg-config libdpdk-dev dpdk dpdk-dev
           libnuma-dev libmetis-dev libgtest-dev nlohmann-json3-dev python3 iproute2
           gnuplot-nox python3-pyelftools)
+FUZZ="${FUZZ:-0}"
+FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-build-fuzz}"
+if [[ $FUZZ == 1 ]]; then
+    PACKAGES+=(clang libclang-rt-dev)
+fi
 HUGEPAGES="${HUGEPAGES:-1024}"
 BUILD_DIR="${BUILD_DIR:-build}"
 SKIP_BUILD="${SKIP_BUILD:-0}"
@@ -133,3 +143,14 @@ fi
 log "build: ninja -C $BUILD_DIR"
 ninja -C "$BUILD_DIR"
 log "build: done; binaries in $REPO_ROOT/$BUILD_DIR"
+
+# --- 4. fuzz build (FUZZ=1) -----------------------------------------------------
+if [[ $FUZZ == 1 ]]; then
+    if [[ ! -f $FUZZ_BUILD_DIR/meson-private/coredata.dat ]]; then
+        log "fuzz: CXX=clang++ meson setup $FUZZ_BUILD_DIR -Dfuzz=true"
+        CXX=clang++ meson setup "$FUZZ_BUILD_DIR" -Dfuzz=true
+    fi
+    log "fuzz: ninja -C $FUZZ_BUILD_DIR"
+    ninja -C "$FUZZ_BUILD_DIR"
+    log "fuzz: done; run them with meson test -C $FUZZ_BUILD_DIR --suite fuzz"
+fi

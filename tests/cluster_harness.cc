@@ -113,25 +113,6 @@ std::string tap_unavailable_reason() {
   return "";
 }
 
-TempDir::TempDir() {
-  std::string base = env_or_empty("TMPDIR");
-  if (base.empty()) base = "/tmp";
-  std::string pattern = base + "/wg-test-XXXXXX";
-  if (::mkdtemp(pattern.data()) == nullptr)
-    throw std::system_error(errno, std::generic_category(), "mkdtemp " + pattern);
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  // WG_KEEP_TEST_DIRS=1 keeps the node logs and results for a post-mortem.
-  if (!env_or_empty("WG_KEEP_TEST_DIRS").empty()) {
-    std::fprintf(stderr, "keeping %s\n", path_.c_str());
-    return;
-  }
-  std::error_code ec;  // a destructor must not throw; a leftover dir is harmless
-  fs::remove_all(path_, ec);
-}
-
 // ----------------------------------------------------------------- launch
 
 std::string write_rank_wrapper(const TempDir& dir, int rank, const std::string& rank_command) {
@@ -169,7 +150,7 @@ std::vector<std::string> launcher_argv(const LaunchOptions& opts) {
   ::dup2(log_fd, STDOUT_FILENO);
   ::dup2(log_fd, STDERR_FILENO);
   ::execvp(argv[0], argv);
-  static const char msg[] = "cluster_harness: cannot exec python3\n";
+  static const char msg[] = "cluster_harness: exec failed\n";
   [[maybe_unused]] ssize_t n = ::write(STDERR_FILENO, msg, sizeof msg - 1);
   ::_exit(127);
 }
@@ -239,6 +220,57 @@ LaunchResult run_launcher(const LaunchOptions& opts, const std::string& log_path
   bool ok = false;
   result.output = read_file(log_path, &ok);
   return result;
+}
+
+ChildProcess::ChildProcess(const std::vector<std::string>& args, const std::string& log_path) : log_(log_path) {
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (log_fd >= 0 && null_fd >= 0) {
+    pid_ = ::fork();
+    if (pid_ == 0) exec_child(argv.data(), log_fd, null_fd);
+    if (pid_ > 0) ::setpgid(pid_, pid_);
+  }
+  if (log_fd >= 0) ::close(log_fd);
+  if (null_fd >= 0) ::close(null_fd);
+}
+
+ChildProcess::~ChildProcess() {
+  if (pid_ <= 0 || reaped_) return;
+  ::kill(-pid_, SIGKILL);
+  ::waitpid(pid_, nullptr, 0);
+}
+
+std::string ChildProcess::output() const {
+  bool ok = false;
+  return read_file(log_, &ok);
+}
+
+void ChildProcess::signal(int sig) const {
+  if (pid_ > 0 && !reaped_) ::kill(pid_, sig);
+}
+
+bool ChildProcess::wait(double seconds, int* status) {
+  if (pid_ <= 0) return false;
+  const bool ended = eventually(
+      [this, status] {
+        if (reaped_) return true;
+        reaped_ = ::waitpid(pid_, status, WNOHANG) == pid_;
+        return reaped_;
+      },
+      seconds);
+  return ended;
+}
+
+bool eventually(const std::function<bool()>& done, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    if (done()) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 std::string describe(const LaunchResult& r) {
@@ -471,6 +503,37 @@ uint64_t json_counter(const nlohmann::json& root, std::initializer_list<std::str
   return ::testing::AssertionFailure() << "message counts in " << dir << "/node*.json do not balance ("
                                        << command << ", status " << status << "):\n"
                                        << output;
+}
+
+::testing::AssertionResult prerequisites(const std::string& link, int nodes, std::string* skip) {
+  if (source_dir().empty() || build_dir().empty())
+    return ::testing::AssertionFailure() << "WG_SOURCE_DIR and WG_BUILD_DIR are not set: run through `meson test`";
+  for (const std::string& path : {launcher_path(), binary_path()})
+    if (!std::filesystem::exists(path)) return ::testing::AssertionFailure() << "missing " << path;
+  if (link == "tap" && nodes > 1) *skip = tap_unavailable_reason();
+  return ::testing::AssertionSuccess();
+}
+
+std::vector<std::string> lines_starting(const std::string& output, const std::string& prefix) {
+  std::vector<std::string> found;
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with(prefix)) found.push_back(line);
+  return found;
+}
+
+std::optional<std::string> node_status(const std::string& output, int rank) {
+  const std::string prefix = "[cluster] node " + std::to_string(rank) + ": ";
+  for (const std::string& line : lines_starting(output, prefix)) {
+    const std::string rest = line.substr(prefix.size());
+    if (rest.starts_with("exit code") || rest.starts_with("killed by")) return rest;
+  }
+  return std::nullopt;
+}
+
+double node_seconds(const std::string& status) {
+  const size_t comma = status.rfind(", ");
+  return comma == std::string::npos ? -1 : std::strtod(status.c_str() + comma + 2, nullptr);
 }
 
 }  // namespace wg::test

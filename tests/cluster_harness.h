@@ -11,7 +11,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +22,7 @@
 
 #include "compute/edge_list.h"
 #include "tests/reference.h"
+#include "tests/temp_dir.h"
 
 namespace wg::test {
 
@@ -36,20 +39,6 @@ std::string binary_path();    // <build>/apps/wiregraph
 // Tap links need root (to create taps and a bridge) and the `ip` command.
 // Returns an empty string when they can run, else the reason they cannot.
 std::string tap_unavailable_reason();
-
-// A fresh directory from mkdtemp, removed with everything in it on scope exit.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string file(std::string_view name) const { return path_ + "/" + std::string(name); }
-
- private:
-  std::string path_;
-};
 
 // ----------------------------------------------------------------- launch
 
@@ -83,9 +72,46 @@ std::string write_rank_wrapper(const TempDir& dir, int rank, const std::string& 
 // hung cluster fails the test instead of the suite's timeout.
 LaunchResult run_launcher(const LaunchOptions& opts, const std::string& log_path);
 
+// A process a test starts and signals while it runs (a node, a launcher):
+// its own process group, stdin from /dev/null, stdout and stderr to a log
+// file. The destructor kills its group if it still runs.
+class ChildProcess {
+ public:
+  ChildProcess(const std::vector<std::string>& argv, const std::string& log_path);
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+  int pid() const { return pid_; }
+  std::string output() const;  // the log so far
+  void signal(int sig) const;  // the process only, not its group
+  // Reaps it; false if it has not ended within `seconds`. *status as waitpid's.
+  bool wait(double seconds, int* status);
+
+ private:
+  int pid_ = -1;
+  bool reaped_ = false;
+  std::string log_;
+};
+
+// Polls `done` every 20 ms until it holds or `seconds` pass (false then): for
+// a state another process reaches, such as a file it creates; never a fixed sleep.
+bool eventually(const std::function<bool()>& done, double seconds);
+
 // "command\nexit code\n--- output ---\n<last part of the output>": what a
 // failing test prints.
 std::string describe(const LaunchResult& r);
+
+// The launcher and the node binary exist (failure), and for tap links with
+// P > 1 whether they can run here (*skip says why not).
+::testing::AssertionResult prerequisites(const std::string& link, int nodes, std::string* skip);
+
+// The lines of `output` that start with `prefix` ("[node 1] ").
+std::vector<std::string> lines_starting(const std::string& output, const std::string& prefix);
+// The launcher's verdict on node R: "exit code 1, 3.01 s" or "killed by
+// SIGKILL, 0.67 s" from "[cluster] node R: ...".
+std::optional<std::string> node_status(const std::string& output, int rank);
+// Seconds the launcher says node R ran, from its status line's ", 3.01 s".
+double node_seconds(const std::string& status);
 
 // ---------------------------------------------------------------- results
 

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <fstream>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 namespace wg::test {
 namespace {
@@ -103,6 +105,79 @@ void write_snap(const EdgeList& g, const std::string& path) {
   for (const Edge& e : g.edges) out << e.src << ' ' << e.dst << ' ' << e.weight << '\n';
   out.flush();
   if (!out) throw std::runtime_error("error writing " + path);
+}
+
+EdgeList undirected_corner_case_graph() {
+  EdgeList g = corner_case_graph();
+  add_reverse_edges(g);
+  remove_self_loops(g);
+  return g;
+}
+
+namespace {
+void put_u32(std::ofstream& out, uint32_t v) {
+  const char b[4] = {static_cast<char>(v & 0xff), static_cast<char>((v >> 8) & 0xff),
+                     static_cast<char>((v >> 16) & 0xff), static_cast<char>((v >> 24) & 0xff)};
+  out.write(b, 4);
+}
+}  // namespace
+
+EdgeList write_graph_file(const EdgeList& g, const std::string& path, GraphFormat format) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw std::runtime_error("cannot create " + path);
+  EdgeList stored = g;
+  switch (format) {
+    case GraphFormat::kAuto:
+    case GraphFormat::kEdgeList:
+      out.close();
+      write_snap(g, path);
+      return stored;
+    case GraphFormat::kBinary:
+      for (const Edge& e : g.edges) {
+        put_u32(out, e.src);
+        put_u32(out, e.dst);
+      }
+      for (Edge& e : stored.edges) e.weight = 1;
+      stored.weighted = false;
+      break;
+    case GraphFormat::kBinaryWeighted:
+      for (const Edge& e : g.edges) {
+        put_u32(out, e.src);
+        put_u32(out, e.dst);
+        put_u32(out, e.weight);
+      }
+      break;
+    case GraphFormat::kMatrixMarket:
+      out << "%%MatrixMarket matrix coordinate integer general\n% wiregraph test graph\n"
+          << g.num_vertices << ' ' << g.num_vertices << ' ' << g.num_edges() << '\n';
+      for (const Edge& e : g.edges) out << e.src + 1 << ' ' << e.dst + 1 << ' ' << e.weight << '\n';
+      break;
+    case GraphFormat::kDimacs:
+      out << "c wiregraph test graph\np sp " << g.num_vertices << ' ' << g.num_edges() << '\n';
+      for (const Edge& e : g.edges) out << "a " << e.src + 1 << ' ' << e.dst + 1 << ' ' << e.weight << '\n';
+      break;
+    case GraphFormat::kMetis: {
+      std::vector<std::vector<std::pair<VertexId, Weight>>> adj(g.num_vertices);
+      for (const Edge& e : g.edges) {
+        if (e.src == e.dst) throw std::runtime_error("a METIS file cannot hold the self-loop at " + std::to_string(e.src));
+        adj[e.src].emplace_back(e.dst, e.weight);
+      }
+      if (g.num_edges() % 2 != 0) throw std::runtime_error("a METIS file needs every edge in both directions");
+      out << "% wiregraph test graph\n" << g.num_vertices << ' ' << g.num_edges() / 2 << " 1\n";
+      stored.edges.clear();
+      for (VertexId v = 0; v < g.num_vertices; ++v) {
+        for (size_t i = 0; i < adj[v].size(); ++i) {
+          out << (i ? " " : "") << adj[v][i].first + 1 << ' ' << adj[v][i].second;
+          stored.edges.push_back({v, adj[v][i].first, adj[v][i].second});
+        }
+        out << '\n';
+      }
+      break;
+    }
+  }
+  out.flush();
+  if (!out) throw std::runtime_error("error writing " + path);
+  return stored;
 }
 
 }  // namespace wg::test

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "compute/edge_list.h"
+#include "compute/graph_reader.h"
 
 namespace wg::test {
 
@@ -42,5 +43,14 @@ EdgeList traversal_graph();
 // Writes "src dst weight" lines (with a '#' comment header, as SNAP files
 // have). Throws std::runtime_error when the file cannot be written.
 void write_snap(const EdgeList& g, const std::string& path);
+
+// Writes `g` in `format` (edgelist, mtx (integer, general), bin, wbin,
+// dimacs, metis) and returns the graph the file holds: `g` itself, or with
+// weights 1 for bin. METIS adjacency files hold undirected graphs: `g` must
+// list every edge in both directions with the same weight, and no self-loop.
+EdgeList write_graph_file(const EdgeList& g, const std::string& path, GraphFormat format);
+
+// The corner-case graph symmetrised without self-loops: what a METIS file can hold.
+EdgeList undirected_corner_case_graph();
 
 }  // namespace wg::test

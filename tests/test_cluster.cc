@@ -753,6 +753,32 @@ TEST(NodeExitStatus, CommandLineErrorsExitTwo) {
   EXPECT_EQ(run_node(tmp, {"--app", "bfs", "--graph", graph, "--quiet"}, &output), 0) << output;
 }
 
+// A graph whose vertex arrays cannot fit is refused before they are
+// allocated (it used to allocate until the machine ran out of memory): from
+// the ids an edge list holds, and from what a header declares before the
+// file is read. Exit 1 (a runtime error), naming the file, the need and the limit.
+TEST(NodeExitStatus, MemoryIsCheckedBeforeItIsSpent) {
+  ASSERT_TRUE(cluster_available());
+  TempDir tmp;
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"huge-id.txt", "0 4294967294\n"},
+      {"huge.mtx", "%%MatrixMarket matrix coordinate pattern general\n4294967295 4294967295 1\n1 2\n"},
+      {"huge.gr", "p sp 4294967295 1\na 1 2 3\n"},
+      {"huge.graph", "4294967294 1\n2\n1\n"},
+  };
+  for (const auto& [name, text] : files) {
+    std::ofstream(tmp.file(name)) << text;
+    std::string output;
+    EXPECT_EQ(run_node(tmp, {"--app", "bfs", "--graph", tmp.file(name)}, &output), 1) << output;
+    for (const std::string& want : {"wiregraph: error: node 0: " + tmp.file(name) + ": ", std::string("this node would need about "),
+                                    std::string(" but may use ")})
+      EXPECT_NE(output.find(want), std::string::npos) << "no '" << want << "' in:\n" << output;
+    EXPECT_TRUE(output.find("(MemAvailable in /proc/meminfo") != std::string::npos ||
+                output.find("(cgroup ") != std::string::npos)
+        << output;
+  }
+}
+
 // Two nodes that disagree on a job parameter stop at the hello exchange,
 // naming the node and what differs. The launcher gives every node the same
 // options, so node 1 gets --source 5 through a wrapper (last one wins).

@@ -101,8 +101,9 @@ struct Outcome {
   RunReport report;
 };
 
-// One node assembled as the binary assembles it (runtime/node.h), P = 1, on
-// `g` as given (the tests apply the programs' graph rules themselves).
+// One node assembled as the binary assembles it (runtime/node.h), P = 1: the
+// loader takes `g` as input, applies the program's graph rules (symmetrise,
+// drop self-loops, duplicates) and builds the node's part; then the engine runs.
 template <class Prog>
 Outcome<Prog> run_engine(const EdgeList& g, Prog prog) {
   Config cfg;
@@ -115,12 +116,9 @@ Outcome<Prog> run_engine(const EdgeList& g, Prog prog) {
   cfg.engine.split_roles = g_split_roles;
   cfg.engine.scatter = g_scatter;
   cfg.engine.segment_bytes = g_segment_bytes;
-  Node node(cfg, sizeof(wire::RecordOf<typename Prog::Message>));
+  Node node(cfg);
   EXPECT_EQ(node.dataplane().num_ports(), 0u) << "the test EAL has no devices";
-  LoadedGraph loaded;
-  loaded.edges = g;
-  loaded.fingerprint = fingerprint(g);
-  RunResult<Prog> r = compute_on_node(node, loaded, prog, false);
+  RunResult<Prog> r = compute_on_node<Prog>(node, GraphInput::from_edges(g), [&prog](VertexId) { return prog; }, false);
   return Outcome<Prog>{std::move(r.values), std::move(r.report)};
 }
 
@@ -143,8 +141,10 @@ void expect_messages_balanced(const RunReport& r) {
   EXPECT_EQ(r.rx.total_dropped(), 0u);
 }
 
-void expect_every_superstep_balanced(const RunReport& r) {
-  ASSERT_FALSE(r.steps.empty());
+// idle_tail: the run's last supersteps with no active vertex (SSSP counts
+// overflowed distances in one more superstep after the relaxation ends).
+void expect_every_superstep_balanced(const RunReport& r, size_t idle_tail = 1) {
+  ASSERT_GE(r.steps.size(), idle_tail);
   for (const StepStats& s : r.steps) {
     EXPECT_EQ(s.messages_sent, s.messages_accumulated) << "superstep " << s.superstep;
     EXPECT_EQ(s.messages_local, s.messages_sent) << "one node: every message is local";
@@ -153,8 +153,9 @@ void expect_every_superstep_balanced(const RunReport& r) {
     EXPECT_EQ(s.cluster_messages, s.messages_sent);
   }
   for (size_t i = 0; i < r.steps.size(); ++i) EXPECT_EQ(r.steps[i].superstep, i);
-  EXPECT_EQ(r.steps.back().cluster_active, 0u) << "the run ends after a step with no active vertex";
-  for (size_t i = 0; i + 1 < r.steps.size(); ++i) EXPECT_GT(r.steps[i].cluster_active, 0u);
+  for (size_t i = r.steps.size() - idle_tail; i < r.steps.size(); ++i)
+    EXPECT_EQ(r.steps[i].cluster_active, 0u) << "the run ends after a step with no active vertex";
+  for (size_t i = 0; i + idle_tail < r.steps.size(); ++i) EXPECT_GT(r.steps[i].cluster_active, 0u);
   EXPECT_EQ(r.rx.total_dropped(), 0u);
   EXPECT_EQ(r.tx.frames, 0u);
 }
@@ -229,7 +230,7 @@ void check_sssp(const EdgeList& g, VertexId source) {
   const std::vector<uint64_t> want = ref::sssp(g, source);
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(from_engine(out.values[v]), want[v]) << "vertex " << v;
-  expect_every_superstep_balanced(out.report);
+  expect_every_superstep_balanced(out.report, 2);  // the relaxation's last superstep, then the count
   // Delta-stepping (apps/sssp.h): delta is an eighth of the mean weight (at
   // least 1, one node here: all edges); superstep 0's only sender is the
   // source, along its light edges (weight < delta), one record each when
@@ -246,11 +247,36 @@ void check_sssp(const EdgeList& g, VertexId source) {
   }
 }
 
+// SSSP against the 64-bit oracle: exact while every distance fits in
+// Sssp::kMaxDistance (2^32-3), else the run ends with DistanceOverflow
+// naming how many vertices are too far (apps/sssp.h), never saturated values.
+void check_sssp_or_overflow(const EdgeList& g, VertexId source) {
+  const std::vector<uint64_t> want = ref::sssp(g, source);
+  uint64_t too_far = 0;
+  for (uint64_t d : want) too_far += d != ref::kInfinity && d > Sssp::kMaxDistance;
+  if (too_far == 0) {
+    check_sssp(g, source);
+    return;
+  }
+  try {
+    run_engine(g, Sssp(source));
+    ADD_FAILURE() << "sssp from " << source << " ended normally although " << too_far
+                  << " distances pass 2^32-3";
+  } catch (const std::exception& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("sssp: " + std::to_string(too_far) + (too_far == 1 ? " vertex is" : " vertices are") +
+                       " farther than 4294967293"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("source " + std::to_string(source)), std::string::npos) << msg;
+  }
+}
+
 void check_cc(const EdgeList& directed) {
   SCOPED_TRACE("cc");
   EdgeList g = directed;
-  add_reverse_edges(g);  // as apps/main.cc does for cc
-  const auto out = run_engine(g, ConnectedComponents());
+  add_reverse_edges(g);  // as the loader does for cc
+  const auto out = run_engine(directed, ConnectedComponents());
   const std::vector<VertexId> want = ref::cc(directed);
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(out.values[v], want[v]) << "vertex " << v;
@@ -293,9 +319,9 @@ void check_cc(const EdgeList& directed) {
 void check_cd(const EdgeList& directed, uint32_t iterations) {
   SCOPED_TRACE("cd, " + std::to_string(iterations) + " iterations");
   EdgeList g = directed;
-  add_reverse_edges(g);  // as apps/main.cc does for cd
+  add_reverse_edges(g);  // as the loader does for cd
   remove_self_loops(g);
-  const auto out = run_engine(g, LabelPropagation(iterations));
+  const auto out = run_engine(directed, LabelPropagation(iterations));
   const std::vector<VertexId> want = ref::label_propagation(directed, iterations);
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(out.values[v], want[v]) << "vertex " << v;
@@ -347,6 +373,32 @@ TEST(EngineCornerCases, Sssp) {
   check_sssp(g, 102);  // self-loop source
   check_sssp(g, 119);
 }
+// Distances near 2^32: the largest one exact, a vertex first reached by an
+// overflowing path and then by a short one exact, and distances past 2^32-3
+// (by one, and by summing to more than 2^32) an error.
+TEST(EngineSsspOverflow, ExactUpToTheLargestDistanceAndAnErrorBeyond) {
+  constexpr Weight kBig = 4294967295u;
+  EdgeList fits;
+  fits.num_vertices = 5;
+  fits.weighted = true;
+  fits.edges = {{0, 1, kBig - 3}, {1, 2, 1},     // 2: exactly 2^32-3
+                {0, 3, kBig}, {0, 4, 1}, {4, 3, 1}};  // 3: overflowing at superstep 1, 2 at superstep 2
+  check_sssp_or_overflow(fits, 0);
+  EXPECT_EQ(ref::sssp(fits, 0)[2], Sssp::kMaxDistance);  // the case the test claims
+
+  EdgeList one_past = fits;
+  one_past.edges[1].weight = 2;  // 2: 2^32-2
+  check_sssp_or_overflow(one_past, 0);
+
+  EdgeList sums;  // a chain of 2^31 weights: 2^31, 2^32, 3 * 2^31 (no 32-bit sum holds them)
+  sums.num_vertices = 4;
+  sums.weighted = true;
+  sums.edges = {{0, 1, 1u << 31}, {1, 2, 1u << 31}, {2, 3, 1u << 31}};
+  check_sssp_or_overflow(sums, 0);
+  check_sssp_or_overflow(sums, 1);  // from 1: 2^31 and 2^32 (one too far)
+  check_sssp_or_overflow(sums, 2);  // from 2: fits
+}
+
 TEST(EngineCornerCases, Cc) { check_cc(test::corner_case_graph()); }
 TEST(EngineCornerCases, Cd) {
   const EdgeList g = test::corner_case_graph();
@@ -412,9 +464,7 @@ TEST(EngineHandMade, ChainByHand) {
   const auto bfs = run_engine(g, Bfs(0));
   EXPECT_EQ(bfs.values, (std::vector<uint32_t>{0, 1, 2, 3, kInfinity}));
   EXPECT_EQ(bfs.report.steps.size(), 5u);  // supersteps 0..3 find levels 0..3, 4 finds nothing
-  EdgeList sym = g;
-  add_reverse_edges(sym);
-  const auto cc = run_engine(sym, ConnectedComponents());
+  const auto cc = run_engine(g, ConnectedComponents());  // the loader symmetrises
   EXPECT_EQ(cc.values, (std::vector<uint32_t>{0, 0, 0, 0, 0}));
 }
 
@@ -463,18 +513,9 @@ TEST(EngineTraversals, EveryScatterModeAgreesWithTheOracles) {
 
 // ---- k-core: a program with a slot accumulator and its own stop rule ----------
 
-// The graph as the program's traits make it (the node does this when it loads).
-template <class Prog>
-EdgeList as_program_sees(EdgeList g) {
-  if (Prog::kTraits.graph.symmetrize) add_reverse_edges(g);
-  if (Prog::kTraits.graph.drop_self_loops) remove_self_loops(g);
-  if (Prog::kTraits.graph.drop_duplicates) remove_duplicate_edges(g);
-  return g;
-}
-
 void check_kcore(const EdgeList& directed) {
   SCOPED_TRACE("kcore");
-  const auto out = run_engine(as_program_sees<KCore>(directed), KCore{});
+  const auto out = run_engine(directed, KCore{});
   const std::vector<uint64_t> want = ref::kcore(directed);
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < directed.num_vertices; ++v) ASSERT_EQ(out.values[v].core, want[v]) << "vertex " << v;
@@ -515,7 +556,7 @@ template <class Prog>
 void check_registered_program(const EdgeList& input, VertexId source) {
   SCOPED_TRACE(std::string(Prog::kTraits.name));
   const ProgramParams params{source, Prog::kTraits.default_iterations};
-  const auto out = run_engine(as_program_sees<Prog>(input), Prog::make(params, input.num_vertices));
+  const auto out = run_engine(input, Prog::make(params, input.num_vertices));
   EXPECT_TRUE(test::check_expected(printed<Prog>(out.values),
                                    ref::oracle(Prog::kTraits.name, input, source, params.iterations)));
   expect_messages_balanced(out.report);

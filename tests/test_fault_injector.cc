@@ -175,6 +175,38 @@ TEST_F(FaultInjectorTest, DropAllFreesEveryFrame) {
   EXPECT_EQ(fi.apply(pkts, 0, 32, 200), 0) << "nothing was held";
 }
 
+TEST_F(FaultInjectorTest, BurstsDropRunsOfSixteenFrames) {
+  FaultInjector fi(spec_of("burst=1"), 7, 0, g_pool, false);
+  EXPECT_TRUE(fi.active());
+  rte_mbuf* pkts[32];
+  make_frames(pkts, 32, 1);
+  EXPECT_EQ(fi.apply(pkts, 32, 32, 100), 0) << "every frame starts or continues a burst";
+  EXPECT_EQ(fi.counts().dropped, 32u);
+  EXPECT_EQ(pool_free(), full_);
+  // A burst that starts runs on across calls, whatever the fraction: with
+  // 0.02, 1000 frames in calls of 10 lose whole runs of 16 (the last may be cut).
+  FaultInjector runs(spec_of("burst=0.02"), 11, 0, g_pool, false);
+  std::vector<uint32_t> kept;
+  for (uint32_t call = 0; call < 100; ++call) {
+    rte_mbuf* batch[10];
+    make_frames(batch, 10, 10 * call);
+    const uint16_t n = runs.apply(batch, 10, 10, call);
+    for (uint16_t i = 0; i < n; ++i) kept.push_back(id_of(batch[i]));
+    free_all(batch, n);
+  }
+  ASSERT_GT(runs.counts().dropped, 0u);
+  ASSERT_LT(runs.counts().dropped, 1000u);
+  // Every gap between kept frames is a whole number of runs of 16, but the
+  // last (cut by the end of the input).
+  uint32_t expect = 0;
+  for (uint32_t k : kept) {
+    EXPECT_EQ((k - expect) % 16, 0u) << "a gap of " << k - expect << " before frame " << k;
+    expect = k + 1;
+  }
+  EXPECT_EQ(runs.counts().dropped, 1000u - kept.size());
+  EXPECT_EQ(describe(parse_fault_spec("burst=0.5")), "drop=0,dup=0,reorder=0,corrupt=0,delay=0,burst=0.5");
+}
+
 TEST_F(FaultInjectorTest, ZeroFractionsPassFramesThroughUnchangedAndInOrder) {
   FaultInjector fi(spec_of("drop=0,dup=0,reorder=0,corrupt=0,delay=0"), 7, 1000, g_pool, false);
   EXPECT_FALSE(fi.active());

@@ -176,7 +176,7 @@ TEST(FrameEncode, DataFrameLayout) {
   // Our header at 42, little-endian: "WG" = 0x57 0x47 in memory.
   EXPECT_EQ(p[kHdr], 0x57);
   EXPECT_EQ(p[kHdr + 1], 0x47);
-  EXPECT_EQ(p[kHdrVersion], 2);
+  EXPECT_EQ(p[kHdrVersion], 4);
   EXPECT_EQ(p[kHdrKind], 1);  // data
   EXPECT_EQ(le32(p + kHdrJob), kJob);
   EXPECT_EQ(p[kHdrJob], 0x78) << "job token must be little-endian";
@@ -189,7 +189,7 @@ TEST(FrameEncode, DataFrameLayout) {
   EXPECT_EQ(le16(p + kHdr + 26), 0);   // flags
   EXPECT_EQ(le32(p + kHdr + 28), 0u);  // checksum
   EXPECT_EQ(le16(p + kHdr + 32), 0);   // domain
-  EXPECT_EQ(le32(p + kHdr + 34), 0u);  // reserved32
+  EXPECT_EQ(le32(p + kHdr + 34), 0u);  // tsval (stamped by the transport)
 
   // Records untouched at 80, and the accessors point there.
   for (unsigned i = 0; i < kCount; ++i) {
@@ -492,16 +492,36 @@ TEST(FrameValidate, ControlPayloadSizes) {
   }
 }
 
+// An ACK frame with `words` words of selective ack, its sack_words field
+// set to `field` (the count says the truth only when they agree).
+std::vector<uint8_t> ack_frame(unsigned words, unsigned field, unsigned dst = kMe) {
+  std::vector<uint8_t> f = control_frame(wire::Kind::kAck, static_cast<uint16_t>(16 + 8 * words), dst);
+  put_le16(&f[kRecords + 4], static_cast<uint16_t>(field));
+  return f;
+}
+
 TEST(FrameValidate, AckFrames) {
-  // An ack carries no payload: count 0, addressed to one node.
-  EXPECT_EQ(validate_exact(control_frame(wire::Kind::kAck, 0)), DropReason::kNone);
-  EXPECT_EQ(validate_exact(control_frame(wire::Kind::kAck, 1)), DropReason::kBadControl);
-  EXPECT_EQ(validate_exact(control_frame(wire::Kind::kAck, 8)), DropReason::kBadControl);
-  EXPECT_EQ(validate_exact(control_frame(wire::Kind::kAck, 0, wire::kBroadcastRank)), DropReason::kNotForMe);
-  EXPECT_EQ(validate_exact(control_frame(wire::Kind::kAck, 0, 0)), DropReason::kNotForMe);
-  // The shortest frame of all: exactly the headers.
-  const std::vector<uint8_t> f = control_frame(wire::Kind::kAck, 0);
-  ASSERT_EQ(f.size(), 80u);
+  // An ack carries an AckPayload: 16 bytes, then sack_words words of 8
+  // (0 to 16), the count saying how many bytes; addressed to one node.
+  EXPECT_EQ(wire::kAckPayloadFixedBytes, 16u);
+  EXPECT_EQ(sizeof(wire::AckPayload), 16u + 8 * wire::kMaxSackWords);
+  for (unsigned words : {0u, 1u, 7u, 16u}) EXPECT_EQ(validate_exact(ack_frame(words, words)), DropReason::kNone) << words;
+  EXPECT_EQ(validate_exact(ack_frame(17, 17)), DropReason::kBadControl) << "more than kMaxSackWords";
+  EXPECT_EQ(validate_exact(ack_frame(2, 3)), DropReason::kBadControl) << "sack_words disagrees with the count";
+  EXPECT_EQ(validate_exact(ack_frame(3, 2)), DropReason::kBadControl);
+  EXPECT_EQ(validate_exact(control_frame(wire::Kind::kAck, 0)), DropReason::kBadControl) << "no payload";
+  EXPECT_EQ(validate_exact(control_frame(wire::Kind::kAck, 15)), DropReason::kBadControl);
+  EXPECT_EQ(validate_exact(control_frame(wire::Kind::kAck, 20)), DropReason::kBadControl) << "not whole words";
+  EXPECT_EQ(validate_exact(ack_frame(0, 0, wire::kBroadcastRank)), DropReason::kNotForMe);
+  EXPECT_EQ(validate_exact(ack_frame(0, 0, 0)), DropReason::kNotForMe);
+  // A count beyond the frame's bytes: the IP length holds the truth.
+  std::vector<uint8_t> f = ack_frame(1, 1);
+  put_le16(&f[kHdrCount], 16 + 8 * 2);
+  put_le16(&f[kRecords + 4], 2);
+  EXPECT_EQ(validate_exact(f), DropReason::kBadControl);
+  // The shortest ack: the headers and the fixed part.
+  f = ack_frame(0, 0);
+  ASSERT_EQ(f.size(), 96u);
   for (size_t len = 42; len < 80; ++len) EXPECT_EQ(validate_exact(f.data(), len), DropReason::kTooShort) << len;
 }
 
@@ -614,7 +634,7 @@ TEST(MaxRecordIndex, Values) {
   if (ip_len + 14 > len || ip_len + 14 < 80) return bad("IP length");
   const size_t payload = ip_len + 14 - 80;
   if (le16(p + kHdr) != wire::kMagic) return bad("magic");
-  if (p[kHdrVersion] != 2) return bad("version");
+  if (p[kHdrVersion] != 4) return bad("version");
   if (le32(p + kHdrJob) != ctx.job_token) return bad("job");
   const unsigned src = le16(p + kHdrSrc), dst = le16(p + kHdrDst), count = le16(p + kHdrCount);
   if (src >= ctx.nodes || src == ctx.my_rank) return bad("src rank");
@@ -626,9 +646,10 @@ TEST(MaxRecordIndex, Values) {
     return ::testing::AssertionSuccess();
   }
   if (dst != ctx.my_rank && dst != 0xffff) return bad("control dst");
-  if (kind == 6) {  // ack: no payload, never broadcast
+  if (kind == 6) {  // ack: 16 bytes + sack_words (payload bytes 4-5) words of 8, never broadcast
     if (dst != ctx.my_rank) return bad("ack dst");
-    if (count != 0) return bad("ack count");
+    if (count < 16 || count > 16 + 8 * 16 || payload < count) return bad("ack count");
+    if (count != 16 + 8u * le16(p + 80 + 4)) return bad("ack sack_words");
     return ::testing::AssertionSuccess();
   }
   const unsigned need = kind == 2 ? 112 : kind == 3 ? 48 : kind == 4 ? 168 : kind == 5 ? 404 : 0;
@@ -647,7 +668,7 @@ TEST(FrameValidate, RandomMutationsNeverCrashAndAcceptOnlyValidFrames) {
       control_frame(wire::Kind::kHello, sizeof(wire::HelloPayload), wire::kBroadcastRank),
       control_frame(wire::Kind::kFin, sizeof(wire::FinPayload)),
       control_frame(wire::Kind::kAbort, sizeof(wire::AbortPayload)),
-      control_frame(wire::Kind::kAck, 0)};
+      ack_frame(0, 0), ack_frame(3, 3)};
   // Fields worth hitting often: the header bytes that the checks read.
   const size_t hot[] = {12, 13, 14, 16, 17, 23, 36, 37, 42, 43, 44, 45, 46, 50, 51, 52, 53, 66, 67};
 

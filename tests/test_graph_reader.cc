@@ -446,7 +446,8 @@ TEST_F(ReaderTest, MatrixMarketHandWritten) {
 TEST_F(ReaderTest, MatrixMarketHandWrittenErrors) {
   const std::string ig = "%%MatrixMarket matrix coordinate integer general\n3 4 3\n";
   const std::string pg = "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n";
-  expect_error(write("eof.mtx", ig + "1 1 3\n2 2 3\n"), 4, {"ends after 2 of the 3 entries", "line 2"});
+  // A count that the data contradicts is named at the line that declares it.
+  expect_error(write("eof.mtx", ig + "1 1 3\n2 2 3\n"), 2, {"ends after 2 of the 3 entries", "line 2"});
   expect_error(write("range.mtx", ig + "1 1 3\n2 2 3\n3 9999 3\n"), 5, {"column index 9999", "1..4"});
   expect_error(write("row0.mtx", ig + "0 1 3\n"), 3, {"row index 0", "1..3"});
   expect_error(write("extra.mtx", pg + "1 1\n2 2\n"), 4, {"more entries than the 1 declared on line 2"});
@@ -639,6 +640,83 @@ TEST(EdgeListOps, FingerprintAgreesAcrossFormats) {
   // 4.wel and 4.gr hold the same weighted arcs (as a multiset) and the same V.
   EXPECT_EQ(fingerprint(read_graph_file(dataset("fixtures/gapbs/4.wel"))),
             fingerprint(read_graph_file(dataset("fixtures/gapbs/4.gr"))));
+}
+
+}  // namespace
+}  // namespace wg
+
+// ---- bounds applied before allocating (LoadLimits) ---------------------------
+
+namespace wg {
+namespace {
+
+// What a SizeCheck saw, and a refusal thrown from it (as the node's memory
+// check does) before the edges are reserved.
+struct Refused : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::vector<DeclaredSize> declared_sizes(const std::string& spec, bool refuse) {
+  std::vector<DeclaredSize> seen;
+  LoadLimits limits;
+  limits.check = [&](const DeclaredSize& d) {
+    seen.push_back(d);
+    if (refuse) throw Refused(d.what);
+  };
+  try {
+    load_graph(spec, GraphFormat::kAuto, limits);
+  } catch (const Refused&) {
+  }
+  return seen;
+}
+
+TEST_F(ReaderTest, DeclaredSizesAreCheckedBeforeTheEdgesAreRead) {
+  // Every file's body is malformed after its header: a refusal from the check
+  // must come first, so nothing past the header is parsed (or allocated).
+  const std::string mtx = write("h.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n"
+                                         "4294967295 4294967295 7\nnot an entry\n");
+  const std::string gr = write("h.gr", "c x\np sp 4294967295 12\nnot an arc\n");
+  const std::string metis = write("h.graph", "% x\n4294967294 9 1\nnot a vertex line\n");
+  const std::string bin = write_u32("h.bin", {0, 1, 2, 3, 4, 5});
+  const std::string el = write("h.el", "# one\n0 1\n1 2\n");
+  struct Want {
+    std::string spec;
+    uint64_t vertices, edges;
+    std::string what;
+  };
+  for (const Want& w : {Want{mtx, 4294967295u, 14, "the size line (line 2) declares 4294967295 x 4294967295 with 7 entries"},
+                        Want{gr, 4294967295u, 12, "the 'p' line (line 2) declares 4294967295 nodes and 12 arcs"},
+                        Want{metis, 4294967294u, 18, "the header (line 2) declares 4294967294 vertices and 9 edges"},
+                        Want{bin, 0, 3, "its size (24 bytes, 8 per edge)"},
+                        Want{el, 0, 4, "its 4 lines (at most one edge each)"},
+                        Want{"kron:10:8", 1024, 8192, "it generates 1024 vertices and 8192 edges"}}) {
+    SCOPED_TRACE(w.spec);
+    const std::vector<DeclaredSize> seen = declared_sizes(w.spec, true);
+    ASSERT_EQ(seen.size(), 1u);
+    EXPECT_EQ(seen[0].vertices, w.vertices);
+    EXPECT_EQ(seen[0].edges, w.edges);
+    EXPECT_EQ(seen[0].what, w.what);
+  }
+  // Accepted, the same files read on (and fail where they are malformed).
+  EXPECT_TRUE(catch_graph_error([&] { load_graph(gr, GraphFormat::kAuto, LoadLimits{[](const DeclaredSize&) {}, UINT64_MAX}); })
+                  .thrown);
+  EXPECT_EQ(load_graph(el, GraphFormat::kAuto, LoadLimits{[](const DeclaredSize&) {}, UINT64_MAX}).num_edges(), 2u);
+}
+
+// A pipe or device is read into memory only up to max_stream_bytes
+// (`--graph /dev/zero` once grew without bound).
+TEST_F(ReaderTest, NonRegularInputsAreReadWithABound) {
+  LoadLimits limits;
+  limits.max_stream_bytes = 1 << 20;
+  const Caught c = catch_graph_error([&] { read_graph_file("/dev/zero", GraphFormat::kEdgeList, limits); });
+  ASSERT_TRUE(c.thrown);
+  EXPECT_EQ(c.file, "/dev/zero");
+  EXPECT_NE(c.what.find("is not a regular file and holds more than 1.0 MiB (1048576 bytes)"), std::string::npos)
+      << c.what;
+  EXPECT_NE(c.what.find("save it to a regular file"), std::string::npos) << c.what;
+  // A regular file is mapped, not read into memory: no bound applies to it.
+  const std::string el = write("big.el", std::string(2 << 20, '\n') + "0 1\n");
+  EXPECT_EQ(read_graph_file(el, GraphFormat::kEdgeList, limits).num_edges(), 1u);
 }
 
 }  // namespace

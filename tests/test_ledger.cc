@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 
 #include "dataplane/wire.h"
 
@@ -251,6 +252,47 @@ TEST(SuperstepLedger, LastRankOfSixtyFour) {
     ASSERT_TRUE(l.on_end(p, 0, end_of(0, 0)));
   }
   EXPECT_TRUE(l.complete(0));
+}
+
+// ---- for bounded progress (reliability/progress_watch.h) ----
+
+// Every bucket, record and END moves the ledger's mark; nothing else does.
+TEST(LedgerProgress, GrowsWithEveryArrival) {
+  SuperstepLedger l(3, 0);
+  l.open(6);
+  uint64_t last = l.progress(6);
+  ASSERT_TRUE(l.on_data(1, 6, 5));
+  EXPECT_GT(l.progress(6), last);
+  last = l.progress(6);
+  ASSERT_TRUE(l.on_data(2, 6, 0 + 1));
+  EXPECT_GT(l.progress(6), last);
+  last = l.progress(6);
+  ASSERT_TRUE(l.on_end(2, 6, end_of(1, 1)));
+  EXPECT_GT(l.progress(6), last);
+  last = l.progress(6);
+  EXPECT_FALSE(l.on_end(2, 6, end_of(1, 1)));  // a duplicate END is refused: no progress
+  EXPECT_FALSE(l.on_data(1, 8, 3));            // nor data of a superstep not open
+  EXPECT_EQ(l.progress(6), last);
+  EXPECT_EQ(l.progress(7), 0u);
+}
+
+// The error names every peer that lacks something and what: a missing END,
+// or an END whose counts never arrived; a complete peer is not named.
+TEST(LedgerMissing, NamesEachPeerAndWhatItLacks) {
+  SuperstepLedger l(4, 1);  // this node is 1; peers 0, 2, 3
+  l.open(5);
+  ASSERT_TRUE(l.on_data(0, 5, 179));
+  ASSERT_TRUE(l.on_data(0, 5, 21));
+  ASSERT_TRUE(l.on_end(2, 5, end_of(12, 2000)));
+  for (int i = 0; i < 11; ++i) ASSERT_TRUE(l.on_data(2, 5, i < 10 ? 179 : 31));
+  ASSERT_TRUE(l.on_end(3, 5, end_of(0, 0)));
+  EXPECT_EQ(l.missing(5),
+            "node 0: no END(5) yet, 2 buckets and 200 records so far; "
+            "node 2: its END(5) announced 12 buckets and 2000 records, 11 buckets and 1821 records arrived");
+  ASSERT_TRUE(l.on_end(0, 5, end_of(2, 200)));
+  ASSERT_TRUE(l.on_data(2, 5, 179));
+  EXPECT_EQ(l.missing(5), "");
+  EXPECT_TRUE(l.complete(5));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compute/graph_reader.h"
+#include "config/config_json.h"
 
 namespace wg {
 namespace {
@@ -100,6 +101,7 @@ TEST_F(Options, Defaults) {
   EXPECT_EQ(c.udp_port, 47000);
   EXPECT_EQ(c.engine.peer_timeout_s, 30.0);
   EXPECT_EQ(c.engine.hello_timeout_s, 60.0);
+  EXPECT_EQ(c.engine.progress_timeout_s, 120.0);
   EXPECT_EQ(c.mbufs, 16383u);
   EXPECT_EQ(c.engine.top, 10u);
   EXPECT_FALSE(c.engine.quiet);
@@ -109,7 +111,8 @@ TEST_F(Options, EveryOption) {
   const Config c = parse({"--app", "sssp", "--graph", "kron:4:2", "--format", "edgelist", "--undirected",
                           "--nodes", "4", "--rank", "3", "--source", "17", "--iterations", "7", "--out",
                           "/tmp/wg out", "--job-id", "99", "--udp-port", "5000", "--peer-timeout", "2.5",
-                          "--hello-timeout", "0.5", "--mbufs", "4095", "--top", "3", "--quiet"});
+                          "--hello-timeout", "0.5", "--mbufs", "4095", "--top", "3", "--quiet",
+                          "--progress-timeout", "7.5"});
   EXPECT_EQ(c.app, "sssp");
   EXPECT_EQ(c.graph, "kron:4:2");
   EXPECT_EQ(c.format, GraphFormat::kEdgeList);
@@ -123,6 +126,7 @@ TEST_F(Options, EveryOption) {
   EXPECT_EQ(c.udp_port, 5000);
   EXPECT_EQ(c.engine.peer_timeout_s, 2.5);
   EXPECT_EQ(c.engine.hello_timeout_s, 0.5);
+  EXPECT_EQ(c.engine.progress_timeout_s, 7.5);
   EXPECT_EQ(c.mbufs, 4095u);
   EXPECT_EQ(c.engine.top, 3u);
   EXPECT_TRUE(c.engine.quiet);
@@ -305,6 +309,53 @@ TEST_F(Options, BadEnvironmentValuesNameTheVariable) {
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--nodes", "4", "--rank", "1"}).rank, 1u);
 }
 
+// The banner, errors and nodeR.json's config say where a value came from:
+// srun and mpirun set variables, the user never typed --rank.
+TEST_F(Options, ValuesFromTheEnvironmentAreNamedAsSuch) {
+  setenv("SLURM_PROCID", "2", 1);
+  setenv("SLURM_NTASKS", "4", 1);
+  Config c = parse({"--app", "bfs", "--graph", "a"});
+  EXPECT_EQ(c.rank_from, "SLURM_PROCID");
+  EXPECT_EQ(c.nodes_from, "SLURM_NTASKS");
+  EXPECT_NE(c.describe().find("node 2 of 4 (rank from SLURM_PROCID) (cluster size from SLURM_NTASKS)"),
+            std::string::npos)
+      << c.describe();
+  const nlohmann::ordered_json j = config_json(c);
+  EXPECT_EQ(j["rank"], 2);
+  EXPECT_EQ(j["rank_from"], "SLURM_PROCID");
+  EXPECT_EQ(j["nodes_from"], "SLURM_NTASKS");
+  c = parse({"--app", "bfs", "--graph", "a", "--rank", "1", "--nodes", "3"});
+  EXPECT_EQ(c.rank_from, "--rank");
+  EXPECT_EQ(c.nodes_from, "--nodes");
+  EXPECT_EQ(c.describe().find(" from "), std::string::npos) << c.describe();
+  unsetenv("SLURM_PROCID");
+  unsetenv("SLURM_NTASKS");
+  c = parse({"--app", "bfs", "--graph", "a"});
+  EXPECT_EQ(c.rank_from, "default");
+  EXPECT_EQ(config_json(c)["nodes_from"], "default");
+}
+
+TEST_F(Options, EnvironmentErrorsNameTheVariableNotAnOption) {
+  setenv("OMPI_COMM_WORLD_SIZE", "many", 1);
+  std::string e = error_of({"--app", "bfs", "--graph", "a"});
+  EXPECT_NE(e.find("environment variable OMPI_COMM_WORLD_SIZE='many'"), std::string::npos) << e;
+  EXPECT_NE(e.find("--nodes is not given"), std::string::npos) << e;
+  EXPECT_EQ(e.find("--OMPI"), std::string::npos) << e;
+  setenv("OMPI_COMM_WORLD_SIZE", "65", 1);
+  e = error_of({"--app", "bfs", "--graph", "a"});
+  EXPECT_NE(e.find("OMPI_COMM_WORLD_SIZE='65'"), std::string::npos) << e;
+  EXPECT_NE(e.find("out of range [1, 64]"), std::string::npos) << e;
+  setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+  setenv("PMI_RANK", "3", 1);
+  e = error_of({"--app", "bfs", "--graph", "a"});
+  EXPECT_NE(e.find("rank 3 (environment variable PMI_RANK) is not below cluster size 2 "
+                   "(environment variable OMPI_COMM_WORLD_SIZE)"),
+            std::string::npos)
+      << e;
+  e = error_of({"--app", "bfs", "--graph", "a", "--nodes", "3"});
+  EXPECT_NE(e.find("rank 3 (environment variable PMI_RANK) is not below --nodes 3"), std::string::npos) << e;
+}
+
 // ---- NUMA domains and the line rate ---------------------------------------------
 
 TEST_F(Options, DomainsAndDomainSplit) {
@@ -397,9 +448,9 @@ TEST_F(Options, DefaultJobTokenIsTheSameOnEveryNodeOfAJob) {
 TEST_F(Options, TransportAndRoleDefaults) {
   const Config c = parse({"--app", "bfs", "--graph", "a"});
   EXPECT_EQ(c.transport.window, 512u);
-  EXPECT_EQ(c.transport.rto_min_us, 10000.0);
+  EXPECT_EQ(c.transport.rto_min_us, 200.0);
   EXPECT_EQ(c.transport.rto_max_us, 200000.0);
-  EXPECT_FALSE(c.transport.checksum);
+  EXPECT_TRUE(c.transport.checksum) << "on by default since the CRC costs nothing measurable (issue #16)";
   EXPECT_FALSE(c.transport.rx_faults.any());
   EXPECT_FALSE(c.transport.tx_faults.any());
   EXPECT_EQ(c.transport.fault_seed, 1u);
@@ -468,7 +519,10 @@ TEST_F(Options, TransportErrorsNameTheOptionAndTheValue) {
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "2", "--crash-node", "2:1"}), "--crash-node",
                         "no node 2");
   // A flipped payload bit would be folded into the results unnoticed.
-  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--fault-rx", "corrupt=0.01"}), "corrupt", "--checksum on");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--fault-rx", "corrupt=0.01", "--checksum", "off"}),
+                        "corrupt", "--checksum on");
+  EXPECT_TRUE(parse({"--app", "bfs", "--graph", "a", "--fault-rx", "corrupt=0.01"}).transport.checksum)
+      << "corruption needs nothing more with the default";
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--fault-tx", "corrupt=0.01", "--checksum", "off"}),
                         "corrupt", "--checksum on");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--crash-node", "1:"}), "--crash-node");
@@ -517,6 +571,10 @@ TEST(WantsHelp, FindsHelpAnywhere) {
 TEST_F(Options, NumericOptionsHaveUpperBounds) {
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--rto-min-us", "1e30"}), "--rto-min-us", "out of range");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--peer-timeout", "1e9"}), "--peer-timeout");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--progress-timeout", "86401"}), "--progress-timeout",
+                        "out of range (0, 86400]");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--progress-timeout", "0"}), "--progress-timeout",
+                        "not a positive number");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--line-rate", "1e7"}), "--line-rate");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--keepalive-ms", "1e8"}), "--keepalive-ms");
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--rto-max-us", "60000000"}).transport.rto_max_us, 60e6);

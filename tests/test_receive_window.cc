@@ -288,16 +288,13 @@ void run_differential(uint64_t seed) {
           ++pushed;
         }
         break;
-      case 1:  // the sender transmits: the head after three stale acks, then the next pending frame
-        if (snd.head_resend_wanted()) {
-          const uint32_t head = snd.snd_una();
-          if (!rng.chance(drop)) data.push_back({head, snd.frame(head)});
-          snd.head_resent(0);
-        }
+      case 1:  // the sender transmits the next frame to send (a resend first), after a tail-loss probe if due
+        if (snd.probe_due(now)) snd.probe(now);
         if (snd.has_pending() && snd.may_send(now)) {
-          const uint32_t seq = snd.next_to_transmit();
+          uint32_t seq = 0;
+          snd.to_transmit(&seq, 1);
           void* f = snd.frame(seq);
-          snd.transmitted(now);
+          snd.transmitted(seq, now);
           snd.paced(now, 1, rng.below(3));
           if (!rng.chance(drop)) data.push_back({seq, f});
           if (rng.chance(dup)) data.push_back({seq, f});

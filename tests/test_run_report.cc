@@ -44,6 +44,10 @@ RunReport sample_report() {
   r.rank = 1;
   r.nodes = 2;
   r.load_seconds = 0.25;
+  r.load.local_edges = 1000;
+  r.load.edges_sent = 600;
+  r.load.shuffle_seconds = 0.125;
+  r.peak_rss_bytes = 64000;
   r.compute_seconds = 1.0;  // integral doubles stay JSON floats
   r.line_rate_gbps = 10;
   r.partition_json = {{"domains", 1}, {"note", "say \"why\"\n"}};
@@ -73,9 +77,19 @@ TEST(RunReport, NodeJsonShape) {
   const std::string path = temp_path("node1.json");
   write_node_json(path, kConfig, sample_report());
   json j = read_back(path);
-  EXPECT_EQ(keys(j), (std::vector<std::string>{"rank", "nodes", "config", "load_seconds", "discovery_seconds",
-                                               "compute_seconds", "line_rate_gbps", "partition", "rx", "tx",
-                                               "faults", "links", "supersteps"}));
+  EXPECT_EQ(keys(j), (std::vector<std::string>{"rank", "nodes", "config", "load_seconds", "load", "peak_rss_bytes",
+                                               "bytes_per_local_edge", "discovery_seconds", "compute_seconds",
+                                               "line_rate_gbps", "partition", "rx", "tx", "faults", "links",
+                                               "supersteps"}));
+  EXPECT_EQ(keys(j["load"]), (std::vector<std::string>{"vertices", "edges", "weighted", "fingerprint", "input_bytes",
+                                                       "bytes_read", "edges_read", "edges_sent", "edges_received",
+                                                       "local_edges", "seconds"}));
+  EXPECT_EQ(keys(j["load"]["seconds"]),
+            (std::vector<std::string>{"read", "parse", "shuffle", "build", "wait", "total"}));
+  EXPECT_EQ(j["load"]["edges_sent"], 600u);
+  EXPECT_EQ(j["load"]["seconds"]["shuffle"], 0.125);
+  EXPECT_EQ(j["peak_rss_bytes"], 64000u);
+  EXPECT_EQ(j["bytes_per_local_edge"], 64.0) << "peak RSS over the edges the node holds";
   EXPECT_TRUE(j["rank"].is_number_unsigned());
   EXPECT_EQ(j["config"]["app"], "pagerank");
   EXPECT_TRUE(j["compute_seconds"].is_number_float());
@@ -89,9 +103,14 @@ TEST(RunReport, NodeJsonShape) {
             (std::vector<std::string>{"seen", "dropped", "duplicated", "reordered", "corrupted", "delayed"}));
   ASSERT_EQ(j["links"].size(), 1u);
   EXPECT_EQ(keys(j["links"][0]),
-            (std::vector<std::string>{"peer", "n", "ast_us", "rto_us", "srtt_us", "frames", "retransmissions",
-                                      "timeouts", "new_acks", "stale_acks", "acks_sent", "delivered", "held",
-                                      "duplicates", "beyond_window"}));
+            (std::vector<std::string>{"peer", "n", "ast_us", "rto_us", "srtt_us", "min_rtt_us", "frames",
+                                      "retransmissions", "timeouts", "new_acks", "stale_acks", "sacked", "lost",
+                                      "probes", "spurious", "max_n", "rounds", "congestion_rounds", "signal_burst",
+                                      "signal_queue", "signal_rx_drops", "signal_rto", "acks_sent", "delivered",
+                                      "held", "duplicates", "beyond_window"}));
+  EXPECT_TRUE(j["links"][0]["min_rtt_us"].is_number_float());
+  EXPECT_TRUE(j["links"][0]["max_n"].is_number_unsigned());
+  EXPECT_TRUE(j["links"][0]["probes"].is_number_unsigned());
   EXPECT_TRUE(j["links"][0]["ast_us"].is_number_float());
   EXPECT_TRUE(j["links"][0]["n"].is_number_unsigned());
   ASSERT_EQ(j["supersteps"].size(), 1u);

@@ -1,5 +1,7 @@
 // SendWindow (reliability/send_window.h): sequence numbers, cumulative acks,
-// go-back-N, RFC 6298 RTO and AST x N pacing, driven frame by frame.
+// the timeout (RFC 6298 RTO, bounds, back-off, Karn) and AST x N pacing,
+// driven frame by frame. Selective acks, the time-based loss rule, the
+// tail-loss probe and the congestion rule: tests/test_loss_recovery.cc.
 //
 // Frames are fake handles (1, 2, 3, ... cast to void*) and time is made-up
 // TSC tick numbers; every expected value below is derived by hand from the
@@ -29,8 +31,6 @@ struct Released {
 CongestionConfig config() {
   CongestionConfig cc;
   cc.ast_init_ticks = 0;
-  cc.stale_acks_up = 3;
-  cc.new_acks_down = 3;
   cc.max_n = 1024;
   cc.rto_min_ticks = 100;
   cc.rto_max_ticks = 100000;
@@ -44,10 +44,24 @@ std::vector<uintptr_t> range_ids(uintptr_t first, uintptr_t last) {  // [first, 
   return v;
 }
 
+// The frame to_transmit() names first (what the send path sends next).
+uint32_t next_seq(SendWindow& w) {
+  uint32_t seq = 0;
+  EXPECT_EQ(w.to_transmit(&seq, 1), 1u) << "nothing to send";
+  return seq;
+}
+
+// Sends that frame at `now`; returns its sequence number.
+uint32_t transmit_next(SendWindow& w, uint64_t now) {
+  const uint32_t seq = next_seq(w);
+  w.transmitted(seq, now);
+  return seq;
+}
+
 // Pushes handles first..last and transmits each at tick t0, t0+1, ...
 void push_and_send(SendWindow& w, uintptr_t first, uintptr_t last, uint64_t t0) {
   for (uintptr_t i = first; i <= last; ++i) w.push(handle(i));
-  for (uintptr_t i = first; i <= last; ++i) w.transmitted(t0 + (i - first));
+  for (uintptr_t i = first; i <= last; ++i) transmit_next(w, t0 + (i - first));
 }
 
 TEST(SendWindow, ConstructorRejectsCapacityZeroAndAbove65536) {
@@ -96,22 +110,27 @@ TEST(SendWindow, TransmittedAdvancesNextToTransmit) {
   w.push(handle(2));
   w.push(handle(3));
   EXPECT_TRUE(w.has_pending());
-  EXPECT_EQ(w.next_to_transmit(), 50u);
+  uint32_t seqs[8];
+  ASSERT_EQ(w.to_transmit(seqs, 8), 3u);
+  EXPECT_EQ(seqs[0], 50u);
+  EXPECT_EQ(seqs[2], 52u);
+  ASSERT_EQ(w.to_transmit(seqs, 2), 2u) << "at most max";
   EXPECT_FALSE(w.is_retransmission(50));
-  w.transmitted(1000);
-  EXPECT_EQ(w.next_to_transmit(), 51u);
+  w.transmitted(50, 1000);
+  EXPECT_EQ(next_seq(w), 51u);
   EXPECT_TRUE(w.is_retransmission(50)) << "seq 50 has been sent once";
   EXPECT_FALSE(w.is_retransmission(51));
-  w.transmitted(1001);
-  w.transmitted(1002);
-  EXPECT_EQ(w.next_to_transmit(), 53u);
+  w.transmitted(51, 1001);
+  w.transmitted(52, 1002);
+  EXPECT_EQ(w.snd_tx(), 53u);
   EXPECT_FALSE(w.has_pending());
+  EXPECT_EQ(w.to_transmit(seqs, 8), 0u);
   EXPECT_EQ(w.stats().frames, 3u);
   EXPECT_EQ(w.stats().retransmissions, 0u);
   EXPECT_EQ(w.in_flight(), 3u) << "sent but not acked";
   w.push(handle(4));
   EXPECT_TRUE(w.has_pending());
-  EXPECT_EQ(w.next_to_transmit(), 53u);
+  EXPECT_EQ(next_seq(w), 53u);
 }
 
 TEST(SendWindow, CumulativeAckReleasesExactlyTheFramesBelowItInOrder) {
@@ -134,7 +153,7 @@ TEST(SendWindow, CumulativeAckReleasesExactlyTheFramesBelowItInOrder) {
   EXPECT_EQ(w.stats().new_acks, 3u);
   // The slots are reused: a new frame gets seq 5 and the next ack releases it alone.
   EXPECT_EQ(w.push(handle(6)), 5u);
-  w.transmitted(130);
+  transmit_next(w, 130);
   r.ids.clear();
   EXPECT_EQ(w.on_ack(6, true, 140, r), AckKind::kNew);
   EXPECT_EQ(r.ids, std::vector<uintptr_t>{6});
@@ -146,8 +165,8 @@ TEST(SendWindow, AckArithmeticAcrossWraparound) {
   for (uintptr_t i = 1; i <= 40; ++i) EXPECT_EQ(w.push(handle(i)), static_cast<uint32_t>(first + (i - 1)));
   EXPECT_EQ(w.snd_nxt(), 0x18u) << "0xFFFFFFF0 + 40 wraps to 0x18";
   EXPECT_EQ(w.in_flight(), 40u);
-  for (int i = 0; i < 40; ++i) w.transmitted(1000 + i);
-  EXPECT_EQ(w.next_to_transmit(), 0x18u);
+  for (int i = 0; i < 40; ++i) transmit_next(w, 1000 + i);
+  EXPECT_EQ(w.snd_tx(), 0x18u);
   EXPECT_FALSE(w.has_pending());
 
   Released r;
@@ -231,105 +250,39 @@ TEST(SendWindow, AckAtSndUnaIsStaleOnlyWhenPureAndFramesOutstanding) {
   EXPECT_EQ(w.stats().stale_acks, 1u);
 }
 
-TEST(SendWindow, PiggybackedAcksAtSndUnaDoNotRaiseN) {
+// Under the congestion rule (tests/test_loss_recovery.cc) acks that repeat
+// the cumulative ack are no signal at all, alone or piggybacked.
+TEST(SendWindow, StaleAcksNeverRaiseN) {
   SendWindow w(8, 0, config());
   push_and_send(w, 1, 2, 100);
   Released r;
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(w.on_ack(0, false, 200, r), AckKind::kIdle);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(w.on_ack(0, false, 200 + i, r), AckKind::kIdle);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(w.on_ack(0, true, 300 + i, r), AckKind::kStale);
+  EXPECT_EQ(w.stats().stale_acks, 10u);
   EXPECT_EQ(w.n(), 0u);
-  EXPECT_EQ(w.stats().stale_acks, 0u);
+  EXPECT_FALSE(w.has_pending()) << "nothing resent on stale acks alone";
 }
 
-TEST(SendWindow, NRisesByOneAfterThreeConsecutiveStalePureAcks) {
-  SendWindow w(16, 0, config());
-  push_and_send(w, 1, 10, 100);
-  Released r;
-  EXPECT_EQ(w.on_ack(0, true, 200, r), AckKind::kStale);
-  EXPECT_EQ(w.on_ack(0, true, 201, r), AckKind::kStale);
-  EXPECT_EQ(w.n(), 0u) << "two stale acks are not enough";
-  EXPECT_EQ(w.on_ack(0, true, 202, r), AckKind::kStale);
-  EXPECT_EQ(w.n(), 1u);
-  // The run restarts: two more are not enough.
-  w.on_ack(0, true, 203, r);
-  w.on_ack(0, true, 204, r);
-  EXPECT_EQ(w.n(), 1u);
-  // A new ack resets the stale run: two stale after it still leave N at 1
-  // (without the reset this would be the 3rd and 4th of a run).
-  ASSERT_EQ(w.on_ack(1, true, 205, r), AckKind::kNew);
-  EXPECT_EQ(w.n(), 1u);
-  w.on_ack(1, true, 206, r);
-  w.on_ack(1, true, 207, r);
-  EXPECT_EQ(w.n(), 1u) << "the new ack must have reset the stale run";
-  w.on_ack(1, true, 208, r);
-  EXPECT_EQ(w.n(), 2u);
-  EXPECT_EQ(w.stats().stale_acks, 8u);
-  EXPECT_EQ(w.stats().new_acks, 1u);
-}
-
-TEST(SendWindow, IgnoredAcksDoNotBreakTheStaleRun) {
-  // kOld, kInvalid and kIdle acks say nothing; they neither count nor reset.
-  SendWindow w(16, 0, config());
-  push_and_send(w, 1, 6, 100);
-  Released r;
-  ASSERT_EQ(w.on_ack(2, true, 200, r), AckKind::kNew);
-  w.on_ack(2, true, 201, r);
-  w.on_ack(2, true, 202, r);
-  EXPECT_EQ(w.on_ack(1, true, 203, r), AckKind::kOld);
-  EXPECT_EQ(w.on_ack(99, true, 203, r), AckKind::kInvalid);
-  EXPECT_EQ(w.on_ack(2, false, 203, r), AckKind::kIdle);
-  EXPECT_EQ(w.n(), 0u);
-  w.on_ack(2, true, 204, r);
-  EXPECT_EQ(w.n(), 1u);
-}
-
-TEST(SendWindow, NFallsByOneAfterThreeConsecutiveNewAcksAndNeverBelowZero) {
-  SendWindow w(32, 0, config());
-  push_and_send(w, 1, 20, 100);
-  Released r;
-  for (int i = 0; i < 6; ++i) w.on_ack(0, true, 200, r);
-  ASSERT_EQ(w.n(), 2u);
-  uint32_t ack = 0;
-  auto new_ack = [&] {
-    ++ack;
-    ASSERT_EQ(w.on_ack(ack, true, 300 + ack, r), AckKind::kNew);
-  };
-  new_ack();
-  new_ack();
-  EXPECT_EQ(w.n(), 2u) << "two new acks are not enough";
-  new_ack();
-  EXPECT_EQ(w.n(), 1u);
-  new_ack();
-  new_ack();
-  EXPECT_EQ(w.n(), 1u);
-  // A stale ack breaks the run of new acks.
-  EXPECT_EQ(w.on_ack(ack, true, 400, r), AckKind::kStale);
-  new_ack();
-  EXPECT_EQ(w.n(), 1u) << "the stale ack must have reset the run of new acks";
-  new_ack();
-  new_ack();
-  EXPECT_EQ(w.n(), 0u);
-  for (int i = 0; i < 9; ++i) new_ack();
-  EXPECT_EQ(w.n(), 0u) << "N never goes below 0";
-  EXPECT_EQ(ack, 17u);
-  EXPECT_EQ(w.snd_una(), 17u);
-}
-
-TEST(SendWindow, NIsCappedAtMaxN) {
+TEST(SendWindow, NRisesOnSecondTimeoutsInARowAndIsCappedAtMaxN) {
   CongestionConfig cc = config();
   cc.max_n = 2;
-  cc.stale_acks_up = 1;
   SendWindow w(8, 0, cc);
   push_and_send(w, 1, 2, 100);
+  uint64_t now = 100;
+  const unsigned expected_n[] = {0, 1, 2, 2, 2};
+  for (unsigned i = 0; i < 5; ++i) {
+    now += 1'000'000;
+    w.on_timeout(now);
+    EXPECT_EQ(w.n(), expected_n[i]) << "timeout " << i + 1;
+    transmit_next(w, now);  // the resend
+  }
+  EXPECT_EQ(w.stats().signal_rto, 4u);
+  EXPECT_EQ(w.stats().max_n, 2u);
+  // A delivery ends the run: the next timeout is a first one again.
   Released r;
-  w.on_ack(0, true, 200, r);
-  EXPECT_EQ(w.n(), 1u);
-  w.on_ack(0, true, 201, r);
-  EXPECT_EQ(w.n(), 2u);
-  for (int i = 0; i < 5; ++i) w.on_ack(0, true, 202 + i, r);
-  EXPECT_EQ(w.n(), 2u);
-  EXPECT_EQ(w.stats().stale_acks, 7u);
-  w.on_timeout(10000);
-  EXPECT_EQ(w.n(), 2u) << "timeouts respect the cap too";
+  ASSERT_EQ(w.on_ack(1, true, now + 10, r), AckKind::kNew);
+  w.on_timeout(now + 5'000'000);
+  EXPECT_EQ(w.stats().signal_rto, 4u);
 }
 
 TEST(SendWindow, TimedOutOnlyWithFramesOutstandingAndRtoElapsed) {
@@ -337,8 +290,8 @@ TEST(SendWindow, TimedOutOnlyWithFramesOutstandingAndRtoElapsed) {
   EXPECT_FALSE(w.timed_out(1'000'000)) << "empty window";
   w.push(handle(1));
   w.push(handle(2));
-  w.transmitted(5000);
-  w.transmitted(5100);
+  transmit_next(w, 5000);
+  transmit_next(w, 5100);
   EXPECT_FALSE(w.timed_out(5000));
   EXPECT_FALSE(w.timed_out(6000)) << "exactly RTO ticks: not yet";
   EXPECT_TRUE(w.timed_out(6001));
@@ -362,7 +315,7 @@ TEST(SendWindow, TimerStartsAtTheFirstSendIntoAnIdleWindow) {
   ASSERT_EQ(w.rto_ticks(), 300u);                          // 100 + 4*50
   // Long idle, then a new frame sent at 50000: the timer runs from 50000.
   w.push(handle(2));
-  w.transmitted(50000);
+  transmit_next(w, 50000);
   EXPECT_FALSE(w.timed_out(50300));
   EXPECT_TRUE(w.timed_out(50301));
 }
@@ -378,7 +331,7 @@ TEST(SendWindow, NoTimeoutForFramesNeverTransmitted) {
   EXPECT_FALSE(w.timed_out(5000)) << "frame 1 was queued but never sent";
 }
 
-TEST(SendWindow, TimeoutRewindsToSndUnaAndRetransmitsEverythingUnacked) {
+TEST(SendWindow, TimeoutResendsTheOldestFrameOnly) {
   CongestionConfig cc = config();
   cc.rto_init_ticks = 1000;
   cc.rto_max_ticks = 5000;
@@ -394,24 +347,17 @@ TEST(SendWindow, TimeoutRewindsToSndUnaAndRetransmitsEverythingUnacked) {
 
   w.on_timeout(400);
   EXPECT_EQ(w.stats().timeouts, 1u);
-  EXPECT_EQ(w.next_to_transmit(), 22u) << "go-back-N: back to snd_una";
   EXPECT_TRUE(w.has_pending());
-  EXPECT_EQ(w.n(), 1u);
+  EXPECT_EQ(w.lost_pending(), 1u) << "a slow peer costs one frame, not the window";
+  uint32_t seqs[8];
+  ASSERT_EQ(w.to_transmit(seqs, 8), 1u);
+  EXPECT_EQ(seqs[0], 22u) << "the oldest unacked frame";
+  EXPECT_EQ(w.n(), 0u) << "one timeout is not congestion";
   EXPECT_EQ(w.rto_ticks(), 300u);
-  EXPECT_EQ(w.snd_una(), 22u);
-  EXPECT_EQ(w.snd_nxt(), 25u);
-
-  std::vector<uintptr_t> resent;
-  while (w.has_pending()) {
-    const uint32_t seq = w.next_to_transmit();
-    EXPECT_TRUE(w.is_retransmission(seq));
-    resent.push_back(id_of(w.frame(seq)));
-    w.transmitted(500);
-  }
-  EXPECT_EQ(resent, range_ids(3, 5));
-  EXPECT_EQ(w.stats().retransmissions, 3u);
+  EXPECT_FALSE(w.timed_out(1'000'000)) << "no timeout while a resend waits to go out";
+  w.transmitted(22, 500);
+  EXPECT_EQ(w.stats().retransmissions, 1u);
   EXPECT_EQ(w.stats().frames, 5u);
-
   // The timer restarts with the resend of the oldest unacked frame (at 500).
   EXPECT_FALSE(w.timed_out(800));
   EXPECT_TRUE(w.timed_out(801));
@@ -419,30 +365,12 @@ TEST(SendWindow, TimeoutRewindsToSndUnaAndRetransmitsEverythingUnacked) {
   // A frame pushed after the timeout is a first transmission, not a retransmission.
   w.push(handle(6));
   EXPECT_FALSE(w.is_retransmission(25));
-  w.transmitted(510);
+  EXPECT_EQ(transmit_next(w, 510), 25u);
   EXPECT_EQ(w.stats().frames, 6u);
-  EXPECT_EQ(w.stats().retransmissions, 3u);
+  EXPECT_EQ(w.stats().retransmissions, 1u);
 
   ASSERT_EQ(w.on_ack(26, true, 600, r), AckKind::kNew);
   EXPECT_EQ(r.ids, range_ids(1, 6)) << "each frame released once, in order";
-}
-
-TEST(SendWindow, TimeoutRewindsOnlyToSndUnaAfterPartialResend) {
-  SendWindow w(8, 0, config());
-  push_and_send(w, 1, 4, 100);
-  w.on_timeout(2000);
-  w.transmitted(2100);  // resend seq 0
-  w.transmitted(2101);  // resend seq 1
-  EXPECT_EQ(w.next_to_transmit(), 2u);
-  Released r;
-  // An ack for 3 (from the first transmissions) skips the resend of seq 2.
-  ASSERT_EQ(w.on_ack(3, true, 2200, r), AckKind::kNew);
-  EXPECT_EQ(w.next_to_transmit(), 3u) << "never resend what is already acked";
-  EXPECT_EQ(r.ids, range_ids(1, 3));
-  w.on_timeout(10000);
-  EXPECT_EQ(w.next_to_transmit(), 3u);
-  EXPECT_EQ(w.stats().timeouts, 2u);
-  EXPECT_EQ(w.stats().retransmissions, 2u);
 }
 
 TEST(SendWindow, RtoDoublesOnEachTimeoutUpToRtoMax) {
@@ -458,10 +386,10 @@ TEST(SendWindow, RtoDoublesOnEachTimeoutUpToRtoMax) {
     ASSERT_TRUE(w.timed_out(now));
     w.on_timeout(now);
     EXPECT_EQ(w.rto_ticks(), expected[i]) << "timeout " << i + 1;
-    EXPECT_EQ(w.n(), i + 1);
+    EXPECT_EQ(w.n(), i) << "every timeout after the first in a row raises N";
     EXPECT_EQ(w.stats().timeouts, i + 1);
-    EXPECT_FALSE(w.timed_out(now + 10 * expected[i])) << "rewound: nothing is out until it is resent";
-    w.transmitted(now);  // the go-back-N resend restarts the timer
+    EXPECT_FALSE(w.timed_out(now + 10 * expected[i])) << "nothing is out until it is resent";
+    w.transmitted(0, now);  // the resend restarts the timer
     EXPECT_FALSE(w.timed_out(now + expected[i]));
     EXPECT_TRUE(w.timed_out(now + expected[i] + 1));
   }
@@ -503,9 +431,9 @@ TEST(SendWindow, RttSampleComesFromTheNewestFrameAcked) {
   w.push(handle(1));
   w.push(handle(2));
   w.push(handle(3));
-  w.transmitted(1000);
-  w.transmitted(1200);
-  w.transmitted(1300);
+  transmit_next(w, 1000);
+  transmit_next(w, 1200);
+  transmit_next(w, 1300);
   Released r;
   // Ack 2 covers seqs 0 and 1: the sample is 1700 - 1200 = 500 (seq 1's send time).
   ASSERT_EQ(w.on_ack(2, true, 1700, r), AckKind::kNew);
@@ -542,7 +470,7 @@ TEST(SendWindow, KarnNoRttSampleFromARetransmittedFrame) {
   ASSERT_TRUE(w.timed_out(5000));
   w.on_timeout(5000);
   ASSERT_EQ(w.rto_ticks(), 6000u);
-  w.transmitted(5100);  // the retransmission
+  transmit_next(w, 5100);  // the retransmission
   EXPECT_EQ(w.stats().retransmissions, 1u);
   Released r;
   ASSERT_EQ(w.on_ack(1, true, 5200, r), AckKind::kNew);
@@ -554,73 +482,6 @@ TEST(SendWindow, KarnNoRttSampleFromARetransmittedFrame) {
   ASSERT_EQ(w.on_ack(2, true, 6500, r), AckKind::kNew);
   EXPECT_EQ(w.srtt_ticks(), 500u);
   EXPECT_EQ(w.rto_ticks(), 1500u);
-}
-
-TEST(SendWindow, FastRetransmitOfTheHeadAfterThreeStaleAcks) {
-  SendWindow w(8, 0, config());
-  push_and_send(w, 1, 4, 100);  // seqs 0..3 all sent
-  EXPECT_FALSE(w.head_resend_wanted());
-  Released r;
-  w.on_ack(0, true, 200, r);
-  w.on_ack(0, true, 201, r);
-  EXPECT_FALSE(w.head_resend_wanted()) << "two stale acks are not enough";
-  w.on_ack(0, false, 202, r);
-  EXPECT_FALSE(w.head_resend_wanted()) << "piggybacked acks do not count";
-  w.on_ack(0, true, 203, r);
-  EXPECT_TRUE(w.head_resend_wanted());
-  EXPECT_EQ(w.snd_una(), 0u) << "the head is seq 0";
-  w.head_resent(0);
-  EXPECT_FALSE(w.head_resend_wanted());
-  EXPECT_EQ(w.stats().retransmissions, 1u);
-  EXPECT_EQ(w.stats().fast_retransmits, 1u);
-  EXPECT_EQ(w.stats().frames, 4u);
-  EXPECT_EQ(w.next_to_transmit(), 4u) << "only the head is resent: nothing rewound";
-  EXPECT_FALSE(w.has_pending());
-  // Three more stale acks: the head again.
-  for (int i = 0; i < 3; ++i) w.on_ack(0, true, 300 + i, r);
-  EXPECT_TRUE(w.head_resend_wanted());
-  w.head_resent(0);
-  EXPECT_EQ(w.stats().fast_retransmits, 2u);
-  // Karn: the ack for the resent head gives no RTT sample.
-  ASSERT_EQ(w.on_ack(1, true, 5000, r), AckKind::kNew);
-  EXPECT_EQ(w.srtt_ticks(), 0u);
-  EXPECT_EQ(w.rto_ticks(), 1000u);
-  EXPECT_EQ(r.ids, std::vector<uintptr_t>{1});
-}
-
-TEST(SendWindow, NewAckCancelsAPendingFastRetransmit) {
-  SendWindow w(8, 0, config());
-  push_and_send(w, 1, 4, 100);
-  Released r;
-  for (int i = 0; i < 3; ++i) w.on_ack(0, true, 200 + i, r);
-  ASSERT_TRUE(w.head_resend_wanted());
-  ASSERT_EQ(w.on_ack(2, true, 300, r), AckKind::kNew);
-  EXPECT_FALSE(w.head_resend_wanted()) << "the gap closed";
-  EXPECT_EQ(w.stats().fast_retransmits, 0u);
-}
-
-TEST(SendWindow, TimeoutCancelsAPendingFastRetransmit) {
-  SendWindow w(8, 0, config());
-  push_and_send(w, 1, 4, 100);
-  Released r;
-  for (int i = 0; i < 3; ++i) w.on_ack(0, true, 200 + i, r);
-  ASSERT_TRUE(w.head_resend_wanted());
-  w.on_timeout(5000);
-  EXPECT_FALSE(w.head_resend_wanted());
-  // Go-back-N resends the head: it must not be resent a second time.
-  w.transmitted(5001);
-  EXPECT_FALSE(w.head_resend_wanted()) << "go-back-N already resent the head";
-  EXPECT_EQ(w.stats().retransmissions, 1u);
-  EXPECT_EQ(w.stats().fast_retransmits, 0u);
-}
-
-TEST(SendWindow, NoFastRetransmitOfAHeadNeverSent) {
-  SendWindow w(8, 0, config());
-  push_and_send(w, 1, 2, 100);
-  w.on_timeout(5000);  // rewinds: the head is pending again
-  Released r;
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(w.on_ack(0, true, 5100 + i, r), AckKind::kStale);
-  EXPECT_FALSE(w.head_resend_wanted()) << "the head is about to go out anyway";
 }
 
 TEST(SendWindow, PacingWithNZeroNeverDelays) {
@@ -640,12 +501,9 @@ TEST(SendWindow, PacingWithNZeroNeverDelays) {
 TEST(SendWindow, PacingWithNTwoWaitsAstTimesNPerFrame) {
   CongestionConfig cc = config();
   cc.ast_init_ticks = 0;  // the first measurement becomes AST
-  cc.stale_acks_up = 1;
   SendWindow w(8, 0, cc);
   push_and_send(w, 1, 1, 10);
-  Released r;
-  w.on_ack(0, true, 20, r);
-  w.on_ack(0, true, 21, r);
+  for (uint64_t t : {100000, 200000, 300000}) w.on_timeout(t);  // the 2nd and 3rd raise N
   ASSERT_EQ(w.n(), 2u);
 
   // 4 frames in 400 ticks: AST = 100; NST = 10000 + 100*2*4 = 10800.
@@ -674,8 +532,8 @@ TEST(SendWindow, PacingStartsFromAstInit) {
   cc.ast_init_ticks = 80;
   SendWindow w(8, 0, cc);
   EXPECT_EQ(w.ast_ticks(), 80u);
-  w.on_timeout(5);
-  w.on_timeout(6);
+  push_and_send(w, 1, 1, 1);
+  for (uint64_t t : {5, 6, 7}) w.on_timeout(t);  // the 2nd and 3rd raise N
   ASSERT_EQ(w.n(), 2u);
   // 5 frames in 1000 ticks: per frame 200; AST = (7*80 + 200)/8 = 95;
   // NST = 1000 + 95*2*5 = 1950.

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Per-node loading: peak RSS and load time against P.
+
+Each node reads only its byte range of a graph file (or generates only its
+share of the generator's edges), sends every edge to the owner of its source
+and keeps its part (compute/graph_loader.h). This measures what that buys:
+for each input (the generator's kron:SCALE:DEGREE, and the same graph written
+as a binary file by build/apps/wiregraph-convert) and P = 1, 2, 4 over memif,
+the largest node's peak RSS and its load time, split into read, parse,
+shuffle and build, each as a ratio to P = 1 in the same run. Then, per
+program at P = 2, the bytes of peak RSS per edge a node holds.
+
+  bench/load_scaling.py [--graph kron:22:16] [--nodes 1,2,4] [--trials 2]
+                        [--apps-graph kron:20:16] [--memory huge|no-huge|auto]
+                        [--out DIR] [--json FILE] [--quick]
+
+Peak RSS is the node's own getrusage() maximum (node<R>.json), which
+bench/wg_timed.py confirms from outside (wait4). With --memory huge, DPDK's
+memory (mbuf pools) is in hugepages and not in the RSS, so the figures are
+the graph's and the engine's; with no-huge it adds about 100 MB per node (a
+4 KiB page per mbuf), more with more peers (larger receive pool).
+PageRank with one iteration: the load is what is measured, the run is short.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import benchlib
+
+
+def hugepages_free_mib():
+    try:
+        info = Path("/proc/meminfo").read_text()
+    except OSError:
+        return 0
+    free = size = 0
+    for line in info.splitlines():
+        if line.startswith("HugePages_Free:"):
+            free = int(line.split()[1])
+        elif line.startswith("Hugepagesize:"):
+            size = int(line.split()[1])
+    return free * size // 1024
+
+
+def largest_node(res):
+    """The node with the largest peak RSS, and its figures."""
+    best = None
+    for r, j in enumerate(res["node_json"]):
+        if j is None:
+            continue
+        load = j["load"]
+        fig = {"rank": r, "peak_rss_mb": j["peak_rss_bytes"] / 1e6,
+               "rss_wait4_mb": (res["rss_kib"][r] or 0) / 1024.0,
+               "local_edges": load["local_edges"], "bytes_read": load["bytes_read"],
+               "bytes_per_local_edge": j["bytes_per_local_edge"],
+               "load_seconds": load["seconds"]["total"], "read": load["seconds"]["read"],
+               "parse": load["seconds"]["parse"], "shuffle": load["seconds"]["shuffle"],
+               "build": load["seconds"]["build"]}
+        if best is None or fig["peak_rss_mb"] > best["peak_rss_mb"]:
+            best = fig
+    # The load takes as long as its slowest node.
+    best["load_seconds_max"] = max(j["load"]["seconds"]["total"] for j in res["node_json"] if j)
+    return best
+
+
+def markdown(results):
+    """The tables (README, RESULTS.md) and the issue's targets, as lines."""
+    md = ["Per-node loading, %s (the largest node of each run; medians of %s trials; DPDK memory %s)\n" % (
+        results["graph"], results.get("trials", "?"),
+        "in hugepages, not in RSS" if results["memory"] == "huge" else "in RSS (--no-huge)")]
+    md.append("| input | P | peak RSS MB | vs P=1 | load s | vs P=1 | read / parse / shuffle / build s | MB read | edges held |")
+    md.append("| --- | --: | --: | --: | --: | --: | --- | --: | --: |")
+    for kind, rows in results["scaling"].items():
+        for r in rows:
+            md.append("| %s | %d | %.0f | %.2f | %.2f | %.2f | %.2f / %.2f / %.2f / %.2f | %.0f | %d |" % (
+                kind, r["nodes"], r["peak_rss_mb"], r["rss_vs_p1"], r["load_seconds_max"], r["load_vs_p1"],
+                r["read"], r["parse"], r["shuffle"], r["build"], r["bytes_read"] / 1e6, r["local_edges"]))
+    md.append("")
+    md.append("Bytes of peak RSS per edge held, P=2, %s:\n" % results.get("apps_graph", "?"))
+    md.append("| program | peak RSS MB | edges held | bytes per edge |")
+    md.append("| --- | --: | --: | --: |")
+    for app, f in results["apps"].items():
+        md.append("| %s | %.0f | %d | %.1f |" % (app, f["peak_rss_mb"], f["local_edges"], f["bytes_per_local_edge"]))
+    md.append("")
+    return md
+
+
+def targets(results):
+    """(target, met, figure) for the issue's targets, where the run has the figures."""
+    out = []
+    for kind, rows in results["scaling"].items():
+        p4 = [r for r in rows if r["nodes"] == 4]
+        if not p4:
+            continue
+        if kind == "generated" or kind == "binary file":
+            out.append(("%s: largest node's peak RSS at P=4 <= 0.35x P=1" % kind, p4[0]["rss_vs_p1"] <= 0.35,
+                        "%.2fx" % p4[0]["rss_vs_p1"]))
+        if kind == "binary file":
+            out.append(("binary file: load at P=4 <= 0.6x P=1", p4[0]["load_vs_p1"] <= 0.6,
+                        "%.2fx" % p4[0]["load_vs_p1"]))
+    return out
+
+
+def run(outdir, nodes, args, memory, mem_mb, log):
+    res = benchlib.run_cluster(outdir, nodes, args, memory=memory, mem_mb=mem_mb, timeout=1800, log=log)
+    if res["rc"] != 0:
+        raise RuntimeError("run failed (%s): %s" % (" ".join(args), res["error"]))
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--graph", default="kron:22:16")
+    ap.add_argument("--nodes", default="1,2,4")
+    ap.add_argument("--trials", type=int, default=2)
+    ap.add_argument("--apps-graph", default="kron:20:16", help="graph of the per-program bytes per edge (P=2)")
+    ap.add_argument("--memory", default="auto", choices=["auto", "huge", "no-huge"])
+    ap.add_argument("--out", default="/tmp/wiregraph-bench/runs/load")
+    ap.add_argument("--json", default=None)
+    ap.add_argument("--quick", action="store_true", help="kron:14:16, 1 trial, two programs")
+    o = ap.parse_args()
+    if o.quick:
+        o.graph, o.trials, o.apps_graph = "kron:14:16", 1, "kron:14:16"
+    nodes = [int(x) for x in o.nodes.split(",")]
+    out = Path(o.out)
+    out.mkdir(parents=True, exist_ok=True)
+    memory = o.memory
+    if memory == "auto":
+        memory = "huge" if hugepages_free_mib() >= max(nodes) * 256 else "no-huge"
+    mem_mb = 256 if memory == "huge" else 512  # with --no-huge every mbuf takes a 4 KiB page
+    log = open(out / "commands.log", "w")
+
+    # The same graph as a binary file, written once by the converter.
+    binary = Path(os.environ.get("WG_BENCH_BINARY", benchlib.ROOT / "build" / "apps" / "wiregraph"))
+    convert = binary.parent / "wiregraph-convert"
+    if not convert.exists():
+        convert = benchlib.ROOT / "build" / "apps" / "wiregraph-convert"
+    bin_path = out / (o.graph.replace(":", "_") + ".bin")
+    if not bin_path.exists():
+        cmd = [str(convert), "--graph", o.graph, "--out", str(bin_path)]
+        log.write("$ " + " ".join(cmd) + "\n")
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    inputs = [("generated", o.graph), ("binary file", str(bin_path))]
+
+    results = {"graph": o.graph, "apps_graph": o.apps_graph, "trials": o.trials, "memory": memory, "mem_mb": mem_mb,
+               "loadavg_start": benchlib.loadavg(), "scaling": {}, "apps": {}}
+    for kind, spec in inputs:
+        per_p = {p: [] for p in nodes}
+        for t in range(o.trials):
+            order = nodes if t % 2 == 0 else list(reversed(nodes))  # alternate, so load hits all alike
+            for p in order:
+                res = run(out / ("%s-p%d-t%d" % (kind.split()[0], p, t)), p,
+                          ["--app", "pagerank", "--graph", spec, "--iterations", "1"], memory, mem_mb, log)
+                per_p[p].append(largest_node(res))
+        rows = []
+        base = None
+        for p in nodes:
+            runs = per_p[p]
+            row = {"nodes": p}
+            for key in ("peak_rss_mb", "rss_wait4_mb", "load_seconds_max", "read", "parse", "shuffle", "build",
+                        "bytes_per_local_edge", "bytes_read", "local_edges"):
+                row[key] = benchlib.stat([r[key] for r in runs])["median"]
+            if base is None:
+                base = row
+            row["rss_vs_p1"] = row["peak_rss_mb"] / base["peak_rss_mb"]
+            row["load_vs_p1"] = row["load_seconds_max"] / base["load_seconds_max"]
+            rows.append(row)
+        results["scaling"][kind] = rows
+
+    apps = ["pagerank", "bfs"] if o.quick else ["pagerank", "sssp", "bfs", "cc", "cd", "kcore"]
+    for app in apps:
+        args = ["--app", app, "--graph", o.apps_graph]
+        if app in ("pagerank", "cd"):
+            args += ["--iterations", "1"]
+        res = run(out / ("app-" + app), 2, args, memory, mem_mb, log)
+        results["apps"][app] = largest_node(res)
+    results["loadavg_end"] = benchlib.loadavg()
+
+    print("\n".join(markdown(results)))
+    if o.json:
+        Path(o.json).write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except (RuntimeError, subprocess.CalledProcessError) as e:
+        print("load_scaling: %s" % e, file=sys.stderr)
+        sys.exit(1)

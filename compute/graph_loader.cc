@@ -1,0 +1,354 @@
+#include "compute/graph_loader.h"
+
+#include <rte_cycles.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include "compute/graph_loader_driver.h"
+#include "compute/input_bytes.h"
+
+namespace wg {
+
+LoadOptions load_options(const GraphRules& program, bool undirected, unsigned domains, bool metis) {
+  LoadOptions r;
+  r.symmetrize = undirected || program.symmetrize;
+  r.drop_self_loops = program.drop_self_loops;
+  r.drop_duplicates = program.drop_duplicates;
+  r.keep_weights = program.weights;
+  r.domains = domains;
+  r.metis = metis;
+  return r;
+}
+
+namespace load {
+
+GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptions& rules, unsigned workers)
+    : dp_(dp), input_(input), rules_(rules), rank_(dp.options().rank), nodes_(dp.options().nodes),
+      progress_(rules.progress), workers_(workers), received_(rules.keep_weights) {
+  for (WorkerState& ws : workers_) {
+    ws.writer = std::make_unique<BucketWriter<LoadRecord>>(dp, nodes_, rank_);
+    ws.own = std::make_unique<EdgeStore>(rules.keep_weights);
+  }
+  if (input.kind == GraphInput::Kind::kFile) {
+    FileBytes bytes(input.spec);
+    header_ = reader::read_header(bytes, input.format);
+    header_bytes_read_ = bytes.bytes_read();
+  }
+  if (input.kind == GraphInput::Kind::kFile && header_.format == GraphFormat::kMetis) steps_.push_back(Step::kCount);
+  steps_.insert(steps_.end(), {Step::kEdges, Step::kDegrees});
+  if (rules.domains > 1) steps_.push_back(Step::kSlots);
+}
+
+// Node r's share of the data is slice r of P (compute/graph_formats.h); its
+// workers split that share again, so the node reads [r/P, (r+1)/P) whatever
+// its worker count.
+reader::SliceSpec GraphLoader::worker_slice(unsigned w) const {
+  const reader::SliceSpec node = reader::slice_of(header_, rank_, nodes_);
+  reader::SliceSpec s = node;
+  const uint64_t len = node.end - node.begin;
+  s.begin = node.begin + len * w / workers();
+  s.end = node.begin + len * (w + 1) / workers();
+  s.first = node.first && w == 0;
+  s.entries_before_known = s.first;
+  return s;
+}
+
+std::string GraphLoader::describe_part(unsigned r) const {
+  const reader::SliceSpec sp = reader::slice_of(header_, r, nodes_);
+  const uint64_t unit = header_.record_bytes ? header_.record_bytes : 1;
+  return "node " + std::to_string(r) + "'s part (bytes " + std::to_string(sp.begin * unit) + ".." +
+         std::to_string(sp.end * unit) + ")";
+}
+
+// Calls emit(src, dst, weight) for every input edge of worker w's share.
+template <class Emit>
+void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
+  WorkerState& ws = workers_[w];
+  const auto t0 = Clock::now();
+  double read_before = ws.read_seconds;
+  switch (input_.kind) {
+    case GraphInput::Kind::kFile: {
+      FileBytes bytes(input_.spec);
+      ws.reading = &bytes;
+      reader::SliceSpec sp = worker_slice(w);
+      sp.vertex_base = vertex_lines_before_;
+      for (unsigned v = 0; v < w; ++v) sp.vertex_base += workers_[v].vertex_lines;
+      reader::SliceTotals t;
+      try {
+        t = reader::parse_slice(bytes, header_, sp, emit);
+      } catch (...) {
+        ws.reading = nullptr;
+        throw;
+      }
+      ws.reading = nullptr;
+      agg.max_id_plus1 = t.max_id_plus1;
+      agg.entries = t.entries;
+      agg.columns = static_cast<uint8_t>(t.columns);
+      if (t.has_head) {
+        agg.flags |= kHasHead;
+        agg.head_hash = t.head_hash;
+      }
+      if (t.has_tail) {
+        agg.flags |= kHasTail;
+        agg.tail_hash = t.tail_hash;
+        agg.tail_rank = static_cast<uint8_t>(rank_);
+      }
+      ws.bytes_read += bytes.bytes_read();
+      ws.read_seconds += bytes.read_seconds();
+      break;
+    }
+    case GraphInput::Kind::kGenerator: {
+      const KroneckerGenerator gen(input_.kron);
+      const uint64_t nb = gen.num_blocks();
+      const uint64_t node_lo = nb * rank_ / nodes_, node_hi = nb * (rank_ + 1) / nodes_;
+      const uint64_t lo = node_lo + (node_hi - node_lo) * w / workers();
+      const uint64_t hi = node_lo + (node_hi - node_lo) * (w + 1) / workers();
+      std::vector<Edge> block(KroneckerGenerator::kBlockEdges);
+      for (uint64_t b = lo; b < hi; ++b) {
+        const uint64_t n = gen.block(b, block.data());
+        for (uint64_t i = 0; i < n; ++i) emit(block[i].src, block[i].dst, block[i].weight);
+        agg.entries += n;
+      }
+      agg.max_id_plus1 = gen.num_vertices();
+      break;
+    }
+    case GraphInput::Kind::kMemory: {
+      const std::vector<Edge>& all = input_.edges->edges;
+      const uint64_t e = all.size();
+      const uint64_t node_lo = e * rank_ / nodes_, node_hi = e * (rank_ + 1) / nodes_;
+      const uint64_t lo = node_lo + (node_hi - node_lo) * w / workers();
+      const uint64_t hi = node_lo + (node_hi - node_lo) * (w + 1) / workers();
+      for (uint64_t i = lo; i < hi; ++i) emit(all[i].src, all[i].dst, all[i].weight);
+      agg.entries = hi - lo;
+      agg.max_id_plus1 = input_.edges->num_vertices;
+      break;
+    }
+  }
+  ws.parse_seconds += seconds_since(t0) - (ws.read_seconds - read_before);
+}
+
+void GraphLoader::apply(unsigned w, const StepControl& c, const Stall&) {
+  WorkerState& ws = workers_[w];
+  ws.stats = StepStats{};
+  ws.stats.superstep = c.superstep;
+  ws.aggregate = AggregateBytes{};
+  const Step step = steps_[c.superstep];
+  if (w == 0) current_ = step;  // merge and decide run on this lcore, after the workers
+  switch (step) {
+    case Step::kCount: {
+      FileBytes bytes(input_.spec);
+      ws.vertex_lines = reader::count_metis_vertex_lines(bytes, header_, worker_slice(w));
+      ws.bytes_read += bytes.bytes_read();
+      ws.read_seconds += bytes.read_seconds();
+      const LineCount lc{ws.vertex_lines, 0, static_cast<uint8_t>(rank_), 0};
+      std::memcpy(ws.aggregate.data(), &lc, sizeof lc);
+      break;
+    }
+    case Step::kEdges:
+      if (w == 0) edges_started_ = last_progress_ = Clock::now();
+      break;
+    case Step::kDegrees:
+      if (w == 0) {
+        edges_seconds_ = seconds_since(edges_started_);
+        const auto t0 = Clock::now();
+        build_blocks();
+        build_seconds_ += seconds_since(t0);
+      }
+      break;
+    case Step::kSlots:
+      if (w == 0) {
+        const auto t0 = Clock::now();
+        split_domains();
+        build_seconds_ += seconds_since(t0);
+      }
+      break;
+  }
+}
+
+void GraphLoader::scatter(unsigned w, const StepControl& c, const Stall& stall) {
+  WorkerState& ws = workers_[w];
+  ws.writer->start_superstep(c.epoch);
+  switch (steps_[c.superstep]) {
+    case Step::kCount: break;
+    case Step::kEdges: send_edges(w, stall); break;
+    case Step::kDegrees:
+      if (w == 0) send_in_degrees(stall);
+      break;
+    case Step::kSlots:
+      if (w == 0) send_slot_table(stall);
+      break;
+  }
+  ws.writer->close_all(nodes_);
+  for (unsigned p = 0; p < nodes_; ++p) {
+    if (p == rank_) continue;
+    ws.stats.messages_sent += ws.writer->records_to(p);
+    ws.stats.buckets_sent += ws.writer->buckets_to(p);
+  }
+}
+
+// The edge superstep: the worker's share, through the program's per-edge
+// rules, to the owners of the sources (own edges stay in the worker's list).
+void GraphLoader::send_edges(unsigned w, const Stall& stall) {
+  WorkerState& ws = workers_[w];
+  LoadAggregate agg{};
+  agg.origin = static_cast<uint8_t>(rank_);
+  uint64_t since_stall = 0, parsed = 0, sent = 0;
+  auto route = [&](VertexId src, VertexId dst, Weight weight) {
+    if (rules_.drop_self_loops && src == dst) return;
+    ++parsed;
+    const unsigned owner = src % nodes_;
+    if (owner == rank_) {
+      ws.own->push(src, dst, weight);
+    } else {
+      ws.writer->put(owner, LoadRecord{src, dst, weight}, stall);
+      if (++sent == kCrashAfter && rules_.crash_in_shuffle) [[unlikely]]
+        raise(SIGKILL);  // test hook: a node dies with its edges half sent
+    }
+  };
+  auto emit = [&](VertexId src, VertexId dst, Weight weight) {
+    route(src, dst, weight);
+    if (rules_.symmetrize && src != dst) route(dst, src, weight);
+    // The network roles (acks, keepalives) run on a shared lcore even when
+    // few edges leave this node.
+    if (++since_stall == kEdgesPerStall) [[unlikely]] {
+      since_stall = 0;
+      ws.parsed.store(parsed, std::memory_order_relaxed);
+      ws.sent.store(sent, std::memory_order_relaxed);
+      if (ws.reading != nullptr) ws.bytes_now.store(ws.reading->bytes_read(), std::memory_order_relaxed);
+      stall(false);
+      if (w == 0) print_progress(false);
+    }
+  };
+  read_share(w, emit, agg);
+  if (rules_.crash_in_shuffle) raise(SIGKILL);  // fewer than kCrashAfter edges to send
+  agg.edges = parsed;
+  agg.flags |= kSeen;
+  ws.parsed.store(parsed, std::memory_order_relaxed);
+  ws.sent.store(sent, std::memory_order_relaxed);
+  ws.stats.active = parsed;  // the superstep line's "active": edges this worker read
+  std::memcpy(ws.aggregate.data(), &agg, sizeof agg);
+}
+
+void GraphLoader::print_progress(bool last) {
+  if (!progress_) return;
+  const auto now = Clock::now();
+  if (!last && std::chrono::duration<double>(now - last_progress_).count() < 1.0) return;
+  last_progress_ = now;
+  uint64_t parsed = 0, sent = 0, bytes = 0;
+  for (const WorkerState& ws : workers_) {
+    parsed += ws.parsed.load(std::memory_order_relaxed);
+    sent += ws.sent.load(std::memory_order_relaxed);
+    bytes += last ? ws.bytes_read : ws.bytes_now.load(std::memory_order_relaxed);
+  }
+  const double secs = std::max(1e-9, std::chrono::duration<double>(now - edges_started_).count());
+  const uint64_t received = edges_in_.load(std::memory_order_relaxed);
+  std::printf("load: %s%lu edges read, %lu sent, %lu received", last ? "done: " : "",
+              static_cast<unsigned long>(parsed), static_cast<unsigned long>(sent),
+              static_cast<unsigned long>(received));
+  if (input_.kind == GraphInput::Kind::kFile) std::printf(", %.1f MB read at %.1f MB/s", bytes / 1e6, bytes / 1e6 / secs);
+  std::printf(", %.1f M edges/s sent\n", sent / 1e6 / secs);
+  std::fflush(stdout);
+}
+
+// The aggregates merge in rank order (workers first, in worker order,
+// within a node); which one depends on the superstep (current_).
+void GraphLoader::merge(AggregateBytes& into, const AggregateBytes& from) const {
+  switch (current_) {
+    case Step::kCount: {
+      LineCount a, b;
+      std::memcpy(&a, into.data(), sizeof a);
+      std::memcpy(&b, from.data(), sizeof b);
+      merge_line_counts(a, b, rank_);
+      std::memcpy(into.data(), &a, sizeof a);
+      break;
+    }
+    case Step::kEdges: {
+      LoadAggregate a, b;
+      std::memcpy(&a, into.data(), sizeof a);
+      std::memcpy(&b, from.data(), sizeof b);
+      merge_edges(a, b);
+      std::memcpy(into.data(), &a, sizeof a);
+      break;
+    }
+    case Step::kDegrees: {  // (edges, fingerprint) of the built blocks
+      uint64_t a[2], b[2];
+      std::memcpy(a, into.data(), sizeof a);
+      std::memcpy(b, from.data(), sizeof b);
+      a[0] += b[0];
+      a[1] += b[1];
+      std::memcpy(into.data(), a, sizeof a);
+      break;
+    }
+    case Step::kSlots: break;
+  }
+}
+
+Decision GraphLoader::decide(uint32_t s, uint32_t, uint64_t, const AggregateBytes& aggregate) {
+  const Step step = steps_[s];
+  if (step == Step::kCount) {
+    LineCount lc;
+    std::memcpy(&lc, aggregate.data(), sizeof lc);
+    vertex_lines_total_ = lc.lines;
+    vertex_lines_before_ = lc.before_me;
+  } else if (step == Step::kDegrees) {
+    uint64_t built[2];
+    std::memcpy(built, aggregate.data(), sizeof built);
+    edges_built_ = built[0];
+    fingerprint_sum_ = built[1];
+  } else if (step == Step::kEdges) {
+    std::memcpy(&totals_, aggregate.data(), sizeof totals_);
+    const LoadAggregate& t = totals_;
+    switch (input_.kind) {
+      case GraphInput::Kind::kFile: {
+        const std::string& path = input_.spec;
+        if (t.flags & kColumnsDiffer)
+          throw GraphError(path, 0, "inconsistent column count: " + describe_part(t.mismatch_rank) + " has lines of " +
+                                        std::to_string(t.other_columns) + " fields, the parts before it lines of " +
+                                        std::to_string(t.columns));
+        if (t.flags & kBoundaryDiffers)
+          throw GraphError(path, 0, "nodes " + std::to_string(t.mismatch_rank - 1) + " and " +
+                                        std::to_string(t.mismatch_rank) +
+                                        " read different bytes where their parts meet: every node must open the "
+                                        "same file (same size and format, different content)");
+        reader::SliceTotals totals;
+        totals.entries = t.entries;
+        totals.vertex_lines = vertex_lines_total_;
+        totals.max_id_plus1 = t.max_id_plus1;
+        totals.columns = t.columns;
+        num_vertices_ = reader::check_totals(path, header_, totals);
+        weighted_ = reader::weighted(header_, totals);
+        break;
+      }
+      case GraphInput::Kind::kGenerator:
+        num_vertices_ = KroneckerGenerator(input_.kron).num_vertices();
+        weighted_ = true;
+        break;
+      case GraphInput::Kind::kMemory:
+        num_vertices_ = input_.edges->num_vertices;
+        weighted_ = input_.edges->weighted;
+        break;
+    }
+  }
+  return Decision{s + 1 == steps_.size(), 0};
+}
+
+}  // namespace load
+
+LocalGraph load_graph_share(Runtime& runtime, Dataplane& dp, const GraphInput& input, const LoadOptions& options,
+                            const LcoreLayout& layout, LoadReport* report) {
+  load::GraphLoader loader(dp, input, options, layout.workers());
+  try {
+    runtime.start();
+    runtime.run_phase(loader, PhaseOptions{"loading", false, -1});
+    return loader.finish(report);
+  } catch (const std::exception& e) {
+    runtime.abort(e.what());  // the lcores stop (and the peers hear) before the loader goes
+    throw;
+  }
+}
+
+}  // namespace wg

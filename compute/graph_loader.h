@@ -1,0 +1,80 @@
+// Each node holds only its share of the graph. The loader reads (or
+// generates) this node's share of the input, sends every edge to the node
+// that owns its source over the wiregraph transport itself, and builds the
+// node's LocalGraph from what arrives. It runs as the runtime's first phase
+// (compute/runtime.h), so the edge shuffle has the frames, reliability, fault
+// injection and peer-failure handling of supersteps.
+//
+// The loading phase's supersteps:
+//   count    METIS files only: each worker counts the vertex lines of its
+//            slice (a line's vertex is the number of vertex lines before it;
+//            the rank-order merge of END aggregates gives each node its prefix)
+//   edges    each worker parses its slice of the file (compute/graph_formats.h;
+//            node r reads bytes [r/P, (r+1)/P) of the data and the header),
+//            or generates its blocks of the generator, or takes its part of
+//            edges in memory; applies the program's per-edge rules
+//            (symmetrise, drop self-loops) and sends each edge to the owner of
+//            its source. END carries the figures every node needs (largest id,
+//            entries, edges, the graph fingerprint, boundary hashes), merged
+//            in rank order: V, |E|, and the header's counts checked
+//   degrees  worker 0 builds the out-edge blocks (dropping duplicates where
+//            the program asks) and sends in-degree counts to the targets' owners
+//   slots    k > 1 domains only: worker 0 splits its own vertices over the
+//            domains (METIS on its own subgraph) and sends every node its slot
+//            table: O(V/P) records to each peer
+// Then, after the phase: in-degrees, and for k > 1 the blocks renumbered
+// into (node, domain) groups.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "compute/domain_partition.h"
+#include "compute/graph_input.h"
+#include "compute/lcore_layout.h"
+#include "compute/partition.h"
+#include "compute/program_traits.h"
+#include "compute/runtime.h"
+#include "report/run_report.h"
+
+namespace wg {
+
+// What a node holds once its edges have arrived.
+struct HeldShape {
+  uint64_t vertices = 0;     // V
+  uint64_t edges = 0;        // |E| of the cluster, after the per-edge rules
+  uint64_t held_edges = 0;   // this node's (its out-edges, duplicates not yet dropped)
+  uint64_t held_bytes = 0;   // what holding them takes now
+  std::string what;          // "g.el: 4294967295 vertices and 1 edges"
+};
+
+struct LoadOptions {
+  bool symmetrize = false;       // --undirected, or the program's rule
+  bool drop_self_loops = false;
+  bool drop_duplicates = false;
+  bool keep_weights = false;
+  unsigned domains = 1;          // k
+  bool metis = true;             // refine the even domain split with METIS
+  bool progress = false;         // a line a second while the edges move
+  bool crash_in_shuffle = false; // test hook (--crash-node R:load): SIGKILL mid-shuffle
+  // Called once the edges have arrived and V and |E| are known, before the
+  // node builds anything: throws to refuse a graph that will not fit
+  // (runtime/node.h check_memory_for).
+  std::function<void(const HeldShape&)> check_memory;
+};
+LoadOptions load_options(const GraphRules& program, bool undirected, unsigned domains, bool metis);
+
+// The load figures of report/run_report.h, and this node's NUMA-domain split.
+struct LoadReport : LoadFigures {
+  DomainPartition partition;
+};
+
+// Runs the loader as a phase of `runtime` (which it starts if need be) and
+// returns this node's part of the graph. Throws GraphError for bad input
+// (every node refuses a bad file the same way), EngineError for a failure in
+// the runtime; either way the peers are told (ABORT).
+LocalGraph load_graph_share(Runtime& runtime, Dataplane& dp, const GraphInput& input, const LoadOptions& options,
+                            const LcoreLayout& layout, LoadReport* report);
+
+}  // namespace wg

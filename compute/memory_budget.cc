@@ -1,0 +1,144 @@
+#include "compute/memory_budget.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace wg {
+
+namespace {
+
+// Saturating arithmetic: a header may declare 2^64 - 1 edges.
+uint64_t mul(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+uint64_t add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+template <class... T>
+uint64_t sum(uint64_t a, T... rest) {
+  ((a = add(a, rest)), ...);
+  return a;
+}
+uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+// An edge the loader holds until the build (compute/load_records.h EdgeStore).
+constexpr uint64_t kHeldEdge = 8, kHeldWeightedEdge = 12;
+
+// This node's CSR (compute/partition.h LocalGraph): degrees (and, with K > 1,
+// the slot -> vertex table) per local vertex; a target (and weight) per
+// out-edge; a source and an offset per (source, destination group) pair with
+// edges, at most one per out-edge and one per local vertex and group.
+uint64_t local_graph_bytes(const NodeShape& s, uint64_t local_v, bool weights) {
+  const uint64_t groups = uint64_t{s.nodes} * s.domains;
+  const uint64_t pairs = std::min(s.out_edges, mul(local_v, groups));
+  return sum(mul(local_v, s.domains > 1 ? 12 : 8), mul(s.out_edges, weights ? 8 : 4), mul(pairs, 12),
+             mul(groups, 64));
+}
+
+}  // namespace
+
+NodeShape balanced_shape(uint64_t vertices, uint64_t edges, unsigned nodes, unsigned domains) {
+  NodeShape s;
+  s.vertices = vertices;
+  s.held_edges = s.out_edges = s.in_edges = ceil_div(edges, std::max(nodes, 1u));
+  s.nodes = nodes;
+  s.domains = domains;
+  return s;
+}
+
+uint64_t MemoryNeed::peak() const { return std::max({load, build, run}); }
+
+MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
+  const unsigned P = std::max(s.nodes, 1u), K = std::max(s.domains, 1u);
+  const uint64_t local_v = ceil_div(s.vertices, P);
+  const uint64_t whole = mul(s.held_edges, app.weights ? kHeldWeightedEdge : kHeldEdge);
+  const uint64_t csr = local_graph_bytes(s, local_v, app.weights);
+  MemoryNeed need;
+
+  // Load: the held edges (symmetrising routes both directions: the caller's
+  // held_edges counts them).
+  need.load = whole;
+
+  // Build: the counting sort's per-(group, local vertex) cursors, or the
+  // partition report's work and prefix sums (17 B per local vertex) after them;
+  // with K > 1 the slot map (5 B per global vertex) first, and before the CSR,
+  // for each node in turn, an unweighted CSR with its cursors and the METIS
+  // graph (adjacency, pair weights, staging: about 24 B per local edge and 16
+  // per local vertex).
+  const uint64_t cursors = std::max(mul(mul(local_v, uint64_t{P} * K), 8), mul(local_v, 17));
+  const uint64_t slot_map = K > 1 ? mul(s.vertices, 5) : 0;
+  uint64_t planning = 0;
+  if (K > 1) {
+    NodeShape one = s;
+    one.domains = 1;
+    planning = sum(slot_map, local_graph_bytes(one, local_v, false), mul(mul(local_v, P), 8),
+                   mul(s.out_edges, 24), mul(local_v, 16));
+  }
+  need.build = add(whole, std::max(planning, sum(slot_map, csr, cursors)));
+
+  // Run: the engine's values and two accumulators (scalar: a message per
+  // vertex; slots: an 8-byte offset, a 4-byte fill count and a message per
+  // in-edge), the workers' scatter values, one byte per vertex for the
+  // frontier (a bit and, while small, a list of 1/16 of the slice) and the
+  // delta-stepping schedule's bitmaps, a source index per group (16 B per 64
+  // vertices), and the dense copy.
+  const uint64_t groups = uint64_t{P} * K;
+  uint64_t engine = sum(mul(local_v, app.value_bytes + 1 + app.message_bytes),  // + scatter values
+                        mul(groups, mul(ceil_div(local_v, 64), 16)));
+  if (app.slots)
+    engine = sum(engine, mul(2, sum(mul(local_v, 12), mul(s.in_edges, app.message_bytes))));
+  else
+    engine = add(engine, mul(local_v, 2 * app.message_bytes));
+  uint64_t dense = 0;
+  if (!app.slots && s.scatter != ScatterMode::kSparse) {
+    // A source (and weight) per edge; a target and an offset per (segment,
+    // destination) pair, at most one per edge.
+    const uint64_t per_segment = std::max<uint64_t>(s.segment_bytes / app.message_bytes, 1);
+    const uint64_t segments = ceil_div(local_v, per_segment);
+    const uint64_t pairs = std::min(s.out_edges, mul(segments, s.vertices));
+    dense = sum(mul(s.out_edges, app.weights ? 8 : 4), mul(pairs, 12));
+    // BFS: a bit per destination of every group it sends to, and the
+    // positions a bottom-up step still visits (at most one per pair).
+    if (app.levels) engine = sum(engine, ceil_div(s.vertices, 8), mul(pairs, 4));
+  }
+  // SSSP: a target and a weight per edge, light first, a light-edge count
+  // per (source, group) pair and an edge class per vertex.
+  uint64_t light_first = 0;
+  if (app.light_first)
+    light_first = sum(mul(s.out_edges, 8), mul(std::min(s.out_edges, mul(local_v, groups)), 4), local_v);
+  need.run = sum(csr, engine, dense, light_first);
+  need.local_graph = csr;
+  need.dense = dense;
+  need.light_first = light_first;
+  return need;
+}
+
+std::string MemoryNeed::describe() const {
+  return format_bytes(peak()) + " (loading " + format_bytes(load) + ", partitioning " + format_bytes(build) +
+         ", computing " + format_bytes(run) + ")";
+}
+
+void check_memory(const MemoryNeed& need, uint64_t held, const MemoryLimit& limit, const std::string& what) {
+  const uint64_t more = need.peak() > held ? need.peak() - held : 0;
+  if (more <= limit.bytes) return;
+  const std::string holding = held > 0 ? ", " + format_bytes(held) + " of it already held," : "";
+  throw MemoryBudgetError(what + ": this node would need about " + need.describe() + " of memory" + holding +
+                          " but may use " + (held > 0 ? "only " : "") + format_bytes(limit.bytes) +
+                          (held > 0 ? " more" : "") + " (" + limit.source +
+                          "); use more nodes (--nodes), a machine with more memory or a smaller graph");
+}
+
+std::string format_bytes(uint64_t bytes) {
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  if (bytes == UINT64_MAX) return "more than 16 EiB";
+  double v = static_cast<double>(bytes);
+  unsigned u = 0;
+  while (v >= 1024 && u + 1 < std::size(kUnits)) {
+    v /= 1024;
+    ++u;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", v, kUnits[u]);
+  return text;
+}
+
+}  // namespace wg

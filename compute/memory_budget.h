@@ -1,0 +1,100 @@
+// What a node will need in memory for a graph, estimated from V and E
+// (declared by a file's header, or observed after loading) before it is
+// spent, and the check that refuses a run that cannot fit with an error
+// naming both numbers (compute/memory_limit.h says what the machine allows).
+//
+// The estimate follows the structures a node builds, byte for byte per vertex
+// and per edge (allocator overheads and DPDK's own memory, reserved at EAL
+// start, are not counted), in three phases of which the largest is the peak:
+//   load   - the edges this node holds once they have arrived (its share of
+//            the graph after the shuffle, compute/graph_loader.h): 8 B each,
+//            12 when the program keeps weights
+//   build  - those edges + this node's CSR (compute/partition.h) + the
+//            counting sort's cursors (8 B per (destination group, local
+//            vertex)) or, with K > 1 domains, the slot map and one node's
+//            METIS graph
+//   run    - the CSR + the engine (values, two accumulators per vertex or,
+//            for slot programs, two slot buffers of one message per in-edge)
+//            + the workers' scatter values, frontiers and source indexes
+//            and, for programs with a scalar ⊕ unless --scatter sparse, the
+//            dense copy of the edges; SSSP's light-first copy of the edges,
+//            BFS's reached bitmaps and bottom-up lists (compute/worker.h).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "compute/accumulator.h"
+#include "compute/scatter_mode.h"
+#include "compute/vertex_program.h"
+
+namespace wg {
+
+// What a program's types and rules cost per vertex and per edge.
+struct AppFootprint {
+  unsigned value_bytes = 4;    // sizeof(Value): one per local vertex
+  unsigned message_bytes = 4;  // sizeof(Message): accumulators, scatter values, slots
+  bool slots = false;          // SlotAccumulator: every message kept, one slot per in-edge
+  bool weights = false;        // the CSR (and the dense copy) keeps edge weights
+  bool symmetrize = false;     // the loader adds reverse edges (also --undirected)
+  bool levels = false;         // level-synchronous (BFS): reached bitmaps, bottom-up lists
+  bool light_first = false;    // splits light and heavy edges (SSSP): a light-first copy of the edges
+};
+
+template <VertexProgram P>
+constexpr AppFootprint footprint_of() {
+  using Acc = typename AccumulatorFor<P>::type;
+  return AppFootprint{sizeof(typename P::Value), sizeof(typename P::Message),
+                      !std::is_same_v<Acc, ScalarAccumulator<P>>, P::kTraits.graph.weights,
+                      P::kTraits.graph.symmetrize, declares_level_phases<P>(), splits_light_edges<P>()};
+}
+
+// The graph as one node sees it, after the program's rules.
+struct NodeShape {
+  uint64_t vertices = 0;      // global V
+  uint64_t held_edges = 0;    // edges this node holds while loading (its out-edges, before duplicates go)
+  uint64_t out_edges = 0;     // out-edges of this node's vertices
+  uint64_t in_edges = 0;      // in-edges of this node's vertices
+  unsigned nodes = 1;         // P
+  unsigned domains = 1;       // K
+  ScatterMode scatter = ScatterMode::kAuto;
+  uint64_t segment_bytes = 1 << 20;  // scatter values per dense segment (--segment-kib)
+};
+
+// The shape of a balanced node (E/P held, out- and in-edges each), for a
+// graph known only by its declared V and E (after the program's rules).
+NodeShape balanced_shape(uint64_t vertices, uint64_t edges, unsigned nodes, unsigned domains);
+
+struct MemoryNeed {
+  uint64_t load = 0, build = 0, run = 0;  // the phases' totals
+  uint64_t local_graph = 0;               // of which this node's CSR (build and run)
+  uint64_t dense = 0;                     // and the dense copy of its edges (run)
+  uint64_t light_first = 0;               // and the light-first copy of its edges (run)
+  uint64_t peak() const;
+  std::string describe() const;  // "26.0 GiB (load 1.2 GiB, build 26.0 GiB, run 9.1 GiB)"
+};
+
+MemoryNeed estimate_node_memory(const NodeShape& shape, const AppFootprint& app);
+
+// What this node may use, and where that figure came from (memory_limit.h).
+struct MemoryLimit {
+  uint64_t bytes = UINT64_MAX;
+  std::string source = "no limit known";
+};
+
+class MemoryBudgetError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws MemoryBudgetError naming `what`, the need and the limit, when the
+// need's peak, less the `held` bytes of it already allocated (and so no
+// longer in the limit), exceeds the limit.
+void check_memory(const MemoryNeed& need, uint64_t held, const MemoryLimit& limit, const std::string& what);
+
+// "1.5 GiB", "512 MiB", "12 KiB", "100 B".
+std::string format_bytes(uint64_t bytes);
+
+}  // namespace wg

@@ -1,0 +1,101 @@
+// libFuzzer target for what a node does with a frame off the wire before the
+// engine folds it: validate_frame (dataplane/frame.h) and, for an accepted
+// data bucket, the receive-side checks (compute/data_bucket_check.h: index
+// range, superstep in the ledger) and the fold into a scalar and a slot
+// accumulator; for an accepted END, the ledger.
+//
+// The first input byte chooses the receiver (record size 8, 12 or 20 bytes,
+// one or two NUMA domains); the rest is the frame, copied into a buffer of
+// exactly its length and the alignment of an mbuf's data, so that any read
+// past what validate_frame vouched for is an AddressSanitizer report.
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "apps/bfs.h"
+#include "compute/accumulator.h"
+#include "compute/data_bucket_check.h"
+#include "dataplane/frame.h"
+#include "reliability/superstep_ledger.h"
+
+namespace {
+
+using namespace wg;
+
+constexpr uint32_t kJob = 0x5eed0001;
+constexpr unsigned kMyRank = 1, kNodes = 3;
+constexpr uint32_t kDomainSize = 64;  // vertices per domain on this receiver
+
+// A receiver's local graph: `domains` domains of kDomainSize vertices, each
+// with two in-edges (so two slots per vertex and superstep).
+LocalGraph receiver_graph(unsigned domains) {
+  LocalGraph g;
+  g.partition.nodes = kNodes;
+  g.rank = kMyRank;
+  g.domains = domains;
+  g.num_local = kDomainSize * domains;
+  for (unsigned d = 0; d <= domains; ++d) g.domain_offset.push_back(d * kDomainSize);
+  g.in_degree.assign(g.num_local, 2);
+  g.out_degree.assign(g.num_local, 0);
+  return g;
+}
+
+template <class Message>
+void fold(const uint8_t* records, unsigned count, const LocalGraph& g, unsigned domain) {
+  using Record = wire::RecordOf<Message>;
+  SlotAccumulator<Message> slots(g, domain);
+  const auto* r = reinterpret_cast<const Record*>(records);
+  slots.fold(r, count);
+  slots.fold(r, count);
+  (void)slots.take(r[0].index);
+  if constexpr (sizeof(Message) == 4) {
+    ScalarAccumulator<Bfs> scalar(g, domain);
+    scalar.fold(reinterpret_cast<const wire::Record*>(records), count);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size < 1) return 0;
+  static constexpr unsigned kRecordBytes[3] = {8, 12, 20};
+  const unsigned record_bytes = kRecordBytes[data[0] % 3];
+  const unsigned domains = 1 + (data[0] >> 2) % 2;
+  const size_t len = size - 1;
+  std::unique_ptr<uint8_t[]> frame(new uint8_t[len ? len : 1]);  // operator new[]: 16-byte aligned, as mbuf data
+  if (len) std::memcpy(frame.get(), data + 1, len);
+
+  const ValidationContext ctx{kJob, kMyRank, kNodes, wire::kDefaultUdpPort, domains, record_bytes};
+  if (validate_frame(frame.get(), static_cast<uint32_t>(len), ctx) != DropReason::kNone) return 0;
+  const wire::BucketHeader* h = bucket_header(frame.get());
+  SuperstepLedger ledger(kNodes, kMyRank);
+  // Supersteps 4k and 4k+1 are open (in flight), 4k+2 and 4k+3 are not.
+  ledger.open(h->superstep & ~3u);
+  ledger.open((h->superstep & ~3u) + 1);
+  const uint8_t* payload = frame.get() + wire::kPayloadOffset;
+  if (h->kind == static_cast<uint8_t>(wire::Kind::kData)) {
+    uint32_t max = 0;
+    for (unsigned i = 0; i < h->count; ++i) {
+      uint32_t index;
+      std::memcpy(&index, payload + size_t{i} * record_bytes, sizeof index);
+      max = index > max ? index : max;
+    }
+    if (check_data_bucket_index(*h, max, kDomainSize, ledger) != DropReason::kNone) return 0;
+    if (ledger.buckets(h->src_rank, h->superstep) != 1) std::abort();
+    const LocalGraph g = receiver_graph(domains);
+    switch (record_bytes) {
+      case 8: fold<uint32_t>(payload, h->count, g, h->domain); break;
+      case 12: fold<uint64_t>(payload, h->count, g, h->domain); break;
+      default: fold<__uint128_t>(payload, h->count, g, h->domain); break;
+    }
+  } else if (h->kind == static_cast<uint8_t>(wire::Kind::kEnd)) {
+    wire::EndPayload end;
+    std::memcpy(&end, payload, sizeof end);
+    if (ledger.on_end(h->src_rank, h->superstep, end)) {
+      (void)ledger.complete(h->superstep);
+      (void)ledger.first_overfull_peer(h->superstep);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,272 @@
+// Nothing left behind (#14): a node removes its EAL runtime directory, its
+// hugepage files and its memif sockets on every exit it can see (here: the
+// SIGTERM a launcher sends), a stale memif socket does not stop the next
+// node and one still in use is named with what to do, a node started
+// directly leaves no hugepage files, and what a launcher killed with SIGKILL
+// leaves (bridge, run directory) is swept by the next run. Real node
+// processes, a real launcher, real sockets and hugepages.
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "tests/cluster_harness.h"
+#include "tests/graphs_for_tests.h"
+
+namespace wg::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Where the EAL of a process of this user keeps its runtime directories.
+std::string dpdk_runtime_root() {
+  if (::geteuid() == 0) return "/var/run/dpdk";
+  const char* xdg = std::getenv("XDG_RUNTIME_DIR");
+  return xdg ? std::string(xdg) + "/dpdk" : "/tmp/dpdk";
+}
+
+// A hugetlbfs mount with room for a 64 MiB node, or "".
+std::string usable_hugetlbfs() {
+  std::ifstream mounts("/proc/mounts"), meminfo("/proc/meminfo");
+  std::string dev, dir, type, rest, mount;
+  while (mounts >> dev >> dir >> type && std::getline(mounts, rest))
+    if (type == "hugetlbfs") mount = dir;
+  std::string key;
+  long value = 0, free_pages = 0, page_kb = 0;
+  while (meminfo >> key >> value && std::getline(meminfo, rest)) {
+    if (key == "HugePages_Free:") free_pages = value;
+    if (key == "Hugepagesize:") page_kb = value;
+  }
+  return free_pages * page_kb >= 128 * 1024 ? mount : "";
+}
+
+// Names in `dir` that match `pattern`.
+std::vector<std::string> matching(const std::string& dir, const std::string& pattern) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  const std::regex re(pattern);
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (std::regex_match(e.path().filename().string(), re)) out.push_back(e.path().string());
+  return out;
+}
+
+// Binds (and, if `listening`, keeps listening on) a Unix socket at `path`;
+// closing it leaves the file behind, as a killed process does.
+int bind_socket(const std::string& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_SEQPACKET, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd, 1) != 0) return -1;
+  return fd;
+}
+
+// A node of a 2-node job whose memif server socket is `socket`, waiting for a
+// peer that never comes (so that it is alive when the test signals it).
+std::vector<std::string> lonely_memif_node(const std::string& prefix, const std::string& socket,
+                                           const std::vector<std::string>& memory) {
+  std::vector<std::string> argv = {binary_path(), "--no-pci", "--lcores", "0", "--log-level", "lib.eal:error",
+                                   "--file-prefix", prefix, "-m", "64"};
+  argv.insert(argv.end(), memory.begin(), memory.end());
+  argv.insert(argv.end(), {"--vdev", "net_memif1,role=server,socket=" + socket + ",socket-abstract=no,id=0", "--",
+                           "--app", "bfs", "--graph", "kron:4:2", "--nodes", "2", "--rank", "0", "--hello-timeout",
+                           "120", "--mbufs", "2047"});
+  return argv;
+}
+
+// The node has started its ports, or has given up (then the test fails on what it said).
+bool node_is_up(const ChildProcess& node) {
+  const std::string out = node.output();
+  return out.find("dataplane: ") != std::string::npos || out.find("wiregraph: error") != std::string::npos;
+}
+
+// SIGTERM (what srun, mpirun and the launcher send) to a node with memif
+// ports, which DPDK 22.11 cannot tear down: the node still removes its
+// runtime directory, its hugepage files (kept by --huge-unlink=never) and
+// its memif socket, then dies of the signal as before.
+TEST(NodeFiles, SigtermRemovesRuntimeDirHugepageFilesAndMemifSocket) {
+  TempDir tmp;
+  const std::string prefix = "wg_files_" + std::to_string(::getpid());
+  const std::string socket = tmp.file("memif.sock");
+  const std::string huge = usable_hugetlbfs();
+  ChildProcess node(lonely_memif_node(prefix, socket, huge.empty() ? std::vector<std::string>{"--no-huge"}
+                                                                   : std::vector<std::string>{"--huge-unlink=never"}),
+                    tmp.file("node.log"));
+  ASSERT_TRUE(eventually([&] { return node_is_up(node) && fs::exists(socket); }, 60)) << node.output();
+  const std::string runtime_dir = dpdk_runtime_root() + "/" + prefix;
+  EXPECT_TRUE(fs::exists(runtime_dir));
+  const std::string files = prefix + "map_[0-9]+";
+  if (!huge.empty()) {
+    EXPECT_FALSE(matching(huge, files).empty()) << "no hugepage files to remove: the test proves nothing";
+  }
+  node.signal(SIGTERM);
+  int status = 0;
+  ASSERT_TRUE(node.wait(30, &status)) << node.output();
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << "status " << status << "\n" << node.output();
+  EXPECT_FALSE(fs::exists(socket));
+  EXPECT_FALSE(fs::exists(runtime_dir));
+  if (!huge.empty()) {
+    EXPECT_TRUE(matching(huge, files).empty());
+  }
+  if (huge.empty()) GTEST_SKIP() << "no hugetlbfs with 128 MiB free: hugepage files not checked";
+}
+
+// A socket file left by a node killed with SIGKILL: the next node removes it
+// and starts (it used to fail with "Address already in use" and then a
+// missing port). A socket another process still listens on is refused,
+// naming it and what to do.
+TEST(NodeFiles, StaleMemifSocketIsRemovedAndOneInUseIsNamed) {
+  TempDir tmp;
+  const std::string prefix = "wg_stale_" + std::to_string(::getpid());
+  const std::string socket = tmp.file("memif.sock");
+  const int dead = bind_socket(socket);
+  ASSERT_GE(dead, 0);
+  ::close(dead);  // the file stays, nobody listens: as after kill -9
+  {
+    ChildProcess node(lonely_memif_node(prefix, socket, {"--no-huge"}), tmp.file("stale.log"));
+    ASSERT_TRUE(eventually([&] { return node_is_up(node); }, 60)) << node.output();
+    EXPECT_NE(node.output().find("removed stale memif socket " + socket), std::string::npos) << node.output();
+    EXPECT_NE(node.output().find("port 0 net_memif1"), std::string::npos) << node.output();
+    node.signal(SIGTERM);
+    int status = 0;
+    ASSERT_TRUE(node.wait(30, &status)) << node.output();
+  }
+  const int live = bind_socket(socket);
+  ASSERT_GE(live, 0);
+  ChildProcess node(lonely_memif_node(prefix, socket, {"--no-huge"}), tmp.file("in-use.log"));
+  int status = 0;
+  ASSERT_TRUE(node.wait(60, &status)) << node.output();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << "status " << status << "\n" << node.output();
+  EXPECT_NE(node.output().find("wiregraph: error: memif socket " + socket + " is in use"), std::string::npos)
+      << node.output();
+  EXPECT_NE(node.output().find("stop that process, or give this node's memif vdev another socket="),
+            std::string::npos)
+      << node.output();
+  EXPECT_TRUE(fs::exists(socket)) << "the other process's socket was removed";
+  ::close(live);
+  EXPECT_FALSE(fs::exists(dpdk_runtime_root() + "/" + prefix));
+}
+
+// A vdev the EAL could not create (here: a memif socket in a directory that
+// does not exist) is named as such, not reported as a cluster without ports.
+TEST(NodeFiles, AVdevTheEalCouldNotCreateIsNamed) {
+  TempDir tmp;
+  const std::string prefix = "wg_vdev_" + std::to_string(::getpid());
+  ChildProcess node(lonely_memif_node(prefix, tmp.file("no-such-dir/memif.sock"), {"--no-huge"}),
+                    tmp.file("node.log"));
+  int status = 0;
+  ASSERT_TRUE(node.wait(60, &status)) << node.output();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << node.output();
+  EXPECT_NE(node.output().find("wiregraph: error: the EAL could not create port net_memif1"), std::string::npos)
+      << node.output();
+  EXPECT_FALSE(fs::exists(dpdk_runtime_root() + "/" + prefix));
+}
+
+// The README's direct launch (one process per machine, no memory option):
+// hugepages are mapped without files, and nothing is left in the runtime
+// directory either.
+TEST(NodeFiles, DirectLaunchLeavesNoHugepageFiles) {
+  const std::string huge = usable_hugetlbfs();
+  if (huge.empty()) GTEST_SKIP() << "no hugetlbfs with 128 MiB free";
+  TempDir tmp;
+  const std::string prefix = "wg_direct_" + std::to_string(::getpid());
+  ChildProcess node({binary_path(), "--no-pci", "--lcores", "0", "--log-level", "lib.eal:error", "--file-prefix",
+                     prefix, "-m", "64", "--", "--app", "bfs", "--graph", "kron:6:4", "--quiet"},
+                    tmp.file("node.log"));
+  int status = 0;
+  ASSERT_TRUE(node.wait(60, &status)) << node.output();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << node.output();
+  EXPECT_NE(node.output().find("memory: --in-memory added"), std::string::npos) << node.output();
+  EXPECT_TRUE(matching(huge, prefix + ".*").empty());
+  EXPECT_FALSE(fs::exists(dpdk_runtime_root() + "/" + prefix));
+}
+
+// ---------------------------------------------------------------- launcher
+
+// Processes started with --file-prefix wg<J>r...: job J's nodes.
+bool job_has_processes(const std::string& job) {
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    std::ifstream in(e.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmdline.find(std::string("--file-prefix") + '\0' + "wg" + job + "r") != std::string::npos) return true;
+  }
+  return false;
+}
+
+// Everything job J could have left: run dir, bridge, taps, EAL runtime
+// directories, hugepage files. Empty when nothing is left.
+std::vector<std::string> leftovers(const std::string& job) {
+  std::vector<std::string> left;
+  if (fs::exists("/tmp/wiregraph-" + job)) left.push_back("/tmp/wiregraph-" + job);
+  for (const std::string& n : matching("/sys/class/net", "wg" + job + "t[0-9]+|wgb" + job)) left.push_back(n);
+  for (const std::string& n : matching(dpdk_runtime_root(), "wg" + job + "r[0-9]+")) left.push_back(n);
+  const std::string huge = usable_hugetlbfs();
+  if (!huge.empty())
+    for (const std::string& n : matching(huge, "wg" + job + "r.*")) left.push_back(n);
+  return left;
+}
+
+std::string job_of(const std::string& launcher_output) {
+  std::smatch m;
+  return std::regex_search(launcher_output, m, std::regex(R"(\[cluster\] job ([0-9a-f]{8}):)")) ? m[1].str() : "";
+}
+
+// kill -9 of the launcher mid-run (its nodes get SIGTERM through their
+// parent-death signal and remove their own files; the bridge and the run
+// directory stay), then a second run: it starts, succeeds, and removes what
+// the first left; afterwards nothing of either run remains.
+TEST(ClusterCleanup, LauncherKilledWithSigkillIsSweptByTheNextRun) {
+  TempDir tmp;
+  const std::string link = tap_unavailable_reason().empty() ? "tap" : "memif";
+  ChildProcess first({"python3", launcher_path(), "--nodes", "2", "--link", link, "--timeout", "300", "--binary",
+                      binary_path(), "--", "--app", "pagerank", "--graph", "kron:10:8", "--iterations", "1000000",
+                      "--quiet"},
+                     tmp.file("first.log"));
+  ASSERT_TRUE(eventually(
+      [&] {
+        const std::string out = first.output();
+        return out.find("[node 0] roles:") != std::string::npos && out.find("[node 1] roles:") != std::string::npos;
+      },
+      120))
+      << first.output();
+  const std::string job = job_of(first.output());
+  ASSERT_FALSE(job.empty()) << first.output();
+  first.signal(SIGKILL);
+  int status = 0;
+  ASSERT_TRUE(first.wait(10, &status));
+  ASSERT_TRUE(eventually([&] { return !job_has_processes(job); }, 60)) << "job " << job << "'s nodes outlived it";
+  const std::vector<std::string> stale = leftovers(job);
+  EXPECT_NE(std::find(stale.begin(), stale.end(), "/tmp/wiregraph-" + job), stale.end())
+      << "the killed run left no run directory: the test proves nothing";
+  if (link == "tap") {
+    EXPECT_TRUE(fs::exists("/sys/class/net/wgb" + job)) << "the killed run left no bridge";
+  }
+
+  const std::string graph = tmp.file("corner.txt");
+  write_snap(corner_case_graph(), graph);
+  LaunchOptions second;
+  second.nodes = 2;
+  second.link = link;
+  second.timeout_sec = 120;
+  second.app_args = {"--app", "bfs", "--graph", graph, "--quiet"};
+  const LaunchResult run = run_launcher(second, tmp.file("second.log"));
+  EXPECT_EQ(run.exit_code, 0) << describe(run);
+  EXPECT_NE(run.output.find("removed what job " + job + " left behind"), std::string::npos) << describe(run);
+  EXPECT_EQ(leftovers(job), std::vector<std::string>{}) << describe(run);
+  const std::string job2 = job_of(run.output);
+  ASSERT_FALSE(job2.empty()) << describe(run);
+  EXPECT_EQ(leftovers(job2), std::vector<std::string>{}) << describe(run);
+}
+
+}  // namespace
+}  // namespace wg::test

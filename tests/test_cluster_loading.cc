@@ -1,0 +1,281 @@
+// Per-node loading through real clusters (scripts/wiregraph-cluster): every
+// input format, read by P nodes that each read only their part and shuffle
+// the edges to their owners, gives every program the graph its oracle sees;
+// the shuffle survives loss and a dead node; nodes that open different
+// inputs are refused by name. Results are compared with the oracles of
+// tests/reference.h on the graph written to the file.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "apps/registry.h"
+#include "compute/graph_reader.h"
+#include "tests/cluster_harness.h"
+#include "tests/graphs_for_tests.h"
+#include "tests/reference.h"
+
+namespace wg::test {
+namespace {
+
+constexpr int kTimeoutSec = 120;
+
+struct FormatCase {
+  GraphFormat format;
+  const char* extension;
+};
+
+const FormatCase kFormats[] = {
+    {GraphFormat::kEdgeList, "el"}, {GraphFormat::kMatrixMarket, "mtx"}, {GraphFormat::kBinary, "bin"},
+    {GraphFormat::kBinaryWeighted, "wbin"}, {GraphFormat::kDimacs, "gr"}, {GraphFormat::kMetis, "graph"},
+};
+
+// The corner-case graph in `format`, and what the file holds (the oracle's graph).
+EdgeList write_corner_graph(const TempDir& tmp, const FormatCase& f, std::string* path) {
+  *path = tmp.file(std::string("corner.") + f.extension);
+  const EdgeList g = f.format == GraphFormat::kMetis ? undirected_corner_case_graph() : corner_case_graph();
+  return write_graph_file(g, *path, f.format);
+}
+
+struct ClusterRun {
+  std::string link = "memif";
+  int nodes = 2;
+  std::string app = "pagerank";
+  std::vector<std::string> extra;  // more node options
+};
+
+// Runs the cluster on `path` and compares every vertex with the oracle on `g`.
+void run_and_compare(const ClusterRun& run, const std::string& path, const EdgeList& g, const TempDir& tmp,
+                     LaunchResult* result = nullptr) {
+  const ProgramTraits& traits = program_entry(run.app).traits;
+  const std::string out = tmp.file("out-" + run.link + std::to_string(run.nodes) + run.app);
+  ASSERT_EQ(::mkdir(out.c_str(), 0755), 0) << out;
+  LaunchOptions opts;
+  opts.nodes = run.nodes;
+  opts.link = run.link;
+  opts.timeout_sec = kTimeoutSec;
+  opts.app_args = {"--app", run.app, "--graph", path, "--quiet", "--out", out};
+  if (traits.uses_source) opts.app_args.insert(opts.app_args.end(), {"--source", "0"});
+  opts.app_args.insert(opts.app_args.end(), run.extra.begin(), run.extra.end());
+  const LaunchResult r = run_launcher(opts, tmp.file("cluster.log"));
+  if (result != nullptr) *result = r;
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  std::vector<std::string> values;
+  ASSERT_TRUE(read_results(out, g.num_vertices, &values)) << describe(r);
+  EXPECT_TRUE(check_expected(values, ref::oracle(run.app, g, 0, traits.default_iterations))) << r.command;
+  EXPECT_TRUE(launcher_found_balance(r)) << describe(r);
+}
+
+std::string format_name(const ::testing::TestParamInfo<FormatCase>& info) { return info.param.extension; }
+
+class LoadFormatTest : public ::testing::TestWithParam<FormatCase> {};
+
+// Every program at P = 3 on memif: each node reads a third of the file.
+TEST_P(LoadFormatTest, EveryProgramAtThreeNodes) {
+  std::string skip;
+  ASSERT_TRUE(prerequisites("memif", 3, &skip));
+  TempDir tmp;
+  std::string path;
+  const EdgeList g = write_corner_graph(tmp, GetParam(), &path);
+  for (const ProgramTraits& t : program_traits()) {
+    SCOPED_TRACE(std::string(t.name));
+    run_and_compare(ClusterRun{"memif", 3, std::string(t.name), {}}, path, g, tmp);
+  }
+}
+
+// P = 1 and 2 on memif and P = 2 and 3 on tap, one program each, turning
+// through the programs with the format so that each format meets several.
+TEST_P(LoadFormatTest, OtherClusterSizesAndTap) {
+  TempDir tmp;
+  std::string path;
+  const EdgeList g = write_corner_graph(tmp, GetParam(), &path);
+  const auto programs = program_traits();
+  size_t at = 0;
+  while (kFormats[at].format != GetParam().format) ++at;
+  const struct {
+    const char* link;
+    int nodes;
+  } runs[] = {{"memif", 1}, {"memif", 2}, {"tap", 2}, {"tap", 3}};
+  for (size_t i = 0; i < std::size(runs); ++i) {
+    const std::string app(programs[(at + i) % programs.size()].name);
+    SCOPED_TRACE(std::string(runs[i].link) + " P=" + std::to_string(runs[i].nodes) + " " + app);
+    std::string skip;
+    ASSERT_TRUE(prerequisites(runs[i].link, runs[i].nodes, &skip));
+    if (!skip.empty()) continue;  // tap needs root; memif runs anyway
+    run_and_compare(ClusterRun{runs[i].link, runs[i].nodes, app, {}}, path, g, tmp);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, LoadFormatTest, ::testing::ValuesIn(kFormats), format_name);
+
+// Four nodes, and what each read and holds: about a quarter of the file each
+// (its part, the header, and the line past its end), all edges held once.
+TEST(LoadShares, FourNodesReadAQuarterEach) {
+  std::string skip;
+  ASSERT_TRUE(prerequisites("memif", 4, &skip));
+  TempDir tmp;
+  const std::string path = tmp.file("kron.el");
+  EdgeList g = load_graph("kron:10:8");
+  write_snap(g, path);
+  LaunchResult r;
+  run_and_compare(ClusterRun{"memif", 4, "pagerank", {}}, path, g, tmp, &r);
+  const uint64_t size = std::filesystem::file_size(path);
+  uint64_t held = 0, read = 0;
+  for (int n = 0; n < 4; ++n) {
+    nlohmann::json j;
+    std::string error;
+    ASSERT_TRUE(read_json_file(tmp.file("out-memif4pagerank/node" + std::to_string(n) + ".json"), &j, &error)) << error;
+    const uint64_t bytes_read = json_counter(j, {"load", "bytes_read"}, &error);
+    EXPECT_LE(bytes_read, size / 4 + 4096) << "node " << n << " read more than its quarter";
+    EXPECT_GE(bytes_read, size / 4 - 64) << "node " << n;
+    read += bytes_read;
+    held += json_counter(j, {"load", "local_edges"}, &error);
+    EXPECT_EQ(json_counter(j, {"load", "edges"}, &error), g.num_edges()) << "every node knows |E|";
+    EXPECT_GT(json_counter(j, {"peak_rss_bytes"}, &error), 0u);
+    EXPECT_TRUE(error.empty()) << error;
+  }
+  EXPECT_EQ(held, g.num_edges()) << "every edge is held by exactly one node";
+  EXPECT_LE(read, size + 4 * 4096);
+}
+
+// The generator: each node generates its share; the graph is the same for every P.
+TEST(LoadShares, GeneratorSharesMakeOneGraph) {
+  TempDir tmp;
+  const EdgeList g = load_graph("kron:10:8");
+  for (int nodes : {2, 3}) {
+    std::string skip;
+    ASSERT_TRUE(prerequisites("memif", nodes, &skip));
+    run_and_compare(ClusterRun{"memif", nodes, "sssp", {}}, "kron:10:8", g, tmp);
+  }
+}
+
+// The shuffle runs on the transport: 10% loss on receive (the whole run,
+// loading included) and the results are still exact.
+TEST(LoadUnderLoss, TenPercentDropWhileShuffling) {
+  TempDir tmp;
+  std::string path;
+  const EdgeList g = write_corner_graph(tmp, kFormats[0], &path);
+  for (const char* link : {"memif", "tap"}) {
+    std::string skip;
+    ASSERT_TRUE(prerequisites(link, 3, &skip));
+    if (!skip.empty()) continue;
+    SCOPED_TRACE(link);
+    run_and_compare(ClusterRun{link, 3, "cc", {"--fault-rx", "drop=0.1", "--fault-seed", "5"}}, path, g, tmp);
+  }
+}
+
+// A node that dies while the edges move: every survivor exits non-zero
+// naming it, after about --peer-timeout.
+TEST(LoadPeerFailure, NodeKilledDuringTheShuffle) {
+  for (const char* link : {"memif", "tap"}) {
+    std::string skip;
+    ASSERT_TRUE(prerequisites(link, 3, &skip));
+    if (!skip.empty()) continue;
+    SCOPED_TRACE(link);
+    TempDir tmp;
+    LaunchOptions opts;
+    opts.nodes = 3;
+    opts.link = link;
+    opts.timeout_sec = 60;
+    // kron:13:16: node 1 has thousands of edges to send, so it dies mid-shuffle.
+    opts.app_args = {"--app", "pagerank", "--graph", "kron:13:16", "--crash-node", "1:load", "--peer-timeout", "2"};
+    opts.launcher_flags = {"--keep-going"};
+    const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
+    ASSERT_FALSE(run.timed_out) << describe(run);
+    EXPECT_EQ(run.exit_code, 1) << describe(run);
+    const std::optional<std::string> crashed = node_status(run.output, 1);
+    ASSERT_TRUE(crashed.has_value()) << describe(run);
+    EXPECT_TRUE(crashed->starts_with("killed by SIGKILL")) << *crashed;
+    for (int r : {0, 2}) {
+      const std::optional<std::string> status = node_status(run.output, r);
+      ASSERT_TRUE(status.has_value()) << "no status line for node " << r << "\n" << describe(run);
+      EXPECT_TRUE(status->starts_with("exit code ") && !status->starts_with("exit code 0,")) << *status;
+      EXPECT_LT(node_seconds(*status), 20.0) << *status;
+      bool named = false;
+      for (const std::string& line : lines_starting(run.output, "[node " + std::to_string(r) + "] "))
+        named |= line.find("error") != std::string::npos && line.find("node 1 silent") != std::string::npos;
+      EXPECT_TRUE(named) << "node " << r << " did not name node 1\n" << describe(run);
+    }
+  }
+}
+
+// Node 1 of 2 runs the binary on another file (`other`).
+LaunchResult run_with_other_file(const TempDir& tmp, const std::string& mine, const std::string& other) {
+  LaunchOptions opts;
+  opts.nodes = 2;
+  opts.timeout_sec = 60;
+  // The launcher passes the same options to both nodes; node 1's wrapper
+  // replaces the graph path among them (POSIX sh: the list is rebuilt in place).
+  const std::string swap = "for a in \"$@\"; do shift; if [ \"$a\" = '" + mine + "' ]; then set -- \"$@\" '" + other +
+                           "'; else set -- \"$@\" \"$a\"; fi; done; exec '" + binary_path() + "' \"$@\"";
+  opts.launcher_flags = {"--binary", write_rank_wrapper(tmp, 1, swap)};
+  opts.app_args = {"--app", "cc", "--graph", mine, "--format", "edgelist", "--hello-timeout", "20"};
+  return run_launcher(opts, tmp.file("cluster.log"));
+}
+
+TEST(LoadMismatch, DifferentFilesAreRefusedByName) {
+  std::string skip;
+  ASSERT_TRUE(prerequisites("memif", 2, &skip));
+  TempDir tmp;
+  const std::string a = tmp.file("a.el"), b = tmp.file("b.el");
+  write_snap(corner_case_graph(), a);
+  write_snap(load_graph("kron:6:4"), b);
+  const LaunchResult run = run_with_other_file(tmp, a, b);
+  EXPECT_EQ(run.exit_code, 1) << describe(run);
+  EXPECT_NE(run.output.find("runs a different job: graph input"), std::string::npos) << describe(run);
+  EXPECT_NE(run.output.find("-byte edgelist file"), std::string::npos) << describe(run);
+}
+
+// Same size and format, different bytes: the hello cannot tell, but the two
+// nodes read the line where their parts meet, and it differs.
+TEST(LoadMismatch, SameSizeDifferentContentIsRefused) {
+  std::string skip;
+  ASSERT_TRUE(prerequisites("memif", 2, &skip));
+  TempDir tmp;
+  std::string ta, tb;
+  for (int i = 0; i < 40; ++i) {
+    ta += std::to_string(10 + i) + " " + std::to_string(50 + i) + "\n";
+    tb += std::to_string(10 + i) + " " + std::to_string(89 - i) + "\n";  // every line differs
+  }
+  ASSERT_EQ(ta.size(), tb.size());
+  const std::string a = tmp.file("a.el"), b = tmp.file("b.el");
+  std::ofstream(a) << ta;
+  std::ofstream(b) << tb;
+  const LaunchResult run = run_with_other_file(tmp, a, b);
+  EXPECT_EQ(run.exit_code, 1) << describe(run);
+  EXPECT_NE(run.output.find("read different bytes where their parts meet"), std::string::npos) << describe(run);
+}
+
+// A malformed line in one node's part: every node stops, and the message
+// names the file and the line's number in the whole file.
+TEST(LoadErrors, BadLineInAnotherNodesPart) {
+  std::string skip;
+  ASSERT_TRUE(prerequisites("memif", 3, &skip));
+  TempDir tmp;
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += std::to_string(i) + " " + std::to_string((i * 7) % 300) + "\n";
+  text += "12 x\n";  // line 301: in node 2's part
+  for (int i = 0; i < 30; ++i) text += "1 2\n";
+  const std::string path = tmp.file("bad.el");
+  std::ofstream(path) << text;
+  LaunchOptions opts;
+  opts.nodes = 3;
+  opts.timeout_sec = 60;
+  opts.app_args = {"--app", "bfs", "--graph", path};
+  const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
+  EXPECT_EQ(run.exit_code, 1) << describe(run);
+  EXPECT_NE(run.output.find(path + ":301: field 2 (dst): 'x'"), std::string::npos) << describe(run);
+  for (int r = 0; r < 3; ++r) {
+    const std::optional<std::string> status = node_status(run.output, r);
+    ASSERT_TRUE(status.has_value()) << describe(run);
+    EXPECT_FALSE(status->starts_with("exit code 0,")) << "node " << r << ": " << *status;
+  }
+}
+
+}  // namespace
+}  // namespace wg::test

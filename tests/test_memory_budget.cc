@@ -1,0 +1,235 @@
+// The memory estimate and check (compute/memory_budget.h) and the machine's
+// limit (compute/memory_limit.h): the estimate against hand-computed sums and
+// against what the node's own structures really allocate, the refusal's
+// message, and /proc and cgroup files laid out as Linux lays them out.
+#include "compute/memory_budget.h"
+
+#include <gtest/gtest.h>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "apps/bfs.h"
+#include "apps/kcore.h"
+#include "apps/label_propagation.h"
+#include "apps/pagerank.h"
+#include "apps/sssp.h"
+#include "compute/dense_block.h"
+#include "compute/kronecker.h"
+#include "compute/light_first.h"
+#include "compute/memory_limit.h"
+#include "compute/partition.h"
+#include "tests/temp_dir.h"
+
+namespace wg {
+namespace {
+
+TEST(AppFootprint, FollowsTheProgramsTypes) {
+  constexpr AppFootprint pr = footprint_of<PageRank>();
+  EXPECT_EQ(pr.value_bytes, 8u);  // double
+  EXPECT_EQ(pr.message_bytes, 4u);  // float
+  EXPECT_FALSE(pr.slots);
+  EXPECT_FALSE(pr.weights);
+  constexpr AppFootprint sssp = footprint_of<Sssp>();
+  EXPECT_TRUE(sssp.weights);
+  constexpr AppFootprint cd = footprint_of<LabelPropagation>();
+  EXPECT_TRUE(cd.slots);
+  EXPECT_TRUE(cd.symmetrize);
+  constexpr AppFootprint kcore = footprint_of<KCore>();
+  EXPECT_TRUE(kcore.slots);
+  EXPECT_EQ(kcore.value_bytes, 8u);  // core and the fell flag
+}
+
+// BFS, V = 1000, P = 2, 10000 edges (5000 out of and into node 0, which it
+// holds once they have arrived), sparse: every term written out from the
+// structures (compute/load_records.h, partition.h, engine.h, worker.h).
+TEST(MemoryEstimate, HandComputedScalarProgram) {
+  NodeShape s;
+  s.vertices = 1000;
+  s.held_edges = 5000;
+  s.out_edges = s.in_edges = 5000;
+  s.nodes = 2;
+  s.scatter = ScatterMode::kSparse;
+  const MemoryNeed n = estimate_node_memory(s, footprint_of<Bfs>());
+  const uint64_t local_v = 500;
+  const uint64_t csr = local_v * 8             // out- and in-degree
+                       + 5000 * 4             // targets
+                       + std::min<uint64_t>(5000, local_v * 2) * 12  // (source, node) pairs: source + offset
+                       + 2 * 64;              // two blocks
+  EXPECT_EQ(n.local_graph, csr);
+  EXPECT_EQ(n.load, 5000u * 8) << "held edges without weights: 8 bytes each";
+  EXPECT_EQ(n.build, 5000u * 8 + csr + std::max<uint64_t>(local_v * 2 * 8, local_v * 17));
+  EXPECT_EQ(n.run, csr + local_v * (4 + 1 + 4)  // value, frontier, scatter value
+                       + 2 * 8 * 16             // a source index per node: 16 B per 64 vertices
+                       + local_v * 2 * 4);      // two accumulators
+  EXPECT_EQ(n.dense, 0u);
+  EXPECT_EQ(n.light_first, 0u);
+  EXPECT_EQ(n.peak(), n.build);
+}
+
+TEST(MemoryEstimate, SlotProgramsPayPerInEdge) {
+  NodeShape s;
+  s.vertices = 1000;
+  s.held_edges = 9000;  // after symmetrising: both directions were routed here
+  s.out_edges = 9000;
+  s.in_edges = 11000;
+  const MemoryNeed n = estimate_node_memory(s, footprint_of<LabelPropagation>());
+  EXPECT_EQ(n.load, 9000u * 8);
+  EXPECT_EQ(n.run, n.local_graph + 1000 * (4 + 1 + 4) + 16 * 16 + 2 * (1000 * 12 + 11000 * 4));
+  EXPECT_EQ(n.dense, 0u) << "slot programs always scatter sparse";
+}
+
+// The estimate covers what build_local_graph, the dense copy and SSSP's light-first copy really
+// allocate on a Kronecker graph (vector capacities), without overstating it
+// more than twice.
+TEST(MemoryEstimate, CoversTheNodesOwnStructures) {
+  const EdgeList g = generate_kronecker(parse_kronecker_spec("kron:12:8"));
+  for (unsigned P : {1u, 2u, 3u}) {
+    SCOPED_TRACE("P = " + std::to_string(P));
+    const LocalGraph lg = build_local_graph(g, P, 0, true);
+    uint64_t csr = (lg.out_degree.capacity() + lg.in_degree.capacity() + lg.global_of.capacity()) * 4;
+    uint64_t dense = 0, light_first = 0, out = 0, in = 0;
+    const uint64_t per_segment = 1024;  // 4 KiB of 4-byte messages
+    for (const EdgeBlock& b : lg.blocks) {
+      csr += (b.sources.capacity() + b.targets.capacity() + b.weights.capacity()) * 4 + b.offsets.capacity() * 8;
+      const DenseBlock d = build_dense_block(b, 0, b.sources.size(), true, 0, per_segment);
+      dense += (d.targets.capacity() + d.sources.capacity() + d.weights.capacity()) * 4 + d.offsets.capacity() * 8;
+      const LightFirstBlock lf(b, 0, b.sources.size(), 16);
+      light_first += (lf.targets.capacity() + lf.weights.capacity() + lf.light.capacity()) * 4;
+    }
+    for (const Edge& e : g.edges) {
+      out += e.src % P == 0;
+      in += e.dst % P == 0;
+    }
+    NodeShape s;
+    s.vertices = g.num_vertices;
+    s.held_edges = out;
+    s.out_edges = out;
+    s.in_edges = in;
+    s.nodes = P;
+    s.segment_bytes = per_segment * 4;
+    const MemoryNeed n = estimate_node_memory(s, footprint_of<Sssp>());
+    EXPECT_GE(n.local_graph, csr);
+    EXPECT_LE(n.local_graph, 2 * csr);
+    EXPECT_GE(n.dense, dense);
+    EXPECT_LE(n.dense, 2 * dense);
+    EXPECT_GE(n.light_first, light_first);
+    EXPECT_LE(n.light_first, 2 * light_first);
+  }
+}
+
+// A header may declare anything: the sums saturate instead of wrapping.
+TEST(MemoryEstimate, SaturatesOnAbsurdSizes) {
+  NodeShape s = balanced_shape(4294967295u, UINT64_MAX, 1, 4);
+  const MemoryNeed n = estimate_node_memory(s, footprint_of<PageRank>());
+  EXPECT_EQ(n.peak(), UINT64_MAX);
+  EXPECT_THROW(check_memory(n, 0, MemoryLimit{uint64_t{1} << 40, "test"}, "g"), MemoryBudgetError);
+}
+
+TEST(MemoryCheck, RefusalNamesTheNeedAndTheLimit) {
+  MemoryNeed n;
+  n.load = uint64_t{3} << 30;
+  n.build = uint64_t{100} << 30;
+  n.run = uint64_t{50} << 30;
+  const MemoryLimit limit{uint64_t{20} << 30, "MemAvailable in /proc/meminfo"};
+  try {
+    check_memory(n, 0, limit, "g.txt: 4294967295 vertices and 1 edges");
+    FAIL() << "no refusal";
+  } catch (const MemoryBudgetError& e) {
+    const std::string msg = e.what();
+    EXPECT_EQ(msg.rfind("g.txt: 4294967295 vertices and 1 edges: ", 0), 0u) << msg;
+    EXPECT_NE(msg.find("about 100.0 GiB (loading 3.0 GiB, partitioning 100.0 GiB, computing 50.0 GiB)"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("may use 20.0 GiB (MemAvailable in /proc/meminfo)"), std::string::npos) << msg;
+  }
+  // What is already held is no longer in the limit: 100 GiB with 90 held fits 20 more.
+  EXPECT_NO_THROW(check_memory(n, uint64_t{90} << 30, limit, "g"));
+  EXPECT_THROW(check_memory(n, uint64_t{79} << 30, limit, "g"), MemoryBudgetError);
+  EXPECT_NO_THROW(check_memory(n, 0, MemoryLimit{}, "g"));  // no limit known
+}
+
+TEST(FormatBytes, Units) {
+  EXPECT_EQ(format_bytes(100), "100 B");
+  EXPECT_EQ(format_bytes(1536), "1.5 KiB");
+  EXPECT_EQ(format_bytes(uint64_t{20} << 30), "20.0 GiB");
+  EXPECT_EQ(format_bytes(UINT64_MAX), "more than 16 EiB");
+}
+
+// ---- the machine's limit, from a fake /proc and /sys -----------------------
+
+class FakeRoot : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    put("/proc/meminfo", "MemTotal:       24684096 kB\nMemFree:  1000 kB\nMemAvailable:   20971520 kB\n");
+  }
+  void put(const std::string& path, const std::string& text) {
+    std::filesystem::create_directories(std::filesystem::path(root_ + path).parent_path());
+    std::ofstream(root_ + path) << text;
+  }
+  test::TempDir dir_;
+  const std::string root_ = dir_.path();
+};
+
+TEST_F(FakeRoot, MemAvailableAlone) {
+  const MemoryLimit l = read_memory_limit(root_);
+  EXPECT_EQ(l.bytes, uint64_t{20} << 30);
+  EXPECT_EQ(l.source, "MemAvailable in /proc/meminfo");
+}
+
+// cgroup v2 (systemd): the tightest of the cgroup and its ancestors, less
+// what each already uses; "max" is no limit.
+TEST_F(FakeRoot, CgroupV2TightestAncestor) {
+  put("/proc/self/mountinfo",
+      "24 31 0:22 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:9 - cgroup2 cgroup2 rw,nsdelegate\n");
+  put("/proc/self/cgroup", "0::/user.slice/job.scope\n");
+  put("/sys/fs/cgroup/user.slice/job.scope/memory.max", "max\n");
+  put("/sys/fs/cgroup/user.slice/memory.max", "8589934592\n");
+  put("/sys/fs/cgroup/user.slice/memory.current", "2147483648\n");
+  MemoryLimit l = read_memory_limit(root_);
+  EXPECT_EQ(l.bytes, uint64_t{6} << 30);
+  EXPECT_EQ(l.source, "cgroup v2 " + root_ + "/sys/fs/cgroup/user.slice: memory.max 8.0 GiB, 2.0 GiB in use");
+  put("/sys/fs/cgroup/user.slice/job.scope/memory.max", "1073741824\n");
+  put("/sys/fs/cgroup/user.slice/job.scope/memory.current", "0\n");
+  EXPECT_EQ(read_memory_limit(root_).bytes, uint64_t{1} << 30);
+}
+
+// cgroup v1 beside an empty v2 hierarchy (this machine's layout): the memory
+// controller's mount, the cgroup's path within it; ~2^63 means no limit.
+TEST_F(FakeRoot, CgroupV1MemoryController) {
+  put("/proc/self/mountinfo",
+      "30 25 0:26 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n"
+      "35 25 0:31 / /sys/fs/cgroup/memory rw,nosuid - cgroup cgroup rw,memory\n"
+      "36 25 0:32 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n");
+  put("/proc/self/cgroup", "9:name=systemd:/\n4:memory:/process_api/abc\n1:cpu,cpuacct:/\n0::/\n");
+  put("/sys/fs/cgroup/memory/process_api/abc/memory.limit_in_bytes", "9223372036854771712\n");
+  put("/sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");
+  EXPECT_EQ(read_memory_limit(root_).source, "MemAvailable in /proc/meminfo");
+  put("/sys/fs/cgroup/memory/process_api/abc/memory.limit_in_bytes", "4294967296\n");
+  put("/sys/fs/cgroup/memory/process_api/abc/memory.usage_in_bytes", "5368709120\n");  // over: no room
+  const MemoryLimit l = read_memory_limit(root_);
+  EXPECT_EQ(l.bytes, 0u);
+  EXPECT_NE(l.source.find("cgroup v1 " + root_ + "/sys/fs/cgroup/memory/process_api/abc: memory.limit_in_bytes 4.0 GiB"),
+            std::string::npos)
+      << l.source;
+}
+
+// In a container the hierarchy is mounted from the cgroup's own directory.
+TEST_F(FakeRoot, CgroupV2MountedBelowTheRoot) {
+  put("/proc/self/mountinfo", "24 31 0:22 /docker/abc /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n");
+  put("/proc/self/cgroup", "0::/docker/abc\n");
+  put("/sys/fs/cgroup/memory.max", "2147483648\n");
+  put("/sys/fs/cgroup/memory.current", "1073741824\n");
+  EXPECT_EQ(read_memory_limit(root_).bytes, uint64_t{1} << 30);
+}
+
+TEST(MemoryLimitShare, SplitsAmongTheNodesOfOneHost) {
+  const MemoryLimit l = share_of(MemoryLimit{uint64_t{12} << 30, "MemAvailable in /proc/meminfo"}, 3);
+  EXPECT_EQ(l.bytes, uint64_t{4} << 30);
+  EXPECT_EQ(l.source, "MemAvailable in /proc/meminfo, shared by 3 nodes on this host");
+  EXPECT_EQ(share_of(MemoryLimit{}, 3).bytes, UINT64_MAX);
+}
+
+}  // namespace
+}  // namespace wg
