@@ -7,7 +7,9 @@ GAP (github.com/sbeamer/gapbs) is built by hand outside this repository
 graph (bench/gap_peer.py: .sg/.wsg for GAP, the same edges as .bin/.wbin for
 wiregraph, cached in --graphs-dir); then, per app, rounds alternate one GAP
 process (its kernel --gap-trials times: GAP's "Trial Time", no loading) and
-one wiregraph run (compute seconds: max over nodes, supersteps only), the
+one wiregraph run (seconds: max over nodes of the supersteps' seconds; the
+barrier that starts the computation, i.e. the wait for the slowest node's
+load and engine build, is printed apart as "start barrier"), the
 order flipping every round so that interference from other work on the
 machine hits both alike.
 
@@ -142,10 +144,11 @@ def main():
                             if f is None:
                                 continue
                         f["dense_supersteps"] = dense_supersteps(r)
-                        (ours if side == "wg" else before).append(f["compute_seconds"])
+                        (ours if side == "wg" else before).append(f["superstep_seconds"])
                         (figs if side == "wg" else before_figs).append(f)
-                        print("gap: %-24s round %d: %-9s %s %.4f s, %d supersteps (%d dense), %d messages, "
-                              "load %.1f" % (name, t, who, cfg["label"], f["compute_seconds"], f["supersteps"],
+                        print("gap: %-24s round %d: %-9s %s %.4f s (start barrier %.4f s), %d supersteps (%d dense), "
+                              "%d messages, load %.1f" % (name, t, who, cfg["label"], f["superstep_seconds"],
+                                             f["compute_seconds"] - f["superstep_seconds"], f["supersteps"],
                                              f["dense_supersteps"] or 0, f["messages"],
                                              r["loadavg_start"] if r["loadavg_start"] is not None else -1),
                               flush=True)
@@ -156,7 +159,7 @@ def main():
                      "gap_command": next((x["command"] for x in result["runs"] if x["side"] == "gap" and
                                           x["scale"] == scale and x["app"] == app and x["config"] == c), None)}
                 if figs:
-                    med = sorted(figs, key=lambda f: f["compute_seconds"])[len(figs) // 2]
+                    med = sorted(figs, key=lambda f: f["superstep_seconds"])[len(figs) // 2]
                     s.update({"supersteps": med["supersteps"], "dense_supersteps": med["dense_supersteps"],
                               "messages": med["messages"], "edges": med["edges"], "role_seconds": med["role_seconds"]})
                 if ours and theirs:
@@ -165,7 +168,7 @@ def main():
                     s["before_binary"] = a.before
                     s["before_seconds"] = benchlib.stat(before)
                     if before_figs:
-                        med = sorted(before_figs, key=lambda f: f["compute_seconds"])[len(before_figs) // 2]
+                        med = sorted(before_figs, key=lambda f: f["superstep_seconds"])[len(before_figs) // 2]
                         s["before_supersteps"] = med["supersteps"]
                         s["before_dense_supersteps"] = med["dense_supersteps"]
                         s["before_messages"] = med["messages"]

@@ -427,7 +427,8 @@ def gap_section(gap, md, targets):
         return
     md.append("GAP %s (%s) built outside the repository; its converter wrote the graphs (`.sg`/`.wsg` for GAP, "
               "the same edges as `.bin`/`.wbin` for wiregraph). Rounds alternate one GAP process (median of its "
-              "trials, GAP's Trial Time) and one wiregraph run (compute seconds); median [min, max] over rounds; "
+              "trials, GAP's Trial Time, no graph build) and one wiregraph run (seconds in supersteps, max over "
+              "nodes, without the start barrier's wait for the slowest node's load); median [min, max] over rounds; "
               "source vertex %d for bfs and sssp.\n" % (gap.get("gap_commit"), gap["gap_dir"], gap["source"]))
     md.append("| graph | app | config | wiregraph s | GAP s (threads) | wiregraph / GAP | supersteps (dense) "
               "| cluster messages | before: s, / GAP, supersteps (dense), messages |")
