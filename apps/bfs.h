@@ -20,6 +20,7 @@ class Bfs : public MinLabelBase {
       .uses_source = true,
       .graph = {},
       .output = "hop count, or inf when unreachable",
+      .value_kind = ValueKind::kHops,
   };
   static Bfs make(const ProgramParams& p, VertexId) { return Bfs(static_cast<VertexId>(p.source)); }
   explicit Bfs(VertexId source) : source_(source) {}

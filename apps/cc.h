@@ -37,6 +37,7 @@ class ConnectedComponents : public MinLabelBase {
                  "min-label propagation among the rest",
       .graph = {.symmetrize = true},
       .output = "smallest vertex id of the vertex's weakly connected component",
+      .value_kind = ValueKind::kLabel,
   };
   enum Phase : uint32_t { kFindHub = 0, kSeed = 1, kSpread = 2, kSettle = 3, kPropagate = 4 };
   static constexpr Value kReached = kInfinity - 1;  // phase 2's mark (and message): in the hub's component

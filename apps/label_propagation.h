@@ -30,6 +30,7 @@ class LabelPropagation : public ProgramBase {
       .default_iterations = 10,
       .graph = {.symmetrize = true, .drop_self_loops = true},
       .output = "community label after K rounds (most frequent neighbour label, smallest on ties)",
+      .value_kind = ValueKind::kLabel,
   };
   using Value = uint32_t;
   using Message = uint32_t;

@@ -1,7 +1,9 @@
-// PageRank: damping 0.85, initial rank 1/V, the rank of vertices without
-// out-edges spread evenly over all vertices every iteration, exactly K
-// iterations. Messages are float contributions rank/outdeg; ranks are kept in
-// double so that K iterations do not lose precision in the apply step.
+// PageRank: damping d (--damping, default 0.85), initial rank 1/V, the rank
+// of vertices without out-edges spread evenly over all vertices every
+// iteration, exactly K iterations. Messages are the contributions rank/outdeg
+// in single precision (float, the default) or double (--precision double, and
+// the default for Graphalytics graphs, whose rules forbid single precision:
+// Graphalytics specification, "PageRank"); ranks are kept in double either way.
 #pragma once
 
 #include <cstdio>
@@ -10,7 +12,8 @@
 
 namespace wg {
 
-class PageRank : public ProgramBase {
+template <class M>
+class BasicPageRank : public ProgramBase {
  public:
   static constexpr ProgramTraits kTraits{
       .name = "pagerank",
@@ -20,17 +23,20 @@ class PageRank : public ProgramBase {
       .graph = {},
       .output = "rank (9 significant digits)",
       .ranks_top = true,
+      .value_kind = ValueKind::kReal,
   };
   using Value = double;
-  using Message = float;
+  using Message = M;
   using Aggregate = double;  // rank held by vertices without out-edges
-  static constexpr double kDamping = 0.85;
+  static constexpr double kDefaultDamping = 0.85;
 
-  static PageRank make(const ProgramParams& p, VertexId num_vertices) { return PageRank(num_vertices, p.iterations); }
-  PageRank(VertexId num_vertices, uint32_t iterations)
-      : inv_v_(num_vertices ? 1.0 / num_vertices : 0.0), iterations_(iterations) {}
+  static BasicPageRank make(const ProgramParams& p, VertexId num_vertices) {
+    return BasicPageRank(num_vertices, p.iterations, p.damping);
+  }
+  BasicPageRank(VertexId num_vertices, uint32_t iterations, double damping = kDefaultDamping)
+      : inv_v_(num_vertices ? 1.0 / num_vertices : 0.0), damping_(damping), iterations_(iterations) {}
 
-  static Message identity() { return 0.0f; }
+  static Message identity() { return Message{0}; }
   static Message combine(Message a, Message b) { return a + b; }
 
   bool init(Value& y, const VertexInfo&) const {
@@ -39,7 +45,7 @@ class PageRank : public ProgramBase {
   }
   // Superstep s completes iteration s; after the K-th nothing is scattered.
   bool apply(Value& y, Message sum, const VertexInfo&, const StepInfo<Aggregate>& step) const {
-    y = (1.0 - kDamping) * inv_v_ + kDamping * (double{sum} + step.aggregate * inv_v_);
+    y = (1.0 - damping_) * inv_v_ + damping_ * (double{sum} + step.aggregate * inv_v_);
     return step.superstep < iterations_;
   }
   Message scatter_value(const Value& y, const VertexInfo& v) const {
@@ -55,9 +61,11 @@ class PageRank : public ProgramBase {
 
  private:
   double inv_v_;
+  double damping_;
   uint32_t iterations_;
 };
 
-static_assert(VertexProgram<PageRank>);
+using PageRank = BasicPageRank<float>;
+static_assert(VertexProgram<PageRank> && VertexProgram<BasicPageRank<double>>);
 
 }  // namespace wg

@@ -8,14 +8,31 @@
 #include "apps/cc.h"
 #include "apps/kcore.h"
 #include "apps/label_propagation.h"
+#include "apps/lcc.h"
 #include "apps/pagerank.h"
 #include "apps/sssp.h"
+#include "apps/sssp_real.h"
 
 namespace wg {
 
 template <VertexProgram... Programs>
 struct ProgramList {};
 
-using AllPrograms = ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore>;
+using AllPrograms = ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc>;
+
+// What --precision double runs instead (the default for Graphalytics graphs,
+// whose rules forbid single precision): the program itself unless named here.
+template <class P>
+struct DoublePrecision {
+  using type = P;
+};
+template <>
+struct DoublePrecision<PageRank> {
+  using type = BasicPageRank<double>;
+};
+template <>
+struct DoublePrecision<Sssp> {
+  using type = RealSssp;  // real weights and distances
+};
 
 }  // namespace wg

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <string>
+#include <type_traits>
 
 #include "apps/programs.h"
 #include "runtime/run_program.h"
@@ -10,10 +11,20 @@ namespace wg {
 
 namespace {
 
+// A program with a double-precision twin (apps/programs.h) runs it with --precision double.
+template <VertexProgram P>
+int run_entry(Node& node) {
+  using Double = typename DoublePrecision<P>::type;
+  if constexpr (!std::is_same_v<Double, P>) {
+    if (node.config().double_precision) return run_program<Double>(node);
+  }
+  return run_program<P>(node);
+}
+
 template <VertexProgram... P>
 constexpr auto entries_of(ProgramList<P...>) {
   return std::array<ProgramEntry, sizeof...(P)>{
-      ProgramEntry{P::kTraits, &run_program<P>}...};
+      ProgramEntry{P::kTraits, &run_entry<P>}...};
 }
 template <VertexProgram... P>
 constexpr auto traits_of(ProgramList<P...>) {

@@ -43,6 +43,7 @@ class Sssp : public MinLabelBase {
       .uses_source = true,
       .graph = {.weights = true},
       .output = "distance, or inf when unreachable",
+      .value_kind = ValueKind::kDistance,
   };
   enum Phase : uint32_t { kRelax = 0, kCount = 1 };
   static constexpr uint32_t kOverflow = kInfinity - 1;

@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchlib  # noqa: E402
+import graphalytics_costs  # noqa: E402
 import load_scaling  # noqa: E402
 
 RATES = benchlib.LINE_RATES
@@ -524,6 +525,16 @@ def load_section(load_results, md, targets):
     targets.extend(load_scaling.targets(load_results))
 
 
+def graphalytics_section(rows, md):
+    md.append("## 6. Graphalytics' rules: LCC against PageRank, PageRank in double precision\n")
+    if not rows:
+        md.append("not run (no graphalytics.json)\n")
+        return
+    md.append("P=%d over memif, configurations in alternating order, medians of %d trials; processing time is "
+              "summary.json's metrics.processing_seconds.\n" % (rows[0]["nodes"], len(rows[0]["trials"])))
+    md.extend(graphalytics_costs.markdown(rows))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dir")
@@ -535,6 +546,7 @@ def main():
     acc, links, e2e = load(d / "accumulation.json"), load(d / "links.json"), load(d / "e2e.json")
     gap = load(d / "gap.json")
     loading = load(d / "load.json")
+    graphalytics = load(d / "graphalytics.json")
     info = machine_info()
     src = d / "bin" / "SOURCE"
     if src.exists():  # what the snapshot binaries were built from
@@ -562,6 +574,7 @@ def main():
     gap_section(gap, body, targets)
     role_plot(e2e, body, plots, pngs)
     load_section(loading, body, targets)
+    graphalytics_section(graphalytics, body)
     line_rate_plot(bars, plots, pngs)
     md.append("## Targets from the issue\n")
     md.append("| target | result | figure |")
@@ -580,7 +593,8 @@ def main():
         for title, p in pngs:
             md.append("- %s: `%s`" % (title, p))
         md.append("")
-    steps = ["build", "generation", "generation-p16", "accumulation", "links", "e2e", "gap", "load", "profile"]
+    steps = ["build", "generation", "generation-p16", "accumulation", "links", "e2e", "gap", "load", "graphalytics",
+             "profile"]
     cmds = [(n, d / "logs" / (n + ".cmd")) for n in steps]
     cmds = [(n, f.read_text().strip()) for n, f in cmds if f.exists()]
     if cmds:
@@ -588,7 +602,7 @@ def main():
             "# %s\n%s" % (n, c) for n, c in cmds))
     (d / "RESULTS.md").write_text("\n".join(md) + "\n")
     merged = {"mode": a.mode, "machine": info, "generation": gen, "generation_p16": gen16, "accumulation": acc,
-              "links": links, "end_to_end": e2e, "gap": gap, "load": loading,
+              "links": links, "end_to_end": e2e, "gap": gap, "load": loading, "graphalytics": graphalytics,
               "targets": [{"target": n, "met": ok, "figure": f} for n, ok, f in targets],
               "plots": [str(p) for _, p in pngs]}
     (d / "results.json").write_text(json.dumps(merged, indent=1) + "\n")

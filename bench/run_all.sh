@@ -12,7 +12,7 @@
 #                 are never written into the source tree
 #   --no-build    do not run ninja (meson's benchmark target has built already)
 #   --no-profile  skip the callgrind profiles (full mode runs them; quick never)
-#   --only STEPS  comma-separated subset of: generation,accumulation,links,e2e,gap,load,profile
+#   --only STEPS  comma-separated subset of: generation,accumulation,links,e2e,gap,load,graphalytics,profile
 #   --gap DIR     a GAP build (github.com/sbeamer/gapbs, built by hand outside this
 #                 repository; default $GAP_DIR): every app against GAP's own
 #                 binary on GAP's kron graphs (bench/gap_compare.py); without
@@ -29,7 +29,7 @@ out=/tmp/wiregraph-bench
 quick=0
 do_build=1
 profile=1
-only=generation,accumulation,links,e2e,gap,load,profile
+only=generation,accumulation,links,e2e,gap,load,graphalytics,profile
 gap_dir=${GAP_DIR:-}
 while [ $# -gt 0 ]; do
   case $1 in
@@ -55,6 +55,7 @@ want links && rm -f "$out/links.json"
 want e2e && rm -f "$out/e2e.json"
 want gap && rm -f "$out/gap.json"
 want load && rm -f "$out/load.json"
+want graphalytics && rm -f "$out/graphalytics.json"
 want profile && rm -rf "$out/profile"
 rm -rf "$out/results.json" "$out/RESULTS.md" "$out/plots"
 status=0
@@ -103,6 +104,7 @@ if [ $quick -eq 1 ]; then
   e2e_args="--graphs kron:14:16 --apps pagerank,bfs --configs p1l1,p2memif --trials 1 --trials-large 1"
   gap_args="--scales 14 --apps pagerank,bfs --trials 1 --gap-trials 1"
   load_args="--quick"
+  graphalytics_args="--quick"
   profile=0
 else
   gen_graph=kron:20:16; trials=5; warmup=1
@@ -111,6 +113,7 @@ else
   e2e_args="--graphs kron:20:16,kron:22:16 --trials 3 --trials-large ${WG_BENCH_TRIALS_LARGE:-2}"
   gap_args="--scales 20,22 --trials 5 --trials-large ${WG_BENCH_TRIALS_LARGE:-2}"
   load_args="--graph kron:22:16 --trials 2"
+  graphalytics_args="--graph kron:18:16 --pr-graph kron:20:16 --trials 3"
 fi
 gen_eal="--no-pci --vdev net_null0,no-rx=1 -l 0 --no-huge -m 1024 --log-level lib.eal:error"
 
@@ -139,6 +142,10 @@ if want gap; then
 fi
 if want load; then
   run load python3 "$here/load_scaling.py" $load_args --out "$out/runs/load" --json "$out/load.json"
+fi
+if want graphalytics; then
+  run graphalytics python3 "$here/graphalytics_costs.py" $graphalytics_args --out "$out/runs/graphalytics" \
+    --json "$out/graphalytics.json"
 fi
 if want profile && [ $profile -eq 1 ]; then
   run profile sh "$here/profile.sh" "$out"

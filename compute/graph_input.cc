@@ -1,10 +1,12 @@
 #include "compute/graph_input.h"
 
 #include <cinttypes>
+#include <algorithm>
 #include <cstdio>
 
 #include "compute/graph_formats.h"
 #include "compute/input_bytes.h"
+#include "compute/line_slice.h"
 
 namespace wg {
 
@@ -24,12 +26,18 @@ std::string hex(uint64_t v) {
 
 }  // namespace
 
-GraphInput GraphInput::from_spec(const std::string& spec, GraphFormat format) {
+GraphInput GraphInput::from_spec(const std::string& spec, GraphFormat format, bool undirected) {
   GraphInput in;
   in.spec = spec;
   if (spec.rfind("kron:", 0) == 0) {
     in.kind = Kind::kGenerator;
     in.kron = parse_kronecker_spec(spec);
+    return in;
+  }
+  if (format == GraphFormat::kAuto && is_graphalytics_path(spec)) {
+    in.kind = Kind::kGraphalytics;
+    in.format = GraphFormat::kEdgeList;  // its lines are edge-list lines with 64-bit ids
+    in.graphalytics = std::make_shared<const GraphalyticsSpec>(graphalytics_spec(spec, undirected));
     return in;
   }
   in.kind = Kind::kFile;
@@ -70,6 +78,20 @@ InputIdentity identify_input(const GraphInput& in) {
       id.size = in.edges->num_edges();
       id.digest = fingerprint(*in.edges);
       break;
+    case GraphInput::Kind::kGraphalytics: {
+      // Both files' sizes and their first bytes, and how they are read.
+      const GraphalyticsSpec& g = *in.graphalytics;
+      uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t{g.directed} << 8 | static_cast<uint8_t>(g.weight_column + 1));
+      for (const std::string* path : {&g.vertex_file, &g.edge_file}) {
+        FileBytes bytes(*path);
+        char head[256];
+        const size_t n = bytes.read_at(0, head, std::min<uint64_t>(sizeof head, bytes.size()));
+        h = fnv1a(std::string_view(head, n), h * 31 + bytes.size());
+        id.size += bytes.size();
+      }
+      id.digest = h;
+      break;
+    }
   }
   return id;
 }
@@ -88,6 +110,15 @@ DeclaredSize declared_input_size(const GraphInput& in) {
     }
     case GraphInput::Kind::kMemory:
       return {in.edges->num_vertices, in.edges->num_edges(), std::to_string(in.edges->num_edges()) + " edges in memory"};
+    case GraphInput::Kind::kGraphalytics: {
+      // What NAME.properties says (meta.vertices, meta.edges), when it says it;
+      // else nothing is declared and the loader checks once the edges are in.
+      const GraphalyticsSpec& g = *in.graphalytics;
+      if (g.meta_vertices == 0 && g.meta_edges == 0) return {};
+      return {g.meta_vertices, g.meta_edges,
+              "its properties declare " + std::to_string(g.meta_vertices) + " vertices and " +
+                  std::to_string(g.meta_edges) + " edges"};
+    }
   }
   return {};
 }
@@ -102,6 +133,8 @@ std::string describe_input(uint32_t kind, uint64_t size, uint64_t digest) {
       return "the generator, " + std::to_string(size) + " edges (spec digest " + hex(digest) + ")";
     case GraphInput::Kind::kMemory:
       return std::to_string(size) + " edges in memory (fingerprint " + hex(digest) + ")";
+    case GraphInput::Kind::kGraphalytics:
+      return "a Graphalytics graph of " + std::to_string(size) + " bytes (.v and .e; digest " + hex(digest) + ")";
   }
   return "input kind " + std::to_string(kind);
 }

@@ -5,25 +5,32 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "compute/edge_list.h"
 #include "compute/graph_reader.h"
+#include "compute/graphalytics_input.h"
 #include "compute/kronecker.h"
 
 namespace wg {
 
 struct GraphInput {
-  enum class Kind : uint8_t { kFile = 1, kGenerator = 2, kMemory = 3 };
+  enum class Kind : uint8_t { kFile = 1, kGenerator = 2, kMemory = 3, kGraphalytics = 4 };
   Kind kind = Kind::kFile;
   std::string spec;                         // as given: a path, kron:..., or a name
   GraphFormat format = GraphFormat::kAuto;  // kFile: resolved from the name when kAuto
   KroneckerSpec kron;                       // kGenerator
   const EdgeList* edges = nullptr;          // kMemory
+  std::shared_ptr<const GraphalyticsSpec> graphalytics;  // kGraphalytics: NAME.v + NAME.e, sparse ids
 
   // A path or kron: spec. Throws GraphError for a bad kron: spec or a
-  // compressed file name.
-  static GraphInput from_spec(const std::string& spec, GraphFormat format);
+  // compressed file name. With format kAuto, NAME.properties, NAME.v and
+  // NAME.e are a Graphalytics graph (a bare pair is directed unless
+  // `undirected`).
+  static GraphInput from_spec(const std::string& spec, GraphFormat format, bool undirected);
+
+  static GraphInput from_spec(const std::string& spec, GraphFormat format) { return from_spec(spec, format, false); }
   static GraphInput from_edges(const EdgeList& g, std::string name = "<memory>");
 };
 

@@ -3,6 +3,7 @@
 #include <rte_cycles.h>
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -19,6 +20,7 @@ LoadOptions load_options(const GraphRules& program, bool undirected, unsigned do
   r.drop_self_loops = program.drop_self_loops;
   r.drop_duplicates = program.drop_duplicates;
   r.keep_weights = program.weights;
+  r.real_weights = program.real_weights;
   r.domains = domains;
   r.metis = metis;
   return r;
@@ -28,10 +30,10 @@ namespace load {
 
 GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptions& rules, unsigned workers)
     : dp_(dp), input_(input), rules_(rules), rank_(dp.options().rank), nodes_(dp.options().nodes),
-      progress_(rules.progress), workers_(workers), received_(rules.keep_weights) {
+      progress_(rules.progress), workers_(workers), received_(rules.keep_weights, rules.real_weights) {
   for (WorkerState& ws : workers_) {
-    ws.writer = std::make_unique<BucketWriter<LoadRecord>>(dp, nodes_, rank_);
-    ws.own = std::make_unique<EdgeStore>(rules.keep_weights);
+    ws.writer = std::make_unique<LoadWriter>(dp, nodes_, rank_, rules.real_weights);
+    ws.own = std::make_unique<EdgeStore>(rules.keep_weights, rules.real_weights);
   }
   if (input.kind == GraphInput::Kind::kFile) {
     FileBytes bytes(input.spec);
@@ -39,6 +41,16 @@ GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptio
     header_bytes_read_ = bytes.bytes_read();
   }
   if (input.kind == GraphInput::Kind::kFile && header_.format == GraphFormat::kMetis) steps_.push_back(Step::kCount);
+  if (input.kind == GraphInput::Kind::kGraphalytics) {
+    // No header: the data is the whole file, cut in byte ranges.
+    for (auto [h, path] : {std::pair{&vertex_header_, &input.graphalytics->vertex_file},
+                           std::pair{&edge_header_, &input.graphalytics->edge_file}}) {
+      h->format = GraphFormat::kEdgeList;
+      h->size = FileBytes(*path).size();
+    }
+    wanted_.resize(workers);
+    steps_.insert(steps_.end(), {Step::kCount, Step::kVertices, Step::kOwners, Step::kRequests, Step::kResponses});
+  }
   steps_.insert(steps_.end(), {Step::kEdges, Step::kDegrees});
   if (rules.domains > 1) steps_.push_back(Step::kSlots);
 }
@@ -46,8 +58,8 @@ GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptio
 // Node r's share of the data is slice r of P (compute/graph_formats.h); its
 // workers split that share again, so the node reads [r/P, (r+1)/P) whatever
 // its worker count.
-reader::SliceSpec GraphLoader::worker_slice(unsigned w) const {
-  const reader::SliceSpec node = reader::slice_of(header_, rank_, nodes_);
+reader::SliceSpec GraphLoader::worker_slice(unsigned w, const reader::InputHeader& h) const {
+  const reader::SliceSpec node = reader::slice_of(h, rank_, nodes_);
   reader::SliceSpec s = node;
   const uint64_t len = node.end - node.begin;
   s.begin = node.begin + len * w / workers();
@@ -55,6 +67,11 @@ reader::SliceSpec GraphLoader::worker_slice(unsigned w) const {
   s.first = node.first && w == 0;
   s.entries_before_known = s.first;
   return s;
+}
+
+std::string GraphLoader::describe_edge_part(unsigned r) const {
+  const reader::SliceSpec sp = reader::slice_of(edge_header_, r, nodes_);
+  return "node " + std::to_string(r) + "'s part (bytes " + std::to_string(sp.begin) + ".." + std::to_string(sp.end) + ")";
 }
 
 std::string GraphLoader::describe_part(unsigned r) const {
@@ -116,6 +133,32 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
       agg.max_id_plus1 = gen.num_vertices();
       break;
     }
+    case GraphInput::Kind::kGraphalytics: {
+      const GraphalyticsSpec& spec = *input_.graphalytics;
+      const IdTable& table = translation_;
+      auto dense = [&](int64_t id, const char* field) {
+        const uint32_t* d = table.find(id);
+        if (d == nullptr) [[unlikely]]
+          reader::fail(spec.edge_file, 0, std::string(field) + ": vertex " + std::to_string(id) + " is not in " +
+                                              spec.vertex_file);
+        return static_cast<VertexId>(*d);
+      };
+      read_graphalytics_edges(
+          w,
+          [&](int64_t src, int64_t dst, double weight) {
+            Weight wt = 1;
+            if (rules_.keep_weights && !rules_.real_weights) {  // the integer path: real weights only where they are integers
+              if (weight != std::floor(weight) || weight > static_cast<double>(reader::kMaxWeight))
+                reader::fail(spec.edge_file, 0,
+                             "weight " + std::to_string(weight) + " is not an integer below 2^32 (this program's weights are integers)");
+              wt = static_cast<Weight>(weight);
+            }
+            emit(dense(src, "field 1 (src)"), dense(dst, "field 2 (dst)"), wt, weight);
+          },
+          agg);
+      agg.max_id_plus1 = vertex_lines_total_;
+      break;
+    }
     case GraphInput::Kind::kMemory: {
       const std::vector<Edge>& all = input_.edges->edges;
       const uint64_t e = all.size();
@@ -140,14 +183,26 @@ void GraphLoader::apply(unsigned w, const StepControl& c, const Stall&) {
   if (w == 0) current_ = step;  // merge and decide run on this lcore, after the workers
   switch (step) {
     case Step::kCount: {
-      FileBytes bytes(input_.spec);
-      ws.vertex_lines = reader::count_metis_vertex_lines(bytes, header_, worker_slice(w));
-      ws.bytes_read += bytes.bytes_read();
-      ws.read_seconds += bytes.read_seconds();
+      if (input_.kind == GraphInput::Kind::kGraphalytics) {
+        ws.vertex_lines = count_vertex_lines(w);
+      } else {
+        FileBytes bytes(input_.spec);
+        ws.vertex_lines = reader::count_metis_vertex_lines(bytes, header_, worker_slice(w));
+        ws.bytes_read += bytes.bytes_read();
+        ws.read_seconds += bytes.read_seconds();
+      }
       const LineCount lc{ws.vertex_lines, 0, static_cast<uint8_t>(rank_), 0};
       std::memcpy(ws.aggregate.data(), &lc, sizeof lc);
       break;
     }
+    case Step::kVertices:
+    case Step::kResponses: break;
+    case Step::kOwners:
+      if (w == 0) build_directory();
+      break;
+    case Step::kRequests:
+      if (w == 0) take_original_ids();
+      break;
     case Step::kEdges:
       if (w == 0) edges_started_ = last_progress_ = Clock::now();
       break;
@@ -174,6 +229,14 @@ void GraphLoader::scatter(unsigned w, const StepControl& c, const Stall& stall) 
   ws.writer->start_superstep(c.epoch);
   switch (steps_[c.superstep]) {
     case Step::kCount: break;
+    case Step::kVertices: send_vertices(w, stall); break;
+    case Step::kOwners:
+      if (w == 0) send_owners(stall);
+      break;
+    case Step::kRequests: send_requests(w, stall); break;
+    case Step::kResponses:
+      if (w == 0) send_responses(stall);
+      break;
     case Step::kEdges: send_edges(w, stall); break;
     case Step::kDegrees:
       if (w == 0) send_in_degrees(stall);
@@ -184,9 +247,11 @@ void GraphLoader::scatter(unsigned w, const StepControl& c, const Stall& stall) 
   }
   ws.writer->close_all(nodes_);
   for (unsigned p = 0; p < nodes_; ++p) {
-    if (p == rank_) continue;
     ws.stats.messages_sent += ws.writer->records_to(p);
-    ws.stats.buckets_sent += ws.writer->buckets_to(p);
+    if (p == rank_)
+      ws.stats.messages_local += ws.writer->records_to(p);  // the id mapping's records to this node
+    else
+      ws.stats.buckets_sent += ws.writer->buckets_to(p);
   }
 }
 
@@ -197,21 +262,23 @@ void GraphLoader::send_edges(unsigned w, const Stall& stall) {
   LoadAggregate agg{};
   agg.origin = static_cast<uint8_t>(rank_);
   uint64_t since_stall = 0, parsed = 0, sent = 0;
-  auto route = [&](VertexId src, VertexId dst, Weight weight) {
+  auto route = [&](VertexId src, VertexId dst, Weight weight, double real_weight) {
     if (rules_.drop_self_loops && src == dst) return;
     ++parsed;
     const unsigned owner = src % nodes_;
     if (owner == rank_) {
-      ws.own->push(src, dst, weight);
+      ws.own->push(src, dst, weight, real_weight);
     } else {
-      ws.writer->put(owner, LoadRecord{src, dst, weight}, stall);
+      ws.writer->put(owner, LoadRecord{src, dst, weight}, stall, real_weight);
       if (++sent == kCrashAfter && rules_.crash_in_shuffle) [[unlikely]]
         raise(SIGKILL);  // test hook: a node dies with its edges half sent
     }
   };
-  auto emit = [&](VertexId src, VertexId dst, Weight weight) {
-    route(src, dst, weight);
-    if (rules_.symmetrize && src != dst) route(dst, src, weight);
+  // A real weight below 0: none given (the integer weight stands for it).
+  auto emit = [&](VertexId src, VertexId dst, Weight weight, double real_weight = -1.0) {
+    if (real_weight < 0) real_weight = weight;
+    route(src, dst, weight, real_weight);
+    if (rules_.symmetrize && src != dst) route(dst, src, weight, real_weight);
     // The network roles (acks, keepalives) run on a shared lcore even when
     // few edges leave this node.
     if (++since_stall == kEdgesPerStall) [[unlikely]] {
@@ -249,7 +316,7 @@ void GraphLoader::print_progress(bool last) {
   std::printf("load: %s%lu edges read, %lu sent, %lu received", last ? "done: " : "",
               static_cast<unsigned long>(parsed), static_cast<unsigned long>(sent),
               static_cast<unsigned long>(received));
-  if (input_.kind == GraphInput::Kind::kFile) std::printf(", %.1f MB read at %.1f MB/s", bytes / 1e6, bytes / 1e6 / secs);
+  if (input_.kind == GraphInput::Kind::kFile || input_.kind == GraphInput::Kind::kGraphalytics) std::printf(", %.1f MB read at %.1f MB/s", bytes / 1e6, bytes / 1e6 / secs);
   std::printf(", %.1f M edges/s sent\n", sent / 1e6 / secs);
   std::fflush(stdout);
 }
@@ -283,6 +350,10 @@ void GraphLoader::merge(AggregateBytes& into, const AggregateBytes& from) const 
       std::memcpy(into.data(), a, sizeof a);
       break;
     }
+    case Step::kVertices: merge_vertex_order(into, from); break;
+    case Step::kOwners:
+    case Step::kRequests:
+    case Step::kResponses:
     case Step::kSlots: break;
   }
 }
@@ -299,6 +370,14 @@ Decision GraphLoader::decide(uint32_t s, uint32_t, uint64_t, const AggregateByte
     std::memcpy(built, aggregate.data(), sizeof built);
     edges_built_ = built[0];
     fingerprint_sum_ = built[1];
+  } else if (step == Step::kVertices) {
+    check_vertex_order(aggregate);
+    if (vertex_lines_total_ > reader::kMaxVertexId)
+      throw GraphError(input_.graphalytics->vertex_file, 0,
+                       std::to_string(vertex_lines_total_) + " vertices: more than wiregraph's 32-bit ids can number");
+    num_vertices_ = static_cast<VertexId>(vertex_lines_total_);
+  } else if (step == Step::kResponses) {
+    build_translation();
   } else if (step == Step::kEdges) {
     std::memcpy(&totals_, aggregate.data(), sizeof totals_);
     const LoadAggregate& t = totals_;
@@ -331,6 +410,21 @@ Decision GraphLoader::decide(uint32_t s, uint32_t, uint64_t, const AggregateByte
         num_vertices_ = input_.edges->num_vertices;
         weighted_ = input_.edges->weighted;
         break;
+      case GraphInput::Kind::kGraphalytics: {
+        const GraphalyticsSpec& spec = *input_.graphalytics;
+        if (t.flags & kColumnsDiffer)
+          throw GraphError(spec.edge_file, 0, "inconsistent column count: " + describe_edge_part(t.mismatch_rank) +
+                                                  " has lines of " + std::to_string(t.other_columns) +
+                                                  " fields, the parts before it lines of " + std::to_string(t.columns));
+        if (t.flags & kBoundaryDiffers)
+          throw GraphError(spec.edge_file, 0, "nodes " + std::to_string(t.mismatch_rank - 1) + " and " +
+                                                  std::to_string(t.mismatch_rank) +
+                                                  " read different bytes where their parts meet: every node must "
+                                                  "open the same file");
+        num_vertices_ = static_cast<VertexId>(vertex_lines_total_);
+        weighted_ = spec.weight_column >= 0 && t.columns >= 3 + spec.weight_column;
+        break;
+      }
     }
   }
   return Decision{s + 1 == steps_.size(), 0};

@@ -6,9 +6,22 @@
 // injection and peer-failure handling of supersteps.
 //
 // The loading phase's supersteps:
-//   count    METIS files only: each worker counts the vertex lines of its
-//            slice (a line's vertex is the number of vertex lines before it;
-//            the rank-order merge of END aggregates gives each node its prefix)
+//   count    METIS files and Graphalytics graphs only: each worker counts the
+//            vertex lines of its slice (of the .v file for Graphalytics; a
+//            line's vertex is the number of vertex lines before it; the
+//            rank-order merge of END aggregates gives each node its prefix)
+//   Graphalytics graphs only, their sparse 64-bit ids mapped to dense ones
+//   (a vertex's dense id is its line's rank in the .v file; graph_loader_ids.cc):
+//   vertices  each worker parses its slice of the .v file and sends (id,
+//             dense) to the id's directory node (a hash of the id mod P); the
+//             vertex lines must ascend (checked across nodes in END)
+//   owners    the directory sends each vertex's original id to the owner of
+//             its dense id (dense mod P), which writes results under it
+//   requests  each worker parses its slice of the .e file and asks the
+//             directory nodes for the dense ids of the distinct ids it uses
+//   responses the directory nodes answer; the edges superstep then reads the
+//             slice again and translates every id (one not in .v is an error
+//             naming the file, the line and the id)
 //   edges    each worker parses its slice of the file (compute/graph_formats.h;
 //            node r reads bytes [r/P, (r+1)/P) of the data and the header),
 //            or generates its blocks of the generator, or takes its part of
@@ -27,6 +40,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <functional>
 #include <string>
 
@@ -50,14 +64,16 @@ struct HeldShape {
 };
 
 struct LoadOptions {
-  bool symmetrize = false;       // --undirected, or the program's rule
+  bool symmetrize = false;       // --undirected, or the program's rule (or an undirected Graphalytics graph)
   bool drop_self_loops = false;
   bool drop_duplicates = false;
   bool keep_weights = false;
+  bool real_weights = false;     // keep them as doubles (the program's GraphRules::real_weights)
   unsigned domains = 1;          // k
   bool metis = true;             // refine the even domain split with METIS
   bool progress = false;         // a line a second while the edges move
   bool crash_in_shuffle = false; // test hook (--crash-node R:load): SIGKILL mid-shuffle
+  std::optional<int64_t> source;  // Graphalytics ids: the original id of the program's source
   // Called once the edges have arrived and V and |E| are known, before the
   // node builds anything: throws to refuse a graph that will not fit
   // (runtime/node.h check_memory_for).
@@ -68,6 +84,7 @@ LoadOptions load_options(const GraphRules& program, bool undirected, unsigned do
 // The load figures of report/run_report.h, and this node's NUMA-domain split.
 struct LoadReport : LoadFigures {
   DomainPartition partition;
+  std::optional<VertexId> source;  // the dense id of LoadOptions::source
 };
 
 // Runs the loader as a phase of `runtime` (which it starts if need be) and

@@ -9,6 +9,21 @@
 
 namespace wg::load {
 
+namespace {
+
+// An edge's weight as the fingerprint hashes it: the integer, or a real
+// weight's bits folded to 32.
+Weight weight_word(const EdgeBlock& b, uint64_t e) {
+  if (!b.real_weights.empty()) {
+    uint64_t bits;
+    std::memcpy(&bits, &b.real_weights[e], sizeof bits);
+    return static_cast<Weight>(bits ^ bits >> 32);
+  }
+  return b.weights.empty() ? 1 : b.weights[e];
+}
+
+}  // namespace
+
 // The degrees superstep's apply: this node's out-edges, received and its
 // own, into blocks (identity numbering: slot = v div P).
 void GraphLoader::build_blocks() {
@@ -20,13 +35,13 @@ void GraphLoader::build_blocks() {
     held.edges = totals_.edges;
     held.held_edges = received.size();
     for (const WorkerState& ws : workers_) held.held_edges += ws.own->size();
-    held.held_bytes = held.held_edges * (rules_.keep_weights ? 12 : 8);
+    held.held_bytes = held.held_edges * (rules_.real_weights ? sizeof(WideLoadRecord) : rules_.keep_weights ? 12 : 8);
     held.what = input_.spec + ": " + std::to_string(n) + " vertices and " + std::to_string(totals_.edges) + " edges";
     rules_.check_memory(held);
   }
   // Edges from other nodes must be ours and within V: only corruption without
   // --checksum (or a foreign job) could break that.
-  received.for_each([&](VertexId src, VertexId dst, Weight) {
+  received.for_each([&](VertexId src, VertexId dst, Weight, double) {
     if (src % nodes_ != rank_ || src >= n || dst >= n)
       throw std::runtime_error("an edge " + std::to_string(src) + " -> " + std::to_string(dst) +
                                " that is not this node's (or not within the graph's " + std::to_string(n) +
@@ -41,7 +56,8 @@ void GraphLoader::build_blocks() {
     for (WorkerState& ws : workers_) ws.own->for_each(f, last);
     received.for_each(f, last);
   };
-  graph_ = build_out_edges(for_each_edge, n, totals_.edges, nodes_, rank_, rules_.keep_weights, nullptr);
+  graph_ = build_out_edges(for_each_edge, n, totals_.edges, nodes_, rank_, rules_.keep_weights, nullptr,
+                           rules_.real_weights);
   if (rules_.drop_duplicates) remove_duplicate_targets(graph_);
   in_degree_.assign(graph_.num_local, 0);
   // This node's edges as the program sees them, summed over the cluster in
@@ -53,7 +69,7 @@ void GraphLoader::build_blocks() {
     for (size_t i = 0; i < b.sources.size(); ++i) {
       const VertexId src = graph_.partition.global_id(rank_, b.sources[i]);
       for (uint64_t e = b.offsets[i]; e < b.offsets[i + 1]; ++e)
-        built[1] += edge_hash(Edge{src, graph_.partition.global_id(p, b.targets[e]), b.weights.empty() ? 1 : b.weights[e]});
+        built[1] += edge_hash(Edge{src, graph_.partition.global_id(p, b.targets[e]), weight_word(b, e)});
     }
   }
   std::memcpy(workers_[0].aggregate.data(), built, sizeof built);
@@ -61,7 +77,7 @@ void GraphLoader::build_blocks() {
 
 // In-edge counts per target, one record per target with any, to its owner.
 void GraphLoader::send_in_degrees(const Stall& stall) {
-  BucketWriter<LoadRecord>& out = *workers_[0].writer;
+  LoadWriter& out = *workers_[0].writer;
   std::vector<uint32_t> count;
   for (unsigned k = 1; k <= nodes_; ++k) {
     const unsigned p = (rank_ + k) % nodes_;  // staggered, as the workers scatter
@@ -91,7 +107,7 @@ void GraphLoader::split_domains() {
 
 // Every peer gets this node's slot table: (vertex, slot, domain) per vertex.
 void GraphLoader::send_slot_table(const Stall& stall) {
-  BucketWriter<LoadRecord>& out = *workers_[0].writer;
+  LoadWriter& out = *workers_[0].writer;
   for (unsigned k = 1; k < nodes_; ++k) {
     const unsigned p = (rank_ + k) % nodes_;
     for (uint32_t i = 0; i < graph_.num_local; ++i)
@@ -116,6 +132,7 @@ LocalGraph GraphLoader::finish(LoadReport* report) {
     g = std::move(graph_);
     g.num_edges = edges_built_;
     g.in_degree = std::move(in_degree_);
+    g.original_id = std::move(original_id_);
     partition_ = partition_domains(g, 1, false);
   } else {
     // Every node's slot table: ours, and the peers' from the slots superstep.
@@ -158,12 +175,18 @@ LocalGraph GraphLoader::finish(LoadReport* report) {
         for (size_t i = 0; i < b.sources.size(); ++i) {
           const VertexId src = old.partition.global_id(rank_, b.sources[i]);
           for (uint64_t e = b.offsets[i]; e < b.offsets[i + 1]; ++e)
-            f(src, old.partition.global_id(p, b.targets[e]), b.weights.empty() ? Weight{1} : b.weights[e]);
+            f(src, old.partition.global_id(p, b.targets[e]), b.weights.empty() ? Weight{1} : b.weights[e],
+              b.real_weights.empty() ? 0.0 : b.real_weights[e]);
         }
       }
     };
-    g = build_out_edges(for_each_edge, n, edges_built_, nodes_, rank_, rules_.keep_weights, &map);
+    g = build_out_edges(for_each_edge, n, edges_built_, nodes_, rank_, rules_.keep_weights, &map, rules_.real_weights);
     for (uint32_t i = 0; i < local; ++i) g.in_degree[own_slot_[i]] = in_degree_[i];
+    if (!original_id_.empty()) {
+      g.original_id.resize(local);
+      for (uint32_t i = 0; i < local; ++i) g.original_id[own_slot_[i]] = original_id_[i];
+      original_id_ = {};
+    }
     graph_ = LocalGraph{};
   }
   build_seconds_ += seconds_since(t0);
@@ -173,7 +196,9 @@ LocalGraph GraphLoader::finish(LoadReport* report) {
   r.num_edges = edges_built_;
   r.weighted = weighted_;
   r.fingerprint = fingerprint_of(n, edges_built_, fingerprint_sum_);
-  r.input_bytes = header_.size;
+  r.input_bytes = header_.size + vertex_header_.size + edge_header_.size;
+  r.input_edges = totals_.entries;
+  r.source = source_;
   r.bytes_read = header_bytes_read_;
   double read = 0, parse = 0;
   for (const WorkerState& ws : workers_) {

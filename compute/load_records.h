@@ -24,6 +24,15 @@ struct __attribute__((packed, aligned(4))) LoadRecord {
 };
 static_assert(sizeof(LoadRecord) == 12 && sizeof(LoadRecord) == sizeof(Edge));
 
+// Every record of the loading phase when the program reads real weights
+// (Graphalytics' SSSP): a LoadRecord and the edge's weight as a double (0 in
+// the supersteps that carry no edges). 20 bytes: a record of a 16-byte message.
+struct __attribute__((packed, aligned(4))) WideLoadRecord {
+  LoadRecord r;
+  double weight;
+};
+static_assert(sizeof(WideLoadRecord) == 20);
+
 // Records in chunks, so that growing never copies (or doubles) what is
 // held, and the build frees each chunk once it has placed its edges.
 template <class Record>
@@ -76,16 +85,19 @@ class Chunks {
 };
 
 // Edges held until the build: 8 bytes each (src, dst) for programs that
-// ignore weights, 12 with the weight.
+// ignore weights, 12 with the weight, 20 with a real weight.
 class EdgeStore {
  public:
-  explicit EdgeStore(bool weighted) : weighted_(weighted) {}
-  void push(VertexId src, VertexId dst, Weight w) {
-    if (weighted_)
+  explicit EdgeStore(bool weighted, bool real = false) : weighted_(weighted && !real), real_(real) {}
+  void push(VertexId src, VertexId dst, Weight w, double rw) {
+    if (real_)
+      reals_.push(WideLoadRecord{LoadRecord{src, dst, 0}, rw});
+    else if (weighted_)
       triples_.push(LoadRecord{src, dst, w});
     else
       pairs_.push(Pair{src, dst});
   }
+  void append(const WideLoadRecord* r, unsigned n) { reals_.append(r, n); }
   void append(const LoadRecord* r, unsigned n) {
     if (weighted_) {
       triples_.append(r, n);
@@ -93,21 +105,25 @@ class EdgeStore {
     }
     for (unsigned i = 0; i < n; ++i) pairs_.push(Pair{r[i].index, r[i].a});
   }
-  // f(src, dst, weight) for every edge, in order (weight 1 when not kept).
+  // f(src, dst, weight, real weight) for every edge, in order (weight 1 and
+  // real weight 0 when not kept).
   template <class F>
   void for_each(F&& f, bool release = false) {
-    if (weighted_)
-      triples_.for_each([&](const LoadRecord& r) { f(r.index, r.a, r.b); }, release);
+    if (real_)
+      reals_.for_each([&](const WideLoadRecord& r) { f(r.r.index, r.r.a, Weight{1}, r.weight); }, release);
+    else if (weighted_)
+      triples_.for_each([&](const LoadRecord& r) { f(r.index, r.a, r.b, 0.0); }, release);
     else
-      pairs_.for_each([&](const Pair& p) { f(p.src, p.dst, Weight{1}); }, release);
+      pairs_.for_each([&](const Pair& p) { f(p.src, p.dst, Weight{1}, 0.0); }, release);
   }
-  uint64_t size() const { return weighted_ ? triples_.size() : pairs_.size(); }
+  uint64_t size() const { return real_ ? reals_.size() : weighted_ ? triples_.size() : pairs_.size(); }
 
  private:
   struct Pair {
     uint32_t src, dst;
   };
-  bool weighted_;
+  bool weighted_, real_;
+  Chunks<WideLoadRecord> reals_;
   Chunks<LoadRecord> triples_;
   Chunks<Pair> pairs_;
 };

@@ -21,16 +21,19 @@ uint64_t sum(uint64_t a, T... rest) {
 uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 // An edge the loader holds until the build (compute/load_records.h EdgeStore).
-constexpr uint64_t kHeldEdge = 8, kHeldWeightedEdge = 12;
+constexpr uint64_t kHeldEdge = 8, kHeldWeightedEdge = 12, kHeldRealWeightedEdge = 20;
+
+// A weight per edge in the CSR and the dense copy.
+uint64_t weight_bytes(const AppFootprint& app) { return app.real_weights ? 8 : app.weights ? 4 : 0; }
 
 // This node's CSR (compute/partition.h LocalGraph): degrees (and, with K > 1,
 // the slot -> vertex table) per local vertex; a target (and weight) per
 // out-edge; a source and an offset per (source, destination group) pair with
 // edges, at most one per out-edge and one per local vertex and group.
-uint64_t local_graph_bytes(const NodeShape& s, uint64_t local_v, bool weights) {
+uint64_t local_graph_bytes(const NodeShape& s, uint64_t local_v, uint64_t weight_bytes) {
   const uint64_t groups = uint64_t{s.nodes} * s.domains;
   const uint64_t pairs = std::min(s.out_edges, mul(local_v, groups));
-  return sum(mul(local_v, s.domains > 1 ? 12 : 8), mul(s.out_edges, weights ? 8 : 4), mul(pairs, 12),
+  return sum(mul(local_v, s.domains > 1 ? 12 : 8), mul(s.out_edges, 4 + weight_bytes), mul(pairs, 12),
              mul(groups, 64));
 }
 
@@ -50,8 +53,9 @@ uint64_t MemoryNeed::peak() const { return std::max({load, build, run}); }
 MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   const unsigned P = std::max(s.nodes, 1u), K = std::max(s.domains, 1u);
   const uint64_t local_v = ceil_div(s.vertices, P);
-  const uint64_t whole = mul(s.held_edges, app.weights ? kHeldWeightedEdge : kHeldEdge);
-  const uint64_t csr = local_graph_bytes(s, local_v, app.weights);
+  const uint64_t whole =
+      mul(s.held_edges, app.real_weights ? kHeldRealWeightedEdge : app.weights ? kHeldWeightedEdge : kHeldEdge);
+  const uint64_t csr = local_graph_bytes(s, local_v, weight_bytes(app));
   MemoryNeed need;
 
   // Load: the held edges (symmetrising routes both directions: the caller's
@@ -70,10 +74,18 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   if (K > 1) {
     NodeShape one = s;
     one.domains = 1;
-    planning = sum(slot_map, local_graph_bytes(one, local_v, false), mul(mul(local_v, P), 8),
+    planning = sum(slot_map, local_graph_bytes(one, local_v, 0), mul(mul(local_v, P), 8),
                    mul(s.out_edges, 24), mul(local_v, 16));
   }
   need.build = add(whole, std::max(planning, sum(slot_map, csr, cursors)));
+
+  need.local_graph = csr;
+  if (app.own_driver) {
+    // Run: the CSR and what the program's own driver holds.
+    need.run = sum(csr, mul(add(s.out_edges, s.in_edges), app.driver.bytes_per_neighbour),
+                   mul(local_v, app.driver.bytes_per_local_vertex), mul(s.vertices, app.driver.bytes_per_vertex));
+    return need;
+  }
 
   // Run: the engine's values and two accumulators (scalar: a message per
   // vertex; slots: an 8-byte offset, a 4-byte fill count and a message per
@@ -89,13 +101,13 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   else
     engine = add(engine, mul(local_v, 2 * app.message_bytes));
   uint64_t dense = 0;
-  if (!app.slots && s.scatter != ScatterMode::kSparse) {
+  if (!app.slots && !app.real_weights && s.scatter != ScatterMode::kSparse) {
     // A source (and weight) per edge; a target and an offset per (segment,
     // destination) pair, at most one per edge.
     const uint64_t per_segment = std::max<uint64_t>(s.segment_bytes / app.message_bytes, 1);
     const uint64_t segments = ceil_div(local_v, per_segment);
     const uint64_t pairs = std::min(s.out_edges, mul(segments, s.vertices));
-    dense = sum(mul(s.out_edges, app.weights ? 8 : 4), mul(pairs, 12));
+    dense = sum(mul(s.out_edges, 4 + weight_bytes(app)), mul(pairs, 12));
     // BFS: a bit per destination of every group it sends to, and the
     // positions a bottom-up step still visits (at most one per pair).
     if (app.levels) engine = sum(engine, ceil_div(s.vertices, 8), mul(pairs, 4));
@@ -106,7 +118,6 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   if (app.light_first)
     light_first = sum(mul(s.out_edges, 8), mul(std::min(s.out_edges, mul(local_v, groups)), 4), local_v);
   need.run = sum(csr, engine, dense, light_first);
-  need.local_graph = csr;
   need.dense = dense;
   need.light_first = light_first;
   return need;

@@ -8,7 +8,7 @@
 // start, are not counted), in three phases of which the largest is the peak:
 //   load   - the edges this node holds once they have arrived (its share of
 //            the graph after the shuffle, compute/graph_loader.h): 8 B each,
-//            12 when the program keeps weights
+//            12 when the program keeps weights, 20 when they are real (doubles)
 //   build  - those edges + this node's CSR (compute/partition.h) + the
 //            counting sort's cursors (8 B per (destination group, local
 //            vertex)) or, with K > 1 domains, the slot map and one node's
@@ -16,9 +16,12 @@
 //   run    - the CSR + the engine (values, two accumulators per vertex or,
 //            for slot programs, two slot buffers of one message per in-edge)
 //            + the workers' scatter values, frontiers and source indexes
-//            and, for programs with a scalar ⊕ unless --scatter sparse, the
-//            dense copy of the edges; SSSP's light-first copy of the edges,
-//            BFS's reached bitmaps and bottom-up lists (compute/worker.h).
+//            and, for programs with a scalar ⊕ unless --scatter sparse or
+//            real weights, the dense copy of the edges; SSSP's light-first
+//            copy of the edges, BFS's reached bitmaps and bottom-up lists
+//            (compute/worker.h). A program on its own driver (apps/lcc.h)
+//            holds what its DriverFootprint states instead of the engine's
+//            structures.
 #pragma once
 
 #include <cstdint>
@@ -32,23 +35,40 @@
 
 namespace wg {
 
+// What a program's own driver (Prog::Driver, runtime/run_program.h) holds
+// at its peak, instead of the engine's values, accumulators and dense copy.
+struct DriverFootprint {
+  unsigned bytes_per_neighbour = 0;     // per in- or out-edge of this node's vertices
+  unsigned bytes_per_local_vertex = 0;  // per vertex this node owns
+  unsigned bytes_per_vertex = 0;        // per vertex of the whole graph
+};
+
 // What a program's types and rules cost per vertex and per edge.
 struct AppFootprint {
   unsigned value_bytes = 4;    // sizeof(Value): one per local vertex
   unsigned message_bytes = 4;  // sizeof(Message): accumulators, scatter values, slots
   bool slots = false;          // SlotAccumulator: every message kept, one slot per in-edge
   bool weights = false;        // the CSR (and the dense copy) keeps edge weights
+  bool real_weights = false;   // ... as 8-byte doubles, sparse supersteps only (no dense copy)
   bool symmetrize = false;     // the loader adds reverse edges (also --undirected)
   bool levels = false;         // level-synchronous (BFS): reached bitmaps, bottom-up lists
   bool light_first = false;    // splits light and heavy edges (SSSP): a light-first copy of the edges
+  bool own_driver = false;     // runs on Prog::Driver: `driver` instead of the engine's terms
+  DriverFootprint driver;
 };
 
 template <VertexProgram P>
 constexpr AppFootprint footprint_of() {
   using Acc = typename AccumulatorFor<P>::type;
-  return AppFootprint{sizeof(typename P::Value), sizeof(typename P::Message),
-                      !std::is_same_v<Acc, ScalarAccumulator<P>>, P::kTraits.graph.weights,
-                      P::kTraits.graph.symmetrize, declares_level_phases<P>(), splits_light_edges<P>()};
+  AppFootprint f{sizeof(typename P::Value), sizeof(typename P::Message),
+                 !std::is_same_v<Acc, ScalarAccumulator<P>>, P::kTraits.graph.weights,
+                 P::kTraits.graph.real_weights, P::kTraits.graph.symmetrize,
+                 declares_level_phases<P>(), splits_light_edges<P>()};
+  if constexpr (requires { P::Driver::kFootprint; }) {
+    f.own_driver = true;
+    f.driver = P::Driver::kFootprint;
+  }
+  return f;
 }
 
 // The graph as one node sees it, after the program's rules.

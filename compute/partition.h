@@ -37,6 +37,7 @@ struct EdgeBlock {
   std::vector<uint64_t> offsets;   // sources.size() + 1 entries into targets/weights
   std::vector<uint32_t> targets;   // destination local index (on the destination node)
   std::vector<uint32_t> weights;   // empty unless the program needs weights
+  std::vector<double> real_weights;  // empty unless the program needs real weights (then weights is empty)
 
   uint64_t num_edges() const { return targets.size(); }
 };
@@ -50,6 +51,9 @@ struct LocalGraph {
   unsigned domains = 1;             // NUMA domains per node (k)
   std::vector<uint32_t> domain_offset;  // k + 1: this node's domain d holds slots [offset[d], offset[d+1])
   std::vector<VertexId> global_of;  // slot -> global id (empty: round-robin arithmetic, k = 1)
+  // slot -> the vertex's id in the input when the loader mapped sparse ids to
+  // dense ones (Graphalytics graphs); empty when the input's ids are the dense ids
+  std::vector<int64_t> original_id;
   std::vector<uint32_t> out_degree; // per slot, over all destinations
   std::vector<uint32_t> in_degree;  // per slot, from all sources (sizes slot accumulators)
   // One block per destination group (node, domain), index node * domains + domain;
@@ -79,14 +83,15 @@ LocalGraph build_local_graph(const EdgeList& g, unsigned nodes, unsigned rank, b
                              const SlotMap* map = nullptr);
 
 // Node `rank`'s out-edges from `for_each_edge(f)`, which calls f(src, dst,
-// weight) (global ids) for every edge whose source the node owns, twice over
-// (a pass to count, a pass to place: it must yield the same edges in the same
-// order both times). V and |E| are the cluster's; in-degrees are left zero
-// for the caller. Counting sort: memory is the blocks plus one 8-byte cursor
-// per (destination group, local source).
+// weight[, real weight]) (global ids) for every edge whose source the node
+// owns, twice over (a pass to count, a pass to place: it must yield the same
+// edges in the same order both times). V and |E| are the cluster's;
+// in-degrees are left zero for the caller. Counting sort: memory is the
+// blocks plus one 8-byte cursor per (destination group, local source).
+// `keep_real_weights` keeps the real weights instead of the integer ones.
 template <class ForEachEdge>
 LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, EdgeCount num_edges, unsigned nodes,
-                           unsigned rank, bool keep_weights, const SlotMap* map);
+                           unsigned rank, bool keep_weights, const SlotMap* map, bool keep_real_weights = false);
 
 // Keeps one copy of each (source, target) pair in every block, the one with
 // the smallest weight; targets end sorted per source. Out-degrees follow.
@@ -143,7 +148,8 @@ class Batched {
 
 template <class ForEachEdge>
 LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, EdgeCount num_edges, unsigned nodes,
-                           unsigned rank, bool keep_weights, const SlotMap* map) {
+                           unsigned rank, bool keep_weights, const SlotMap* map, bool keep_real_weights) {
+  if (keep_real_weights) keep_weights = false;
   const SlotMap identity = map == nullptr ? identity_slot_map(num_vertices, nodes) : SlotMap{};
   const SlotMap& sm = map == nullptr ? identity : *map;
   LocalGraph lg;
@@ -166,11 +172,12 @@ LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, E
   // its domain). With k = 1 that is (dst mod P, src div P, dst div P).
   struct Placed {
     uint32_t group, slot, target, weight;
+    double real_weight;
   };
-  auto place = [&](VertexId src, VertexId dst, Weight w) {
-    if (sm.identity()) return Placed{by_nodes.mod(dst), by_nodes.div(src), by_nodes.div(dst), w};
+  auto place = [&](VertexId src, VertexId dst, Weight w, double rw) {
+    if (sm.identity()) return Placed{by_nodes.mod(dst), by_nodes.div(src), by_nodes.div(dst), w, rw};
     const unsigned owner = by_nodes.mod(dst), d = sm.domain(dst);
-    return Placed{owner * sm.domains + d, sm.slot(src), sm.slot(dst) - sm.offset(owner, d), w};
+    return Placed{owner * sm.domains + d, sm.slot(src), sm.slot(dst) - sm.offset(owner, d), w, rw};
   };
 
   // Pass 1: per (destination group, local source) edge counts.
@@ -184,7 +191,7 @@ LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, E
       ++lg.out_degree[p.slot];
     };
     detail::Batched<Placed, decltype(at), decltype(add)> counted(at, add);
-    for_each_edge([&](VertexId src, VertexId dst, Weight w) { counted(place(src, dst, w)); });
+    for_each_edge([&](VertexId src, VertexId dst, Weight w, double rw = 0.0) { counted(place(src, dst, w, rw)); });
     counted.flush();
   }
   // Offsets, then the counts become per-source write cursors.
@@ -199,13 +206,16 @@ LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, E
     }
     blk.targets.resize(blk.offsets.back());
     if (keep_weights) blk.weights.resize(blk.offsets.back());
+    if (keep_real_weights) blk.real_weights.resize(blk.offsets.back());
     for (uint32_t i = 0; i < blk.sources.size(); ++i) count[b][blk.sources[i]] = blk.offsets[i];
   }
   // Pass 2: place.
   std::vector<uint32_t*> targets(lg.blocks.size()), weights(lg.blocks.size());
+  std::vector<double*> real_weights(lg.blocks.size());
   for (size_t b = 0; b < lg.blocks.size(); ++b) {
     targets[b] = lg.blocks[b].targets.data();
     weights[b] = lg.blocks[b].weights.data();
+    real_weights[b] = lg.blocks[b].real_weights.data();
   }
   {
     auto at = [&](const Placed& p) { return cursor[p.group] + p.slot; };
@@ -213,9 +223,10 @@ LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, E
       const uint64_t i = cursor[p.group][p.slot]++;
       targets[p.group][i] = p.target;
       if (keep_weights) weights[p.group][i] = p.weight;
+      if (keep_real_weights) real_weights[p.group][i] = p.real_weight;
     };
     detail::Batched<Placed, decltype(at), decltype(put)> placed(at, put);
-    for_each_edge([&](VertexId src, VertexId dst, Weight w) { placed(place(src, dst, w)); });
+    for_each_edge([&](VertexId src, VertexId dst, Weight w, double rw = 0.0) { placed(place(src, dst, w, rw)); });
     placed.flush();
   }
   return lg;

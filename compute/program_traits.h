@@ -17,6 +17,19 @@ struct GraphRules {
   bool drop_self_loops = false;  // remove u->u
   bool drop_duplicates = false;  // keep one copy of each (u, v) (the smallest weight)
   bool weights = false;          // the program reads edge weights (else every weight is 1)
+  bool real_weights = false;     // ... as doubles (Graphalytics' real weights), not 32-bit integers
+};
+
+// How a program's values are written in Graphalytics' output format
+// (github.com/ldbc/ldbc_graphalytics_docs, tex/definition.tex, "Output
+// Validation"): integers as integers, reals in scientific notation with 15
+// digits after the point, each algorithm's infinity as the specification says.
+enum class ValueKind : uint8_t {
+  kOther,     // written as the plain output writes it
+  kHops,      // BFS depth: an integer, 9223372036854775807 when unreachable
+  kDistance,  // SSSP: a real, "infinity" when unreachable
+  kReal,      // PageRank, LCC: a real
+  kLabel,     // WCC, CDLP: a vertex id, written as the vertex's original id
 };
 
 struct ProgramTraits {
@@ -28,6 +41,8 @@ struct ProgramTraits {
   GraphRules graph;
   std::string_view output;   // what a result line's value is, for --help and the README
   bool ranks_top = false;    // the end-of-run report lists the top vertices by value
+  // What a value is, for --output-format graphalytics (runtime/graphalytics_output.h).
+  ValueKind value_kind = ValueKind::kOther;
 };
 
 // The program id in hellos: FNV-1a of the name, so that it does not depend on
@@ -43,6 +58,7 @@ constexpr uint32_t program_id(std::string_view name) {
 struct ProgramParams {
   uint64_t source = 0;
   uint32_t iterations = 0;
+  double damping = 0.85;  // PageRank
 };
 
 }  // namespace wg

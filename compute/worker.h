@@ -81,6 +81,11 @@ class Worker {
   // along light and heavy edges at different times.
   static constexpr bool kPrioritized = prioritized<Prog>();
   static constexpr bool kSplitsEdges = splits_light_edges<Prog>();
+  // Real (double) weights: sparse supersteps only (the dense copy holds
+  // integer weights), never prioritized (the light-first copy holds integer
+  // weights too).
+  static constexpr bool kRealWeights = Prog::kTraits.graph.real_weights;
+  static_assert(!kRealWeights || !kPrioritized, "delta-stepping's light-first copy holds integer weights");
   static bool dense_pays(uint64_t active_edges, uint64_t slice_edges) {
     return DensePays::dense(active_edges, slice_edges);
   }
@@ -93,8 +98,8 @@ class Worker {
   Worker(Dataplane& dp, const LocalGraph& g, const Prog& prog, uint32_t lo, uint32_t hi,
          ScatterMode mode = ScatterMode::kAuto, size_t segment_bytes = default_segment_bytes())
       : g_(g), prog_(prog), lo_(lo), hi_(hi), ring_(dp, g.partition.nodes, g.domains, g.rank),
-        ranges_(g.blocks.size()), mode_(kCombinable ? mode : ScatterMode::kSparse), frontier_(hi - lo), sv_(hi - lo),
-        schedule_(kPrioritized ? hi - lo : 0), edge_class_(kSplitsEdges ? hi - lo : 0) {
+        ranges_(g.blocks.size()), mode_(kCombinable && !kRealWeights ? mode : ScatterMode::kSparse),
+        frontier_(hi - lo), sv_(hi - lo), schedule_(kPrioritized ? hi - lo : 0), edge_class_(kSplitsEdges ? hi - lo : 0) {
     // This worker's sources in each block: a contiguous run, since sources ascend.
     for (size_t b = 0; b < g.blocks.size(); ++b) {
       const auto& src = g.blocks[b].sources;
@@ -355,7 +360,9 @@ class Worker {
         return;
       }
       for (uint64_t e = b.offsets[i], end = b.offsets[i + 1]; e < end; ++e) {
-        if constexpr (kWeights)
+        if constexpr (kRealWeights)
+          emit(targets[e], Prog::edge_message(sv, b.real_weights[e]));
+        else if constexpr (kWeights)
           emit(targets[e], Prog::edge_message(sv, weights[e]));
         else
           emit(targets[e], Prog::edge_message(sv, 1));

@@ -11,6 +11,7 @@
 #include <optional>
 #include <sstream>
 
+#include "compute/graphalytics_input.h"
 #include "compute/kronecker.h"
 #include "dataplane/wire.h"
 
@@ -58,6 +59,9 @@ enum Opt {
   kOptDomains,
   kOptDomainSplit,
   kOptLineRate,
+  kOptDamping,
+  kOptPrecision,
+  kOptOutputFormat,
   kOptHelp,
 };
 
@@ -97,6 +101,9 @@ const option kLongOptions[] = {
     {"domains", required_argument, nullptr, kOptDomains},
     {"line-rate", required_argument, nullptr, kOptLineRate},
     {"domain-split", required_argument, nullptr, kOptDomainSplit},
+    {"damping", required_argument, nullptr, kOptDamping},
+    {"precision", required_argument, nullptr, kOptPrecision},
+    {"output-format", required_argument, nullptr, kOptOutputFormat},
     {"help", no_argument, nullptr, kOptHelp},
     {nullptr, 0, nullptr, 0},
 };
@@ -148,10 +155,11 @@ FaultSpec parse_faults(const char* opt, const char* text) {
   }
 }
 
-bool parse_on_off(const char* opt, const char* text) {
-  if (std::strcmp(text, "on") == 0) return true;
-  if (std::strcmp(text, "off") == 0) return false;
-  throw ConfigError(std::string("--") + opt + ": '" + text + "' is not on or off");
+// One of two words: true for the first, false for the second.
+bool parse_either(const char* opt, const char* text, const char* first, const char* second) {
+  if (std::strcmp(text, first) == 0) return true;
+  if (std::strcmp(text, second) == 0) return false;
+  throw ConfigError(std::string("--") + opt + ": '" + text + "' is not " + first + " or " + second);
 }
 
 // A positive number no larger than `max`: every timer and rate has a ceiling,
@@ -228,6 +236,12 @@ uint64_t Config::params_digest() const {
   add(undirected);
   add(program.uses_source ? source : 0);
   add(program.uses_iterations ? iterations : 0);
+  add(program.uses_source ? static_cast<uint64_t>(source_id) : 0);
+  uint64_t damping_bits = 0;
+  static_assert(sizeof damping_bits == sizeof damping);
+  std::memcpy(&damping_bits, &damping, sizeof damping);
+  add(damping_bits);
+  add(double_precision);  // the record size follows the messages' width
   add(transport.checksum);  // a node that checks CRCs drops every frame of one that does not send them
   add(domains);             // senders address vertices by their slot in the destination's domains
   add(domain_metis);
@@ -243,7 +257,10 @@ std::string Config::describe() const {
   if (rank_from != "--rank" && rank_from != "default") o << " (rank from " << rank_from << ")";
   if (nodes_from != "--nodes" && nodes_from != "default") o << " (cluster size from " << nodes_from << ")";
   if (program.uses_iterations) o << ", " << iterations << " iterations";
-  if (program.uses_source) o << ", source " << source;
+  if (program.uses_source) o << ", source " << (graphalytics ? source_id : int64_t{source});
+  if (damping != 0.85) o << ", damping " << damping;
+  if (double_precision) o << ", double precision";
+  if (graphalytics_output) o << ", Graphalytics output";
   if (domains > 1) o << ", " << domains << " domains (" << (domain_metis ? "metis" : "even") << ")";
   if (engine.scatter != ScatterMode::kAuto)
     o << ", scatter " << (engine.scatter == ScatterMode::kDense ? "dense" : "sparse");
@@ -269,7 +286,9 @@ bool wants_help(int argc, char** argv) {
 Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> programs) {
   Config c;
   bool have_app = false, have_graph = false, have_rank = false, have_nodes = false,
-       have_job = false, have_iterations = false;
+       have_job = false, have_iterations = false, have_undirected = false, have_damping = false,
+       have_precision = false, have_output_format = false;
+  const char* source_text = nullptr;
   int64_t crash_rank = -1, crash_step = -1;
   optind = 0;  // full getopt reset (glibc): the EAL has used getopt before us
   opterr = 0;
@@ -289,10 +308,26 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
           throw ConfigError(e.what());  // GraphError already says "--format: ..."
         }
         break;
-      case kOptUndirected: c.undirected = true; break;
+      case kOptUndirected: c.undirected = true; have_undirected = true; break;
       case kOptNodes: c.nodes = parse_unsigned("nodes", optarg, 1, wire::kMaxNodes); have_nodes = true; break;
       case kOptRank: c.rank = parse_unsigned("rank", optarg, 0, wire::kMaxNodes - 1); have_rank = true; break;
-      case kOptSource: c.source = parse_unsigned("source", optarg, 0, UINT32_MAX - 1); break;
+      case kOptSource: source_text = optarg; break;  // its range depends on the graph: parsed below
+      case kOptDamping: {
+        char* end = nullptr;
+        c.damping = std::strtod(optarg, &end);
+        if (end == optarg || *end != '\0' || !(c.damping >= 0 && c.damping <= 1))
+          throw ConfigError(std::string("--damping: '") + optarg + "' is not a number in [0, 1]");
+        have_damping = true;
+        break;
+      }
+      case kOptPrecision:
+        c.double_precision = !parse_either("precision", optarg, "single", "double");
+        have_precision = true;
+        break;
+      case kOptOutputFormat:
+        c.graphalytics_output = !parse_either("output-format", optarg, "plain", "graphalytics");
+        have_output_format = true;
+        break;
       case kOptIterations:
         c.iterations = parse_unsigned("iterations", optarg, 0, 1000000);
         have_iterations = true;
@@ -313,11 +348,7 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
       case kOptQuiet: c.engine.quiet = true; break;
       case kOptDomains: c.domains = parse_unsigned("domains", optarg, 1, 64); break;
       case kOptLineRate: c.engine.line_rate_gbps = parse_positive("line-rate", optarg, kMaxLineRateGbps); break;
-      case kOptDomainSplit:
-        if (std::strcmp(optarg, "metis") == 0) c.domain_metis = true;
-        else if (std::strcmp(optarg, "even") == 0) c.domain_metis = false;
-        else throw ConfigError(std::string("--domain-split: '") + optarg + "' is not metis or even");
-        break;
+      case kOptDomainSplit: c.domain_metis = parse_either("domain-split", optarg, "metis", "even"); break;
       case kOptScatter:
         if (std::strcmp(optarg, "auto") == 0) c.engine.scatter = ScatterMode::kAuto;
         else if (std::strcmp(optarg, "sparse") == 0) c.engine.scatter = ScatterMode::kSparse;
@@ -336,7 +367,7 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
       case kOptAst: c.transport.ast_us = parse_positive("ast-us", optarg, kMaxMicros); break;
       case kOptAckDelay: c.transport.ack_delay_us = parse_positive("ack-delay-us", optarg, kMaxMicros); break;
       case kOptKeepalive: c.transport.keepalive_ms = parse_positive("keepalive-ms", optarg, kMaxMicros / 1000); break;
-      case kOptChecksum: c.transport.checksum = parse_on_off("checksum", optarg); break;
+      case kOptChecksum: c.transport.checksum = parse_either("checksum", optarg, "on", "off"); break;
       case kOptFaultRx: c.transport.rx_faults = parse_faults("fault-rx", optarg); break;
       case kOptFaultTx: c.transport.tx_faults = parse_faults("fault-tx", optarg); break;
       case kOptFaultSeed: c.transport.fault_seed = parse_unsigned("fault-seed", optarg, 0, UINT64_MAX); break;
@@ -373,6 +404,42 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
     } catch (const GraphError& e) {
       throw ConfigError(std::string("--graph: ") + e.what());
     }
+  }
+  c.graphalytics = c.format == GraphFormat::kAuto && is_graphalytics_path(c.graph);
+  std::optional<int64_t> properties_source;
+  if (c.graphalytics) {
+    // Graphalytics: the parameters of NAME.properties unless given here,
+    // double precision and Graphalytics' output format unless asked otherwise.
+    GraphalyticsSpec spec;
+    try {
+      spec = graphalytics_spec(c.graph, c.undirected);
+    } catch (const GraphError& e) {
+      throw ConfigError(std::string("--graph: ") + e.what());
+    }
+    if (!have_undirected) c.undirected = !spec.directed;
+    const std::string_view app = c.program.name;
+    if (app == "bfs") properties_source = spec.bfs_source;
+    if (app == "sssp") properties_source = spec.sssp_source;
+    if (!have_iterations && app == "pagerank" && spec.pr_iterations) c.iterations = *spec.pr_iterations, have_iterations = true;
+    if (!have_iterations && app == "cd" && spec.cdlp_iterations) c.iterations = *spec.cdlp_iterations, have_iterations = true;
+    if (!have_damping && spec.pr_damping) c.damping = *spec.pr_damping;
+    if (!have_precision) c.double_precision = true;
+    if (!have_output_format) c.graphalytics_output = true;
+  }
+  if (source_text != nullptr) {
+    if (c.graphalytics) {
+      int64_t v = 0;
+      const char* end = source_text + std::strlen(source_text);
+      const auto [ptr, ec] = std::from_chars(source_text, end, v);
+      if (ec != std::errc() || ptr != end || *source_text == '\0')
+        throw ConfigError(std::string("--source: '") + source_text + "' is not a vertex id (a signed 64-bit integer)");
+      c.source_id = v;
+    } else {
+      c.source = static_cast<VertexId>(parse_unsigned("source", source_text, 0, UINT32_MAX - 1));
+      c.source_id = c.source;
+    }
+  } else if (properties_source) {
+    c.source_id = *properties_source;
   }
 
   const char* which = nullptr;

@@ -46,6 +46,7 @@ struct StepStats {
 struct LoadFigures {
   uint64_t num_vertices = 0;      // cluster-wide, after the program's rules
   uint64_t num_edges = 0;
+  uint64_t input_edges = 0;       // edges as the input lists them (lines, records): Graphalytics' |E|
   bool weighted = false;
   uint64_t fingerprint = 0;
   uint64_t input_bytes = 0;       // the input file's size (0: generated or in memory)
@@ -66,7 +67,8 @@ struct RunReport {
   LoadFigures load;
   uint64_t peak_rss_bytes = 0;    // the process's largest resident set, at the end of the run
   double discovery_seconds = 0.0;
-  double compute_seconds = 0.0;
+  double compute_seconds = 0.0;   // the program's phase: Graphalytics' processing time
+  double makespan_seconds = 0.0;  // from the runtime's start (discovery) to the end of the job (FIN)
   std::vector<StepStats> steps;
   std::vector<wire::TopEntry> cluster_top;
   RxCounters rx;
@@ -79,7 +81,9 @@ struct RunReport {
 };
 
 // DIR/node<R>.json: this node's configuration echo and per-superstep counts.
-// DIR/summary.json (rank 0): the cluster's per-superstep figures.
+// DIR/summary.json (rank 0): the cluster's per-superstep figures and the
+// Graphalytics metrics (load time, makespan, processing time, EVPS = (V + E)
+// / processing time, E as the input lists the edges).
 // `config` is the configuration echo (config/config_json.h), a JSON object.
 // Members are written in a fixed order (ordered_json), integers as integers,
 // doubles in their shortest round-trip form.

@@ -29,7 +29,7 @@ class Node {
 
   // --graph as an input (a file or the generator). Throws GraphError for a
   // bad kron: spec or a compressed file name.
-  GraphInput input() const { return GraphInput::from_spec(cfg_.graph, cfg_.format); }
+  GraphInput input() const { return GraphInput::from_spec(cfg_.graph, cfg_.format, cfg_.undirected); }
 
   // What this node may allocate: read_memory_limit(), shared with the other
   // nodes of the job on this host (WIREGRAPH_NODES_PER_HOST, set by

@@ -5,18 +5,21 @@
 // outside compute/engine.h and compute/worker.h.
 #pragma once
 
+#include <cinttypes>
 #include <cstdio>
 #include <chrono>
 #include <exception>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "compute/engine.h"
 #include "compute/graph_input.h"
 #include "compute/graph_loader.h"
+#include "compute/id_lookup.h"
 #include "compute/lcore_layout.h"
 #include "compute/partition.h"
 #include "compute/runtime.h"
@@ -25,14 +28,30 @@
 #include "reliability/transport.h"
 #include "report/run_report.h"
 #include "runtime/node.h"
+#include "runtime/graphalytics_output.h"
 #include "runtime/outputs.h"
 
 namespace wg {
+
+// What runs a program: Engine<Prog>, or the program's own driver (Prog::Driver,
+// e.g. LCC's) built from the same arguments.
+template <class Prog>
+struct DriverFor {
+  using type = Engine<Prog>;
+};
+template <class Prog>
+  requires requires { typename Prog::Driver; }
+struct DriverFor<Prog> {
+  using type = typename Prog::Driver;
+};
 
 template <VertexProgram Prog>
 struct RunResult {
   LocalGraph graph;                          // this node's part
   std::vector<typename Prog::Value> values;  // by slot: graph.global_id(i) is the vertex
+  // Labels (WCC, CDLP) as original ids, by slot: Graphalytics output of a
+  // graph whose ids were mapped (compute/id_lookup.h); else empty.
+  std::vector<int64_t> label_ids;
   RunReport report;
 };
 
@@ -78,9 +97,10 @@ inline void announce_graph(const Config& cfg, const LoadReport& load, const Loca
   std::fflush(stdout);
 }
 
-// Loads this node's share of `input` and runs the program `make(V)` returns
-// on it. A failure is sent to the peers (ABORT) and rethrown: ConfigError as
-// itself (exit status 2), anything else as RuntimeFailure.
+// Loads this node's share of `input` and runs the program `make(V)` (or
+// `make(V, source)`, the dense id of --source) returns on it. A failure is
+// sent to the peers (ABORT) and rethrown: ConfigError as itself (exit status
+// 2), anything else as RuntimeFailure.
 template <VertexProgram Prog, class Make>
 RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make, bool announce) {
   const Config& cfg = node.config();
@@ -90,17 +110,19 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
   Dataplane& dp = node.dataplane();
   Transport transport(dp, cfg.transport);
   // Destroyed in reverse order: the runtime (its lcores stopped) before the
-  // engine its network role folds into, and both before the graph the engine
-  // reads (also on the error path, where the runtime still runs while the
-  // peers are told).
+  // drivers its network role folds into (the engine, the label lookup), and
+  // all before the graph they read (also on the error path, where the runtime
+  // still runs while the peers are told).
   RunResult<Prog> out;
-  std::unique_ptr<Engine<Prog>> engine;
+  std::unique_ptr<typename DriverFor<Prog>::type> engine;
+  std::unique_ptr<IdLookup> lookup;
   std::unique_ptr<Runtime> runtime;
   auto tell_peers = [&](const std::string& what) {
     if (runtime) runtime->abort(what);
     else Membership::abort_cluster(dp, "node " + std::to_string(cfg.rank) + ": " + what);
   };
   try {
+    const auto started = std::chrono::steady_clock::now();
     check_declared_memory<Prog>(node, input);
     runtime = std::make_unique<Runtime>(eo, job_identity<Prog>(cfg, input), dp, transport, layout, cfg.rank, cfg.nodes);
     LoadReport load;
@@ -108,6 +130,8 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     LoadOptions lo = load_options(Prog::kTraits.graph, cfg.undirected, cfg.domains, cfg.domain_metis);
     lo.progress = announce && !eo.quiet;
     lo.crash_in_shuffle = eo.crash_in_load;
+    const bool mapped_ids = input.kind == GraphInput::Kind::kGraphalytics;
+    if (mapped_ids && Prog::kTraits.uses_source) lo.source = cfg.source_id;  // the loader maps it
     lo.check_memory = [&node, &cfg](const HeldShape& h) {
       NodeShape shape;
       shape.vertices = h.vertices;
@@ -117,15 +141,35 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     };
     out.graph = load_graph_share(*runtime, dp, input, lo, layout, &load);
     const LocalGraph& lg = out.graph;
-    if (Prog::kTraits.uses_source && cfg.source >= load.num_vertices)
+    const VertexId source = load.source ? *load.source : cfg.source;
+    if (Prog::kTraits.uses_source && !mapped_ids && cfg.source >= load.num_vertices)
       throw ConfigError("--source " + std::to_string(cfg.source) + " is not a vertex of " + cfg.graph + " (it has " +
                         std::to_string(load.num_vertices) + " vertices)");
     if (announce) announce_graph(cfg, load, lg, layout);
-    engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(static_cast<VertexId>(load.num_vertices)));
+    const auto n = static_cast<VertexId>(load.num_vertices);
+    if constexpr (requires { typename Prog::Driver; })
+      engine = std::make_unique<typename Prog::Driver>(eo, dp, lg, layout);
+    else if constexpr (std::is_invocable_v<Make, VertexId, VertexId>)
+      engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(n, source));
+    else
+      engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(n));
     const auto t0 = std::chrono::steady_clock::now();
     out.report.steps = runtime->run_phase(*engine, PhaseOptions{"the computation", !eo.quiet, eo.crash_at_superstep});
     out.report.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if constexpr (Prog::kTraits.value_kind == ValueKind::kLabel) {
+      // Labels are dense ids: their original ids come from their owners.
+      if (cfg.graphalytics_output && !lg.original_id.empty()) {
+        const std::vector<typename Prog::Value>& labels = engine->values();
+        lookup = std::make_unique<IdLookup>(dp, lg, layout.workers(),
+                                            std::vector<uint32_t>(labels.begin(), labels.end()));
+        runtime->run_phase(*lookup, PhaseOptions{"the label lookup", false, -1});
+        out.label_ids.reserve(labels.size());
+        for (const uint32_t label : labels) out.label_ids.push_back(lookup->original(label));
+        lookup.reset();  // the phase is over: the runtime has let it go
+      }
+    }
     runtime->finish(*engine, out.report);
+    out.report.makespan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     out.report.rank = cfg.rank;
     out.report.nodes = cfg.nodes;
     out.report.line_rate_gbps = eo.line_rate_gbps;
@@ -157,7 +201,12 @@ int run_program(Node& node) {
   RunResult<Prog> r;
   try {
     r = compute_on_node<Prog>(node, node.input(),
-                              [&cfg](VertexId n) { return Prog::make(cfg.params(), n); }, true);
+                              [&cfg](VertexId n, VertexId source) {
+                                ProgramParams p = cfg.params();
+                                p.source = source;
+                                return Prog::make(p, n);
+                              },
+                              true);
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "wiregraph: error: node %u: %s\n", cfg.rank, e.what());
     return 2;
@@ -170,9 +219,18 @@ int run_program(Node& node) {
   if (cfg.rank == 0 && Prog::kTraits.ranks_top) print_top(r.report);
   if (!cfg.out_dir.empty()) {
     write_outputs(cfg, r.report, [&](std::FILE* f) {
+      const std::vector<int64_t>& original = r.graph.original_id;
       for (uint32_t i = 0; i < r.graph.num_local; ++i) {
-        std::fprintf(f, "%u ", r.graph.global_id(i));
-        Prog::print_value(f, r.values[i]);
+        if (original.empty())
+          std::fprintf(f, "%u ", r.graph.global_id(i));
+        else
+          std::fprintf(f, "%" PRId64 " ", original[i]);
+        if (cfg.graphalytics_output)
+          write_graphalytics_value<Prog>(f, r.values[i], [&](uint32_t label) {
+            return r.label_ids.empty() ? int64_t{label} : r.label_ids[i];
+          });
+        else
+          Prog::print_value(f, r.values[i]);
         std::fputc('\n', f);
       }
     });

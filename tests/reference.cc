@@ -210,9 +210,31 @@ std::vector<uint64_t> kcore(const EdgeList& g) {
   return core;
 }
 
+std::vector<double> lcc(const EdgeList& g) {
+  check_edges(g);
+  std::vector<std::set<VertexId>> out(g.num_vertices), both(g.num_vertices);
+  for (const Edge& e : g.edges) {
+    if (e.src == e.dst) continue;
+    out[e.src].insert(e.dst);
+    both[e.src].insert(e.dst);
+    both[e.dst].insert(e.src);
+  }
+  std::vector<double> coefficient(g.num_vertices, 0.0);
+  for (VertexId v = 0; v < g.num_vertices; ++v) {
+    const double d = static_cast<double>(both[v].size());
+    if (d < 2) continue;
+    uint64_t links = 0;  // directed edges u -> w between neighbours of v
+    for (VertexId u : both[v])
+      for (VertexId w : out[u]) links += both[v].count(w);
+    coefficient[v] = static_cast<double>(links) / (d * (d - 1));
+  }
+  return coefficient;
+}
+
 Expected oracle(std::string_view program, const EdgeList& g, VertexId source, unsigned iterations) {
   using K = Expected::Kind;
   if (program == "pagerank") return {K::kReal, pagerank(g, iterations), {}};
+  if (program == "lcc") return {K::kReal, lcc(g), {}};
   if (program == "sssp") return {K::kDistance, {}, sssp(g, source)};
   if (program == "bfs") return {K::kDistance, {}, bfs(g, source)};
   if (program == "kcore") return {K::kExact, {}, kcore(g)};

@@ -51,10 +51,16 @@ std::vector<VertexId> label_propagation(const EdgeList& g, unsigned iterations);
 // is the largest least-degree seen up to its removal. 0 for an isolated vertex.
 std::vector<uint64_t> kcore(const EdgeList& g);
 
+// Local clustering coefficient, Graphalytics' definition: N(v) = in- and
+// out-neighbours of v, each once (self-loops and repeated edges ignored);
+// LCC(v) = sum over u in N(v) of |N(v) ∩ N_out(u)| / (|N(v)| (|N(v)| - 1)),
+// 0 when |N(v)| < 2. Empty for V = 0.
+std::vector<double> lcc(const EdgeList& g);
+
 // ---- one oracle per program (apps/programs.h), by name ----------------------
 
 // What a program's result lines must hold, and how to compare them:
-//   kReal     - pagerank: within 1e-4 relative (float messages)
+//   kReal     - pagerank, lcc: within 1e-4 relative (float messages)
 //   kDistance - exact integers, "inf" for kInfinity
 //   kExact    - exact integers (labels, core numbers)
 struct Expected {

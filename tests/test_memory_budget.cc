@@ -13,8 +13,10 @@
 #include "apps/bfs.h"
 #include "apps/kcore.h"
 #include "apps/label_propagation.h"
+#include "apps/lcc.h"
 #include "apps/pagerank.h"
 #include "apps/sssp.h"
+#include "apps/sssp_real.h"
 #include "compute/dense_block.h"
 #include "compute/kronecker.h"
 #include "compute/light_first.h"
@@ -33,6 +35,11 @@ TEST(AppFootprint, FollowsTheProgramsTypes) {
   EXPECT_FALSE(pr.weights);
   constexpr AppFootprint sssp = footprint_of<Sssp>();
   EXPECT_TRUE(sssp.weights);
+  EXPECT_FALSE(sssp.real_weights);
+  constexpr AppFootprint real_sssp = footprint_of<RealSssp>();
+  EXPECT_TRUE(real_sssp.real_weights);
+  EXPECT_EQ(real_sssp.value_bytes, 8u);  // double distances
+  EXPECT_EQ(real_sssp.message_bytes, 8u);
   constexpr AppFootprint cd = footprint_of<LabelPropagation>();
   EXPECT_TRUE(cd.slots);
   EXPECT_TRUE(cd.symmetrize);
@@ -66,6 +73,39 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
   EXPECT_EQ(n.dense, 0u);
   EXPECT_EQ(n.light_first, 0u);
   EXPECT_EQ(n.peak(), n.build);
+}
+
+// SSSP with real weights (apps/sssp_real.h): 20-byte held edges
+// (compute/load_records.h WideLoadRecord), an 8-byte double per CSR edge, and
+// no dense copy even when --scatter allows one (its workers stay sparse).
+TEST(MemoryEstimate, RealWeightsAreDoublesAndNeverDense) {
+  const NodeShape s = balanced_shape(1000, 10000, 2, 1);  // 5000 edges held, out and in
+  const MemoryNeed n = estimate_node_memory(s, footprint_of<RealSssp>());
+  const uint64_t local_v = 500;
+  const uint64_t csr = local_v * 8 + 5000 * (4 + 8) + std::min<uint64_t>(5000, local_v * 2) * 12 + 2 * 64;
+  EXPECT_EQ(n.local_graph, csr);
+  EXPECT_EQ(n.load, 5000u * 20);
+  EXPECT_EQ(n.run, csr + local_v * (8 + 1 + 8)  // value, frontier, scatter value
+                       + 2 * 8 * 16             // a source index per node: 16 B per 64 vertices
+                       + local_v * 2 * 8);      // two accumulators
+  EXPECT_EQ(n.dense, 0u) << "real weights run sparse supersteps only";
+  EXPECT_EQ(n.light_first, 0u) << "real weights run without delta-stepping's light-first copy";
+}
+
+// LCC runs on its own driver (compute/lcc_driver.h): the CSR and the
+// driver's neighbour lists, degree records, per-vertex arrays and the credit
+// per vertex of the graph, none of the engine's structures.
+TEST(MemoryEstimate, OwnDriverStatesItsOwnFootprint) {
+  constexpr AppFootprint lcc = footprint_of<Lcc>();
+  ASSERT_TRUE(lcc.own_driver);
+  EXPECT_FALSE(footprint_of<PageRank>().own_driver);
+  NodeShape s = balanced_shape(1000, 10000, 2, 1);
+  s.in_edges = 4000;
+  const MemoryNeed n = estimate_node_memory(s, lcc);
+  const uint64_t local_v = 500;
+  EXPECT_EQ(n.run, n.local_graph + (5000 + 4000) * (9 + 20 + 5) + local_v * 36 + 1000 * 8);
+  EXPECT_EQ(n.dense, 0u);
+  EXPECT_EQ(n.load, 5000u * 8);
 }
 
 TEST(MemoryEstimate, SlotProgramsPayPerInEdge) {

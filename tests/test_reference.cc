@@ -254,6 +254,26 @@ TEST(KCore, ChainAndStarAreOneCores) {
 
 // ------------------------------------------------------ cross-checks
 
+// ------------------------------------------------------------ lcc
+
+// Directed, by hand (a repeated edge and a self-loop change nothing):
+//   N(0) = {1, 2, 3}: 1 -> 2, 2 -> 1, 3 -> 1 among them: 3 / (3 * 2)
+//   N(1) = {0, 2, 3}: 0 -> 2, 3 -> 0: 2 / 6
+//   N(2) = {0, 1} and N(3) = {0, 1}: 0 -> 1: 1 / 2
+//   N(4) = {5}, N(5) = {4}: fewer than two neighbours, 0
+TEST(Lcc, DirectedByHand) {
+  const EdgeList g = make_graph(6, {{0, 1, 1}, {0, 2, 1}, {3, 0, 1}, {1, 2, 1}, {2, 1, 1}, {3, 1, 1}, {1, 2, 1},
+                                    {4, 4, 1}, {4, 5, 1}});
+  EXPECT_EQ(lcc(g), (std::vector<double>{3.0 / 6, 2.0 / 6, 0.5, 0.5, 0.0, 0.0}));
+}
+
+// Undirected (every edge both ways): the usual 2 e / (d (d - 1)).
+TEST(Lcc, UndirectedTriangleAndTail) {
+  EdgeList g = make_graph(4, {{0, 1, 1}, {1, 2, 1}, {2, 0, 1}, {2, 3, 1}});
+  add_reverse_edges(g);
+  EXPECT_EQ(lcc(g), (std::vector<double>{1.0, 1.0, 1.0 / 3, 0.0}));
+}
+
 TEST(CrossCheck, BfsEqualsSsspWithUnitWeights) {
   EdgeList g = make_graph(60, {});
   for (VertexId v = 0; v < 60; ++v) {

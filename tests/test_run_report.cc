@@ -46,6 +46,8 @@ RunReport sample_report() {
   r.load_seconds = 0.25;
   r.load.local_edges = 1000;
   r.load.edges_sent = 600;
+  r.load.num_vertices = 300;
+  r.load.input_edges = 900;
   r.load.shuffle_seconds = 0.125;
   r.peak_rss_bytes = 64000;
   r.compute_seconds = 1.0;  // integral doubles stay JSON floats
@@ -81,7 +83,7 @@ TEST(RunReport, NodeJsonShape) {
                                                "bytes_per_local_edge", "discovery_seconds", "compute_seconds",
                                                "line_rate_gbps", "partition", "rx", "tx", "faults", "links",
                                                "supersteps"}));
-  EXPECT_EQ(keys(j["load"]), (std::vector<std::string>{"vertices", "edges", "weighted", "fingerprint", "input_bytes",
+  EXPECT_EQ(keys(j["load"]), (std::vector<std::string>{"vertices", "edges", "input_edges", "weighted", "fingerprint", "input_bytes",
                                                        "bytes_read", "edges_read", "edges_sent", "edges_received",
                                                        "local_edges", "seconds"}));
   EXPECT_EQ(keys(j["load"]["seconds"]),
@@ -133,7 +135,12 @@ TEST(RunReport, SummaryJsonShape) {
   write_summary_json(path, kConfig, r);
   json j = read_back(path);
   EXPECT_EQ(keys(j), (std::vector<std::string>{"nodes", "config", "supersteps_run", "compute_seconds",
-                                               "superstep_seconds_total", "supersteps", "top"}));
+                                               "superstep_seconds_total", "metrics", "supersteps", "top"}));
+  EXPECT_EQ(keys(j["metrics"]), (std::vector<std::string>{"load_seconds", "makespan_seconds", "processing_seconds",
+                                                          "vertices", "edges", "evps"}));
+  // EVPS = (V + E) / processing time, E as the input lists it.
+  EXPECT_DOUBLE_EQ(j["metrics"]["evps"].get<double>(),
+                   static_cast<double>(r.load.num_vertices + r.load.input_edges) / r.compute_seconds);
   EXPECT_TRUE(j["supersteps_run"].is_number_unsigned());
   ASSERT_EQ(j["supersteps"].size(), 1u);
   EXPECT_EQ(keys(j["supersteps"][0]),
