@@ -1,4 +1,11 @@
 // Breadth-first search: hop count from the source along directed edges.
+//
+// Level-synchronous (compute/vertex_program.h): superstep s's active
+// vertices are exactly level s and all send s + 1, and a vertex reached
+// once keeps its level. So the engine runs it direction-optimizing
+// (Beamer): top-down (sparse) while the frontier is small, bottom-up (a
+// dense pull that stops at a destination's first active in-neighbour and
+// skips destinations known to be reached) while it holds many edges.
 #pragma once
 
 #include "apps/min_label.h"
@@ -17,6 +24,7 @@ class Bfs : public MinLabelBase {
   };
   static Bfs make(const ProgramParams& p, VertexId) { return Bfs(static_cast<VertexId>(p.source)); }
   explicit Bfs(VertexId source) : source_(source) {}
+  static constexpr bool level_synchronous(uint32_t) { return true; }
 
   bool init(Value& y, const VertexInfo& v) const {
     y = v.id == source_ ? 0 : kInfinity;

@@ -15,6 +15,9 @@ struct MinLabelBase : ProgramBase {
   using Value = uint32_t;
   using Message = uint32_t;
 
+  // apply(y, identity()) changes nothing (compute/vertex_program.h).
+  static constexpr bool applies_only_with_messages(uint32_t) { return true; }
+
   static Message identity() { return kInfinity; }
   static Message combine(Message a, Message b) { return a < b ? a : b; }
   template <class Agg>  // the program's own aggregate (sssp counts overflowed distances)

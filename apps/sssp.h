@@ -1,16 +1,28 @@
-// Single-source shortest paths (Bellman-Ford style, sparse supersteps):
-// distance = sum of integer weights; UINT32_MAX ("inf") when unreachable.
+// Single-source shortest paths: distance = sum of integer weights;
+// UINT32_MAX ("inf") when unreachable.
+//
+// Delta-stepping (compute/delta_schedule.h): an improved vertex waits until
+// its bucket (distance / delta) is the lowest its worker holds, then sends
+// along its light edges (weight < delta); along its heavy ones once that
+// bucket is done. Bellman-Ford (every improved vertex sending along every
+// edge each superstep) sent 96 M records for the 31 M edges of GAP's kron20.
+// delta is an eighth of the mean weight of this node's edges (at least 1):
+// 16 for GAP's weights 1..255, where 8, 16 and 32 cost the same CPU and 16
+// needs 65 supersteps, 8 103 (docs/DESIGN-NOTES.md). Nodes may differ: the
+// bucket width only orders the work, every order gives the same distances.
 //
 // Distances travel as 4-byte messages, so the largest distance is
 // kMaxDistance = 2^32 - 3. A path longer than that is not saturated silently:
 // its messages carry kOverflow (2^32 - 2, still below infinity, so the vertex
-// counts as reached and min keeps any shorter path found later), the
-// aggregate counts the vertices left holding it, and when the run would end
-// with any of them next() throws DistanceOverflow naming how many. Only the
-// final values count: a vertex first reached by an overflowing path and later
-// by a short one ends exact.
+// counts as reached and min keeps any shorter path found later). When the
+// relaxation ends, one more superstep (kCount) applies every vertex, not
+// only those a message reached, so that the aggregate counts all vertices
+// left holding the marker; with any of them next() throws DistanceOverflow
+// naming how many. Only the final values count: a vertex first reached by an
+// overflowing path and later by a short one ends exact.
 #pragma once
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -33,12 +45,20 @@ class Sssp : public MinLabelBase {
       .output = "distance, or inf when unreachable",
       .value_kind = ValueKind::kDistance,
   };
+  enum Phase : uint32_t { kRelax = 0, kCount = 1 };
   static constexpr uint32_t kOverflow = kInfinity - 1;
   static constexpr uint32_t kMaxDistance = kInfinity - 2;
   using Aggregate = uint64_t;  // vertices whose distance overflowed
 
   static Sssp make(const ProgramParams& p, VertexId) { return Sssp(static_cast<VertexId>(p.source)); }
   explicit Sssp(VertexId source) : source_(source) {}
+
+  void prepare(const NodeGraphFigures& node) {
+    const uint64_t mean = node.out_edges ? node.weight_sum / node.out_edges : 0;
+    delta_ = static_cast<uint32_t>(std::clamp<uint64_t>(mean / kDeltaPerMeanWeight, 1, UINT32_MAX));
+  }
+  uint64_t bucket(const Value& y) const { return y / delta_; }
+  Weight light_below() const { return delta_; }
 
   bool init(Value& y, const VertexInfo& v) const {
     y = v.id == source_ ? 0 : kInfinity;
@@ -48,21 +68,27 @@ class Sssp : public MinLabelBase {
     const uint64_t d = uint64_t{sv} + w;
     return d > kMaxDistance ? kOverflow : static_cast<Message>(d);
   }
+  // Relaxing, apply runs only where a message arrived (an unreached or
+  // settled vertex is not visited); the count visits every vertex.
+  static constexpr bool applies_only_with_messages(uint32_t phase) { return phase == kRelax; }
   void aggregate(const Value& y, const VertexInfo&, Aggregate& into) const { into += y == kOverflow; }
   static void merge(Aggregate& into, const Aggregate& from) { into += from; }
   // Every node sees the same figures, so every node throws the same error.
   Decision next(const StepOutcome<Aggregate>& done) const {
-    if (done.active == 0 && done.aggregate > 0)
+    if (done.phase == kRelax) return {false, done.active == 0 ? kCount : kRelax};
+    if (done.aggregate > 0)
       throw DistanceOverflow("sssp: " + std::to_string(done.aggregate) +
                              (done.aggregate == 1 ? " vertex is" : " vertices are") + " farther than " +
                              std::to_string(kMaxDistance) + " (2^32-3, the largest distance a 4-byte message " +
                              "carries) from source " + std::to_string(source_) +
                              "; no result is written: scale the weights down");
-    return {done.active == 0, done.phase};
+    return {true, kCount};
   }
 
  private:
+  static constexpr uint64_t kDeltaPerMeanWeight = 8;
   VertexId source_;
+  uint32_t delta_ = 1;
 };
 
 static_assert(VertexProgram<Sssp>);

@@ -370,7 +370,7 @@ int main(int argc, char** argv) {
     // ---- PageRank state: superstep 0's init makes every vertex active ----
     const PageRank prog(lg.num_vertices, 20);
     std::vector<double> values(lg.num_local);
-    std::vector<uint8_t> active(lg.num_local, 0);
+    std::vector<uint8_t> active(lg.num_local, 1);  // the proposal variant's flags: init activates every vertex
     std::vector<ScalarAccumulator<PageRank>> sigma_in;  // Σin that apply reads (init ignores it), per domain
     for (unsigned d = 0; d < lg.domains; ++d) sigma_in.emplace_back(lg, d);
     Sink sink(dp, o.nodes, o.fold_local, lg);
@@ -467,7 +467,7 @@ int main(int argc, char** argv) {
     // superstep sends one per destination; end_to_end.py measures its effect).
     Worker<PageRank> w2(dp, lg, prog, 0, lg.num_local, ScatterMode::kSparse);
     const Worker<PageRank>::Stall no_stall = [](bool) {};
-    w2.apply(StepInfo<double>{0, 0, lg.num_vertices, 0.0}, values, active, sigma_in, no_stall);  // init: rank 1/V, every vertex active
+    w2.apply(StepInfo<double>{0, 0, lg.num_vertices, 0.0}, values, sigma_in, no_stall);  // init: rank 1/V, every vertex active
     const Worker<PageRank>::Stall stall2 = [&](bool) {
       sink.drain_remote();
       sink.drain_local();
@@ -478,7 +478,7 @@ int main(int argc, char** argv) {
                                    std::string(o.fold_local ? "folded" : "freed"),
                                {}});
     passes.push_back([&](uint32_t s) {
-      w2.scatter(s, s, active, stall2);
+      w2.scatter(s, s, stall2);
       sink.drain_remote();
       sink.drain_local();
       return records_of(w2, o.nodes);
@@ -491,15 +491,14 @@ int main(int argc, char** argv) {
     const PageRank prog_forever(lg.num_vertices, UINT32_MAX);  // every superstep active, however many passes
     Worker<PageRank> w4(dp, lg, prog_forever, 0, lg.num_local, ScatterMode::kSparse);
     std::vector<double> values4(lg.num_local);
-    std::vector<uint8_t> active4(lg.num_local, 0);
-    w4.apply(StepInfo<double>{0, 0, lg.num_vertices, 0.0}, values4, active4, sigma_in, no_stall);
+    w4.apply(StepInfo<double>{0, 0, lg.num_vertices, 0.0}, values4, sigma_in, no_stall);
     variants.push_back(Variant{"apply + scatter",
                                "Worker<PageRank>::apply then ::scatter, a worker's whole superstep (Σin is empty: "
                                "nothing folds into it here); sender as in \"no reliability\"",
                                {}});
     passes.push_back([&](uint32_t s) {
-      w4.apply(StepInfo<double>{s, 0, lg.num_vertices, 0.0}, values4, active4, sigma_in, no_stall);
-      w4.scatter(s, s, active4, stall2);
+      w4.apply(StepInfo<double>{s, 0, lg.num_vertices, 0.0}, values4, sigma_in, no_stall);
+      w4.scatter(s, s, stall2);
       sink.drain_remote();
       sink.drain_local();
       return records_of(w4, o.nodes);
@@ -528,7 +527,7 @@ int main(int argc, char** argv) {
     if (o.reliable) {
       transport = std::make_unique<Transport>(dp, tc);
       acks = std::make_unique<AckLoop>(dp, dp.num_ports() - 1, o.nodes);
-      w3.apply(StepInfo<double>{0, 0, lg.num_vertices, 0.0}, values, active, sigma_in, no_stall);
+      w3.apply(StepInfo<double>{0, 0, lg.num_vertices, 0.0}, values, sigma_in, no_stall);
       variants.push_back(Variant{"with reliability",
                                  "Worker<PageRank>::scatter; Transport::send_step (sequence numbers, send window of " +
                                      std::to_string(tc.window) +
@@ -538,7 +537,7 @@ int main(int argc, char** argv) {
                                      std::string(o.fold_local ? "folded" : "freed"),
                                  {}});
       passes.push_back([&](uint32_t s) {
-        w3.scatter(s, s, active, stall3);
+        w3.scatter(s, s, stall3);
         while (!transport->all_acked()) network_step(true);
         for (unsigned p = 1; p < o.nodes; ++p) base[p] += w3.buckets_to(p);
         return records_of(w3, o.nodes);

@@ -85,6 +85,10 @@ def summarize_run(r):
     rss = r["rss_kib"]
     out = {
         "compute_seconds": compute,
+        # the supersteps alone: compute_seconds also holds the barrier that
+        # starts the computation, i.e. the wait for the slowest node's load
+        # and engine build (compute/runtime_supersteps.cc, run_phase)
+        "superstep_seconds": max(sum(st["seconds"] for st in n.get("supersteps", [])) for n in nodes),
         "load_seconds": max(n["load_seconds"] for n in nodes),
         "discovery_seconds": max(n["discovery_seconds"] for n in nodes),
         "supersteps": len(steps),

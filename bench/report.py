@@ -5,7 +5,7 @@ RESULTS.md, results.json and gnuplot PNGs.
 usage: report.py DIR [--mode quick|full]
 
 Reads DIR/generation.json, DIR/generation-p16.json, DIR/accumulation.json,
-DIR/links.json, DIR/e2e.json and DIR/profile/*.txt when present (a missing
+DIR/links.json, DIR/e2e.json, DIR/gap.json and DIR/profile/*.txt when present (a missing
 file becomes a 'not run' line), writes DIR/RESULTS.md, DIR/results.json and
 DIR/plots/*.png (with their .dat and .gp files).
 """
@@ -413,6 +413,49 @@ plot %s
                 pngs.append(("%s (%s)" % (caption, title), png))
 
 
+# The issue's targets against GAP's own binary, P=2 memif vs GAP 2 threads.
+GAP_TARGET = {"pagerank": 1.1, "bfs": 2.0, "cc": 2.0, "sssp": 2.0}
+
+
+def gap_section(gap, md, targets):
+    md.append("## 5. Every app against GAP's own binary (bench/gap_compare.py)\n")
+    if not gap:
+        md.append("not run (no gap.json)\n")
+        return
+    if gap.get("skipped"):
+        md.append(gap["skipped"] + ".\n")
+        targets.append(("Every app vs GAP's own binary", None, "skipped: no GAP build"))
+        return
+    md.append("GAP %s (%s) built outside the repository; its converter wrote the graphs (`.sg`/`.wsg` for GAP, "
+              "the same edges as `.bin`/`.wbin` for wiregraph). Rounds alternate one GAP process (median of its "
+              "trials, GAP's Trial Time, no graph build) and one wiregraph run (seconds in supersteps, max over "
+              "nodes, without the start barrier's wait for the slowest node's load); median [min, max] over rounds; "
+              "source vertex %d for bfs and sssp.\n" % (gap.get("gap_commit"), gap["gap_dir"], gap["source"]))
+    md.append("| graph | app | config | wiregraph s | GAP s (threads) | wiregraph / GAP | supersteps (dense) "
+              "| cluster messages | before: s, / GAP, supersteps (dense), messages |")
+    md.append("|---|---|---|---|---|---|---|---|---|")
+    for s in gap["summary"]:
+        before = ""
+        if "before_seconds" in s:
+            before = "%s, %s, %s (%s), %s" % (
+                fstat(s["before_seconds"], 1, 4), fmt(s.get("before_ratio"), 2), s.get("before_supersteps", "-"),
+                s.get("before_dense_supersteps", "-"),
+                "{:,}".format(s["before_messages"]) if "before_messages" in s else "-")
+        md.append("| GAP kron%d | %s | %s | %s | %s (%d) | %s | %s | %s | %s |" % (
+            s["scale"], s["app"], s["label"], fstat(s["wiregraph_seconds"], 1, 4), fstat(s["gap_seconds"], 1, 4),
+            s["gap_threads"], fmt(s.get("ratio"), 2),
+            "%s (%s)" % (s.get("supersteps", "-"), s.get("dense_supersteps", "-")),
+            "{:,}".format(s["messages"]) if "messages" in s else "-", before))
+        if s["config"] == "p2memif" and s["app"] in GAP_TARGET:
+            limit = GAP_TARGET[s["app"]]
+            targets.append(("%s on GAP kron%d, P=2 memif <= %.1fx GAP 2 threads (same run)" % (
+                s["app"], s["scale"], limit), s["ratio"] <= limit if "ratio" in s else None,
+                "%.2fx" % s["ratio"] if "ratio" in s else "failed"))
+    md.append("")
+    md.append("Commands: %s\n" % "; ".join(sorted({"`%s` vs `%s`" % (s["wiregraph_command"], s["gap_command"])
+                                                    for s in gap["summary"] if s.get("gap_command")})))
+
+
 def role_plot(e2e, md, plots_dir, pngs):
     """Where the lcores' time went, by role, per end-to-end run (median trial)."""
     sel = [s for s in (e2e or {}).get("summary", []) if s.get("role_seconds") and sum(s["role_seconds"].values()) > 0]
@@ -474,7 +517,7 @@ plot DATA using 2:xtic(1) title '10 GbE', '' using 3 title '25 GbE', '' using 4 
 
 
 def load_section(load_results, md, targets):
-    md.append("## 5. Per-node loading (each node reads its range, the edges shuffled to their owners)\n")
+    md.append("## 6. Per-node loading (each node reads its range, the edges shuffled to their owners)\n")
     if not load_results:
         md.append("not run (no load.json)\n")
         return
@@ -501,6 +544,7 @@ def main():
     plots = d / "plots"
     gen, gen16 = load(d / "generation.json"), load(d / "generation-p16.json")
     acc, links, e2e = load(d / "accumulation.json"), load(d / "links.json"), load(d / "e2e.json")
+    gap = load(d / "gap.json")
     loading = load(d / "load.json")
     graphalytics = load(d / "graphalytics.json")
     info = machine_info()
@@ -527,6 +571,7 @@ def main():
     accumulation_section(acc, body, targets, plots, pngs)
     links_section(links, body, bars)
     e2e_section(e2e, body, targets, plots, pngs, bars)
+    gap_section(gap, body, targets)
     role_plot(e2e, body, plots, pngs)
     load_section(loading, body, targets)
     graphalytics_section(graphalytics, body)
@@ -548,7 +593,7 @@ def main():
         for title, p in pngs:
             md.append("- %s: `%s`" % (title, p))
         md.append("")
-    steps = ["build", "generation", "generation-p16", "accumulation", "links", "e2e", "load", "graphalytics",
+    steps = ["build", "generation", "generation-p16", "accumulation", "links", "e2e", "gap", "load", "graphalytics",
              "profile"]
     cmds = [(n, d / "logs" / (n + ".cmd")) for n in steps]
     cmds = [(n, f.read_text().strip()) for n, f in cmds if f.exists()]
@@ -557,7 +602,7 @@ def main():
             "# %s\n%s" % (n, c) for n, c in cmds))
     (d / "RESULTS.md").write_text("\n".join(md) + "\n")
     merged = {"mode": a.mode, "machine": info, "generation": gen, "generation_p16": gen16, "accumulation": acc,
-              "links": links, "end_to_end": e2e, "load": loading, "graphalytics": graphalytics,
+              "links": links, "end_to_end": e2e, "gap": gap, "load": loading, "graphalytics": graphalytics,
               "targets": [{"target": n, "met": ok, "figure": f} for n, ok, f in targets],
               "plots": [str(p) for _, p in pngs]}
     (d / "results.json").write_text(json.dumps(merged, indent=1) + "\n")

@@ -2,7 +2,7 @@
 # Builds and runs every wiregraph benchmark, then writes RESULTS.md,
 # results.json and gnuplot PNGs.
 #
-#   bench/run_all.sh [--quick] [--out DIR] [--no-build] [--no-profile] [--only STEPS]
+#   bench/run_all.sh [--quick] [--out DIR] [--no-build] [--no-profile] [--only STEPS] [--gap DIR]
 #
 #   --quick       small inputs and 1 trial (CI smoke; under 2 minutes); default:
 #                 full sizes (generation kron:20:16, accumulation Σ of 2^26
@@ -12,7 +12,11 @@
 #                 are never written into the source tree
 #   --no-build    do not run ninja (meson's benchmark target has built already)
 #   --no-profile  skip the callgrind profiles (full mode runs them; quick never)
-#   --only STEPS  comma-separated subset of: generation,accumulation,links,e2e,load,graphalytics,profile
+#   --only STEPS  comma-separated subset of: generation,accumulation,links,e2e,gap,load,graphalytics,profile
+#   --gap DIR     a GAP build (github.com/sbeamer/gapbs, built by hand outside this
+#                 repository; default $GAP_DIR): every app against GAP's own
+#                 binary on GAP's kron graphs (bench/gap_compare.py); without
+#                 it that step says so and bench/reference_pagerank stands in
 #
 # Output: DIR/RESULTS.md, DIR/results.json, DIR/plots/*.png, DIR/logs/*.log and
 # each benchmark's JSON. Exit status: 0 when every step ran, 1 when one failed
@@ -25,7 +29,8 @@ out=/tmp/wiregraph-bench
 quick=0
 do_build=1
 profile=1
-only=generation,accumulation,links,e2e,load,graphalytics,profile
+only=generation,accumulation,links,e2e,gap,load,graphalytics,profile
+gap_dir=${GAP_DIR:-}
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
@@ -33,7 +38,8 @@ while [ $# -gt 0 ]; do
     --no-build) do_build=0 ;;
     --no-profile) profile=0 ;;
     --only) only=$2; shift ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --gap) gap_dir=$2; shift ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run_all: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -47,6 +53,7 @@ want generation && rm -f "$out/generation.json" "$out/generation-p16.json"
 want accumulation && rm -f "$out/accumulation.json"
 want links && rm -f "$out/links.json"
 want e2e && rm -f "$out/e2e.json"
+want gap && rm -f "$out/gap.json"
 want load && rm -f "$out/load.json"
 want graphalytics && rm -f "$out/graphalytics.json"
 want profile && rm -rf "$out/profile"
@@ -95,6 +102,7 @@ if [ $quick -eq 1 ]; then
   acc_args="--sigma-log2 20 --records-log2 20"; acc_mem=512
   links_args="--graph kron:14:16 --trials 1"
   e2e_args="--graphs kron:14:16 --apps pagerank,bfs --configs p1l1,p2memif --trials 1 --trials-large 1"
+  gap_args="--scales 14 --apps pagerank,bfs --trials 1 --gap-trials 1"
   load_args="--quick"
   graphalytics_args="--quick"
   profile=0
@@ -103,6 +111,7 @@ else
   acc_args="--sigma-log2 26 --records-log2 26"; acc_mem=2048
   links_args="--graph kron:18:16 --trials 3"
   e2e_args="--graphs kron:20:16,kron:22:16 --trials 3 --trials-large ${WG_BENCH_TRIALS_LARGE:-2}"
+  gap_args="--scales 20,22 --trials 5 --trials-large ${WG_BENCH_TRIALS_LARGE:-2}"
   load_args="--graph kron:22:16 --trials 2"
   graphalytics_args="--graph kron:18:16 --pr-graph kron:20:16 --trials 3"
 fi
@@ -127,6 +136,9 @@ if want links; then
 fi
 if want e2e; then
   run e2e python3 "$here/end_to_end.py" $e2e_args --out "$out/runs/e2e" --json "$out/e2e.json"
+fi
+if want gap; then
+  run gap python3 "$here/gap_compare.py" --gap "$gap_dir" $gap_args --out "$out/runs/gap" --json "$out/gap.json"
 fi
 if want load; then
   run load python3 "$here/load_scaling.py" $load_args --out "$out/runs/load" --json "$out/load.json"

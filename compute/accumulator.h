@@ -15,7 +15,9 @@
 // a Span type that apply receives.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -46,8 +48,42 @@ class ScalarAccumulator {
     sigma_[i] = Prog::identity();
     return m;
   }
+  // Calls f(i, message) for every i in [lo, hi) that received a message
+  // (Σ[i] is not the identity), in ascending order, resetting it. Runs of
+  // vertices without one are skipped kChunk at a time with one test: a
+  // superstep with a small frontier reads Σ, it does not apply every vertex.
+  template <class F>
+  void take_received(uint32_t lo, uint32_t hi, F&& f) {
+    Message* sigma = sigma_.data();
+    const Message id = Prog::identity();
+    uint32_t i = lo;
+    for (; i + kChunk <= hi; i += kChunk) {
+      bool any = false;
+      for (unsigned k = 0; k < kChunk; ++k) any |= !same(sigma[i + k], id);
+      if (!any) continue;
+      for (unsigned k = 0; k < kChunk; ++k) take_one(sigma, i + k, id, f);
+    }
+    for (; i < hi; ++i) take_one(sigma, i, id, f);
+  }
 
  private:
+  static constexpr unsigned kChunk = 16;
+  static bool same(const Message& a, const Message& b) {
+    if constexpr (sizeof(Message) == 4)
+      return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b);
+    else if constexpr (sizeof(Message) == 8)
+      return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b);
+    else
+      return std::memcmp(&a, &b, sizeof a) == 0;
+  }
+  template <class F>
+  static void take_one(Message* sigma, uint32_t i, const Message& id, F& f) {
+    if (same(sigma[i], id)) return;
+    const Message m = sigma[i];
+    sigma[i] = id;
+    f(i, m);
+  }
+
   std::vector<Message> sigma_;
 };
 

@@ -1,14 +1,14 @@
 // Engine<Prog>: the part of a node that depends on the vertex program, and
-// nothing else. It owns the vertex values, the active flags, the two Σ
-// arrays per NUMA domain (by superstep parity) and the workers, and answers
+// nothing else. It owns the vertex values, the two Σ arrays per NUMA domain
+// (by superstep parity) and the workers (each with its slice's frontier), and answers
 // the program-independent runtime (compute/runtime.h) through ProgramDriver:
 // one virtual call per worker and superstep or per received bucket, while
 // apply, scatter and ⊕ inline into the loops of Worker<Prog> and the
 // accumulators.
 //
-// Ownership: worker w writes its slice of values_/active_ and reads (and
-// resets) its slice of Σ[s&1]; accumulator role q folds into the ranges of
-// Σ[(t+1)&1] that queue q owns (see the superstep protocol in
+// Ownership: worker w writes its slice of values_ (and its own frontier) and
+// reads (and resets) its slice of Σ[s&1]; accumulator role q folds into the
+// ranges of Σ[(t+1)&1] that queue q owns (see the superstep protocol in
 // compute/runtime.h).
 #pragma once
 
@@ -43,19 +43,19 @@ class Engine final : public ProgramDriver {
   // within one NUMA domain, owned by receive queue g.range_queue[d]), or its
   // NUMA domains if it was not split (then all on queue 0).
   Engine(const EngineOptions& opt, Dataplane& dp, const LocalGraph& g, const LcoreLayout& layout, Prog prog)
-      : g_(g), prog_(prog), values_(g.num_local), active_(g.num_local, 0),
+      : g_(g), prog_(prog), values_(g.num_local),
         routes_(g.range_queue.empty() ? QueueRoutes(dp.queue_count(), std::vector<uint8_t>(g.domains, 0))
                                       : QueueRoutes(dp.queue_count(), g.range_queue)) {
-    // A range's accumulators, vertex values and active flags live on the
-    // NUMA node of its domain when the machine has it (workers of domain d
-    // and the accumulators of its queues use them).
+    // A range's accumulators and vertex values live on the NUMA node of its
+    // domain when the machine has it (workers of domain d and the
+    // accumulators of its queues use them).
     for (unsigned d = 0; d < g.domains; ++d) {
       const unsigned numa = g.numa_of(d);
       const PreferredDomain on(numa);
       for (auto& parity : sigma_) parity.emplace_back(g, d);
       place_on_domain(values_.data() + g.domain_offset[d], g.domain_size(d) * sizeof(Value), numa);
-      place_on_domain(active_.data() + g.domain_offset[d], g.domain_size(d), numa);
     }
+    if constexpr (prepares<Prog>()) prog_.prepare(node_figures(g));
     const size_t segment = opt.segment_bytes ? opt.segment_bytes : default_segment_bytes();
     for (const auto& [lo, hi] : worker_slices(g, layout.workers()))
       workers_.push_back(std::make_unique<Worker<Prog>>(dp, g, prog_, lo, hi, opt.scatter, segment));
@@ -73,10 +73,10 @@ class Engine final : public ProgramDriver {
   void apply(unsigned w, const StepControl& c, const Stall& stall) override {
     StepInfo<Aggregate> info{c.superstep, c.phase, g_.num_vertices, {}};
     std::memcpy(&info.aggregate, c.aggregate.data(), sizeof(Aggregate));
-    workers_[w]->apply(info, values_, active_, sigma_[c.superstep & 1], stall);
+    workers_[w]->apply(info, values_, sigma_[c.superstep & 1], stall);
   }
   void scatter(unsigned w, const StepControl& c, const Stall& stall) override {
-    workers_[w]->scatter(c.superstep, c.epoch, active_, stall);
+    workers_[w]->scatter(c.superstep, c.epoch, stall);
   }
   const StepStats& worker_stats(unsigned w) const override { return workers_[w]->stats(); }
   AggregateBytes worker_aggregate(unsigned w) const override { return to_bytes(workers_[w]->aggregate()); }
@@ -111,7 +111,8 @@ class Engine final : public ProgramDriver {
     Prog::merge(a, from_bytes(from));
     into = to_bytes(a);
   }
-  Decision decide(uint32_t s, uint32_t phase, uint64_t active, const AggregateBytes& aggregate) const override {
+  // Between supersteps (no worker runs): workers copy prog_ at their next apply.
+  Decision decide(uint32_t s, uint32_t phase, uint64_t active, const AggregateBytes& aggregate) override {
     return prog_.next(StepOutcome<Aggregate>{s, phase, active, from_bytes(aggregate)});
   }
 
@@ -130,6 +131,17 @@ class Engine final : public ProgramDriver {
 
  private:
   static_assert(std::is_trivially_copyable_v<Aggregate> && sizeof(Aggregate) <= sizeof(AggregateBytes));
+  static NodeGraphFigures node_figures(const LocalGraph& g) {
+    NodeGraphFigures f;
+    for (const EdgeBlock& b : g.blocks) {
+      f.out_edges += b.num_edges();
+      if (b.weights.empty())
+        f.weight_sum += b.num_edges();
+      else
+        for (uint32_t w : b.weights) f.weight_sum += w;
+    }
+    return f;
+  }
   static AggregateBytes to_bytes(const Aggregate& a) {
     AggregateBytes b{};
     std::memcpy(b.data(), &a, sizeof a);
@@ -142,9 +154,8 @@ class Engine final : public ProgramDriver {
   }
 
   const LocalGraph& g_;
-  const Prog prog_;
+  Prog prog_;  // next() may update it between supersteps; workers read it in apply
   std::vector<Value> values_;    // workers, each its slice
-  std::vector<uint8_t> active_;  // workers, each its slice
   // Per superstep parity, one accumulator per NUMA domain: the network role
   // folds into [(t+1)&1][d]; workers take from [s&1][d].
   std::vector<Accumulator> sigma_[2];

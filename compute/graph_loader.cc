@@ -358,7 +358,7 @@ void GraphLoader::merge(AggregateBytes& into, const AggregateBytes& from) const 
   }
 }
 
-Decision GraphLoader::decide(uint32_t s, uint32_t, uint64_t, const AggregateBytes& aggregate) const {
+Decision GraphLoader::decide(uint32_t s, uint32_t, uint64_t, const AggregateBytes& aggregate) {
   const Step step = steps_[s];
   if (step == Step::kCount) {
     LineCount lc;

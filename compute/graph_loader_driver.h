@@ -110,7 +110,7 @@ class GraphLoader final : public ProgramDriver {
     return true;
   }
   void merge(AggregateBytes& into, const AggregateBytes& from) const override;
-  Decision decide(uint32_t s, uint32_t phase, uint64_t active, const AggregateBytes& aggregate) const override;
+  Decision decide(uint32_t s, uint32_t phase, uint64_t active, const AggregateBytes& aggregate) override;
   std::vector<wire::TopEntry> top(unsigned) const override { return {}; }
 
  private:

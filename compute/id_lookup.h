@@ -28,7 +28,7 @@ class IdLookup final : public SingleWriterDriver<load::LoadRecord> {
   void apply(unsigned w, const StepControl& c, const Stall& stall) override;
   void scatter(unsigned w, const StepControl& c, const Stall& stall) override;
   bool fold(const uint8_t* records, unsigned count, uint32_t t, unsigned) override;
-  Decision decide(uint32_t s, uint32_t, uint64_t, const AggregateBytes&) const override { return {s == 1, 0}; }
+  Decision decide(uint32_t s, uint32_t, uint64_t, const AggregateBytes&) override { return {s == 1, 0}; }
 
  private:
   struct Answer {

@@ -72,7 +72,7 @@ class LccDriver final : public SingleWriterDriver<LccRecord> {
   void scatter(unsigned w, const StepControl& c, const Stall& stall) override;
   bool fold(const uint8_t* records, unsigned count, uint32_t t, unsigned) override;
   // After the last superstep every credit is in: the coefficients.
-  Decision decide(uint32_t s, uint32_t, uint64_t, const AggregateBytes&) const override {
+  Decision decide(uint32_t s, uint32_t, uint64_t, const AggregateBytes&) override {
     if (s >= kLastStep) finish_values();
     return {s >= kLastStep, 0};
   }

@@ -87,10 +87,15 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
     return need;
   }
 
-  // Run: the engine's values, active flags and two accumulators (scalar: a
-  // message per vertex; slots: an 8-byte offset, a 4-byte fill count and a
-  // message per in-edge), the workers' scatter values, and the dense copy.
-  uint64_t engine = mul(local_v, app.value_bytes + 1 + app.message_bytes);  // + scatter values
+  // Run: the engine's values and two accumulators (scalar: a message per
+  // vertex; slots: an 8-byte offset, a 4-byte fill count and a message per
+  // in-edge), the workers' scatter values, one byte per vertex for the
+  // frontier (a bit and, while small, a list of 1/16 of the slice) and the
+  // delta-stepping schedule's bitmaps, a source index per group (16 B per 64
+  // vertices), and the dense copy.
+  const uint64_t groups = uint64_t{P} * K;
+  uint64_t engine = sum(mul(local_v, app.value_bytes + 1 + app.message_bytes),  // + scatter values
+                        mul(groups, mul(ceil_div(local_v, 64), 16)));
   if (app.slots)
     engine = sum(engine, mul(2, sum(mul(local_v, 12), mul(s.in_edges, app.message_bytes))));
   else
@@ -101,10 +106,20 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
     // destination) pair, at most one per edge.
     const uint64_t per_segment = std::max<uint64_t>(s.segment_bytes / app.message_bytes, 1);
     const uint64_t segments = ceil_div(local_v, per_segment);
-    dense = sum(mul(s.out_edges, 4 + weight_bytes(app)), mul(std::min(s.out_edges, mul(segments, s.vertices)), 12));
+    const uint64_t pairs = std::min(s.out_edges, mul(segments, s.vertices));
+    dense = sum(mul(s.out_edges, 4 + weight_bytes(app)), mul(pairs, 12));
+    // BFS: a bit per destination of every group it sends to, and the
+    // positions a bottom-up step still visits (at most one per pair).
+    if (app.levels) engine = sum(engine, ceil_div(s.vertices, 8), mul(pairs, 4));
   }
-  need.run = sum(csr, engine, dense);
+  // SSSP: a target and a weight per edge, light first, a light-edge count
+  // per (source, group) pair and an edge class per vertex.
+  uint64_t light_first = 0;
+  if (app.light_first)
+    light_first = sum(mul(s.out_edges, 8), mul(std::min(s.out_edges, mul(local_v, groups)), 4), local_v);
+  need.run = sum(csr, engine, dense, light_first);
   need.dense = dense;
+  need.light_first = light_first;
   return need;
 }
 

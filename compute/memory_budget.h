@@ -13,12 +13,15 @@
 //            counting sort's cursors (8 B per (destination group, local
 //            vertex)) or, with K > 1 domains, the slot map and one node's
 //            METIS graph
-//   run    - the CSR + the engine (values, active flags, two accumulators
-//            per vertex or, for slot programs, two slot buffers of one message
-//            per in-edge) + the workers' scatter values and, for programs with
-//            a scalar ⊕ unless --scatter sparse, the dense copy of the edges.
-//            A program on its own driver (apps/lcc.h) holds what its
-//            DriverFootprint states instead of the engine's structures.
+//   run    - the CSR + the engine (values, two accumulators per vertex or,
+//            for slot programs, two slot buffers of one message per in-edge)
+//            + the workers' scatter values, frontiers and source indexes
+//            and, for programs with a scalar ⊕ unless --scatter sparse or
+//            real weights, the dense copy of the edges; SSSP's light-first
+//            copy of the edges, BFS's reached bitmaps and bottom-up lists
+//            (compute/worker.h). A program on its own driver (apps/lcc.h)
+//            holds what its DriverFootprint states instead of the engine's
+//            structures.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +51,8 @@ struct AppFootprint {
   bool weights = false;        // the CSR (and the dense copy) keeps edge weights
   bool real_weights = false;   // ... as 8-byte doubles, sparse supersteps only (no dense copy)
   bool symmetrize = false;     // the loader adds reverse edges (also --undirected)
+  bool levels = false;         // level-synchronous (BFS): reached bitmaps, bottom-up lists
+  bool light_first = false;    // splits light and heavy edges (SSSP): a light-first copy of the edges
   bool own_driver = false;     // runs on Prog::Driver: `driver` instead of the engine's terms
   DriverFootprint driver;
 };
@@ -57,7 +62,8 @@ constexpr AppFootprint footprint_of() {
   using Acc = typename AccumulatorFor<P>::type;
   AppFootprint f{sizeof(typename P::Value), sizeof(typename P::Message),
                  !std::is_same_v<Acc, ScalarAccumulator<P>>, P::kTraits.graph.weights,
-                 P::kTraits.graph.real_weights, P::kTraits.graph.symmetrize};
+                 P::kTraits.graph.real_weights, P::kTraits.graph.symmetrize,
+                 declares_level_phases<P>(), splits_light_edges<P>()};
   if constexpr (requires { P::Driver::kFootprint; }) {
     f.own_driver = true;
     f.driver = P::Driver::kFootprint;
@@ -85,6 +91,7 @@ struct MemoryNeed {
   uint64_t load = 0, build = 0, run = 0;  // the phases' totals
   uint64_t local_graph = 0;               // of which this node's CSR (build and run)
   uint64_t dense = 0;                     // and the dense copy of its edges (run)
+  uint64_t light_first = 0;               // and the light-first copy of its edges (run)
   uint64_t peak() const;
   std::string describe() const;  // "26.0 GiB (load 1.2 GiB, build 26.0 GiB, run 9.1 GiB)"
 };

@@ -68,9 +68,10 @@ class ProgramDriver {
   virtual bool fold(const uint8_t* records, unsigned count, uint32_t t, unsigned d) = 0;
 
   // Rank-order merge of aggregates, and the program's decision after a
-  // superstep, taken on identical cluster-wide figures on every node.
+  // superstep, taken on identical cluster-wide figures on every node (the
+  // program may keep some of them for its later supersteps).
   virtual void merge(AggregateBytes& into, const AggregateBytes& from) const = 0;
-  virtual Decision decide(uint32_t superstep, uint32_t phase, uint64_t active, const AggregateBytes& aggregate) const = 0;
+  virtual Decision decide(uint32_t superstep, uint32_t phase, uint64_t active, const AggregateBytes& aggregate) = 0;
 
   // This node's k best vertices by the program's sort key (the end-of-run top).
   virtual std::vector<wire::TopEntry> top(unsigned k) const = 0;

@@ -2,10 +2,11 @@
 //   kSparse - one record per out-edge of every active source
 //   kDense  - one record per destination, carrying the ⊕ of the messages of
 //             this worker's active sources (programs with a scalar ⊕ only;
-//             others always scatter sparse)
-//   kAuto   - dense in supersteps where active sources hold more than 9/10
-//             of the worker's out-edges, sparse otherwise (compute/worker.h
-//             says why not Gemini's 1/20)
+//             others always scatter sparse); for BFS, bottom-up steps
+//   kAuto   - each worker decides after its apply (compute/scatter_policy.h):
+//             dense when its active sources hold more than 9/10 of its
+//             out-edges; for a level-synchronous program (BFS) bottom-up
+//             or top-down by Beamer's rule
 #pragma once
 
 namespace wg {

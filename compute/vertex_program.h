@@ -16,7 +16,8 @@
 //   along each out-edge. The program may put u's id in its message when the
 //   receiver needs to know the sender (the vertex is passed to scatter_value).
 //   step.aggregate is the cluster-wide merge of aggregate(y, vertex, into) over
-//   every vertex after superstep s-1's apply; step.phase is the phase the
+//   every vertex after superstep s-1's apply (merges start from all-zero
+//   bytes, so all-zero must be the Aggregate's identity); step.phase is the phase the
 //   program chose for superstep s (next(), below).
 //   After each superstep every node calls next() with the same cluster-wide
 //   figures, so every node takes the same decision: stop, or go on in a phase.
@@ -83,13 +84,79 @@ struct ProgramBase {
   }
 };
 
+// Optional declarations (static constexpr functions of the phase) that let
+// the engine do less work for the same results; a program without them gets
+// the plain behaviour in every phase:
+//   applies_only_with_messages(phase): in that phase apply(y, identity())
+//     leaves y as it is, returns false, and aggregate() adds nothing for such
+//     a vertex. The engine then applies only the vertices that received a
+//     message (scalar accumulators only; superstep 0 always inits every
+//     vertex): a superstep costs its frontier, not V/P.
+//   level_synchronous(phase): in that phase every message carries the same
+//     value, and a vertex, once active, never changes again for the rest of
+//     the run's level-synchronous phases (BFS). The engine then sends nothing
+//     to a destination it knows to be reached, and a dense superstep is
+//     Beamer's bottom-up step: each unreached destination's pull stops at its
+//     first active in-neighbour.
+template <class P>
+constexpr bool declares_idle_phases() {
+  return requires { { P::applies_only_with_messages(uint32_t{}) } -> std::same_as<bool>; };
+}
+template <class P>
+constexpr bool declares_level_phases() {
+  return requires { { P::level_synchronous(uint32_t{}) } -> std::same_as<bool>; };
+}
+//   bucket(y) (a const member, uint64_t): the program is prioritized
+//     (delta-stepping): apply's true means "improved", and an improved
+//     vertex scatters only once its bucket is the lowest its worker holds;
+//     each superstep every worker scatters its lowest bucket. Buckets must
+//     not rise as a vertex improves (SSSP: distance / delta). With
+//     light_below() (a const member, Weight) as well, a taken vertex sends
+//     along its light edges only (weight < light_below()), and along its
+//     heavy ones once its bucket is done (compute/delta_schedule.h); a
+//     heavy edge must not lead into the bucket it leaves (SSSP: delta).
+//   prepare(const NodeGraphFigures&) (a member): called once before
+//     superstep 0 with figures of this node's part of the graph. They differ
+//     between nodes, so nothing derived from them may need to agree across
+//     nodes (SSSP's bucket width: it only orders the work).
+struct NodeGraphFigures {
+  uint64_t out_edges = 0;   // this node's out-edges
+  uint64_t weight_sum = 0;  // the sum of their weights (1 each when the program reads no weights)
+};
+template <class P>
+constexpr bool prepares() {
+  return requires(P& p, const NodeGraphFigures& f) { p.prepare(f); };
+}
+template <class P>
+constexpr bool prioritized() {
+  return requires(const P& p, const typename P::Value& y) {
+    { p.bucket(y) } -> std::convertible_to<uint64_t>;
+  };
+}
+template <class P>
+constexpr bool splits_light_edges() {
+  return prioritized<P>() && requires(const P& p) {
+    { p.light_below() } -> std::same_as<Weight>;
+  };
+}
+template <class P>
+constexpr bool applies_only_with_messages(uint32_t phase) {
+  if constexpr (declares_idle_phases<P>()) return P::applies_only_with_messages(phase);
+  return false;
+}
+template <class P>
+constexpr bool level_synchronous(uint32_t phase) {
+  if constexpr (declares_level_phases<P>()) return P::level_synchronous(phase);
+  return false;
+}
+
 // Messages are 4, 8 or 16 bytes: records of 8, 12 or 20 (dataplane/wire.h).
 template <class M>
 concept WireMessage = std::is_trivially_copyable_v<M> && (sizeof(M) == 4 || sizeof(M) == 8 || sizeof(M) == 16);
 
 template <class P>
 concept VertexProgram =
-    requires(const P& p, typename P::Value& y, typename P::Message m, typename P::Aggregate& agg, Weight w,
+    requires(const P& p, P& mutable_p, typename P::Value& y, typename P::Message m, typename P::Aggregate& agg, Weight w,
              const VertexInfo& v, const StepInfo<typename P::Aggregate>& step,
              const StepOutcome<typename P::Aggregate>& done, std::FILE* out) {
       requires WireMessage<typename P::Message>;
@@ -108,7 +175,9 @@ concept VertexProgram =
       { P::edge_message(m, w) } -> std::same_as<typename P::Message>;
       { p.aggregate(y, v, agg) };
       { P::merge(agg, agg) };
-      { p.next(done) } -> std::same_as<Decision>;
+      // next() may keep figures for later supersteps in the program (every
+      // node calls it with the same ones); apply reads them.
+      { mutable_p.next(done) } -> std::same_as<Decision>;
       { P::print_value(out, y) };
       { P::sort_key(y) } -> std::convertible_to<double>;  // for the "top vertices" report
     };

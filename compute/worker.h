@@ -4,7 +4,7 @@
 // ring group, one open bucket per destination (node, domain).
 //
 // Owner: one lcore. A worker writes only its slice of the vertex values and
-// active flags, reads (and resets) only its slice of the input accumulator,
+// its own frontier, reads (and resets) only its slice of the input accumulator,
 // and produces into the per-peer descriptor queues and the local queue
 // (multi-producer rings when several workers run).
 //
@@ -20,10 +20,20 @@
 // Sparse and dense supersteps: by default (sparse) every active source sends
 // one record per out-edge. For programs with a scalar ⊕ the worker also
 // keeps a destination-major copy of its edges (compute/dense_block.h) and,
-// when its active sources hold more than 9/10 of its edges (or
+// when its active sources hold most of its edges (compute/scatter_policy.h;
 // always, with ScatterMode::kDense), pulls per destination and sends one
 // record carrying the ⊕ of its sources' messages (Gemini's dense mode), one
 // per source segment whose scatter values fit in the L2 cache.
+//
+// The active sources are the worker's frontier (compute/frontier.h): a
+// bitmap the pulls test per in-edge, and while it is small a list, so that a
+// sparse superstep visits only the frontier. A program whose apply needs a
+// message (compute/vertex_program.h) is applied only where one arrived. A
+// level-synchronous program (BFS) also keeps, per destination group, the
+// destinations this worker knows to be reached (it sent to them, or they are
+// its own and were active): it sends nothing to those, and its dense
+// supersteps are bottom-up steps (each unreached destination's pull stops at
+// its first active in-neighbour), switched by Beamer's rule.
 #pragma once
 
 #include <rte_branch_prediction.h>
@@ -35,10 +45,16 @@
 #include <vector>
 
 #include "compute/accumulator.h"
+#include "compute/bitmap.h"
+#include "compute/delta_schedule.h"
 #include "compute/dense_block.h"
+#include "compute/frontier.h"
+#include "compute/light_first.h"
 #include "compute/partition.h"
 #include "report/run_report.h"
 #include "compute/scatter_mode.h"
+#include "compute/scatter_policy.h"
+#include "compute/source_index.h"
 #include "compute/vertex_program.h"
 #include "dataplane/bucket_ring.h"
 
@@ -56,16 +72,22 @@ class Worker {
   // Messages can be combined on the sender: the receiver folds with a scalar ⊕.
   static constexpr bool kCombinable = std::is_same_v<Accumulator, ScalarAccumulator<Prog>>;
   static constexpr bool kWeights = Prog::kTraits.graph.weights;
-  // Real (double) weights: sparse supersteps only (the dense copy holds integer weights).
+  // Some phases are applied only where a message arrived (after superstep 0).
+  static constexpr bool kSkipIdle = kCombinable && declares_idle_phases<Prog>();
+  // Some phases are level-synchronous: reached destinations are skipped,
+  // dense supersteps are bottom-up.
+  static constexpr bool kLevels = kCombinable && declares_level_phases<Prog>();
+  // Improved vertices wait for their bucket (delta-stepping), and send
+  // along light and heavy edges at different times.
+  static constexpr bool kPrioritized = prioritized<Prog>();
+  static constexpr bool kSplitsEdges = splits_light_edges<Prog>();
+  // Real (double) weights: sparse supersteps only (the dense copy holds
+  // integer weights), never prioritized (the light-first copy holds integer
+  // weights too).
   static constexpr bool kRealWeights = Prog::kTraits.graph.real_weights;
-  // Dense when active sources hold more than kDenseTenths/10 of the slice's
-  // out-edges. Gemini switches at 1/20, but its dense mode can stop a pull
-  // early; here a dense pass reads every edge, and on kron:20:16 (P=2) SSSP
-  // and BFS ran 0.72-0.90x as fast with the switch at 1/20 or 1/2, while
-  // PageRank and CC (all or nearly all active) ran 1.7-2.5x faster.
-  static constexpr uint64_t kDenseTenths = 9;
+  static_assert(!kRealWeights || !kPrioritized, "delta-stepping's light-first copy holds integer weights");
   static bool dense_pays(uint64_t active_edges, uint64_t slice_edges) {
-    return active_edges * 10 > slice_edges * kDenseTenths;
+    return DensePays::dense(active_edges, slice_edges);
   }
   // Called every few buckets (starved = false: a chance to run the network
   // roles on a shared lcore) and when the pool is empty (starved = true: make
@@ -76,7 +98,8 @@ class Worker {
   Worker(Dataplane& dp, const LocalGraph& g, const Prog& prog, uint32_t lo, uint32_t hi,
          ScatterMode mode = ScatterMode::kAuto, size_t segment_bytes = default_segment_bytes())
       : g_(g), prog_(prog), lo_(lo), hi_(hi), ring_(dp, g.partition.nodes, g.domains, g.rank),
-        ranges_(g.blocks.size()), mode_(kCombinable && !kRealWeights ? mode : ScatterMode::kSparse), sv_(hi - lo) {
+        ranges_(g.blocks.size()), mode_(kCombinable && !kRealWeights ? mode : ScatterMode::kSparse),
+        frontier_(hi - lo), sv_(hi - lo), schedule_(kPrioritized ? hi - lo : 0), edge_class_(kSplitsEdges ? hi - lo : 0) {
     // This worker's sources in each block: a contiguous run, since sources ascend.
     for (size_t b = 0; b < g.blocks.size(); ++b) {
       const auto& src = g.blocks[b].sources;
@@ -84,71 +107,165 @@ class Worker {
       ranges_[b].second = std::lower_bound(src.begin(), src.end(), hi) - src.begin();
     }
     for (uint32_t u = lo; u < hi; ++u) slice_edges_ += g.out_degree[u];
+    beamer_ = BeamerSwitch(slice_edges_);
+    if constexpr (kSplitsEdges) {
+      light_first_.reserve(g.blocks.size());
+      for (size_t b = 0; b < g.blocks.size(); ++b)
+        light_first_.emplace_back(g.blocks[b], ranges_[b].first, ranges_[b].second, prog.light_below());
+    }
+    source_index_.reserve(g.blocks.size());
+    for (size_t b = 0; b < g.blocks.size(); ++b)
+      source_index_.emplace_back(g.blocks[b].sources, ranges_[b].first, ranges_[b].second, lo, hi);
+    // A bottom-up pull reads only the frontier's bits, never scatter values:
+    // one segment holds the whole slice (a program with level-synchronous
+    // phases pulls combined values rarely: CC's other phases have small
+    // frontiers).
+    const uint32_t segment = kLevels ? UINT32_MAX
+                                     : static_cast<uint32_t>(std::max<size_t>(segment_bytes / sizeof(Message), 1));
     if (mode_ != ScatterMode::kSparse) {
       dense_.reserve(g.blocks.size());
       for (size_t b = 0; b < g.blocks.size(); ++b)
-        dense_.push_back(build_dense_block(g.blocks[b], ranges_[b].first, ranges_[b].second, kWeights,
-                                           lo, static_cast<uint32_t>(std::max<size_t>(segment_bytes / sizeof(Message), 1))));
+        dense_.push_back(build_dense_block(g.blocks[b], ranges_[b].first, ranges_[b].second, kWeights, lo, segment));
+    }
+    if constexpr (kLevels) {
+      // Indices up to the block's largest target (another node's domain
+      // sizes are not known here) and, for this node's own, its domain.
+      reached_.reserve(g.blocks.size());
+      unreached_.resize(g.blocks.size());
+      todo_started_.assign(g.blocks.size(), false);
+      for (size_t b = 0; b < g.blocks.size(); ++b) {
+        uint64_t size = 0;
+        for (uint32_t t : g.blocks[b].targets) size = std::max<uint64_t>(size, uint64_t{t} + 1);
+        if (b / g.domains == g.rank) size = std::max<uint64_t>(size, g.domain_size(b % g.domains));
+        reached_.emplace_back(size);
+      }
     }
   }
 
   // Apply (or init, at s = 0) over the slice: reads Σin and resets it to the
-  // identity, ready to receive superstep s+1's messages.
+  // identity, ready to receive superstep s+1's messages; builds the frontier.
   // `in` holds one accumulator per domain, indexed within the domain.
   template <class Acc>
-  void apply(const StepInfo<Aggregate>& info, std::vector<Value>& values, std::vector<uint8_t>& active,
-             std::vector<Acc>& in, const Stall& stall) {
+  void apply(const StepInfo<Aggregate>& info, std::vector<Value>& values, std::vector<Acc>& in, const Stall& stall) {
     const uint32_t s = info.superstep;
     uint64_t n_active = 0, active_edges = 0;
     Aggregate agg{};
-    // Locals, so that the loop keeps them in registers: a store to active[]
-    // (uint8_t may alias anything) would otherwise reload every pointer and
-    // the program's fields from memory for the next vertex.
+    // Locals, so that the loop keeps them in registers: a store through a
+    // pointer that may alias anything would otherwise reload every pointer
+    // and the program's fields from memory for the next vertex.
     static_assert(std::is_trivially_copyable_v<Prog>, "apply works on a copy of the program");
     const Prog prog = prog_;
     Value* const value = values.data();
-    uint8_t* const act = active.data();
     const uint32_t* const degree = g_.out_degree.data();
     const uint32_t* const in_degree = g_.in_degree.data();
     // Each active source's scatter value, taken here while the vertex is in
     // registers: once per vertex, not once per destination block (a sparse
     // superstep visits a source in every block it has edges in: up to P x K).
     Message* const sv = sv_.data();  // indexed by i - lo_
+    const bool levels = kLevels && level_synchronous<Prog>(info.phase);
+    levels_now_ = levels;
+    frontier_.reset();
+    Bitmap* own_reached = nullptr;  // kLevels: this worker's record of the domain's reached vertices
+    uint32_t base = 0;              // the domain's first slot
+    // A vertex that scatters this superstep (along edges of class cls, when
+    // the program splits them).
+    uint8_t classes_any = 0, classes_all = DeltaSchedule::kAll;  // kSplitsEdges: over the frontier
+    auto activate = [&](uint32_t i, const VertexInfo& v, uint8_t cls = DeltaSchedule::kAll) {
+      if constexpr (kSplitsEdges) {
+        classes_any |= cls;
+        if (frontier_.contains(i - lo_)) {
+          edge_class_[i - lo_] |= cls;
+          classes_all = 0;  // two classes for one vertex: not uniform
+          return;
+        }
+        classes_all &= cls;
+        edge_class_[i - lo_] = cls;
+      }
+      frontier_.add(i - lo_);
+      ++n_active;
+      active_edges += v.out_degree;
+      sv[i - lo_] = prog.scatter_value(value[i], v);
+    };
+    auto one = [&](uint32_t i, const auto& view) {
+      const VertexInfo v{g_.global_id(i), degree[i], in_degree[i]};
+      const bool a = s == 0 ? prog.init(value[i], v) : prog.apply(value[i], view, v, info);
+      prog.aggregate(value[i], v, agg);
+      if (!a) return;
+      if constexpr (kPrioritized) {  // improved: scatters with its bucket
+        schedule_.improved(i - lo_, prog.bucket(value[i]));
+        return;
+      }
+      if constexpr (kLevels) {
+        if (levels) {  // every active vertex sends the same: no scatter value each
+          frontier_.add(i - lo_);
+          ++n_active;
+          active_edges += v.out_degree;
+          own_reached->set(i - base);
+          level_message_ = Prog::edge_message(prog.scatter_value(value[i], v), 1);
+          return;
+        }
+      }
+      activate(i, v);
+    };
     for (unsigned d = 0; d < g_.domains; ++d) {
       Acc& acc = in[d];
-      const uint32_t base = g_.domain_offset[d];
+      base = g_.domain_offset[d];
+      if constexpr (kLevels) own_reached = &reached_[g_.group(g_.rank, d)];
       const uint32_t lo = std::max(lo_, base), hi = std::min(hi_, g_.domain_offset[d + 1]);
       for (uint32_t first = lo; first < hi; first += std::min(hi - first, kApplyChunk)) {
         const uint32_t last = first + std::min(hi - first, kApplyChunk);
-        for (uint32_t i = first; i < last; ++i) {
-          const auto view = acc.take(i - base);  // also resets the vertex for superstep s+1
-          const VertexInfo v{g_.global_id(i), degree[i], in_degree[i]};
-          const bool a = s == 0 ? prog.init(value[i], v) : prog.apply(value[i], view, v, info);
-          act[i] = a;
-          n_active += a;
-          active_edges += a ? v.out_degree : 0;
-          prog.aggregate(value[i], v, agg);
-          if (a) sv[i - lo_] = prog.scatter_value(value[i], v);
+        if constexpr (kSkipIdle) {
+          if (s > 0 && applies_only_with_messages<Prog>(info.phase)) {
+            acc.take_received(first - base, last - base, [&](uint32_t j, Message m) { one(base + j, m); });
+            stall(false);
+            continue;
+          }
         }
+        for (uint32_t i = first; i < last; ++i) one(i, acc.take(i - base));  // take also resets for s+1
         // A long apply (cd sorts every vertex's labels) must not starve the
         // network roles on a shared lcore: acks and keepalives keep flowing.
         stall(false);
+      }
+    }
+    if constexpr (kPrioritized) {  // the lowest bucket this worker holds scatters
+      auto bucket_of = [&](uint32_t rel) { return prog.bucket(value[lo_ + rel]); };
+      auto sender = [&](uint8_t cls) {
+        return [&, cls](uint32_t rel) {
+          const uint32_t i = lo_ + rel;
+          activate(i, VertexInfo{g_.global_id(i), degree[i], in_degree[i]}, cls);
+        };
+      };
+      if constexpr (kSplitsEdges) {
+        schedule_.next(bucket_of, sender(DeltaSchedule::kLight), sender(DeltaSchedule::kHeavy));
+        uniform_class_ = classes_any == classes_all ? classes_any : 0;
+        delta_now_ = prog.light_below();
+      } else {
+        schedule_.next(bucket_of, sender(DeltaSchedule::kAll), [](uint32_t) {});
       }
     }
     stats_ = StepStats{};
     stats_.superstep = s;
     stats_.active = n_active;
     aggregate_ = agg;
-    all_active_ = n_active == uint64_t{hi_} - lo_;
-    dense_now_ = mode_ == ScatterMode::kDense ||
-                 (mode_ == ScatterMode::kAuto && dense_pays(active_edges, slice_edges_));
+    all_active_ = frontier_.all();
+    bool dense = false;
+    if constexpr (kLevels) {
+      static_assert(!kWeights, "a level-synchronous phase sends one message per superstep, whatever the edge");
+      if (levels) dense = beamer_.bottom_up(n_active, active_edges, hi_ - lo_);
+    }
+    // Delta-stepping's frontiers are buckets, and its dense pull never paid:
+    // kron20's first heavy flush (237 K vertices, 79% of the edges) took
+    // 170 ms of CPU as a pull against 92 ms sparse at P=1, and the same CPU
+    // at P=2; so it stays sparse unless forced.
+    if (!levels) dense = !kSplitsEdges && dense_pays(active_edges, slice_edges_);
+    dense_now_ = mode_ == ScatterMode::kDense || (mode_ == ScatterMode::kAuto && dense);
   }
 
   // Scatter the slice's active vertices, destination by destination, starting
   // after this node (staggered, so the cluster does not all send to node 0 first).
   // The scatter values are apply's (sv_). Buckets carry `epoch`, the
   // runtime's count of supersteps (compute/runtime.h, "Phases").
-  void scatter(uint32_t s, uint32_t epoch, const std::vector<uint8_t>& active, const Stall& stall) {
+  void scatter(uint32_t s, uint32_t epoch, const Stall& stall) {
     ring_.start_superstep(epoch);
     folded_directly_ = direct_overflows_ = 0;
     stats_.dense = dense_now_;
@@ -158,10 +275,10 @@ class Worker {
       for (unsigned d = 0; d < g_.domains; ++d) {
         const unsigned group = g_.group(dst, d);
         if (dst == g_.rank && direct_[0] != nullptr) {
-          fold_block(group, (*direct_[(s + 1) & 1])[d], active, stall);
+          fold_block(group, (*direct_[(s + 1) & 1])[d], stall);
           continue;
         }
-        scatter_block(group, active, stall);
+        scatter_block(group, stall);
         ring_.close(group);
       }
     }
@@ -198,68 +315,196 @@ class Worker {
  private:
   // Calls emit(target, message) for every record this worker sends to
   // `group` this superstep: one per out-edge of an active source (sparse),
-  // or one per destination with the ⊕ of its active sources' messages (dense).
+  // or one per destination with the ⊕ of its active sources' messages
+  // (dense); for a level-synchronous program none to a destination known to
+  // be reached, and a dense pull that stops at the first active source.
   template <class Emit>
-  void produce(unsigned group, const std::vector<uint8_t>& active, Emit&& emit) {
+  void produce(unsigned group, Emit&& emit) {
     if (dense_now_) {
-      const DenseBlock& db = dense_[group];
-      const uint32_t* sources = db.sources.data();
-      const Message* sv = sv_.data();  // indexed by u - lo_: every source here is in the slice
-      const uint32_t* weights = db.weights.data();
-      auto message = [&](uint64_t e, uint32_t u) {
-        if constexpr (kWeights)
-          return Prog::edge_message(sv[u - lo_], weights[e]);
-        else
-          return Prog::edge_message(sv[u - lo_], 1);
-      };
-      for (size_t j = 0; j < db.targets.size(); ++j) {
-        uint64_t e = db.offsets[j];
-        const uint64_t end = db.offsets[j + 1];
-        if (all_active_) {  // no active flag to read per edge (PageRank: every superstep)
-          Message acc = message(e, sources[e]);
-          for (++e; e < end; ++e) acc = Prog::combine(acc, message(e, sources[e]));
-          emit(db.targets[j], acc);
-          continue;
+      if constexpr (kLevels) {
+        if (levels_now_) {
+          pull_bottom_up(group, emit);
+          return;
         }
-        while (e < end && !active[sources[e]]) ++e;
-        if (e == end) continue;
-        Message acc = message(e, sources[e]);
-        for (++e; e < end; ++e)
-          if (active[sources[e]]) acc = Prog::combine(acc, message(e, sources[e]));
-        emit(db.targets[j], acc);
       }
+      pull_combined(group, emit);
       return;
     }
     const EdgeBlock& b = g_.blocks[group];
     const uint32_t* targets = b.targets.data();
     const uint32_t* weights = b.weights.data();
-    for (size_t i = ranges_[group].first; i < ranges_[group].second; ++i) {
-      const uint32_t u = b.sources[i];
-      if (!active[u]) continue;
-      const Message sv = sv_[u - lo_];
-      for (uint64_t e = b.offsets[i], end = b.offsets[i + 1]; e < end; ++e) {
-        Message m;
-        if constexpr (kRealWeights)
-          m = Prog::edge_message(sv, b.real_weights[e]);
-        else if constexpr (kWeights)
-          m = Prog::edge_message(sv, weights[e]);
-        else
-          m = Prog::edge_message(sv, 1);
-        emit(targets[e], m);
+    for_each_active_source(group, [&](size_t i, uint32_t u) {
+      if constexpr (kLevels) {
+        // The superstep's one message, to destinations not known to be
+        // reached (ScatterMode::kSparse: to every one, one record per edge).
+        if (levels_now_) {
+          Bitmap& reached = reached_[group];
+          const bool prune = mode_ != ScatterMode::kSparse;
+          for (uint64_t e = b.offsets[i], end = b.offsets[i + 1]; e < end; ++e) {
+            if (prune) {
+              if (reached.test(targets[e])) continue;
+              reached.set(targets[e]);
+            }
+            emit(targets[e], level_message_);
+          }
+          return;
+        }
       }
+      const Message sv = sv_[u - lo_];
+      if constexpr (kSplitsEdges) {  // the light or heavy part of u's edges, or both
+        const LightFirstBlock& lf = light_first_[group];
+        const uint8_t cls = edge_class_[u - lo_];
+        const uint64_t start = b.offsets[i] - lf.first_edge, end = b.offsets[i + 1] - lf.first_edge;
+        const uint64_t split = start + lf.light[i - ranges_[group].first];
+        const uint64_t from = cls & DeltaSchedule::kLight ? start : split;
+        const uint64_t to = cls & DeltaSchedule::kHeavy ? end : split;
+        for (uint64_t e = from; e < to; ++e) emit(lf.targets[e], Prog::edge_message(sv, lf.weights[e]));
+        return;
+      }
+      for (uint64_t e = b.offsets[i], end = b.offsets[i + 1]; e < end; ++e) {
+        if constexpr (kRealWeights)
+          emit(targets[e], Prog::edge_message(sv, b.real_weights[e]));
+        else if constexpr (kWeights)
+          emit(targets[e], Prog::edge_message(sv, weights[e]));
+        else
+          emit(targets[e], Prog::edge_message(sv, 1));
+      }
+    });
+  }
+
+  // Calls f(i, u) for every active source u of block `group` in this
+  // worker's range (i: its index in the block). A small frontier is walked
+  // through its list, each member looked up in the block's SourceIndex; a
+  // large one by testing every source's bit.
+  template <class F>
+  void for_each_active_source(unsigned group, F&& f) {
+    const EdgeBlock& b = g_.blocks[group];
+    const auto [first, last] = ranges_[group];
+    const uint32_t* sources = b.sources.data();
+    if (frontier_.listed() && frontier_.count() * kListedPerSource < last - first) {
+      const SourceIndex& index = source_index_[group];
+      for (uint32_t rel : frontier_.list()) {
+        const uint32_t u = lo_ + rel;
+        const size_t i = index.find(u);
+        if (i != SourceIndex::kNone) f(i, u);
+      }
+      return;
+    }
+    if (all_active_) {
+      for (size_t i = first; i < last; ++i) f(i, sources[i]);
+      return;
+    }
+    for (size_t i = first; i < last; ++i)
+      if (frontier_.contains(sources[i] - lo_)) f(i, sources[i]);
+  }
+
+  // The message edge e of a dense block carries from source u.
+  Message pull_message(const DenseBlock& db, uint64_t e, uint32_t u) const {
+    if constexpr (kWeights)
+      return Prog::edge_message(sv_[u - lo_], db.weights[e]);
+    else
+      return Prog::edge_message(sv_[u - lo_], 1);
+  }
+
+  // Dense: per destination, the ⊕ of its active sources' messages.
+  template <class Emit>
+  void pull_combined(unsigned group, Emit& emit) {
+    const DenseBlock& db = dense_[group];
+    const uint32_t* sources = db.sources.data();
+    const uint32_t lo = lo_;
+    for (size_t j = 0; j < db.targets.size(); ++j) {
+      uint64_t e = db.offsets[j];
+      const uint64_t end = db.offsets[j + 1];
+      if (all_active_) {  // no bit to test per edge (PageRank: every superstep)
+        Message acc = pull_message(db, e, sources[e]);
+        for (++e; e < end; ++e) acc = Prog::combine(acc, pull_message(db, e, sources[e]));
+        emit(db.targets[j], acc);
+        continue;
+      }
+      while (e < end && !pull_sends(db, e, sources[e] - lo)) ++e;
+      if (e == end) continue;
+      Message acc = pull_message(db, e, sources[e]);
+      for (++e; e < end; ++e)
+        if (pull_sends(db, e, sources[e] - lo)) acc = Prog::combine(acc, pull_message(db, e, sources[e]));
+      emit(db.targets[j], acc);
+    }
+  }
+
+  // Whether in-edge e of a dense copy, from slice vertex rel, carries a
+  // message this superstep: its source is active and, when the program
+  // splits light and heavy edges, sends along edges of e's class.
+  // When every active source sends the same class (the usual case: a light
+  // superstep, or a bucket's heavy flush), the class is not looked up per
+  // edge (a dense flush of kron20's first buckets cost 178 ms with it).
+  bool pull_sends(const DenseBlock& db, uint64_t e, uint32_t rel) const {
+    if (!frontier_.contains(rel)) return false;
+    if constexpr (kSplitsEdges) {
+      const uint8_t cls = uniform_class_ ? uniform_class_ : edge_class_[rel];
+      if (cls != DeltaSchedule::kAll) return (db.weights[e] < delta_now_) == (cls == DeltaSchedule::kLight);
+    }
+    return true;
+  }
+
+  // Bottom-up (Beamer): every destination not known to be reached looks for
+  // an active in-neighbour among this worker's sources and stops at the
+  // first. All of them carry the same message (level_message_), so the
+  // found source's scatter value is not read. The destinations still to
+  // look at are kept as a list of positions in the dense copy, compacted as
+  // they are reached: a later bottom-up step visits only those (kron20's
+  // second one: 20 K of 645 K). The first load of every in-list misses the
+  // cache (the lists are tens of MiB), so the list a few destinations ahead
+  // is prefetched (13.6 -> 8.5 ms of CPU for the first bottom-up step of
+  // kron20 at P=1).
+  template <class Emit>
+  void pull_bottom_up(unsigned group, Emit& emit) {
+    const DenseBlock& db = dense_[group];
+    const uint32_t* sources = db.sources.data();
+    const uint64_t* offsets = db.offsets.data();
+    const uint32_t* targets = db.targets.data();
+    Bitmap& reached = reached_[group];
+    std::vector<uint32_t>& todo = unreached_[group];
+    const uint32_t lo = lo_;
+    const Message m = level_message_;
+    // Position k of the walk is destination at(k): every one of the dense
+    // copy in the run's first bottom-up step, then those still unreached.
+    auto walk = [&](size_t n, auto at) {
+      size_t kept = 0;
+      for (size_t k = 0; k < n; ++k) {
+        if (k + kPrefetchAhead < n) __builtin_prefetch(sources + offsets[at(k + kPrefetchAhead)]);
+        const uint32_t j = at(k);
+        const uint32_t t = targets[j];
+        if (reached.test(t)) continue;
+        uint64_t e = offsets[j];
+        const uint64_t end = offsets[j + 1];
+        while (e < end && !frontier_.contains(sources[e] - lo)) ++e;
+        if (e == end) {
+          todo[kept++] = j;  // kept <= k: never overwrites what is still to be read
+          continue;
+        }
+        reached.set(t);
+        emit(t, m);
+      }
+      todo.resize(kept);
+    };
+    if (!todo_started_[group]) {
+      todo_started_[group] = true;
+      todo.resize(db.targets.size());
+      walk(db.targets.size(), [](size_t k) { return static_cast<uint32_t>(k); });
+    } else {
+      walk(todo.size(), [&todo](size_t k) { return todo[k]; });
     }
   }
 
   // Records into the group's open bucket, rolling to a fresh one when full.
-  void scatter_block(unsigned group, const std::vector<uint8_t>& active, const Stall& stall) {
+  void scatter_block(unsigned group, const Stall& stall) {
     if constexpr (!kWeights) {
-      if (!dense_now_) {
-        scatter_runs(group, active, stall);
+      if (!dense_now_ && !levels_now_) {
+        scatter_runs(group, stall);
         return;
       }
     }
     typename Ring::Open& o = ring_.open(group);
-    produce(group, active, [&](uint32_t target, Message m) { put(group, o, Record{target, m}, stall); });
+    produce(group, [&](uint32_t target, Message m) { put(group, o, Record{target, m}, stall); });
   }
 
   // One record into the group's open bucket o, rolling to a fresh one when full.
@@ -275,14 +520,12 @@ class Worker {
   // out as kRun records written unconditionally (one vector store), the
   // cursor advancing by the run: the records past it are rewritten by the
   // next run or lie beyond the bucket's count.
-  void scatter_runs(unsigned group, const std::vector<uint8_t>& active, const Stall& stall) {
+  void scatter_runs(unsigned group, const Stall& stall) {
     typename Ring::Open& o = ring_.open(group);
     const EdgeBlock& b = g_.blocks[group];
     const uint32_t* targets = b.targets.data();
     const uint64_t edges = b.targets.size();
-    for (size_t i = ranges_[group].first; i < ranges_[group].second; ++i) {
-      const uint32_t u = b.sources[i];
-      if (!active[u]) continue;
+    for_each_active_source(group, [&](size_t i, uint32_t u) {
       const Message value = Prog::edge_message(sv_[u - lo_], 1);
       uint64_t e = b.offsets[i];
       const uint64_t end = b.offsets[i + 1];
@@ -293,16 +536,16 @@ class Worker {
         for (uint64_t k = 0; k < padded; k += kRun)
           for (unsigned j = 0; j < kRun; ++j) c[k + j] = Record{targets[e + k + j], value};
         o.cursor = c + run;
-        continue;
+        return;
       }
       for (; e < end; ++e) put(group, o, Record{targets[e], value}, stall);
-    }
+    });
   }
 
   // A same-node block folded here: records batch in a small buffer (in L1)
   // and go through the accumulator's own fold, so the result is the one the
   // network role would produce.
-  void fold_block(unsigned group, Accumulator& acc, const std::vector<uint8_t>& active, const Stall& stall) {
+  void fold_block(unsigned group, Accumulator& acc, const Stall& stall) {
     Record batch[kFoldBatch];
     unsigned n = 0;
     auto flush = [&] {
@@ -315,7 +558,7 @@ class Worker {
         stall(false);
       }
     };
-    produce(group, active, [&](uint32_t target, Message m) {
+    produce(group, [&](uint32_t target, Message m) {
       batch[n++] = Record{target, m};
       if (unlikely(n == kFoldBatch)) flush();
     });
@@ -339,20 +582,38 @@ class Worker {
   static constexpr unsigned kFoldBatch = 256;
   static constexpr unsigned kBatchesPerStall = kBucketsPerStall * Ring::kRecordsPerBucket / kFoldBatch;
   static constexpr uint32_t kApplyChunk = 1u << 16;  // vertices between stalls in apply
+  // A block's sources are found through the frontier's list (a binary search
+  // each) when the block has this many times as many sources as the frontier
+  // has vertices, else by testing every source's bit.
+  static constexpr uint64_t kListedPerSource = 16;
+  static constexpr size_t kPrefetchAhead = 16;  // in-lists ahead in a bottom-up pull
 
   const LocalGraph& g_;
   const Prog& prog_;
   const uint32_t lo_, hi_;
   Ring ring_;
   std::vector<std::pair<size_t, size_t>> ranges_;
+  std::vector<SourceIndex> source_index_;  // per group: this worker's sources' positions
   unsigned buckets_since_stall_ = 0;
   unsigned batches_since_stall_ = 0;
   const ScatterMode mode_;
   uint64_t slice_edges_ = 0;                 // out-edges of the slice's vertices
   bool dense_now_ = false;                   // this superstep
   bool all_active_ = false;                  // every vertex of the slice active this superstep
+  bool levels_now_ = false;                  // this superstep's phase is level-synchronous
+  BeamerSwitch beamer_;                      // kLevels: top-down or bottom-up
+  Message level_message_{};                  // kLevels: what every active source sends this superstep
   std::vector<DenseBlock> dense_;            // per group, unless sparse only
+  Frontier frontier_;                        // this superstep's active vertices, by slot - lo_
   std::vector<Message> sv_;                  // scatter values of the slice's active vertices, from apply
+  DeltaSchedule schedule_;                   // kPrioritized: improved vertices waiting for their bucket
+  std::vector<uint8_t> edge_class_;          // kSplitsEdges: which edges each active vertex sends (DeltaSchedule::EdgeClass)
+  std::vector<LightFirstBlock> light_first_;  // kSplitsEdges: per group, this worker's edges, light first
+  uint8_t uniform_class_ = 0;                // kSplitsEdges: the class every active source sends this superstep, or 0
+  Weight delta_now_ = 0;                     // kSplitsEdges: edges lighter than this are light
+  std::vector<Bitmap> reached_;              // kLevels: per group, destinations known to be reached
+  std::vector<std::vector<uint32_t>> unreached_;  // kLevels: per group, dense-copy positions a bottom-up step still visits
+  std::vector<bool> todo_started_;           // kLevels: per group, unreached_ filled
   std::vector<Accumulator>* direct_[2] = {nullptr, nullptr};
   uint64_t folded_directly_ = 0;
   uint64_t direct_overflows_ = 0;

@@ -70,6 +70,33 @@ EdgeList corner_case_graph() {
   return g;
 }
 
+EdgeList traversal_graph() {
+  EdgeList g;
+  g.num_vertices = 2600;
+  g.weighted = true;
+  Lcg rng;
+  constexpr VertexId kLeaves = 1200, kLevelTwo = 600, kChainEnd = 2099;
+  for (VertexId leaf = 1; leaf <= kLeaves; ++leaf) {
+    add(g, 0, leaf, 1 + rng.next(255));
+    add(g, leaf, 0, rng.next(3));  // some free
+    add(g, leaf, kLeaves + 1 + leaf % kLevelTwo, rng.next(256));
+  }
+  for (VertexId v = kLeaves + 1; v <= kLeaves + kLevelTwo; ++v) add(g, 0, v, Weight{1} << 24);
+  for (VertexId v = kLeaves + kLevelTwo; v < kChainEnd; ++v) add(g, v, v + 1, v % 2 ? 0 : 1 + rng.next(255));
+  for (VertexId v = 2199; v > 2100; --v) add(g, v, v - 1, 1 + rng.next(9));
+  // Small components: a pattern of 10 vertices repeated over 2200..2599:
+  // +0 isolated, a pair +2 -> +1, a triangle +5 -> +4 -> +3 -> +5, an
+  // out-star +9 -> +6, +7, +8.
+  for (VertexId b = 2200; b < 2600; b += 10) {
+    add(g, b + 2, b + 1, rng.next(5));
+    add(g, b + 5, b + 4, 1);
+    add(g, b + 4, b + 3, 0);
+    add(g, b + 3, b + 5, 2);
+    for (VertexId leaf = b + 6; leaf <= b + 8; ++leaf) add(g, b + 9, leaf, 1 + rng.next(100));
+  }
+  return g;
+}
+
 void write_snap(const EdgeList& g, const std::string& path) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot create " + path);

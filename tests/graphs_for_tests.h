@@ -23,6 +23,23 @@ namespace wg::test {
 // tests/test_cluster.cc checks that these properties really hold.
 EdgeList corner_case_graph();
 
+// 2600 vertices, deterministic, built to drive the traversal switches
+// (sparse/dense, top-down/bottom-up) through every case:
+//  - a star: hub 0 <-> leaves 1..1200 (both directions), so BFS or SSSP from
+//    0 has one huge frontier (1200 vertices) right after the source;
+//  - level two: every leaf i -> 1201 + (i mod 600), each reached twice;
+//  - a deep chain 1800 -> 1801 -> ... -> 2099 (300 levels), half of its
+//    edges of weight 0;
+//  - heavy edges (weight 2^24): 0 -> 1201..1800 directly, which SSSP must
+//    not take (two hops through a leaf cost at most 256);
+//  - a long path 2199 -> 2198 -> ... -> 2100 whose smallest id is at its far
+//    end (CC labels travel against the direction);
+//  - many small components among 2200..2599: isolated vertices, pairs,
+//    directed triangles, out-stars of 4, each numbered so that its smallest
+//    id is not its first source.
+// The star, level two and the chain form the giant weak component (0..2099).
+EdgeList traversal_graph();
+
 // Writes "src dst weight" lines (with a '#' comment header, as SNAP files
 // have). Throws std::runtime_error when the file cannot be written.
 void write_snap(const EdgeList& g, const std::string& path);

@@ -95,6 +95,26 @@ TEST(CornerCaseGraph, HasTheCasesItClaims) {
   }
 }
 
+TEST(TraversalGraph, HasTheCasesItClaims) {
+  const EdgeList g = traversal_graph();
+  ASSERT_EQ(g.num_vertices, 2600u);
+  const std::vector<uint64_t> from_hub = ref::bfs(g, 0), from_leaf = ref::bfs(g, 5);
+  EXPECT_EQ(std::count(from_hub.begin(), from_hub.end(), 1u), 1800) << "one huge frontier after the hub";
+  EXPECT_EQ(from_leaf[1], 2u);
+  EXPECT_EQ(from_leaf[2099], from_leaf[1800] + 299) << "the chain: 300 levels";
+  const std::vector<uint64_t> dist = ref::sssp(g, 0);
+  for (VertexId v = 1201; v <= 1800; ++v) EXPECT_LT(dist[v], 1u << 24) << v << ": the heavy edge is not the way";
+  int free_edges = 0;
+  for (const Edge& e : g.edges) free_edges += e.weight == 0;
+  EXPECT_GE(free_edges, 150);
+  const std::vector<VertexId> label = ref::cc(g);
+  for (VertexId v = 0; v <= 2099; ++v) ASSERT_EQ(label[v], 0u) << v << ": the giant component";
+  for (VertexId v = 2100; v <= 2199; ++v) ASSERT_EQ(label[v], 2100u) << v << ": the long path, smallest id last";
+  const std::set<VertexId> components(label.begin(), label.end());
+  EXPECT_EQ(components.size(), 2u + 40 * 4) << "40 x (isolated, pair, triangle, star)";
+  EXPECT_EQ(label[2205], 2203u) << "a triangle is labelled by its smallest id";
+}
+
 TEST(CornerCaseGraph, SnapFileLoadsBackUnchanged) {
   // The oracle and the nodes both read the file: if the reader changed the
   // graph, the two would agree on the wrong graph.
@@ -264,7 +284,7 @@ TEST(ClusterHarness, ComparesValues) {
 // A program, by name (apps/programs.h); every list of programs below is the
 // registry's, so a new program is tested without touching this file.
 using App = std::string_view;
-enum class GraphKind { kCorner, kKron, kDataset };
+enum class GraphKind { kCorner, kKron, kDataset, kTraversal };
 
 std::string app_name(App a) { return std::string(a); }
 
@@ -285,6 +305,7 @@ const char* graph_name(GraphKind g) {
     case GraphKind::kCorner: return "corner";
     case GraphKind::kKron: return "kron10";
     case GraphKind::kDataset: return "dataset";
+    case GraphKind::kTraversal: return "traversal";
   }
   return "?";
 }
@@ -305,18 +326,24 @@ VertexId busiest_vertex(const EdgeList& g) {
   return static_cast<VertexId>(std::max_element(deg.begin(), deg.end()) - deg.begin());
 }
 
+// A graph of tests/graphs_for_tests.h, written as a SNAP file the nodes read.
+void snap_graph(const EdgeList& g, const std::string& path, VertexId source, TestGraph* graph) {
+  write_snap(g, path);
+  graph->args = {"--graph", path, "--format", "edgelist"};
+  graph->edges = load_graph(path, GraphFormat::kEdgeList);
+  graph->source = source;
+}
+
 // Returns the reason to skip when the graph cannot be had here.
 std::optional<std::string> prepare_graph(GraphKind kind, App app, const TempDir& tmp,
                                          TestGraph* graph) {
   switch (kind) {
-    case GraphKind::kCorner: {
-      const std::string path = tmp.file("corner.txt");
-      write_snap(corner_case_graph(), path);
-      graph->args = {"--graph", path, "--format", "edgelist"};
-      graph->edges = load_graph(path, GraphFormat::kEdgeList);
-      graph->source = 0;
+    case GraphKind::kCorner:
+      snap_graph(corner_case_graph(), tmp.file("corner.txt"), 0, graph);
       return std::nullopt;
-    }
+    case GraphKind::kTraversal:  // from a leaf of the star: top-down, bottom-up, then down the chain
+      snap_graph(traversal_graph(), tmp.file("traversal.txt"), 5, graph);
+      return std::nullopt;
     case GraphKind::kKron:
       graph->args = {"--graph", "kron:10:8"};
       graph->edges = load_graph("kron:10:8");
@@ -405,16 +432,19 @@ struct ClusterCase {
 };
 
 // The corner-case graph everywhere; the bigger graphs on one node and on
-// the largest cluster of each link, to keep the suite to a few minutes.
+// the largest cluster of each link, to keep the suite to a few minutes; the
+// traversal graph (its switches) for the traversals, everywhere.
 std::vector<ClusterCase> all_cases() {
   std::vector<ClusterCase> cases;
-  for (GraphKind graph : {GraphKind::kCorner, GraphKind::kKron, GraphKind::kDataset})
+  for (GraphKind graph : {GraphKind::kCorner, GraphKind::kKron, GraphKind::kDataset, GraphKind::kTraversal})
     for (const ProgramTraits& program : program_traits()) {
       const App app = program.name;
+      const bool everywhere = graph == GraphKind::kCorner || graph == GraphKind::kTraversal;
+      if (graph == GraphKind::kTraversal && app != "bfs" && app != "sssp" && app != "cc") continue;
       cases.push_back({"memif", 1, app, graph});  // one node: no link at all
       for (const char* link : {"memif", "tap"})
         for (int nodes : {2, 3})
-          if (graph == GraphKind::kCorner || nodes == 3) cases.push_back({link, nodes, app, graph});
+          if (everywhere || nodes == 3) cases.push_back({link, nodes, app, graph});
     }
   return cases;
 }

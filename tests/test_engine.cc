@@ -64,7 +64,7 @@ ScatterMode g_scatter = ScatterMode::kSparse;
 unsigned engine_workers() { return plan_lcores(g_roles, g_queues).workers(); }
 
 // Bytes of scatter values per source segment of a dense pull
-// (EngineOptions::segment_bytes; 0: the default, half the L2 cache, one
+// (EngineOptions::segment_bytes; 0: the default, the L2 cache, one
 // segment for every graph here).
 size_t g_segment_bytes = 0;
 
@@ -145,8 +145,10 @@ void expect_messages_balanced(const RunReport& r) {
   EXPECT_EQ(r.rx.total_dropped(), 0u);
 }
 
-void expect_every_superstep_balanced(const RunReport& r) {
-  ASSERT_FALSE(r.steps.empty());
+// idle_tail: the run's last supersteps with no active vertex (SSSP counts
+// overflowed distances in one more superstep after the relaxation ends).
+void expect_every_superstep_balanced(const RunReport& r, size_t idle_tail = 1) {
+  ASSERT_GE(r.steps.size(), idle_tail);
   for (const StepStats& s : r.steps) {
     EXPECT_EQ(s.messages_sent, s.messages_accumulated) << "superstep " << s.superstep;
     EXPECT_EQ(s.messages_local, s.messages_sent) << "one node: every message is local";
@@ -155,8 +157,9 @@ void expect_every_superstep_balanced(const RunReport& r) {
     EXPECT_EQ(s.cluster_messages, s.messages_sent);
   }
   for (size_t i = 0; i < r.steps.size(); ++i) EXPECT_EQ(r.steps[i].superstep, i);
-  EXPECT_EQ(r.steps.back().cluster_active, 0u) << "the run ends after a step with no active vertex";
-  for (size_t i = 0; i + 1 < r.steps.size(); ++i) EXPECT_GT(r.steps[i].cluster_active, 0u);
+  for (size_t i = r.steps.size() - idle_tail; i < r.steps.size(); ++i)
+    EXPECT_EQ(r.steps[i].cluster_active, 0u) << "the run ends after a step with no active vertex";
+  for (size_t i = 0; i + idle_tail < r.steps.size(); ++i) EXPECT_GT(r.steps[i].cluster_active, 0u);
   EXPECT_EQ(r.rx.total_dropped(), 0u);
   EXPECT_EQ(r.tx.frames, 0u);
 }
@@ -196,8 +199,14 @@ void check_bfs(const EdgeList& g, VertexId source) {
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(from_engine(out.values[v]), want[v]) << "vertex " << v;
 
-  // Superstep d activates exactly the vertices at distance d, which send along
-  // their out-edges; superstep eccentricity + 1 finds nothing new.
+  // Superstep d activates exactly the vertices at distance d. BFS is
+  // level-synchronous: sparse (ScatterMode::kSparse) sends one record per
+  // out-edge of level d; otherwise a worker sends nothing to a destination
+  // it knows to be reached, and at most one record per destination, top-down
+  // or bottom-up alike. With one worker it knows every vertex of levels <= d
+  // (this node's own were active, the rest it sent to), so superstep d sends
+  // exactly one record per vertex of level d + 1; with several, at most one
+  // per out-edge of level d. Superstep eccentricity + 1 finds nothing new.
   const RunReport& r = out.report;
   expect_every_superstep_balanced(r);
   uint64_t ecc = 0;
@@ -205,11 +214,17 @@ void check_bfs(const EdgeList& g, VertexId source) {
     if (d != ref::kInfinity) ecc = std::max(ecc, d);
   ASSERT_EQ(r.steps.size(), ecc + 2);
   for (uint64_t d = 0; d <= ecc + 1; ++d) {
-    uint64_t level = 0;
-    for (VertexId v = 0; v < g.num_vertices; ++v) level += want[v] == d;
+    uint64_t level = 0, next_level = 0, level_edges = 0;
+    for (VertexId v = 0; v < g.num_vertices; ++v) {
+      level += want[v] == d;
+      next_level += want[v] == d + 1;
+    }
+    for (const Edge& e : g.edges) level_edges += want[e.src] == d;
     EXPECT_EQ(r.steps[d].active, level) << "superstep " << d;
-    expect_records(r.steps[d].messages_sent, expected_records(g, [&](VertexId v) { return want[v] == d; }),
-                   "superstep " + std::to_string(d));
+    const RecordRange records = g_scatter == ScatterMode::kSparse ? RecordRange{level_edges, level_edges}
+                                : engine_workers() == 1           ? RecordRange{next_level, next_level}
+                                                                  : RecordRange{next_level, level_edges};
+    expect_records(r.steps[d].messages_sent, records, "superstep " + std::to_string(d));
   }
 }
 
@@ -219,10 +234,21 @@ void check_sssp(const EdgeList& g, VertexId source) {
   const std::vector<uint64_t> want = ref::sssp(g, source);
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(from_engine(out.values[v]), want[v]) << "vertex " << v;
-  expect_every_superstep_balanced(out.report);
+  expect_every_superstep_balanced(out.report, 2);  // the relaxation's last superstep, then the count
+  // Delta-stepping (apps/sssp.h): delta is an eighth of the mean weight (at
+  // least 1, one node here: all edges); superstep 0's only sender is the
+  // source, along its light edges (weight < delta), one record each when
+  // sparse.
   EXPECT_EQ(out.report.steps[0].active, 1u);
-  expect_records(out.report.steps[0].messages_sent, expected_records(g, [&](VertexId v) { return v == source; }),
-                 "superstep 0");
+  uint64_t weight_sum = 0, light = 0;
+  for (const Edge& e : g.edges) weight_sum += e.weight;
+  const uint64_t delta = std::max<uint64_t>(1, g.edges.empty() ? 0 : weight_sum / g.num_edges() / 8);
+  for (const Edge& e : g.edges) light += e.src == source && e.weight < delta;
+  if (g_scatter == ScatterMode::kSparse) {
+    EXPECT_EQ(out.report.steps[0].messages_sent, light);
+  } else {
+    EXPECT_LE(out.report.steps[0].messages_sent, light);
+  }
 }
 
 // SSSP against the 64-bit oracle: exact while every distance fits in
@@ -258,10 +284,40 @@ void check_cc(const EdgeList& directed) {
   const std::vector<VertexId> want = ref::cc(directed);
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(out.values[v], want[v]) << "vertex " << v;
+  // Superstep 0 finds the hub (largest degree, smallest id among equals)
+  // and sends nothing; superstep 1 starts the BFS from it alone; the BFS
+  // ends with a superstep in which nothing is reached; then only vertices
+  // outside the hub's component send, along their edges.
   const RunReport& r = out.report;
-  expect_every_superstep_balanced(r);
-  EXPECT_EQ(r.steps[0].active, g.num_vertices) << "every vertex starts with its own label";
-  expect_records(r.steps[0].messages_sent, expected_records(g, [](VertexId) { return true; }), "superstep 0");
+  expect_messages_balanced(r);
+  EXPECT_EQ(r.steps[0].active, 0u);
+  EXPECT_EQ(r.steps[0].messages_sent, 0u);
+  if (g.num_vertices == 0) return;
+  const std::vector<uint64_t> deg = out_degrees(g);
+  const VertexId hub = static_cast<VertexId>(std::max_element(deg.begin(), deg.end()) - deg.begin());
+  ASSERT_GE(r.steps.size(), 4u);
+  EXPECT_EQ(r.steps[1].active, 1u) << "the hub, " << hub;
+  size_t settle = 2;
+  while (settle < r.steps.size() && r.steps[settle - 1].cluster_active > 0) ++settle;
+  ASSERT_LT(settle, r.steps.size()) << "the BFS ends, then the rest settles";
+  const uint64_t giant = std::count(want.begin(), want.end(), want[hub]);
+  uint64_t bfs_records = 0;
+  for (size_t s = 1; s < settle; ++s) bfs_records += r.steps[s].messages_sent;
+  // Sparse: every vertex of the hub's component sends along each of its
+  // edges once. Otherwise a worker sends each vertex of it at most one record
+  // in the whole BFS (reached ones never again), one worker exactly one.
+  uint64_t giant_edges = 0;
+  for (const Edge& e : g.edges) giant_edges += want[e.src] == want[hub];
+  if (g_scatter == ScatterMode::kSparse)
+    EXPECT_EQ(bfs_records, giant_edges);
+  else if (engine_workers() == 1)
+    EXPECT_EQ(bfs_records, giant - 1);
+  else
+    EXPECT_LE(bfs_records, engine_workers() * giant);
+  uint64_t outside_edges = 0;
+  for (const Edge& e : g.edges) outside_edges += want[e.src] != want[hub];
+  for (size_t s = settle; s < r.steps.size(); ++s)
+    EXPECT_LE(r.steps[s].messages_sent, outside_edges) << "superstep " << s << ": only the rest sends";
 }
 
 void check_cd(const EdgeList& directed, uint32_t iterations) {
@@ -430,6 +486,33 @@ TEST(EngineHandMade, PageRankTwoCycleAndDangling) {
   ASSERT_EQ(pr.values.size(), 4u);
   for (int v = 0; v < 4; ++v) EXPECT_NEAR(pr.values[v], want[v], 1e-7) << v;
   EXPECT_NEAR(pr.values[0] + pr.values[1] + pr.values[2] + pr.values[3], 1.0, 1e-7);
+}
+
+// ---- the traversal switches (tests/graphs_for_tests.h: traversal_graph) --------
+
+// BFS, SSSP and CC on the star, the deep chain, the heavy and free edges and
+// the many small components, in every scatter mode and on one lcore: from the
+// hub (a huge frontier at once), from a leaf (top-down, then bottom-up, then
+// top-down down the chain), from the middle of the chain.
+void check_traversals() {
+  const EdgeList g = test::traversal_graph();
+  for (VertexId source : {0u, 5u, 1900u}) {
+    check_bfs(g, source);
+    check_sssp(g, source);
+  }
+  check_cc(g);
+}
+
+TEST(EngineTraversals, EveryScatterModeAgreesWithTheOracles) {
+  for (ScatterMode mode : {ScatterMode::kAuto, ScatterMode::kSparse, ScatterMode::kDense}) {
+    SCOPED_TRACE("mode " + std::to_string(static_cast<int>(mode)));
+    g_scatter = mode;
+    check_traversals();
+    g_roles = RolesSpec::shared();
+    check_traversals();
+    g_roles = RolesSpec{};
+  }
+  g_scatter = ScatterMode::kSparse;
 }
 
 // ---- k-core: a program with a slot accumulator and its own stop rule ----------
@@ -714,17 +797,36 @@ TEST(EngineDenseScatter, AutoGoesDenseOnlyWhenActiveVerticesHoldMostEdges) {
   g_scatter = ScatterMode::kAuto;
   const EdgeList& g = kron();
   check_pagerank(g, 3);  // every vertex active: asserts every superstep dense
-  // BFS from a vertex with few out-edges: superstep 0 is sparse.
+  // SSSP from a vertex with few out-edges: superstep 0 is sparse, at most
+  // one record per (light) out-edge of the source.
   const std::vector<uint64_t> deg = out_degrees(g);
   VertexId low = 0;
-  while (low < g.num_vertices && (deg[low] == 0 || Worker<Bfs>::dense_pays(deg[low], g.num_edges()))) ++low;
+  while (low < g.num_vertices && (deg[low] == 0 || Worker<Sssp>::dense_pays(deg[low], g.num_edges()))) ++low;
   ASSERT_LT(low, g.num_vertices);
-  const auto out = run_engine(g, Bfs(low));
+  const auto out = run_engine(g, Sssp(low));
   EXPECT_FALSE(out.report.steps[0].dense);
-  EXPECT_EQ(out.report.steps[0].messages_sent, deg[low]);
-  bool any_dense = false;
-  for (const StepStats& st : out.report.steps) any_dense = any_dense || st.dense;
-  EXPECT_FALSE(any_dense) << "no BFS level of kron:10:8 holds 9/10 of the edges";
+  EXPECT_LE(out.report.steps[0].messages_sent, deg[low]) << "its light edges (apps/sssp.h)";
+  g_scatter = ScatterMode::kSparse;
+}
+
+// BFS in auto mode is direction-optimizing (compute/scatter_policy.h): from
+// the busiest vertex of kron:10:8 the big middle levels go bottom-up, the
+// first and last top-down; results and record counts as check_bfs wants.
+TEST(EngineDenseScatter, BfsGoesBottomUpForTheBigLevels) {
+  g_scatter = ScatterMode::kAuto;
+  const EdgeList& g = kron();
+  const VertexId hub = max_out_degree_vertex(g);
+  check_bfs(g, hub);
+  check_bfs(g, 0);
+  check_bfs(test::corner_case_graph(), 0);
+  const auto out = run_engine(g, Bfs(hub));
+  // Which supersteps Beamer's rule (one worker: the whole graph) sends bottom-up.
+  unsigned bottom_up = 0;
+  for (size_t d = 0; d < out.report.steps.size(); ++d) bottom_up += out.report.steps[d].dense;
+  if (engine_workers() == 1) {
+    EXPECT_GE(bottom_up, 1u) << "the level holding most edges goes bottom-up";
+    EXPECT_FALSE(out.report.steps.back().dense) << "the empty last level is top-down";
+  }
   g_scatter = ScatterMode::kSparse;
 }
 
@@ -823,6 +925,24 @@ TEST(DensePays, SwitchesAboveNineTenthsOfTheEdges) {
   EXPECT_TRUE(Worker<Bfs>::dense_pays((9ull << 36) + 1, 10ull << 36));
   // The same rule for every program.
   EXPECT_EQ(Worker<PageRank>::dense_pays(91, 100), Worker<ConnectedComponents>::dense_pays(91, 100));
+}
+
+// Beamer's rule (compute/scatter_policy.h) on hand-made figures: a slice of
+// 1000 vertices and 15000 edges.
+TEST(BeamerSwitch, GoesBottomUpForBigFrontiersAndBackWhenTheyShrink) {
+  BeamerSwitch b(15000);
+  EXPECT_FALSE(b.bottom_up(1, 1000, 1000)) << "1000 edges = 1/15 of the unexplored: not above";
+  // 14000 unexplored now: 934 > 14000 / 15 = 933.
+  EXPECT_TRUE(b.bottom_up(50, 934, 1000));
+  EXPECT_TRUE(b.bottom_up(400, 9000, 1000)) << "growing: stays bottom-up";
+  EXPECT_TRUE(b.bottom_up(300, 3000, 1000)) << "shrinking, but 300 > 1000 / 18";
+  EXPECT_FALSE(b.bottom_up(55, 500, 1000)) << "shrinking and 55 <= 1000 / 18: top-down";
+  // Top-down subtracted 500 (13500 left): 900 = 13500 / 15 is not above.
+  EXPECT_FALSE(b.bottom_up(60, 900, 1000));
+  EXPECT_TRUE(b.bottom_up(60, 841, 1000)) << "12600 left: 841 > 840";
+  BeamerSwitch empty(0);
+  EXPECT_FALSE(empty.bottom_up(0, 0, 0)) << "a slice without edges has nothing to pull";
+  EXPECT_FALSE(empty.bottom_up(1, 0, 1));
 }
 
 // ---- time by role (report/role_clock.h) -------------------------------------------

@@ -19,6 +19,7 @@
 #include "apps/sssp_real.h"
 #include "compute/dense_block.h"
 #include "compute/kronecker.h"
+#include "compute/light_first.h"
 #include "compute/memory_limit.h"
 #include "compute/partition.h"
 #include "tests/temp_dir.h"
@@ -66,9 +67,11 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
   EXPECT_EQ(n.local_graph, csr);
   EXPECT_EQ(n.load, 5000u * 8) << "held edges without weights: 8 bytes each";
   EXPECT_EQ(n.build, 5000u * 8 + csr + std::max<uint64_t>(local_v * 2 * 8, local_v * 17));
-  EXPECT_EQ(n.run, csr + local_v * (4 + 1 + 4)  // value, active flag, scatter value
+  EXPECT_EQ(n.run, csr + local_v * (4 + 1 + 4)  // value, frontier, scatter value
+                       + 2 * 8 * 16             // a source index per node: 16 B per 64 vertices
                        + local_v * 2 * 4);      // two accumulators
   EXPECT_EQ(n.dense, 0u);
+  EXPECT_EQ(n.light_first, 0u);
   EXPECT_EQ(n.peak(), n.build);
 }
 
@@ -82,8 +85,11 @@ TEST(MemoryEstimate, RealWeightsAreDoublesAndNeverDense) {
   const uint64_t csr = local_v * 8 + 5000 * (4 + 8) + std::min<uint64_t>(5000, local_v * 2) * 12 + 2 * 64;
   EXPECT_EQ(n.local_graph, csr);
   EXPECT_EQ(n.load, 5000u * 20);
-  EXPECT_EQ(n.run, csr + local_v * (8 + 1 + 8) + local_v * 2 * 8);
+  EXPECT_EQ(n.run, csr + local_v * (8 + 1 + 8)  // value, frontier, scatter value
+                       + 2 * 8 * 16             // a source index per node: 16 B per 64 vertices
+                       + local_v * 2 * 8);      // two accumulators
   EXPECT_EQ(n.dense, 0u) << "real weights run sparse supersteps only";
+  EXPECT_EQ(n.light_first, 0u) << "real weights run without delta-stepping's light-first copy";
 }
 
 // LCC runs on its own driver (compute/lcc_driver.h): the CSR and the
@@ -110,11 +116,11 @@ TEST(MemoryEstimate, SlotProgramsPayPerInEdge) {
   s.in_edges = 11000;
   const MemoryNeed n = estimate_node_memory(s, footprint_of<LabelPropagation>());
   EXPECT_EQ(n.load, 9000u * 8);
-  EXPECT_EQ(n.run, n.local_graph + 1000 * (4 + 1 + 4) + 2 * (1000 * 12 + 11000 * 4));
+  EXPECT_EQ(n.run, n.local_graph + 1000 * (4 + 1 + 4) + 16 * 16 + 2 * (1000 * 12 + 11000 * 4));
   EXPECT_EQ(n.dense, 0u) << "slot programs always scatter sparse";
 }
 
-// The estimate covers what build_local_graph and the dense copy really
+// The estimate covers what build_local_graph, the dense copy and SSSP's light-first copy really
 // allocate on a Kronecker graph (vector capacities), without overstating it
 // more than twice.
 TEST(MemoryEstimate, CoversTheNodesOwnStructures) {
@@ -123,12 +129,14 @@ TEST(MemoryEstimate, CoversTheNodesOwnStructures) {
     SCOPED_TRACE("P = " + std::to_string(P));
     const LocalGraph lg = build_local_graph(g, P, 0, true);
     uint64_t csr = (lg.out_degree.capacity() + lg.in_degree.capacity() + lg.global_of.capacity()) * 4;
-    uint64_t dense = 0, out = 0, in = 0;
+    uint64_t dense = 0, light_first = 0, out = 0, in = 0;
     const uint64_t per_segment = 1024;  // 4 KiB of 4-byte messages
     for (const EdgeBlock& b : lg.blocks) {
       csr += (b.sources.capacity() + b.targets.capacity() + b.weights.capacity()) * 4 + b.offsets.capacity() * 8;
       const DenseBlock d = build_dense_block(b, 0, b.sources.size(), true, 0, per_segment);
       dense += (d.targets.capacity() + d.sources.capacity() + d.weights.capacity()) * 4 + d.offsets.capacity() * 8;
+      const LightFirstBlock lf(b, 0, b.sources.size(), 16);
+      light_first += (lf.targets.capacity() + lf.weights.capacity() + lf.light.capacity()) * 4;
     }
     for (const Edge& e : g.edges) {
       out += e.src % P == 0;
@@ -146,6 +154,8 @@ TEST(MemoryEstimate, CoversTheNodesOwnStructures) {
     EXPECT_LE(n.local_graph, 2 * csr);
     EXPECT_GE(n.dense, dense);
     EXPECT_LE(n.dense, 2 * dense);
+    EXPECT_GE(n.light_first, light_first);
+    EXPECT_LE(n.light_first, 2 * light_first);
   }
 }
 

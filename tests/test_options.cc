@@ -497,7 +497,7 @@ TEST_F(Options, TransportOptions) {
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "dense"}).engine.scatter, ScatterMode::kDense);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "sparse"}).engine.scatter, ScatterMode::kSparse);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "auto"}).engine.scatter, ScatterMode::kAuto);
-  EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a"}).engine.segment_bytes, 0u);  // half the L2, decided by the engine
+  EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a"}).engine.segment_bytes, 0u);  // the L2, decided by the engine
   EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a", "--segment-kib", "256"}).engine.segment_bytes, 256u * 1024);
   // Keepalives are capped at a fifth of the peer timeout (0.1 s -> 20 ms).
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--peer-timeout", "0.1"}).transport.keepalive_ms, 20.0);

@@ -1,0 +1,29 @@
+// A fixed-size bitmap over [0, size): the frontier's membership test
+// (compute/frontier.h) and a level-synchronous program's reached
+// destinations (compute/worker.h). One owner; no atomics.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace wg {
+
+class Bitmap {
+ public:
+  Bitmap() = default;
+  explicit Bitmap(uint64_t size) : words_((size + 63) / 64, 0) {}
+
+  bool test(uint64_t i) const { return (words_[i >> 6] >> (i & 63)) & 1; }
+  void set(uint64_t i) { words_[i >> 6] |= uint64_t{1} << (i & 63); }
+  void reset(uint64_t i) { words_[i >> 6] &= ~(uint64_t{1} << (i & 63)); }
+  void clear() { std::fill(words_.begin(), words_.end(), 0); }
+  uint64_t* words() { return words_.data(); }
+  const uint64_t* words() const { return words_.data(); }
+  uint64_t num_words() const { return words_.size(); }
+
+ private:
+  std::vector<uint64_t> words_;
+};
+
+}  // namespace wg
