@@ -66,7 +66,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::unique_ptr<uint8_t[]> frame(new uint8_t[len ? len : 1]);  // operator new[]: 16-byte aligned, as mbuf data
   if (len) std::memcpy(frame.get(), data + 1, len);
 
-  const ValidationContext ctx{kJob, kMyRank, kNodes, wire::kDefaultUdpPort, domains, record_bytes};
+  // By field name: ValidationContext grew fields (queues, mtu) between the
+  // port and record_bytes, and positional init put record_bytes in the wrong one.
+  ValidationContext ctx{kJob, kMyRank, kNodes, wire::kDefaultUdpPort};
+  ctx.domains = domains;
+  ctx.record_bytes = record_bytes;
   if (validate_frame(frame.get(), static_cast<uint32_t>(len), ctx) != DropReason::kNone) return 0;
   const wire::BucketHeader* h = bucket_header(frame.get());
   SuperstepLedger ledger(kNodes, kMyRank);

@@ -28,7 +28,7 @@ using namespace wg;
 
 // The parser's format and the bytes it reads (the binary target spends the
 // first byte on choosing the record).
-GraphFormat format_of(std::string_view& bytes) {
+GraphFormat format_of([[maybe_unused]] std::string_view& bytes) {
 #if WG_FUZZ_PARSER == 1
   return GraphFormat::kEdgeList;
 #elif WG_FUZZ_PARSER == 2
