@@ -53,6 +53,19 @@ __attribute__((target("sse4.2,pclmul"))) inline uint32_t shift(uint32_t crc, siz
   return static_cast<uint32_t>(_mm_crc32_u64(0, static_cast<uint64_t>(_mm_cvtsi128_si64(product))));
 }
 
+// a * k (each lane's low qword by k's low, high by high) + d: 0x96 is a
+// three-way XOR. A function, not a lambda: a lambda does not inherit its
+// enclosing function's target attribute, so it fails to compile wherever
+// -march=native lacks AVX-512 (AMD Zen 3 has VPCLMULQDQ on 256 bits only).
+__attribute__((target("avx512f,vpclmulqdq"))) inline __m512i fold(__m512i a, __m512i k, __m512i d) {
+  return _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(a, k, 0x00), _mm512_clmulepi64_epi128(a, k, 0x11), d,
+                                   0x96);
+}
+
+__attribute__((target("pclmul"))) inline __m128i fold(__m128i a, __m128i k, __m128i d) {
+  return _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(a, k, 0x00), _mm_clmulepi64_si128(a, k, 0x11)), d);
+}
+
 // Folding with carry-less multiplies on 512-bit registers (AVX-512
 // VPCLMULQDQ: four 128-bit lanes per instruction), two accumulators of 64
 // bytes: each step multiplies an accumulator's lanes by x^(1024 +- 32) and
@@ -65,11 +78,6 @@ __attribute__((target("sse4.2,pclmul,avx512f,vpclmulqdq"))) uint32_t crc32c_fold
                                          kFold1024Lo, kFold1024Hi, kFold1024Lo);
   const __m512i k512 = _mm512_set_epi64(kFold512Hi, kFold512Lo, kFold512Hi, kFold512Lo, kFold512Hi, kFold512Lo,
                                         kFold512Hi, kFold512Lo);
-  // a * k (each lane's low qword by k's low, high by high) + d: 0x96 is a three-way XOR.
-  auto fold = [](__m512i a, __m512i k, __m512i d) {
-    return _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(a, k, 0x00), _mm512_clmulepi64_epi128(a, k, 0x11), d,
-                                     0x96);
-  };
   __m512i x0 = _mm512_loadu_si512(p);
   __m512i x1 = _mm512_loadu_si512(p + 64);
   x0 = _mm512_xor_si512(x0, _mm512_castsi128_si512(_mm_cvtsi32_si128(static_cast<int>(crc))));
@@ -86,14 +94,11 @@ __attribute__((target("sse4.2,pclmul,avx512f,vpclmulqdq"))) uint32_t crc32c_fold
     n -= 64;
   }
   const __m128i k128 = _mm_set_epi64x(static_cast<int64_t>(kFold128Hi), static_cast<int64_t>(kFold128Lo));
-  auto fold128 = [&](__m128i a, __m128i d) {
-    return _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(a, k128, 0x00), _mm_clmulepi64_si128(a, k128, 0x11)), d);
-  };
   // The four lanes through memory: GCC 12 warns (wrongly) that
   // _mm512_extracti32x4_epi32 reads an uninitialized value.
   alignas(64) __m128i lanes[4];
   _mm512_store_si512(lanes, x0);
-  __m128i acc = fold128(fold128(fold128(lanes[0], lanes[1]), lanes[2]), lanes[3]);
+  __m128i acc = fold(fold(fold(lanes[0], k128, lanes[1]), k128, lanes[2]), k128, lanes[3]);
   uint64_t c = _mm_crc32_u64(0, static_cast<uint64_t>(_mm_cvtsi128_si64(acc)));
   c = _mm_crc32_u64(c, static_cast<uint64_t>(_mm_extract_epi64(acc, 1)));
   return crc32c_serial(p, n, static_cast<uint32_t>(c));
