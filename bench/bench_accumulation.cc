@@ -10,7 +10,7 @@
 //
 // Messages: 2^records-log2 PageRank records (u32 index, f32 value) with
 // uniformly random indices into Σ (2^sigma-log2 floats, 256 MiB by default),
-// packed 179 to a bucket into frames built once (wiregraph data buckets from
+// packed 177 to a bucket into frames built once (wiregraph data buckets from
 // node 1 to node 0) in mbufs. Each pass sends every frame through a net_ring
 // port (a loopback: what is transmitted is received) and folds what comes
 // back, on one lcore:
@@ -98,7 +98,7 @@ struct Result {
 class Bench {
  public:
   Bench(const Options& o, Dataplane& dp, uint64_t n_records, uint32_t sigma_entries)
-      : o_(o), dp_(dp), n_(n_records), port_(0) {
+      : o_(o), dp_(dp), n_(n_records), port_(0), seq_(dp.auth().receive_isn(1, 0)) {
     lg_.num_local = sigma_entries;  // one node, one domain: all ScalarAccumulator reads of the graph
     lg_.domains = 1;
     lg_.domain_offset = {0, sigma_entries};
@@ -134,7 +134,7 @@ class Bench {
     recs_.swap(out);
   }
 
-  // Packs the records, in order, 179 to a frame.
+  // Packs the records, in order, 177 to a frame.
   void pack() {
     for (uint64_t f = 0; f < frames_.size(); ++f) {
       const uint64_t first = f * wire::kMaxRecords;
@@ -272,7 +272,7 @@ class Bench {
   std::vector<wire::Record> recs_;
   std::vector<rte_mbuf*> frames_;
   FrameAddress addr_;
-  uint32_t seq_ = 0;  // next sequence number of the transport variant's frames
+  uint32_t seq_;  // next sequence number of the transport variant's frames (from the flow's ISN)
   static constexpr size_t kHuge = 2u << 20;
   float* thp_ = nullptr;
   bool thp_advised_ = false;
@@ -284,7 +284,7 @@ void usage() {
       "       [--trials N] [--warmup N] [--seed S] [--json PATH]\n"
       "EAL options must create a net_ring port (a loopback), e.g.\n"
       "  --no-pci --vdev net_ring0 -l 0 --no-huge -m 1536 --file-prefix bacc\n"
-      "DPDK memory: about 2.4 KiB per frame (2^records-log2 / 179 frames) plus 64 MiB.\n");
+      "DPDK memory: about 2.4 KiB per frame (2^records-log2 / 177 frames) plus 64 MiB.\n");
 }
 
 }  // namespace
@@ -323,6 +323,7 @@ int main(int argc, char** argv) {
     const uint32_t sigma = uint32_t{1} << o.sigma_log2;
     const unsigned frames = static_cast<unsigned>((n + wire::kMaxRecords - 1) / wire::kMaxRecords);
     Dataplane dp(DataplaneOptions{.job_token = kJob, .rank = 0, .nodes = 2, .mbufs = frames + 4096});
+    bench::take_on_loopback_peer(dp, kJob);
     char port_name[RTE_ETH_NAME_MAX_LEN] = "?";
     rte_eth_dev_get_name_by_port(dp.port_id(0), port_name);
     const auto tb = Clock::now();

@@ -29,6 +29,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/options.h"
+#include "dataplane/dataplane.h"
 #include "dataplane/frame.h"
 
 namespace wg::bench {
@@ -61,6 +62,34 @@ inline FrameAddress loopback_address(uint32_t job) {
   a.dst_ip = node_ipv4(job, 0);
   a.src_port = a.dst_port = wire::kDefaultUdpPort;
   return a;
+}
+
+// What discovery would do for that node 1: taken on at port 0 from that
+// address (its salt gives the first sequence number of each of its flows,
+// dp.auth().receive_isn(1, queue)), so that the transport's receive path
+// accepts its frames.
+inline void take_on_loopback_peer(Dataplane& dp, uint32_t job) {
+  if (!dp.take_on_peer(1, 0, loopback_address(job).src_mac, random_salt()))
+    throw std::runtime_error("the loopback peer is known at another address");
+}
+
+// The command line of the benchmarks without an EAL that take only
+// [--trials N] [--json FILE] (bench_crc, bench_mac). False when the program
+// should exit with *status (usage asked for, or a bad option).
+inline bool parse_trials_and_json(int argc, char** argv, unsigned* trials, std::string* json, int* status) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--trials" && i + 1 < argc) {
+      *trials = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
+    } else if (a == "--json" && i + 1 < argc) {
+      *json = argv[++i];
+    } else {
+      std::printf("usage: %s [--trials N (default %u)] [--json FILE]\n", argv[0], *trials);
+      *status = a == "--help" || a == "-h" ? 0 : 2;
+      return false;
+    }
+  }
+  return true;
 }
 
 using Clock = std::chrono::steady_clock;

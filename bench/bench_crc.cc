@@ -11,7 +11,7 @@
 //                  computes CRC32 Ethernet and CRC16, not CRC32C)
 //   isal           ISA-L's crc32_iscsi (libisal, which Debian's libdpdk-dev
 //                  depends on), when the build found it
-//   bucket_crc     the transport's own call (checksum field taken as zero)
+//   bucket_crc     the transport's own call (tag field taken as zero)
 //   memcpy         copying the bucket: a memory-speed reference
 //
 // Each candidate's CRC is checked against the serial one before it is timed.
@@ -36,6 +36,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dataplane/crc32c.h"
+#include "bench/bench_common.h"
 #include "dataplane/frame.h"
 #include "dataplane/wire.h"
 
@@ -87,17 +88,7 @@ double median(std::vector<double> v) {
 int main_crc(int argc, char** argv) {
   unsigned trials = 9;
   std::string json_path;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--trials" && i + 1 < argc) {
-      trials = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
-    } else if (a == "--json" && i + 1 < argc) {
-      json_path = argv[++i];
-    } else {
-      std::printf("usage: %s [--trials N (default 9)] [--json FILE]\n", argv[0]);
-      return a == "--help" || a == "-h" ? 0 : 2;
-    }
-  }
+  if (int status = 0; !bench::parse_trials_and_json(argc, argv, &trials, &json_path, &status)) return status;
   // Frames of random bytes; the buckets start 42 bytes in, as on the wire.
   std::vector<uint8_t> frames(kBuckets * 1536);
   std::mt19937 rng(42);
@@ -118,10 +109,11 @@ int main_crc(int argc, char** argv) {
     results[c].name = candidates[c].name;
     if (std::strcmp(candidates[c].name, "memcpy") == 0) continue;
     for (size_t i = 0; i < kBuckets; ++i) {
-      // bucket_crc zeroes the checksum field: compare it with the serial CRC of the same bytes.
+      // bucket_crc takes the tag field as zero: compare it with the serial CRC of the same bytes.
       uint8_t copy[kBucketBytes];
       std::memcpy(copy, bucket(i), kBucketBytes);
-      if (candidates[c].crc == run_bucket_crc) std::memset(copy + offsetof(wire::BucketHeader, checksum), 0, 4);
+      if (candidates[c].crc == run_bucket_crc)
+        std::memset(copy + offsetof(wire::BucketHeader, tag), 0, sizeof(wire::BucketHeader::tag));
       results[c].same_crc &= candidates[c].crc(bucket(i)) == run_serial(copy);
     }
   }

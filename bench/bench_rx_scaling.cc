@@ -147,6 +147,7 @@ class Bench {
     for (auto& m : frames_)
       if ((m = dp_.alloc()) == nullptr) throw std::runtime_error("mbuf pool too small");
     addr_ = bench::loopback_address(kJob);
+    for (unsigned q = 0; q < dp.queue_count(); ++q) seq_[q] = dp.auth().receive_isn(1, q);  // each flow's first
   }
   ~Bench() {
     for (rte_mbuf* m : frames_) rte_pktmbuf_free(m);
@@ -269,7 +270,7 @@ void usage() {
       "EAL options must create one net_ring port and as many lcores as the largest A in LIST, e.g.\n"
       "  --no-pci --vdev net_ring0 --lcores 0@0,1@1,2@0,3@1 --no-huge -m 2048 --file-prefix brx\n"
       "(lcores may share CPUs: oversubscribed lcores take turns). DPDK memory: about 2.4 KiB per frame\n"
-      "(2^records-log2 / 179 frames at MTU 1500) plus 64 MiB.\n");
+      "(2^records-log2 / 177 frames at MTU 1500) plus 64 MiB.\n");
 }
 
 // "1,2,4": numbers 1..max.
@@ -341,6 +342,7 @@ int main(int argc, char** argv) {
     const auto frames = static_cast<unsigned>((n + per_frame - 1) / per_frame);
     Dataplane dp(DataplaneOptions{
         .job_token = kJob, .rank = 0, .nodes = 2, .mbufs = frames + 4096, .queues = max_a, .mtu = o.mtu});
+    bench::take_on_loopback_peer(dp, kJob);
     TransportConfig tc;  // defaults of the wiregraph binary
     Transport transport(dp, tc);
     Bench b(o, dp, transport);

@@ -32,6 +32,8 @@ nlohmann::ordered_json config_json(const Config& c) {
           {"scatter", scatter},
           {"segment_kib", (c.engine.segment_bytes ? c.engine.segment_bytes : default_segment_bytes()) / 1024},
           {"window", c.transport.window},
+          {"authenticated", c.authenticated},
+          {"key_from", c.key_from},
           {"checksum", c.transport.checksum},
           {"fault_rx", describe(c.transport.rx_faults)},
           {"fault_tx", describe(c.transport.tx_faults)},

@@ -16,6 +16,7 @@
 #include "compute/graphalytics_input.h"
 #include "compute/kronecker.h"
 #include "compute/lcore_layout.h"
+#include "config/key_file.h"
 #include "dataplane/wire.h"
 
 namespace wg {
@@ -68,6 +69,8 @@ enum Opt {
   kOptDamping,
   kOptPrecision,
   kOptOutputFormat,
+  kOptKeyFile,
+  kOptNoAuth,
   kOptHelp,
 };
 
@@ -113,6 +116,8 @@ const option kLongOptions[] = {
     {"damping", required_argument, nullptr, kOptDamping},
     {"precision", required_argument, nullptr, kOptPrecision},
     {"output-format", required_argument, nullptr, kOptOutputFormat},
+    {"key-file", required_argument, nullptr, kOptKeyFile},
+    {"no-auth", no_argument, nullptr, kOptNoAuth},
     {"help", no_argument, nullptr, kOptHelp},
     {nullptr, 0, nullptr, 0},
 };
@@ -236,6 +241,35 @@ uint32_t default_job_token(const Config& c) {
   return static_cast<uint32_t>(h ^ (h >> 32)) | 1u;
 }
 
+// The job's key: --key-file, else WIREGRAPH_KEY, else none; with P > 1 a
+// node refuses to run without one unless --no-auth says so.
+void resolve_key(Config& c, const char* key_file, bool no_auth) {
+  if (no_auth && key_file != nullptr)
+    throw ConfigError(std::string("--no-auth and --key-file ") + key_file + " contradict each other: give one");
+  try {
+    if (no_auth) {
+      c.key_from = "--no-auth";
+    } else if (key_file != nullptr) {
+      c.key = read_key_file(key_file);
+      c.authenticated = true;
+      c.key_from = std::string("--key-file ") + key_file;
+    } else if (const char* v = std::getenv(kKeyEnvironmentVariable); v != nullptr && *v != '\0') {
+      const std::string what = std::string("environment variable ") + kKeyEnvironmentVariable;
+      c.key = parse_hex_key(v, what + " (read because --key-file is not given)");
+      c.authenticated = true;
+      c.key_from = what;
+    }
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
+  if (c.nodes > 1 && !c.authenticated && !no_auth)
+    throw ConfigError(std::string("no key: the nodes of a job authenticate every frame with a shared 32-byte key. "
+                                  "Make one (") + kMakeKeyCommand + "), give it to every node with --key-file key "
+                      "or in the environment variable " + kKeyEnvironmentVariable +
+                      " (64 hex digits), or run without authentication with --no-auth (anyone on the link can "
+                      "then forge frames)");
+}
+
 }  // namespace
 
 uint64_t Config::params_digest() const {
@@ -252,6 +286,7 @@ uint64_t Config::params_digest() const {
   add(damping_bits);
   add(double_precision);  // the record size follows the messages' width
   add(transport.checksum);  // a node that checks CRCs drops every frame of one that does not send them
+  add(authenticated);       // (never compared: hellos of nodes that differ here do not verify)
   add(domains);             // senders address vertices by their slot in the destination's domains
   add(domain_metis);
   add(rx_queues);           // every node plans every node's ranges and queues alike (compute/range_plan.h)
@@ -285,7 +320,12 @@ std::string Config::describe() const {
   o << ", job " << job << ", udp port " << udp_port;
   if (!out_dir.empty()) o << ", out " << out_dir;
   if (nodes > 1) {
-    o << ", window " << transport.window << ", checksum " << (transport.checksum ? "on" : "off");
+    if (authenticated)
+      o << ", frames authenticated (AES-128-GMAC, key from " << key_from << ")";
+    else
+      o << ", frames NOT authenticated (--no-auth: anyone on the link can forge them), checksum "
+        << (transport.checksum ? "on" : "off");
+    o << ", window " << transport.window;
     if (transport.rx_faults.any()) o << ", rx faults " << wg::describe(transport.rx_faults);
     if (transport.tx_faults.any()) o << ", tx faults " << wg::describe(transport.tx_faults);
   }
@@ -302,8 +342,10 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
   Config c;
   bool have_app = false, have_graph = false, have_rank = false, have_nodes = false,
        have_job = false, have_iterations = false, have_mbufs = false, have_undirected = false,
-       have_damping = false, have_precision = false, have_output_format = false;
+       have_damping = false, have_precision = false, have_output_format = false, have_checksum = false,
+       no_auth = false;
   const char* source_text = nullptr;
+  const char* key_file = nullptr;
   int64_t crash_rank = -1, crash_step = -1;
   optind = 0;  // full getopt reset (glibc): the EAL has used getopt before us
   opterr = 0;
@@ -391,7 +433,15 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
       case kOptAst: c.transport.ast_us = parse_positive("ast-us", optarg, kMaxMicros); break;
       case kOptAckDelay: c.transport.ack_delay_us = parse_positive("ack-delay-us", optarg, kMaxMicros); break;
       case kOptKeepalive: c.transport.keepalive_ms = parse_positive("keepalive-ms", optarg, kMaxMicros / 1000); break;
-      case kOptChecksum: c.transport.checksum = parse_either("checksum", optarg, "on", "off"); break;
+      case kOptChecksum:
+        c.transport.checksum = parse_either("checksum", optarg, "on", "off");
+        have_checksum = true;
+        break;
+      case kOptKeyFile:
+        if (*optarg == '\0') throw ConfigError("--key-file: the file name is empty");
+        key_file = optarg;
+        break;
+      case kOptNoAuth: no_auth = true; break;
       case kOptFaultRx: c.transport.rx_faults = parse_faults("fault-rx", optarg); break;
       case kOptFaultTx: c.transport.tx_faults = parse_faults("fault-tx", optarg); break;
       case kOptFaultSeed: c.transport.fault_seed = parse_unsigned("fault-seed", optarg, 0, UINT64_MAX); break;
@@ -491,8 +541,19 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
     else
       c.engine.crash_at_superstep = crash_step;
   }
-  if ((c.transport.rx_faults.corrupt > 0 || c.transport.tx_faults.corrupt > 0) && !c.transport.checksum)
-    throw ConfigError("corrupt faults need --checksum on: without it a flipped bit is folded into the results");
+  resolve_key(c, key_file, no_auth);
+  // With a key the MAC catches every corruption the CRC would: frames carry
+  // no CRC, and --checksum belongs to runs without one.
+  if (c.authenticated) {
+    if (have_checksum)
+      throw ConfigError("--checksum: frames are authenticated (key from " + c.key_from +
+                        "): the MAC detects any corruption the CRC would; --checksum applies to --no-auth runs only");
+    c.transport.checksum = false;
+  }
+  if ((c.transport.rx_faults.corrupt > 0 || c.transport.tx_faults.corrupt > 0) && !c.authenticated &&
+      !c.transport.checksum)
+    throw ConfigError("corrupt faults need frames checked: a key, or --checksum on with --no-auth; without either a "
+                      "flipped bit is folded into the results");
   if (c.transport.rto_max_us < c.transport.rto_min_us)
     throw ConfigError("--rto-max-us " + std::to_string(c.transport.rto_max_us) + " is below --rto-min-us " +
                       std::to_string(c.transport.rto_min_us));

@@ -12,6 +12,7 @@
 #include "compute/engine_options.h"
 #include "compute/graph_reader.h"
 #include "compute/program_traits.h"
+#include "dataplane/frame_mac.h"
 #include "reliability/transport_config.h"
 
 namespace wg {
@@ -38,6 +39,13 @@ struct Config {
   bool graphalytics_output = false;       // --output-format graphalytics
   std::string out_dir;                    // empty: no result files
   uint32_t job_token = 0;                 // frames of other jobs are dropped
+  // Authenticated frames (dataplane/frame_mac.h): the job's secret from
+  // --key-file or WIREGRAPH_KEY. Required with P > 1 unless --no-auth.
+  bool authenticated = false;
+  MasterKey key{};
+  // "--key-file PATH", "environment variable WIREGRAPH_KEY", "--no-auth" or
+  // "none (one node)": for the banner, errors and nodeR.json.
+  std::string key_from = "none (one node)";
   uint16_t udp_port = 47000;
   unsigned mbufs = 16383;                 // mbufs in the node's pool
   unsigned domains = 0;                   // NUMA domains per node; 0: the machine's (libnuma)
@@ -61,7 +69,8 @@ class ConfigError : public std::runtime_error {
 // Parses the application arguments (argv[0] is the program name); --app must
 // name one of `programs` (apps/registry.h: program_traits()). Environment
 // fallbacks: rank from SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK; nodes
-// from SLURM_NTASKS, OMPI_COMM_WORLD_SIZE or PMI_SIZE. Throws ConfigError.
+// from SLURM_NTASKS, OMPI_COMM_WORLD_SIZE or PMI_SIZE; the key from
+// WIREGRAPH_KEY. Throws ConfigError.
 Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> programs);
 
 // True if the arguments ask for help (-h / --help anywhere).

@@ -38,6 +38,7 @@ Dataplane::Dataplane(const DataplaneOptions& o)
       peers_(o.nodes, o.job_token, o.rank, o.udp_port) {
   if (opt_.queues == 0 || opt_.queues > wire::kMaxQueues)
     throw std::runtime_error("--rx-queues must be 1.." + std::to_string(wire::kMaxQueues));
+  auth_ = std::make_unique<FrameAuth>(opt_.auth, opt_.nodes, opt_.rank, opt_.queues);
   for (unsigned p = 0; p < opt_.nodes; ++p) {
     src_port_.emplace_back();
     for (unsigned q = 0; q < wire::kMaxQueues; ++q) src_port_.back()[q] = static_cast<uint16_t>(opt_.udp_port + q);
@@ -113,8 +114,7 @@ void Dataplane::quiet_before_close() const { memif_quirks::quiet_before_close();
 
 namespace {
 
-// A broadcast frame (hello, abort) for `port`: always sealed (see the
-// receive path's classify).
+// A broadcast frame (hello, abort) for `port`, sealed (FrameAuth::seal_control).
 rte_mbuf* broadcast_frame(Dataplane& dp, unsigned port, const uint8_t* bucket, uint16_t bucket_bytes) {
   rte_mbuf* m = dp.alloc_control();
   if (m == nullptr) return nullptr;
@@ -127,7 +127,12 @@ rte_mbuf* broadcast_frame(Dataplane& dp, unsigned port, const uint8_t* bucket, u
   a.dst_ip = 0xffffffffu;
   a.src_port = a.dst_port = dp.options().udp_port;
   m->data_len = m->pkt_len = write_l2_l4(frame, a, bucket_bytes);
-  seal_bucket(frame, m->data_len);
+  // A hello names the port it leaves by (under its MAC): receivers count it
+  // only from that source address, so a copy replayed from elsewhere is not
+  // taken for the node.
+  if (bucket_header(frame)->kind == static_cast<uint8_t>(wire::Kind::kHello))
+    std::memcpy(frame + wire::kPayloadOffset + offsetof(wire::HelloPayload, port_mac), a.src_mac.data(), 6);
+  dp.auth().seal_control(frame, m->data_len);
   m->port = static_cast<uint16_t>(port);
   return m;
 }

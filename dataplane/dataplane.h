@@ -1,8 +1,9 @@
-// The node's DPDK resources, as one facade over four parts with one job each:
+// The node's DPDK resources, as one facade over five parts with one job each:
 //   Pools        (dataplane/pools.h)         the transmit pools per socket and the receive pool
 //   Ports        (dataplane/ports.h)         every ethdev port, its queues, bursts, link state, steering
 //   PeerTable    (dataplane/peer_table.h)    which port and addresses reach each rank
 //   BucketQueues (dataplane/bucket_queues.h) per-flow descriptor rings, per-queue local and hand-over rings
+//   FrameAuth    (dataplane/frame_auth.h)    this run's salt and keys, the peers' once verified
 // and the counters. Callers keep one name per operation; the parts are
 // reachable for code that needs only one of them.
 //
@@ -28,6 +29,7 @@
 #include "dataplane/bucket_queues.h"
 #include "dataplane/counters.h"
 #include "dataplane/frame.h"
+#include "dataplane/frame_auth.h"
 #include "dataplane/peer_table.h"
 #include "dataplane/pools.h"
 #include "dataplane/ports.h"
@@ -42,7 +44,8 @@ struct DataplaneOptions {
   unsigned nodes = 1;
   uint16_t udp_port = wire::kDefaultUdpPort;
   unsigned mbufs = 16383;     // buckets being built, queued, in flight or kept for retransmission
-  bool checksum = false;  // CRC32C on every frame sent, verified on every frame received
+  bool checksum = false;  // without a key: CRC32C on every frame sent, verified on every frame received
+  AuthOptions auth;       // a MAC on every frame (dataplane/frame_mac.h); the node requires it unless --no-auth
   unsigned queues = 1;     // receive queues per port (--rx-queues): one accumulator role each
   uint32_t mtu = wire::kMtu;  // --mtu: buckets fill frames of this size
   // Received frames: RX descriptors and frames held in reorder windows.
@@ -72,6 +75,8 @@ class Dataplane {
   Ports& ports() { return ports_; }
   PeerTable& peers() { return peers_; }
   BucketQueues& queues() { return *queues_; }
+  FrameAuth& auth() { return *auth_; }
+  const FrameAuth& auth() const { return *auth_; }
 
   // ---- pools ----
   rte_mempool* pool() const { return pools_->pool(); }
@@ -101,7 +106,8 @@ class Dataplane {
   // The ports' steering, if they agree (what this node's hello announces).
   Steering steering() const { return ports_.steering(); }
   // Sends a hello (or abort) on every port, now, to the broadcast address,
-  // always with its CRC; dropped if the port cannot take it (hellos repeat).
+  // sealed by FrameAuth::seal_control (a hello gets the port's MAC in its
+  // payload first); dropped if the port cannot take it (hellos repeat).
   // On tx queue 0: only while no sender role runs (ABORT after the roles
   // stopped), or from sender role 0 itself.
   void broadcast_now(const uint8_t* bucket, uint16_t bucket_bytes);
@@ -120,6 +126,17 @@ class Dataplane {
   bool learn_peer(unsigned rank, unsigned port, const MacAddress& mac) {
     return peers_.learn(rank, port, ports_[port].mac, mac);
   }
+  // What discovery does once `rank`'s hello is verified and echoes us: it
+  // is reached (and only heard) at `port` from `mac`; its salt gives its key
+  // and our flows' first sequence numbers (FrameAuth::confirm), published
+  // after the address. False (nothing changed) if the rank is known at
+  // another address. Membership calls it; tests and benchmarks that play a
+  // peer call it in its place.
+  bool take_on_peer(unsigned rank, unsigned port, const MacAddress& mac, const Salt& salt) {
+    if (!learn_peer(rank, port, mac)) return false;
+    auth_->confirm(rank, salt);
+    return true;
+  }
   const FrameAddress& address_of(unsigned rank) const { return peers_.address_of(rank); }
   unsigned port_of(unsigned peer) const { return peers_.port_of(peer); }
   // How `peer`'s ports steer (its hello says): under kRss, frames to it take
@@ -129,10 +146,6 @@ class Dataplane {
   // queue, and the header's queue; the wiregraph header and payload
   // (bucket_bytes of them) must already be written.
   void address(rte_mbuf* m, unsigned peer, uint16_t bucket_bytes, unsigned queue = 0) const;
-  // Writes the CRC32C (when checksums are on): the last change to a frame before it goes out.
-  void seal(rte_mbuf* m) const {
-    if (opt_.checksum) seal_bucket(rte_pktmbuf_mtod(m, uint8_t*), rte_pktmbuf_data_len(m));
-  }
 
   // ---- queues ----
   unsigned queue_count() const { return opt_.queues; }
@@ -171,6 +184,7 @@ class Dataplane {
   Ports ports_;
   PeerTable peers_;
   std::unique_ptr<BucketQueues> queues_;
+  std::unique_ptr<FrameAuth> auth_;
   QueueRoutes routes_ = QueueRoutes::single();
   // Per peer, per queue: the UDP source port of frames of that flow.
   std::vector<std::array<uint16_t, wire::kMaxQueues>> src_port_;

@@ -48,27 +48,29 @@ void write_bucket_header(uint8_t* frame, wire::Kind kind, uint32_t job_token, un
   h->version = wire::kVersion;
   h->kind = static_cast<uint8_t>(kind);
   h->job_token = job_token;
-  h->src_rank = static_cast<uint16_t>(src);
-  h->dst_rank = static_cast<uint16_t>(dst);
+  h->src_rank = static_cast<uint8_t>(src);
+  h->dst_rank = static_cast<uint8_t>(dst);
+  h->count = count;
   h->superstep = superstep;
   h->seq = 0;
   h->ack = 0;
-  h->count = count;
+  h->tsval = 0;
   h->flags = wire::kFlagNone;
   h->queue = 0;
-  h->checksum = 0;
   h->domain = 0;
-  h->tsval = 0;
+  std::memset(h->nonce, 0, sizeof h->nonce);
+  std::memset(h->tag, 0, sizeof h->tag);
 }
 
 uint32_t bucket_crc(const uint8_t* frame, uint32_t len) {
-  constexpr uint32_t kField = offsetof(wire::BucketHeader, checksum);
+  constexpr uint32_t kField = offsetof(wire::BucketHeader, tag);
+  constexpr uint32_t kFieldBytes = sizeof(wire::BucketHeader::tag);
   const uint8_t* h = frame + wire::kHeaderOffset;
   const uint32_t n = len - wire::kHeaderOffset;
-  static constexpr uint8_t kZero[4] = {0, 0, 0, 0};
+  static constexpr uint8_t kZero[kFieldBytes] = {};
   uint32_t crc = crc32c_serial(h, kField, 0xffffffffu);
-  crc = crc32c_serial(kZero, 4, crc);
-  return crc32c(h + kField + 4, n - kField - 4, crc);
+  crc = crc32c_serial(kZero, kFieldBytes, crc);
+  return crc32c(h + kField + kFieldBytes, n - kField - kFieldBytes, crc);
 }
 
 const char* drop_reason_name(DropReason r) {
@@ -93,6 +95,10 @@ const char* drop_reason_name(DropReason r) {
     case DropReason::kSlotOverflow: return "slot_overflow";
     case DropReason::kBadDomain: return "bad_domain";
     case DropReason::kBadQueue: return "bad_queue";
+    case DropReason::kBadMac: return "bad_mac";
+    case DropReason::kWrongAddress: return "wrong_address";
+    case DropReason::kUnverifiedPeer: return "unverified_peer";
+    case DropReason::kAuthMismatch: return "auth_mismatch";
     case DropReason::kNumReasons: break;
   }
   return "unknown";

@@ -32,7 +32,7 @@ uint32_t node_ipv4(uint32_t job_token, unsigned rank);
 // payload is `bucket_bytes` long. Returns the frame length.
 uint16_t write_l2_l4(uint8_t* frame, const FrameAddress& a, uint16_t bucket_bytes);
 
-// Fills the wiregraph header (checksum 0).
+// Fills the wiregraph header (nonce and tag 0).
 void write_bucket_header(uint8_t* frame, wire::Kind kind, uint32_t job_token, unsigned src,
                          unsigned dst, uint32_t superstep, uint16_t count);
 
@@ -71,6 +71,10 @@ enum class DropReason : uint8_t {
   kSlotOverflow,    // more messages for a vertex than it has in-edges (slot accumulators)
   kBadDomain,       // destination range beyond this node's ranges, or a range another queue owns
   kBadQueue,        // receive queue beyond --rx-queues, or not the one its UDP port names
+  kBadMac,          // the tag is not the frame's MAC under its sender's key (forged, corrupted, another key)
+  kWrongAddress,    // from a rank learned at another port or source MAC (or a HELLO naming another)
+  kUnverifiedPeer,  // from a rank whose HELLO has not been verified yet: no key to check it; it is resent
+  kAuthMismatch,    // a MAC at a node without a key, or none at a node with one (--no-auth on some nodes)
   kNumReasons,
 };
 const char* drop_reason_name(DropReason r);
@@ -94,12 +98,18 @@ struct ValidationContext {
 DropReason validate_frame(const uint8_t* frame, uint32_t len, const ValidationContext& ctx);
 
 // CRC32C of a bucket (wiregraph header + payload, up to `len` bytes of the
-// frame) with the checksum field taken as zero: dataplane/crc32c.h, three
-// interleaved crc32 chains joined by carry-less multiplies.
+// frame) with the tag field taken as zero: dataplane/crc32c.h, three
+// interleaved crc32 chains joined by carry-less multiplies. Frames of nodes
+// without a key (--no-auth) carry it in the tag's first 4 bytes.
 uint32_t bucket_crc(const uint8_t* frame, uint32_t len);
-inline void seal_bucket(uint8_t* frame, uint32_t len) { bucket_header(frame)->checksum = bucket_crc(frame, len); }
+inline void seal_bucket(uint8_t* frame, uint32_t len) {
+  const uint32_t crc = bucket_crc(frame, len);
+  std::memcpy(bucket_header(frame)->tag, &crc, sizeof crc);
+}
 inline bool bucket_crc_ok(const uint8_t* frame, uint32_t len) {
-  return bucket_header(frame)->checksum == bucket_crc(frame, len);
+  uint32_t crc;
+  std::memcpy(&crc, bucket_header(frame)->tag, sizeof crc);
+  return crc == bucket_crc(frame, len);
 }
 
 // Payload bytes of a validated frame (after the wiregraph header), from its

@@ -1,6 +1,6 @@
 // The message bucket on the wire: one MTU-sized Ethernet frame.
 //
-//   Ethernet (14) | IPv4 (20) | UDP (8) | BucketHeader (38) | records (8 B each) | -
+//   Ethernet (14) | IPv4 (20) | UDP (8) | BucketHeader (54) | records (8 B each) | -
 //
 // Decisions (DIGEST 6.1):
 // - UDP over IPv4 so that captures decode with standard tools and real NICs can
@@ -9,9 +9,15 @@
 // - Our header is little-endian: wiregraph clusters are homogeneous x86/ARM
 //   little-endian machines and byte swaps on every field would be pure cost.
 //   The standard headers (Ethernet, IPv4, UDP) are in network order as usual.
-// - The header is 38 bytes so that records start 80 bytes into the frame: with
+// - The header is 54 bytes so that records start 96 bytes into the frame: with
 //   DPDK's default 128-byte headroom, records are then 16-byte aligned in the
-//   mbuf on both send and receive.
+//   mbuf on both send and receive (and so is the 16-byte tag, at frame offset 80).
+// - Every frame is authenticated (dataplane/frame_mac.h): a 16-byte
+//   AES-128-GMAC tag over the header (tag taken as zero) and payload, under
+//   the sender's frame key and an IV made of the sealing context and the
+//   header's 48-bit nonce counter. Without a key (--no-auth) the tag field
+//   holds the bucket's CRC32C in its first 4 bytes (--checksum on; HELLO and
+//   ABORT always), else zeros.
 // - Records are fixed-size (index, value) pairs: the index is the
 //   destination vertex's index within its NUMA domain on its owner node
 //   (with one domain, v / P: round-robin), so 32 bits suffice; the value is
@@ -31,8 +37,11 @@ namespace wg::wire {
 inline constexpr uint16_t kMagic = 0x4757;  // "WG" in little-endian memory order
 // 2: records sized by the program, END carries 64 bytes of aggregate;
 // 3: the hello names the input (nodes load their share after discovery);
-// 4: and ACK frames carry an AckPayload (selective ack, receive drops).
-inline constexpr uint8_t kVersion = 4;
+// 4: and ACK frames carry an AckPayload (selective ack, receive drops);
+// 5: authenticated frames: a 16-byte tag (MAC, or the CRC) and a 48-bit nonce
+//    counter in the header, 8-bit ranks; HELLO carries the sender's salt,
+//    port MAC and echoes of the salts it heard, ABORT the salt.
+inline constexpr uint8_t kVersion = 5;
 inline constexpr uint16_t kDefaultUdpPort = 47000;
 inline constexpr uint32_t kMtu = 1500;     // IP packet size (without Ethernet header): the default
 inline constexpr uint32_t kMaxMtu = 9000;  // jumbo frames (--mtu), where the port takes them
@@ -56,6 +65,7 @@ inline constexpr bool is_sequenced(Kind k) { return k == Kind::kData || k == Kin
 enum Flags : uint8_t {
   kFlagNone = 0,
   kFlagHelloReply = 1,  // a hello sent in answer to another: never answered itself
+  kFlagMac = 2,         // the tag is a MAC (the sender has a key); else the CRC or nothing
 };
 
 struct __attribute__((packed)) BucketHeader {
@@ -63,21 +73,25 @@ struct __attribute__((packed)) BucketHeader {
   uint8_t version;
   uint8_t kind;         // Kind
   uint32_t job_token;   // frames of another job or a stranger are dropped
-  uint16_t src_rank;
-  uint16_t dst_rank;    // 0xffff = every node (hello)
+  uint8_t src_rank;
+  uint8_t dst_rank;     // 0xff = every node (hello, abort)
+  uint16_t count;       // data: records; control: payload bytes
   uint32_t superstep;
   uint32_t seq;         // per-connection bucket number (reliability/)
   uint32_t ack;         // cumulative ack (reliability/)
-  uint16_t count;       // data: records; control: payload bytes
-  uint8_t flags;        // Flags
-  uint8_t queue;        // the flow's receive queue at the destination (0 for HELLO, ABORT): see kMaxQueues
-  uint32_t checksum;    // CRC32C of the bucket, 0 when not used
-  uint16_t domain;      // data: destination range (compute/range_plan.h: a cache-sized part of one NUMA
-                        // domain), whose accumulator folds it; else 0
   uint32_t tsval;       // sequenced frames: when this transmission left (sender's TSC >> kTsShift,
                         // wraps), echoed in ACK frames (reliability/); else 0
+  uint8_t flags;        // Flags
+  uint8_t queue;        // the flow's receive queue at the destination (0 for HELLO, ABORT): see kMaxQueues
+  uint16_t domain;      // data: destination range (compute/range_plan.h: a cache-sized part of one NUMA
+                        // domain), whose accumulator folds it; else 0
+  uint8_t nonce[6];     // the sealing context's 48-bit frame counter, little-endian: with the context,
+                        // the MAC's IV (dataplane/frame_mac.h); 0 without a key
+  uint8_t tag[16];      // AES-128-GMAC of header (this field as zero) and payload; without a key
+                        // (--no-auth) the CRC32C of the same bytes in the first 4 (when checksummed)
 };
-static_assert(sizeof(BucketHeader) == 38);
+static_assert(sizeof(BucketHeader) == 54);
+static_assert(offsetof(BucketHeader, tag) == 38);
 static_assert(std::is_standard_layout_v<BucketHeader>);
 
 template <class Value>
@@ -89,13 +103,13 @@ using Record = RecordOf<uint32_t>;  // the record of every 4-byte message
 static_assert(sizeof(Record) == 8 && alignof(Record) == 4);
 static_assert(sizeof(RecordOf<double>) == 12 && sizeof(RecordOf<uint64_t[2]>) == 20);
 
-inline constexpr uint16_t kBroadcastRank = 0xffff;
+inline constexpr uint8_t kBroadcastRank = 0xff;
 inline constexpr size_t kEthHeaderBytes = 14;
 inline constexpr size_t kIpv4HeaderBytes = 20;
 inline constexpr size_t kUdpHeaderBytes = 8;
 inline constexpr size_t kHeaderOffset = kEthHeaderBytes + kIpv4HeaderBytes + kUdpHeaderBytes;
 inline constexpr size_t kPayloadOffset = kHeaderOffset + sizeof(BucketHeader);
-static_assert(kPayloadOffset == 80);
+static_assert(kPayloadOffset == 96);
 // Payload bytes (after the wiregraph header) of a frame of `mtu`.
 constexpr size_t payload_bytes(uint32_t mtu) { return mtu - kIpv4HeaderBytes - kUdpHeaderBytes - sizeof(BucketHeader); }
 inline constexpr size_t kMaxPayloadBytes = payload_bytes(kMtu);  // control payloads fit any MTU
@@ -103,9 +117,9 @@ inline constexpr size_t kMaxPayloadBytes = payload_bytes(kMtu);  // control payl
 constexpr uint16_t records_per_bucket(size_t record_bytes, uint32_t mtu = kMtu) {
   return static_cast<uint16_t>(payload_bytes(mtu) / record_bytes);
 }
-static_assert(records_per_bucket(8, kMaxMtu) == 1116);
+static_assert(records_per_bucket(8, kMaxMtu) == 1114);
 inline constexpr uint16_t kMaxRecords = records_per_bucket(sizeof(Record));  // 8-byte records
-static_assert(kMaxRecords == 179);
+static_assert(kMaxRecords == 177);
 inline constexpr size_t kMaxFrameBytes = kEthHeaderBytes + kMtu;  // 1514, FCS not counted
 constexpr size_t frame_bytes(uint32_t mtu) { return kEthHeaderBytes + mtu; }
 
@@ -115,7 +129,7 @@ inline constexpr size_t kWireOverheadBytes = 24;
 
 // ---- control payloads ------------------------------------------------------
 
-inline constexpr unsigned kMaxNodes = 64;  // heard_mask is one 64-bit word
+inline constexpr unsigned kMaxNodes = 64;  // membership keeps its sets of peers in one 64-bit word
 
 struct __attribute__((packed)) HelloPayload {
   uint32_t nodes;             // P
@@ -125,9 +139,12 @@ struct __attribute__((packed)) HelloPayload {
   uint64_t input_size;        // file bytes, or generated edges
   uint64_t input_digest;      // the file header's digest, or the generator's spec
   uint64_t params_digest;     // iterations, source, ...: every node must run the same job
-  uint64_t heard_mask;        // bit r: the sender has heard node r's hello
+  uint8_t salt[16];           // the sender's salt for this run: its frame key and its flows' ISNs
+  uint8_t port_mac[6];        // the sending port's MAC: the hello counts only from that address
+  uint8_t pad[2];
+  uint64_t echo[kMaxNodes];   // echo[r]: the first 8 bytes of the salt the sender last heard in node r's
+                              // hello (0: none yet); a peer is taken on only once its hello echoes ours
 };
-
 struct __attribute__((packed)) EndPayload {
   uint64_t buckets_to_dst;    // data buckets the source sent to the destination this superstep
   uint64_t messages_to_dst;   // records in them
@@ -152,8 +169,9 @@ struct __attribute__((packed)) FinPayload {
 };
 
 struct __attribute__((packed)) AbortPayload {
+  uint8_t salt[16];           // the sender's salt (an abort may come from a node not yet taken on)
   uint32_t reason_len;
-  char reason[400];
+  char reason[400];           // printed only after sanitising (reliability/wire_text.h)
 };
 
 // ACK frames: which frames beyond the cumulative ack (the header's `ack`)

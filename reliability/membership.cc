@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "dataplane/idle.h"
+#include "reliability/wire_text.h"
 
 namespace wg {
 
@@ -36,6 +37,7 @@ Membership::Membership(Dataplane& dp, const MembershipInfo& info)
       info_(info),
       rank_(dp.options().rank),
       all_peers_((info.nodes >= 64 ? ~0ULL : (1ULL << info.nodes) - 1) & ~(1ULL << rank_)),
+      echo_(info.nodes, 0),
       last_heard_tsc_(std::make_unique<std::atomic<uint64_t>[]>(size_t{info.nodes} * dp.queue_count())) {
   const uint64_t now = rte_rdtsc();
   for (size_t i = 0; i < size_t{info.nodes} * dp.queue_count(); ++i) last_heard_tsc_[i].store(now, std::memory_order_relaxed);
@@ -67,7 +69,9 @@ void Membership::send_hello(bool reply) {
   h.input_size = info_.input_size;
   h.input_digest = info_.input_digest;
   h.params_digest = info_.params_digest;
-  h.heard_mask = heard_ | (1ULL << rank_);
+  std::memcpy(h.salt, dp_.auth().salt().data(), sizeof h.salt);
+  for (unsigned r = 0; r < info_.nodes; ++r) h.echo[r] = echo_[r];
+  // port_mac: each port's own, written as it leaves (Dataplane::broadcast).
   std::memcpy(frame + wire::kPayloadOffset, &h, sizeof h);
   dp_.broadcast(frame + wire::kHeaderOffset, sizeof frame - wire::kHeaderOffset);
 }
@@ -83,16 +87,29 @@ void Membership::discover(double timeout_s, const Pump& pump) {
     } else {
       idle.wait();
     }
-    if (std::chrono::duration<double>(Clock::now() - start).count() > timeout_s) {
-      const uint64_t missing = all_peers_ & ~heard_;
-      if (missing)
-        throw PeerError("no hello from node(s) " + rank_list(missing) + " within " +
-                        std::to_string(timeout_s) + " s (are they running, on the same link, with the same --job-id? " +
-                        dp_.link_state() + ")");
-      throw PeerError("node(s) " + rank_list(all_peers_ & ~heard_us_) + " never confirmed hearing this node within " +
-                      std::to_string(timeout_s) + " s (" + dp_.link_state() + ")");
-    }
+    if (std::chrono::duration<double>(Clock::now() - start).count() > timeout_s)
+      throw PeerError(discovery_failure(timeout_s));
   }
+}
+
+std::string Membership::discovery_failure(double timeout_s) const {
+  const RxCounters rx = dp_.rx_total();
+  std::string hint;
+  const uint64_t mismatched = rx.dropped[static_cast<size_t>(DropReason::kAuthMismatch)];
+  const uint64_t forged = rx.dropped[static_cast<size_t>(DropReason::kBadMac)];
+  if (mismatched > 0)
+    hint = "; " + std::to_string(mismatched) + " frame(s) dropped as auth_mismatch: " +
+           (dp_.auth().authenticated() ? "a node runs without a key (--no-auth) while this one has one"
+                                       : "a node has a key while this one runs with --no-auth");
+  else if (forged > 0 && dp_.auth().authenticated())
+    hint = "; " + std::to_string(forged) + " frame(s) failed authentication (bad_mac): do all nodes have the same key?";
+  const uint64_t unheard = all_peers_ & ~heard_any_;
+  if (unheard)
+    return "no hello from node(s) " + rank_list(unheard) + " within " + std::to_string(timeout_s) +
+           " s (are they running, on the same link, with the same --job-id? " + dp_.link_state() + ")" + hint;
+  const uint64_t unconfirmed = all_peers_ & ~(heard_ & heard_us_);
+  return "node(s) " + rank_list(unconfirmed) + " never confirmed hearing this node within " +
+         std::to_string(timeout_s) + " s (" + dp_.link_state() + ")" + hint;
 }
 
 void Membership::check_same_job(unsigned peer, const wire::HelloPayload& h) const {
@@ -117,33 +134,55 @@ void Membership::check_same_job(unsigned peer, const wire::HelloPayload& h) cons
                  hex(h.params_digest), hex(info_.params_digest));
 }
 
+DropReason Membership::on_hello(const uint8_t* frame, const wire::BucketHeader* h, unsigned port) {
+  const unsigned src = h->src_rank;
+  wire::HelloPayload hello;
+  std::memcpy(&hello, frame + wire::kPayloadOffset, sizeof hello);
+  check_same_job(src, hello);
+  Salt salt;
+  std::memcpy(salt.data(), hello.salt, salt.size());
+  MacAddress mac;
+  std::memcpy(mac.data(), frame + 6, 6);  // Ethernet source address (the hello's port_mac: the verifier checked)
+  const bool echoes_us = hello.echo[rank_] == salt_prefix(dp_.auth().salt());
+  FrameAuth& auth = dp_.auth();
+  if (auth.confirmed(src)) {
+    const bool same = auth.peer_salt(src) == salt && dp_.port_of(src) == port && dp_.address_of(src).dst_mac == mac;
+    if (!same) {
+      // Only a node that holds the key and heard us in this run can send a
+      // verified hello that echoes our salt (without a key: anyone).
+      if (echoes_us)
+        throw PeerError("two nodes claim rank " + std::to_string(src) +
+                        " (hellos from different addresses or runs: check every node's --rank)");
+      return DropReason::kWrongAddress;  // an earlier hello replayed from elsewhere
+    }
+  } else if (echoes_us) {
+    dp_.set_peer_steering(src, static_cast<Steering>(hello.rx_steering));
+    // Publishes the peer to every role: its address, key and ISNs.
+    if (!dp_.take_on_peer(src, port, mac, salt))
+      throw PeerError("two nodes claim rank " + std::to_string(src) + " (hellos from different addresses)");
+    heard_ |= 1ULL << src;
+  }
+  echo_[src] = salt_prefix(salt);
+  heard_any_ |= 1ULL << src;
+  if (echoes_us) heard_us_ |= 1ULL << src;
+  // Requests come only from nodes still discovering: answer them (at most
+  // one reply per 2 ms), so a node that finished early still confirms
+  // itself to a late one. A request that does not echo us yet is answered
+  // too: our reply's echo is what lets it take us on.
+  if (!(h->flags & wire::kFlagHelloReply)) send_hello(true);
+  return DropReason::kNone;
+}
+
 DropReason Membership::on_control(const uint8_t* frame, const wire::BucketHeader* h, unsigned port) {
   const unsigned src = h->src_rank;
   const uint8_t* payload = frame + wire::kPayloadOffset;
   switch (static_cast<wire::Kind>(h->kind)) {
-    case wire::Kind::kHello: {
-      wire::HelloPayload hello;
-      std::memcpy(&hello, payload, sizeof hello);
-      check_same_job(src, hello);
-      MacAddress mac;
-      std::memcpy(mac.data(), frame + 6, 6);  // Ethernet source address
-      const bool known = dp_.peer_known(src);
-      if (!dp_.learn_peer(src, port, mac))
-        throw PeerError("two nodes claim rank " + std::to_string(src) + " (hellos from different addresses)");
-      if (!known) dp_.set_peer_steering(src, static_cast<Steering>(hello.rx_steering));
-      heard_ |= 1ULL << src;
-      if (hello.heard_mask >> rank_ & 1) heard_us_ |= 1ULL << src;
-      // Requests come only from nodes still discovering: answer them (at most
-      // one reply per 2 ms), so a node that finished early still confirms
-      // itself to a late one.
-      if (!(h->flags & wire::kFlagHelloReply)) send_hello(true);
-      return DropReason::kNone;
-    }
+    case wire::Kind::kHello: return on_hello(frame, h, port);
     case wire::Kind::kAbort: {
       wire::AbortPayload a;
       std::memcpy(&a, payload, sizeof a);
       const size_t n = std::min<size_t>(a.reason_len, sizeof a.reason);
-      throw PeerError("node " + std::to_string(src) + " aborted: " + std::string(a.reason, n));
+      throw PeerError("node " + std::to_string(src) + " aborted: " + printable(std::string_view(a.reason, n)));
     }
     case wire::Kind::kAck: return DropReason::kNone;  // the transport used its ack; it proves liveness
     case wire::Kind::kData:
@@ -174,6 +213,7 @@ void Membership::abort_cluster(Dataplane& dp, const std::string& reason) {
   write_bucket_header(frame, wire::Kind::kAbort, dp.options().job_token, dp.options().rank, wire::kBroadcastRank, 0,
                       sizeof(wire::AbortPayload));
   wire::AbortPayload a{};
+  std::memcpy(a.salt, dp.auth().salt().data(), sizeof a.salt);
   a.reason_len = static_cast<uint32_t>(std::min(reason.size(), sizeof a.reason));
   std::memcpy(a.reason, reason.data(), a.reason_len);
   std::memcpy(frame + wire::kPayloadOffset, &a, sizeof a);

@@ -3,8 +3,17 @@
 // Discovery: every node broadcasts HELLO on each of its ports until it has
 // heard every peer and every peer has reported hearing it. A HELLO names the
 // job (app, P, graph size and fingerprint, parameters): a node whose job
-// differs is refused with an error naming the differing field. The source MAC
-// and port of a peer's HELLO are how we reach it afterwards.
+// differs is refused with an error naming the differing field. It also
+// carries the sender's salt for this run and, for every node, the salt it
+// last heard from it (the echo). A peer is taken on (confirmed) when its
+// verified HELLO echoes our salt: it has heard us in this run, so the hello
+// is no replay from an earlier one; its salt then gives its frame key and
+// the sequence numbers of our flows to it (dataplane/frame_auth.h), and the
+// source MAC and port of that HELLO are how we reach it afterwards and the
+// only address its frames are accepted from. A verified HELLO for a rank
+// already taken on from another address or with another salt stops the run
+// if it echoes our salt (two live nodes claim the rank); otherwise it is an
+// old hello replayed and is dropped.
 //
 // Liveness: the time each peer was last heard from (any valid frame), kept
 // per receive queue (each accumulator writes its own row) and read as the
@@ -71,7 +80,8 @@ class Membership {
   void broadcast_abort(const std::string& reason) { abort_cluster(dp_, reason); }
   static void abort_cluster(Dataplane& dp, const std::string& reason);
 
-  // Handles a validated HELLO, ABORT or ACK frame from port `port`.
+  // Handles a validated and verified (dataplane/frame_verifier.h) HELLO,
+  // ABORT or ACK frame from port `port`.
   DropReason on_control(const uint8_t* frame, const wire::BucketHeader* h, unsigned port);
   // Accumulator role `queue`: a valid frame from `rank` arrived.
   void heard_from(unsigned rank, unsigned queue = 0) {
@@ -86,13 +96,18 @@ class Membership {
   // peer's request (at most one per kReplyIntervalS).
   void send_hello(bool reply);
   void check_same_job(unsigned peer, const wire::HelloPayload& h) const;
+  DropReason on_hello(const uint8_t* frame, const wire::BucketHeader* h, unsigned port);
+  // Why discovery has not finished, for its timeout's error.
+  std::string discovery_failure(double timeout_s) const;
 
   Dataplane& dp_;
   MembershipInfo info_;
   unsigned rank_;
   uint64_t all_peers_;       // bit per peer rank (not us)
-  uint64_t heard_ = 0;       // peers whose HELLO we have
-  uint64_t heard_us_ = 0;    // peers whose HELLO lists us
+  uint64_t heard_any_ = 0;   // peers whose verified HELLO we have seen
+  uint64_t heard_ = 0;       // peers taken on (their HELLO echoes our salt)
+  uint64_t heard_us_ = 0;    // peers whose latest HELLO echoes our salt
+  std::vector<uint64_t> echo_;  // per rank: salt_prefix of its latest verified HELLO (0: none), echoed in ours
   uint64_t last_hello_tsc_ = 0;
   uint64_t last_reply_tsc_ = 0;
   // [queue * nodes + rank], written by accumulator role `queue` only

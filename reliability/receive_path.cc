@@ -15,11 +15,16 @@ void free_frame(void* f) { rte_pktmbuf_free(static_cast<rte_mbuf*>(f)); }
 ReceivePath::ReceivePath(Dataplane& dp, const TransportConfig& cfg, unsigned queue, AckChannel& acks_out,
                          AckState* ack_states, AckState* all_ack_states)
     : dp_(dp), queue_(queue), rx_(dp.rx_q[queue]), acks_out_(acks_out), ack_states_(ack_states),
-      all_ack_states_(all_ack_states), windows_(dp.options().nodes) {
+      all_ack_states_(all_ack_states), verifier_(dp.auth(), dp.peers(), dp.options().checksum),
+      windows_(dp.options().nodes) {
   const unsigned rank = dp.options().rank;
   for (unsigned p = 0; p < windows_.size(); ++p)
     if (p != rank) {
-      windows_[p] = std::make_unique<ReceiveWindow>(cfg.window, 0);
+      // Our salt gives the flow's first sequence number: the ack we stamp
+      // on frames to p is right before p's first frame arrives.
+      const uint32_t isn = dp.auth().receive_isn(p, queue);
+      windows_[p] = std::make_unique<ReceiveWindow>(cfg.window, isn);
+      ack_states_[p].rcv_ack.store(isn, std::memory_order_relaxed);  // before either path runs
       ack_states_[p].held.init(cfg.window);
     }
   port_drops_.assign(dp.num_ports(), 0);
@@ -41,12 +46,10 @@ ReceivePath::~ReceivePath() {
 DropReason ReceivePath::classify(rte_mbuf* m, const uint8_t* frame, const wire::BucketHeader* h, uint64_t now,
                                  bool* held) {
   const auto kind = static_cast<wire::Kind>(h->kind);
-  // HELLO and ABORT always carry a CRC, whatever --checksum says (they are
-  // rare): a node whose --checksum differs must still get the hello that
-  // names the mismatch, and a flipped bit must not fake one.
-  if (kind == wire::Kind::kHello || kind == wire::Kind::kAbort)
-    return bucket_crc_ok(frame, rte_pktmbuf_data_len(m)) ? DropReason::kNone : DropReason::kBadChecksum;
-  if (dp_.options().checksum && !bucket_crc_ok(frame, rte_pktmbuf_data_len(m))) return DropReason::kBadChecksum;
+  // Before anything the frame says is believed (its ack above all).
+  const DropReason why = verifier_.check(rte_pktmbuf_mtod(m, uint8_t*), rte_pktmbuf_data_len(m), m->port);
+  if (why != DropReason::kNone) return why;
+  if (kind == wire::Kind::kHello || kind == wire::Kind::kAbort) return DropReason::kNone;
   const unsigned src = h->src_rank;
   // The ack goes to the send path, which applies it in order
   // (SendWindow::on_ack), stale ones included: see ack_channel.h. An ACK
@@ -127,7 +130,7 @@ void ReceivePath::rejected(const wire::BucketHeader* h, DropReason why) {
   throw std::runtime_error("node " + std::to_string(h->src_rank) + " sent frame " + std::to_string(h->seq) +
                            " (kind " + std::to_string(h->kind) + ", superstep " + std::to_string(h->superstep) +
                            ") that passed the transport but cannot be used here: " + drop_reason_name(why) +
-                           " (corrupted in flight without --checksum on, or the nodes run different jobs)");
+                           " (corrupted in flight without a key or --checksum on, or the nodes run different jobs)");
 }
 
 FaultCounts ReceivePath::fault_counts() const {

@@ -2,7 +2,8 @@
 // (one lcore).
 //
 // Owns rx_burst on rx queue q of every port (through its receive fault
-// injector), frame validation, checksums, the ReceiveWindows of the flows
+// injector), frame validation, authentication (its FrameVerifier: MACs,
+// address pinning; the CRC without a key), the ReceiveWindows of the flows
 // (peer, q) (in-order exactly-once delivery, reorder buffer, duplicate
 // suppression) and delivery. A frame whose header names another queue (the
 // port steered it elsewhere: dataplane/steering.h) is handed to that queue's
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "dataplane/dataplane.h"
+#include "dataplane/frame_verifier.h"
 #include "reliability/ack_channel.h"
 #include "reliability/ack_state.h"
 #include "reliability/fault_injector.h"
@@ -65,8 +67,9 @@ class ReceivePath {
  private:
   template <class Deliver>
   void take(rte_mbuf* m, unsigned port, bool handed, uint64_t now, Deliver& deliver);
-  // Checksum, acks carried, receive window. kNone and !*held: deliver now;
-  // kNone and *held: the window keeps the frame; otherwise drop it.
+  // Authentication (or checksum), acks carried, receive window. kNone and
+  // !*held: deliver now; kNone and *held: the window keeps the frame;
+  // otherwise drop it.
   DropReason classify(rte_mbuf* m, const uint8_t* frame, const wire::BucketHeader* h, uint64_t now, bool* held);
   void publish_ack(unsigned peer) {
     ack_states_[peer].rcv_ack.store(windows_[peer]->ack(), std::memory_order_release);
@@ -98,6 +101,7 @@ class ReceivePath {
   AckChannel& acks_out_;
   AckState* ack_states_;
   AckState* all_ack_states_;
+  FrameVerifier verifier_;
   std::vector<std::unique_ptr<ReceiveWindow>> windows_;  // per peer
   std::vector<std::unique_ptr<FaultInjector>> faults_;   // per port
   uint64_t acks_overflowed_ = 0;

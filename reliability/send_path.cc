@@ -39,7 +39,8 @@ uint16_t SendPath::burst(void* target, unsigned port, rte_mbuf** tx, uint16_t n)
 
 SendPath::SendPath(Dataplane& dp, const TransportConfig& cfg, unsigned queue, AckChannel& acks_in,
                    AckState* ack_states)
-    : dp_(dp), cfg_(cfg), rank_(dp.options().rank), target_{&dp, queue}, acks_in_(acks_in), ack_states_(ack_states),
+    : dp_(dp), cfg_(cfg), rank_(dp.options().rank), target_{&dp, queue},
+      sealer_(dp.auth(), queue, dp.options().checksum), acks_in_(acks_in), ack_states_(ack_states),
       conns_(dp.options().nodes), ack_delay_ticks_(us_to_ticks(cfg.ack_delay_us)),
       keepalive_ticks_(us_to_ticks(cfg.keepalive_ms * 1000)),
       published_acked_(std::make_unique<std::atomic<bool>[]>(dp.options().nodes)) {
@@ -67,18 +68,34 @@ SendPath::~SendPath() {
   }
 }
 
+// Acks of a flow not started yet say nothing about it (its window has no
+// sequence numbers yet).
 void SendPath::apply_received_acks() {
   apply_acks(
-      acks_in_, [this](uint32_t peer) { return peer < conns_.size() ? conns_[peer].window.get() : nullptr; },
+      acks_in_,
+      [this](uint32_t peer) {
+        return peer < conns_.size() && conns_[peer].started ? conns_[peer].window.get() : nullptr;
+      },
       free_frame);
 }
 
-void SendPath::stamp(rte_mbuf* m, uint32_t seq, uint32_t ack, uint64_t now) const {
-  wire::BucketHeader* h = bucket_header(rte_pktmbuf_mtod(m, uint8_t*));
+bool SendPath::start(unsigned peer) {
+  Connection& c = conns_[peer];
+  if (c.started) return true;
+  if (!dp_.auth().confirmed(peer)) return false;
+  // Nothing was pushed before: send_connection admits frames only from here on.
+  c.window->restart_at(dp_.auth().send_isn(peer, target_.queue));
+  c.started = true;
+  return true;
+}
+
+void SendPath::stamp(rte_mbuf* m, uint32_t seq, uint32_t ack, uint64_t now) {
+  uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
+  wire::BucketHeader* h = bucket_header(frame);
   h->seq = seq;
   h->ack = ack;
   h->tsval = static_cast<uint32_t>(now >> wire::kTsShift);  // the time SendWindow::transmitted records
-  dp_.seal(m);
+  sealer_.seal(frame, rte_pktmbuf_data_len(m));
 }
 
 SendPath::AckSnapshot SendPath::snapshot(unsigned peer) const {
@@ -113,7 +130,7 @@ unsigned SendPath::step() {
 }
 
 unsigned SendPath::send_connection(unsigned peer, uint64_t now) {
-  if (!dp_.peer_known(peer)) return 0;
+  if (!start(peer)) return 0;
   Connection& c = conns_[peer];
   SendWindow& w = *c.window;
   if (w.timed_out(now)) w.on_timeout(now);

@@ -8,7 +8,11 @@
 // queue q of every port (TxPort, one per port, with its transmit fault
 // injector). Flow q travels on tx queue q only, which is what steers it on
 // memif (queue pairs) and net_tap (tun flow steering: dataplane/steering.h).
-// Sender role 0 also sends the hellos (Dataplane::broadcast).
+// Sender role 0 also sends the hellos (Dataplane::broadcast). Every frame is
+// sealed here at each transmission (FrameSealer: the MAC with this role's
+// next nonce, or the CRC without a key). A flow starts once membership has
+// confirmed its peer: its first sequence number comes from the peer's salt
+// (FrameAuth::send_isn).
 //
 // Reads from receive path q: received acks through its AckChannel (applied
 // by apply_received_acks(), in arrival order) and what to ack through each
@@ -69,6 +73,7 @@ class SendPath {
   // All fields: sender role.
   struct Connection {
     std::unique_ptr<SendWindow> window;
+    bool started = false;        // the window starts at the flow's ISN (the peer is confirmed)
     uint32_t acked_to_peer = 0;  // last ack value sent
     uint64_t last_tx_tsc = 0;
     uint64_t acks_sent = 0;      // ACK-only frames
@@ -83,7 +88,9 @@ class SendPath {
   unsigned send_connection(unsigned peer, uint64_t now);
   static uint16_t burst(void* target, unsigned port, rte_mbuf** tx, uint16_t n);
   void send_ack(unsigned peer, uint64_t now);
-  void stamp(rte_mbuf* m, uint32_t seq, uint32_t ack, uint64_t now) const;
+  void stamp(rte_mbuf* m, uint32_t seq, uint32_t ack, uint64_t now);
+  // The peer is confirmed and its flow's window starts at its ISN.
+  bool start(unsigned peer);
   AckSnapshot snapshot(unsigned peer) const;
   void acked(unsigned peer, const AckSnapshot& s, uint64_t now);
 
@@ -96,6 +103,7 @@ class SendPath {
   TransportConfig cfg_;
   unsigned rank_;
   TxTarget target_;  // what the TxPorts transmit through: tx queue q
+  FrameSealer sealer_;
   AckChannel& acks_in_;
   AckState* ack_states_;
   std::vector<Connection> conns_;

@@ -24,6 +24,11 @@ SendWindow::SendWindow(uint32_t capacity, uint32_t initial_seq, const Congestion
       ast_ticks_(cc.ast_init_ticks),
       rto_ticks_(cc.rto_init_ticks) {}
 
+void SendWindow::restart_at(uint32_t seq) {
+  if (snd_nxt_ != snd_una_ || stats_.frames != 0) throw std::logic_error("SendWindow::restart_at after frames were pushed");
+  snd_una_ = snd_tx_ = snd_nxt_ = rtx_cursor_ = seq;
+}
+
 uint32_t SendWindow::push(void* frame) {
   slot(snd_nxt_) = Slot{frame};
   return snd_nxt_++;

@@ -104,6 +104,9 @@ class SendWindow {
   uint32_t in_flight() const { return snd_nxt_ - snd_una_; }
   // Adds a frame; returns its sequence number. Precondition: !full().
   uint32_t push(void* frame);
+  // The first frame pushed gets sequence number `seq` (the flow's ISN,
+  // known once the peer is). Precondition: nothing was ever pushed.
+  void restart_at(uint32_t seq);
 
   // ---- transmission ----
   // Something to send: frames marked lost (to resend), or never sent.

@@ -53,6 +53,7 @@ ordered_json links_json(const std::vector<ConnectionReport>& links) {
                  {"timeouts", c.send.timeouts},
                  {"new_acks", c.send.new_acks},
                  {"stale_acks", c.send.stale_acks},
+                 {"invalid_acks", c.send.invalid_acks},  // acks of frames never sent (corrupt or forged)
                  {"sacked", c.send.sacked},
                  {"lost", c.send.lost},
                  {"probes", c.send.probes},

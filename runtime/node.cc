@@ -20,6 +20,8 @@ DataplaneOptions dataplane_options(const Config& c) {
   o.rx_mbufs = 0;  // the dataplane's default for this many nodes and this window
   o.window = c.transport.window;
   o.checksum = c.transport.checksum;
+  o.auth.authenticated = c.authenticated;
+  o.auth.key = c.key;
   o.queues = c.rx_queues;
   o.mtu = c.mtu;
   return o;

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
@@ -126,6 +127,21 @@ std::string write_rank_wrapper(const TempDir& dir, int rank, const std::string& 
       << "exec '" << binary_path() << "' \"$@\"\n";
   out.close();
   if (!out || ::chmod(path.c_str(), 0755) != 0) throw std::runtime_error("cannot write " + path);
+  return path;
+}
+
+std::string write_key_file(const TempDir& dir) {
+  const std::string path = dir.file("job.key");
+  std::random_device rd;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string key;
+  for (int i = 0; i < 64; ++i) key += kHex[rd() % 16];
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) throw std::runtime_error("cannot write " + path);
+  key += '\n';
+  const bool ok = ::write(fd, key.data(), key.size()) == static_cast<ssize_t>(key.size());
+  ::close(fd);
+  if (!ok) throw std::runtime_error("cannot write " + path);
   return path;
 }
 

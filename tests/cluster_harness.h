@@ -66,6 +66,11 @@ struct LaunchResult {
 // {"--binary", path}: the launcher takes the last --binary).
 std::string write_rank_wrapper(const TempDir& dir, int rank, const std::string& rank_command);
 
+// A fresh job key in `dir` (64 hex digits, mode 0600), as the launcher
+// makes one per run: for tests that start node binaries themselves (a node
+// of a job with P > 1 refuses to run without one). Returns its path.
+std::string write_key_file(const TempDir& dir);
+
 // Runs `python3 <launcher> --nodes .. --link .. --timeout .. --binary <bin>
 // -- <app_args>` in its own process group with stdout and stderr sent to
 // log_path. Kills the group if it outlives timeout_sec + a grace period, so a

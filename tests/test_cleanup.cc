@@ -74,13 +74,13 @@ int bind_socket(const std::string& path) {
 // A node of a 2-node job whose memif server socket is `socket`, waiting for a
 // peer that never comes (so that it is alive when the test signals it).
 std::vector<std::string> lonely_memif_node(const std::string& prefix, const std::string& socket,
-                                           const std::vector<std::string>& memory) {
+                                           const std::vector<std::string>& memory, const std::string& key) {
   std::vector<std::string> argv = {binary_path(), "--no-pci", "--lcores", "0", "--log-level", "lib.eal:error",
                                    "--file-prefix", prefix, "-m", "64"};
   argv.insert(argv.end(), memory.begin(), memory.end());
   argv.insert(argv.end(), {"--vdev", "net_memif1,role=server,socket=" + socket + ",socket-abstract=no,id=0", "--",
                            "--app", "bfs", "--graph", "kron:4:2", "--nodes", "2", "--rank", "0", "--hello-timeout",
-                           "120", "--mbufs", "2047"});
+                           "120", "--mbufs", "2047", "--key-file", key});
   return argv;
 }
 
@@ -99,8 +99,10 @@ TEST(NodeFiles, SigtermRemovesRuntimeDirHugepageFilesAndMemifSocket) {
   const std::string prefix = "wg_files_" + std::to_string(::getpid());
   const std::string socket = tmp.file("memif.sock");
   const std::string huge = usable_hugetlbfs();
+  const std::string key = write_key_file(tmp);
   ChildProcess node(lonely_memif_node(prefix, socket, huge.empty() ? std::vector<std::string>{"--no-huge"}
-                                                                   : std::vector<std::string>{"--huge-unlink=never"}),
+                                                                   : std::vector<std::string>{"--huge-unlink=never"},
+                                      key),
                     tmp.file("node.log"));
   ASSERT_TRUE(eventually([&] { return node_is_up(node) && fs::exists(socket); }, 60)) << node.output();
   const std::string runtime_dir = dpdk_runtime_root() + "/" + prefix;
@@ -133,7 +135,7 @@ TEST(NodeFiles, StaleMemifSocketIsRemovedAndOneInUseIsNamed) {
   ASSERT_GE(dead, 0);
   ::close(dead);  // the file stays, nobody listens: as after kill -9
   {
-    ChildProcess node(lonely_memif_node(prefix, socket, {"--no-huge"}), tmp.file("stale.log"));
+    ChildProcess node(lonely_memif_node(prefix, socket, {"--no-huge"}, write_key_file(tmp)), tmp.file("stale.log"));
     ASSERT_TRUE(eventually([&] { return node_is_up(node); }, 60)) << node.output();
     EXPECT_NE(node.output().find("removed stale memif socket " + socket), std::string::npos) << node.output();
     EXPECT_NE(node.output().find("port 0 net_memif1"), std::string::npos) << node.output();
@@ -143,7 +145,7 @@ TEST(NodeFiles, StaleMemifSocketIsRemovedAndOneInUseIsNamed) {
   }
   const int live = bind_socket(socket);
   ASSERT_GE(live, 0);
-  ChildProcess node(lonely_memif_node(prefix, socket, {"--no-huge"}), tmp.file("in-use.log"));
+  ChildProcess node(lonely_memif_node(prefix, socket, {"--no-huge"}, write_key_file(tmp)), tmp.file("in-use.log"));
   int status = 0;
   ASSERT_TRUE(node.wait(60, &status)) << node.output();
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << "status " << status << "\n" << node.output();
@@ -162,7 +164,7 @@ TEST(NodeFiles, StaleMemifSocketIsRemovedAndOneInUseIsNamed) {
 TEST(NodeFiles, AVdevTheEalCouldNotCreateIsNamed) {
   TempDir tmp;
   const std::string prefix = "wg_vdev_" + std::to_string(::getpid());
-  ChildProcess node(lonely_memif_node(prefix, tmp.file("no-such-dir/memif.sock"), {"--no-huge"}),
+  ChildProcess node(lonely_memif_node(prefix, tmp.file("no-such-dir/memif.sock"), {"--no-huge"}, write_key_file(tmp)),
                     tmp.file("node.log"));
   int status = 0;
   ASSERT_TRUE(node.wait(60, &status)) << node.output();

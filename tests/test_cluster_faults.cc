@@ -12,7 +12,9 @@
 //     launcher's check (scripts/wglib.py), whose verdict line is read,
 //   - the node reports (DIR/node<R>.json) show that the faults asked for were
 //     really injected and dealt with: frames dropped and retransmitted,
-//     duplicated and suppressed, reordered, corrupted and caught by CRC32C.
+//     duplicated and suppressed, reordered, corrupted and caught by the
+//     MAC (every run has the launcher's key) or, in the --no-auth runs, by
+//     CRC32C.
 // A run whose injector happened to draw no fault of the kind asked for (1% of
 // a few hundred frames can be none) proves nothing: it is repeated with the
 // next seed, at most kAttempts times. Wrong results are never retried.
@@ -70,6 +72,7 @@ struct FaultCounts {
 struct ClusterCounts {
   FaultCounts rx_faults, tx_faults;
   uint64_t bad_checksum = 0;        // rx.dropped.bad_checksum
+  uint64_t bad_mac = 0;             // rx.dropped.bad_mac
   uint64_t duplicate_drops = 0;     // rx.dropped.duplicate
   uint64_t beyond_window = 0;       // rx.dropped.beyond_window
   uint64_t frames = 0;              // links[].frames: first transmissions
@@ -108,6 +111,7 @@ void add(FaultCounts& to, const FaultCounts& f) {
     add(out->rx_faults, read_fault_counts(j, "rx", &error));
     add(out->tx_faults, read_fault_counts(j, "tx", &error));
     out->bad_checksum += json_counter(j, {"rx", "dropped", "bad_checksum"}, &error);
+    out->bad_mac += json_counter(j, {"rx", "dropped", "bad_mac"}, &error);
     out->duplicate_drops += json_counter(j, {"rx", "dropped", "duplicate"}, &error);
     out->beyond_window += json_counter(j, {"rx", "dropped", "beyond_window"}, &error);
     const auto links = j.find("links");
@@ -151,7 +155,7 @@ std::string describe(const ClusterCounts& c) {
     << c.rx_faults.duplicated << ", reordered " << c.rx_faults.reordered << ", corrupted "
     << c.rx_faults.corrupted << ", delayed " << c.rx_faults.delayed << "; tx faults seen "
     << c.tx_faults.seen << " (dropped " << c.tx_faults.dropped << "); dropped on receive: bad_checksum "
-    << c.bad_checksum << ", duplicate " << c.duplicate_drops << ", beyond_window " << c.beyond_window
+    << c.bad_checksum << ", bad_mac " << c.bad_mac << ", duplicate " << c.duplicate_drops << ", beyond_window " << c.beyond_window
     << "; links: frames " << c.frames << ", retransmissions " << c.retransmissions << ", timeouts " << c.timeouts;
   return s.str();
 }
@@ -162,8 +166,11 @@ std::string describe(const ClusterCounts& c) {
 // once (see fault_cases). kWindow4 reorders 20% of the frames at every node
 // and gives node 1 a reorder window of 4 frames (--window 4, through a node
 // wrapper) while node 0 sends up to 512 ahead: frames beyond node 1's window
-// are dropped there and must come back by retransmission.
-enum class Fault { kDrop01, kDrop1, kDrop10, kDrop30, kDup5, kReorder10, kCorrupt1, kMix, kDelay10, kTxDrop10, kWindow4 };
+// are dropped there and must come back by retransmission. kCorruptCrc is
+// kCorrupt1 without a key (--no-auth --checksum on): the CRC catches it.
+enum class Fault {
+  kDrop01, kDrop1, kDrop10, kDrop30, kDup5, kReorder10, kCorrupt1, kMix, kDelay10, kTxDrop10, kWindow4, kCorruptCrc
+};
 
 const char* fault_name(Fault f) {
   switch (f) {
@@ -178,6 +185,7 @@ const char* fault_name(Fault f) {
     case Fault::kDelay10: return "delay10";
     case Fault::kTxDrop10: return "txdrop10";
     case Fault::kWindow4: return "window4";
+    case Fault::kCorruptCrc: return "corrupt1crc";
   }
   return "?";
 }
@@ -191,9 +199,9 @@ std::vector<std::string> fault_args(Fault f) {
     case Fault::kDrop30: return {"--fault-rx", "drop=0.3"};
     case Fault::kDup5: return {"--fault-rx", "dup=0.05"};
     case Fault::kReorder10: return {"--fault-rx", "reorder=0.1"};
-    case Fault::kCorrupt1: return {"--fault-rx", "corrupt=0.01", "--checksum", "on"};
-    case Fault::kMix:
-      return {"--fault-rx", "drop=0.1,dup=0.05,reorder=0.1,corrupt=0.01", "--checksum", "on"};
+    case Fault::kCorrupt1: return {"--fault-rx", "corrupt=0.01"};
+    case Fault::kMix: return {"--fault-rx", "drop=0.1,dup=0.05,reorder=0.1,corrupt=0.01"};
+    case Fault::kCorruptCrc: return {"--fault-rx", "corrupt=0.01", "--no-auth", "--checksum", "on"};
     case Fault::kDelay10: return {"--fault-rx", "delay=0.1"};
     case Fault::kTxDrop10: return {"--fault-tx", "drop=0.1"};
     case Fault::kWindow4: return {"--fault-rx", "reorder=0.2"};
@@ -206,7 +214,12 @@ bool drops(Fault f) {
 }
 bool dups(Fault f) { return f == Fault::kDup5 || f == Fault::kMix; }
 bool reorders(Fault f) { return f == Fault::kReorder10 || f == Fault::kMix || f == Fault::kWindow4; }
-bool corrupts(Fault f) { return f == Fault::kCorrupt1 || f == Fault::kMix; }
+bool corrupts(Fault f) { return f == Fault::kCorrupt1 || f == Fault::kMix || f == Fault::kCorruptCrc; }
+// Corrupted frames are dropped as bad_checksum without a key, else as bad_mac.
+uint64_t caught(Fault f, const ClusterCounts& c) { return f == Fault::kCorruptCrc ? c.bad_checksum : c.bad_mac; }
+uint64_t caught_otherwise(Fault f, const ClusterCounts& c) {
+  return f == Fault::kCorruptCrc ? c.bad_mac : c.bad_checksum;
+}
 bool delays(Fault f) { return f == Fault::kDelay10; }
 bool tx_drops(Fault f) { return f == Fault::kTxDrop10; }
 
@@ -222,7 +235,8 @@ bool tx_drops(Fault f) { return f == Fault::kTxDrop10; }
   if (c.tx_faults.duplicated || c.tx_faults.reordered || c.tx_faults.corrupted || c.tx_faults.delayed)
     bad << " tx-faults-other-than-drop";
   if (f != Fault::kWindow4 && c.beyond_window) bad << " beyond_window-drops";
-  if (!corrupts(f) && c.bad_checksum) bad << " bad_checksum-drops";
+  if (!corrupts(f) && (c.bad_checksum || c.bad_mac)) bad << " bad_checksum-or-bad_mac-drops";
+  if (caught_otherwise(f, c)) bad << (f == Fault::kCorruptCrc ? " bad_mac-drops-without-a-key" : " bad_checksum-drops-with-a-key");
   if (bad.str().empty()) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "faults that were not asked for:" << bad.str() << " (" << describe(c)
                                        << ")";
@@ -240,7 +254,7 @@ bool tx_drops(Fault f) { return f == Fault::kTxDrop10; }
   if (dups(f) && c.duplicate_drops == 0) missing << " no duplicate suppressed;";
   if (reorders(f) && c.rx_faults.reordered == 0) missing << " nothing reordered;";
   if (corrupts(f) && c.rx_faults.corrupted == 0) missing << " nothing corrupted;";
-  if (corrupts(f) && c.bad_checksum == 0) missing << " no bad_checksum drop;";
+  if (corrupts(f) && caught(f, c) == 0) missing << (f == Fault::kCorruptCrc ? " no bad_checksum drop;" : " no bad_mac drop;");
   if (delays(f) && c.rx_faults.delayed == 0) missing << " nothing delayed;";
   if (tx_drops(f) && c.tx_faults.dropped == 0) missing << " nothing dropped on send;";
   if (tx_drops(f) && c.retransmissions == 0) missing << " no retransmission;";
@@ -413,8 +427,10 @@ std::string case_name(const ::testing::TestParamInfo<FaultCase>& info) { return 
 
 const char* graph_for(Fault f, App app) {
   if (f == Fault::kDrop01) return app == "sssp" || app == "bfs" || app == "cc" ? kLargerGraph : kLargeGraph;
-  return f == Fault::kDrop1 || f == Fault::kDup5 || f == Fault::kCorrupt1 || f == Fault::kMix ? kLargeGraph
-                                                                                              : kSmallGraph;
+  return f == Fault::kDrop1 || f == Fault::kDup5 || f == Fault::kCorrupt1 || f == Fault::kMix ||
+                 f == Fault::kCorruptCrc
+             ? kLargeGraph
+             : kSmallGraph;
 }
 
 // Coverage (issue #16 on top): every program on memif P=3 and tap P=2 under
@@ -422,13 +438,16 @@ const char* graph_for(Fault f, App app) {
 // duplication and 10% reordering there (32 runs). Before that:
 // what the issue asks for, every app x {memif, tap} x P in {2, 3}
 // x the six faults (1%, 10%, 30% loss, 5% duplication, 10% reordering, 1%
-// corruption with --checksum on) = 96 runs, plus one run of all faults at
-// once (drop=0.1,dup=0.05,reorder=0.1,corrupt=0.01, --checksum on) per
+// corruption, caught by the MAC since #14, by the CRC before) = 96 runs,
+// plus one run of all faults at once (drop=0.1,dup=0.05,reorder=0.1,
+// corrupt=0.01) per
 // (link, P), each with another app, plus a loss-free pagerank run per
 // (link, P, graph) as the 1e-5 reference, and the 4 peer-failure runs.
 // Then (issue #17) cd under the mix on every cluster and under 5% duplication
 // and 10% loss on memif P=3, and one run each of 10% delayed frames, 10% loss
 // on the send side (--fault-tx) and a 4-frame reorder window: 9 runs more.
+// Then (#14) 1% corruption without a key (--no-auth --checksum on, caught by
+// the CRC) on memif P=3 and tap P=2: 2 runs more.
 // Measured on the 2-CPU development machine, with other work running: 3.2 to
 // 3.5 minutes for the whole suite (most runs 1.5-2.5 s, 30% loss up to 6 s),
 // inside the ~6 minute budget, so the full matrix is the default.
@@ -475,6 +494,10 @@ std::vector<FaultCase> fault_cases() {
   cases.push_back({"memif", 2, "cc", Fault::kDelay10, seed += 10});
   cases.push_back({"memif", 3, "sssp", Fault::kTxDrop10, seed += 10});
   cases.push_back({"memif", 2, "pagerank", Fault::kWindow4, seed += 10});
+  // Corruption caught by the CRC in runs without a key (#14: --checksum
+  // belongs to --no-auth runs).
+  cases.push_back({"memif", 3, "sssp", Fault::kCorruptCrc, seed += 10});
+  cases.push_back({"tap", 2, "pagerank", Fault::kCorruptCrc, seed += 10});
   // Receive queues (issue #12): every program with 2 queues on memif P=3 and
   // 3 queues on tap P=2 under the mix, and under 10% loss with 4 queues on
   // memif P=2: one flow per (peer, queue), each with its own window, acks

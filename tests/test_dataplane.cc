@@ -23,7 +23,9 @@
 
 #include "dataplane/dataplane.h"
 #include "dataplane/frame.h"
+#include "dataplane/frame_auth.h"
 #include "dataplane/wire.h"
+#include "reliability/transport.h"
 
 namespace wg {
 namespace {
@@ -42,7 +44,7 @@ uint32_t be32(const uint8_t* p) {
 // the ring.
 class Loopback : public ::testing::Test {
  protected:
-  void make(unsigned ring_size, unsigned rank = 0, unsigned nodes = 2) {
+  void make(unsigned ring_size, unsigned rank = 0, unsigned nodes = 2, const AuthOptions& auth = {}) {
     static unsigned n = 0;
     const std::string name = "wg_test_loop" + std::to_string(n++);
     ring_ = rte_ring_create(name.c_str(), ring_size, static_cast<int>(rte_socket_id()), RING_F_SP_ENQ | RING_F_SC_DEQ);
@@ -56,6 +58,7 @@ class Loopback : public ::testing::Test {
     o.nodes = nodes;
     o.udp_port = kPort;
     o.mbufs = 2047;
+    o.auth = auth;
     dp_ = std::make_unique<Dataplane>(o);
   }
   void TearDown() override {
@@ -159,7 +162,7 @@ TEST_F(Loopback, BucketComesBackIntact) {
   EXPECT_EQ(dp_->queued(1), 1u);
   EXPECT_EQ(send_queued(1), 1u);
   EXPECT_EQ(dp_->queued(1), 0u);
-  const uint32_t len = 80 + kCount * 8;
+  const uint32_t len = 96 + kCount * 8;
   EXPECT_EQ(dp_->tx_q[0].frames, 1u);
   EXPECT_EQ(dp_->tx_q[0].bytes, len);
   EXPECT_EQ(dp_->tx_q[0].ring_full, 0u);
@@ -248,7 +251,7 @@ TEST_F(Loopback, BackPressureIsCountedAndOrderKept) {
   EXPECT_EQ(send_queued(1), 63u);
   EXPECT_GE(dp_->tx_q[0].ring_full, 1u);
   EXPECT_EQ(dp_->tx_q[0].frames, 63u);
-  EXPECT_EQ(dp_->tx_q[0].bytes, 63u * (80u + 16u)) << "refused frames are not counted as sent";
+  EXPECT_EQ(dp_->tx_q[0].bytes, 63u * (96u + 16u)) << "refused frames are not counted as sent";
   std::vector<rte_mbuf*> got = receive_all();
   ASSERT_EQ(got.size(), 63u);
   for (unsigned i = 0; i < got.size(); ++i) {
@@ -272,13 +275,85 @@ TEST_F(Loopback, HelloBroadcast) {
   ASSERT_EQ(got[0]->data_len, wire::kPayloadOffset + sizeof(wire::HelloPayload));
   for (int i = 0; i < 6; ++i) EXPECT_EQ(f[i], 0xff) << "broadcast MAC";
   EXPECT_EQ(be32(f + 30), 0xffffffffu);
-  // The bucket as given, except that hellos always carry their CRC32C.
+  // The bucket as given, except that hellos always carry their CRC32C (no
+  // key here) and name the port they leave by.
   EXPECT_TRUE(bucket_crc_ok(f, got[0]->data_len)) << "hellos are sealed whatever --checksum says";
+  EXPECT_EQ(std::memcmp(f + wire::kPayloadOffset + offsetof(wire::HelloPayload, port_mac), f + 6, 6), 0)
+      << "the hello's port_mac is its Ethernet source";
   std::vector<uint8_t> sent(f + wire::kHeaderOffset, f + wire::kHeaderOffset + sizeof bucket);
-  std::memset(sent.data() + offsetof(wire::BucketHeader, checksum), 0, 4);
+  std::memset(sent.data() + offsetof(wire::BucketHeader, tag), 0, sizeof(wire::BucketHeader::tag));
+  std::memset(sent.data() + sizeof(wire::BucketHeader) + offsetof(wire::HelloPayload, port_mac), 0, 6);
   EXPECT_EQ(std::memcmp(sent.data(), bucket, sizeof bucket), 0);
   EXPECT_EQ(validate_frame(f, got[0]->data_len, ValidationContext{kJob, 1, 2, kPort}), DropReason::kNone);
   rte_pktmbuf_free(got[0]);
+}
+
+// Authenticated frames through the transport's receive path (validation,
+// FrameVerifier, the receive window, delivery): this node is rank 0 of a
+// two-node job with a key; the test plays rank 1, sending its frames into
+// the loopback port as that node would seal them, and forgeries beside them.
+TEST_F(Loopback, TransportDeliversOnlyAuthenticFramesOfATakenOnPeer) {
+  MasterKey key{};
+  for (size_t i = 0; i < key.size(); ++i) key[i] = static_cast<uint8_t>(3 * i + 1);
+  make(1024, 0, 2, AuthOptions{true, key});
+  TransportConfig tc;
+  Transport transport(*dp_, tc);
+  const Salt peer_salt = random_salt();
+  FrameAuth peer(AuthOptions{true, key}, 2, 1, 1, &peer_salt);
+  FrameSealer sealer(peer, 0, false);
+  MasterKey other = key;
+  other[0] ^= 1;
+  FrameAuth stranger(AuthOptions{true, other}, 2, 1, 1, &peer_salt);
+  FrameSealer stranger_sealer(stranger, 0, false);
+
+  // A data bucket of two records (values v, v+1) from rank 1, sealed by `s`.
+  auto emit = [&](uint32_t seq, uint32_t value, const MacAddress& from, FrameSealer& s, bool bend = false) {
+    rte_mbuf* m = dp_->alloc();
+    ASSERT_NE(m, nullptr);
+    uint8_t* frame = rte_pktmbuf_mtod(m, uint8_t*);
+    write_bucket_header(frame, wire::Kind::kData, kJob, 1, 0, 0, 2);
+    bucket_header(frame)->seq = seq;
+    records(frame)[0] = wire::Record{0, value};
+    records(frame)[1] = wire::Record{1, value + 1};
+    FrameAddress a;
+    a.src_mac = from;
+    a.dst_mac = dp_->ports()[0].mac;
+    a.src_port = a.dst_port = kPort;
+    m->data_len = m->pkt_len = write_l2_l4(frame, a, sizeof(wire::BucketHeader) + 2 * sizeof(wire::Record));
+    s.seal(frame, m->data_len);
+    if (bend) records(frame)[1].value ^= 1;  // changed after sealing: in flight
+    ASSERT_EQ(rte_eth_tx_burst(port_, 0, &m, 1), 1);
+  };
+  std::vector<std::pair<uint32_t, uint32_t>> delivered;  // (seq, first value)
+  auto receive = [&] {
+    transport.receive_step([&](rte_mbuf*, unsigned, const uint8_t* f, const wire::BucketHeader* h) {
+      if (h->kind == static_cast<uint8_t>(wire::Kind::kData)) delivered.emplace_back(h->seq, records(f)[0].value);
+      return DropReason::kNone;
+    });
+  };
+  auto dropped = [&](DropReason r) { return dp_->rx_q[0].dropped[static_cast<size_t>(r)]; };
+
+  const uint32_t isn = dp_->auth().receive_isn(1, 0);
+  peer.confirm(0, dp_->auth().salt());  // rank 1 took us on: it starts its flow at our ISN
+  EXPECT_EQ(peer.send_isn(0, 0), isn);
+  emit(isn, 100, kPeerMac, sealer);
+  receive();
+  EXPECT_TRUE(delivered.empty());
+  EXPECT_EQ(dropped(DropReason::kUnverifiedPeer), 1u) << "no hello verified: no key to check rank 1 with";
+
+  ASSERT_TRUE(dp_->take_on_peer(1, 0, kPeerMac, peer_salt));  // what discovery does
+  emit(isn, 100, kPeerMac, sealer);                     // resent: delivered now
+  emit(isn + 1, 200, kPeerMac, sealer, true);           // bent in flight
+  emit(isn + 1, 300, kPeerMac, stranger_sealer);        // another key
+  emit(isn + 1, 400, MacAddress{0x02, 0, 0, 0, 0, 0x66}, sealer);  // a good MAC from another address
+  emit(isn + 1, 500, kPeerMac, sealer);
+  emit(isn + 7, 600, kPeerMac, stranger_sealer);        // would be held: refused before the window sees it
+  receive();
+  EXPECT_EQ(delivered, (std::vector<std::pair<uint32_t, uint32_t>>{{isn, 100}, {isn + 1, 500}}));
+  EXPECT_EQ(dropped(DropReason::kBadMac), 3u);
+  EXPECT_EQ(dropped(DropReason::kWrongAddress), 1u);
+  EXPECT_EQ(transport.report()[0].receive.held, 0u) << "no forged frame reached the receive window";
+  EXPECT_EQ(transport.report()[0].receive.delivered, 2u);
 }
 
 }  // namespace

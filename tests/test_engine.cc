@@ -427,7 +427,7 @@ TEST(EngineKronecker, Cc) { check_cc(kron()); }
 TEST(EngineKronecker, Cd) { check_cd(kron(), 4); }
 
 TEST(EngineKronecker, BigEnoughToFillBuckets) {
-  // The point of using it: supersteps with many full buckets (179 records).
+  // The point of using it: supersteps with many full buckets (177 records).
   EXPECT_GT(kron().num_edges(), 20u * wire::kMaxRecords);
 }
 

@@ -60,7 +60,7 @@ uint16_t rfc1071(const uint8_t* p, size_t n) {
   return static_cast<uint16_t>(~sum & 0xffff);
 }
 
-// Byte offsets (Ethernet 14, IPv4 20, UDP 8, then our 38-byte header).
+// Byte offsets (Ethernet 14, IPv4 20, UDP 8, then our 54-byte header).
 constexpr size_t kEthType = 12;
 constexpr size_t kIp = 14;
 constexpr size_t kIpTotalLen = kIp + 2;
@@ -72,9 +72,15 @@ constexpr size_t kHdrVersion = kHdr + 2;
 constexpr size_t kHdrKind = kHdr + 3;
 constexpr size_t kHdrJob = kHdr + 4;
 constexpr size_t kHdrSrc = kHdr + 8;
-constexpr size_t kHdrDst = kHdr + 10;
-constexpr size_t kHdrCount = kHdr + 24;
-constexpr size_t kRecords = 80;
+constexpr size_t kHdrDst = kHdr + 9;
+constexpr size_t kHdrCount = kHdr + 10;
+constexpr size_t kHdrFlags = kHdr + 28;
+constexpr size_t kHdrQueue = kHdr + 29;
+constexpr size_t kHdrDomain = kHdr + 30;
+constexpr size_t kHdrNonce = kHdr + 32;
+constexpr size_t kHdrTag = kHdr + 38;
+constexpr size_t kHeaderBytes = 54;
+constexpr size_t kRecords = 96;
 
 // ---- frame builders -------------------------------------------------------
 
@@ -98,7 +104,7 @@ std::vector<uint8_t> data_frame(uint16_t count, unsigned src = kPeer, unsigned d
     put_le32(&f[kRecords + 8 * i + 4], i + 100);
   }
   const uint16_t len = write_l2_l4(f.data(), address_from(src, dst),
-                                   static_cast<uint16_t>(38 + count * 8));
+                                   static_cast<uint16_t>(kHeaderBytes + count * 8));
   f.resize(len);
   return f;
 }
@@ -107,7 +113,7 @@ std::vector<uint8_t> control_frame(wire::Kind kind, uint16_t payload, unsigned d
   std::vector<uint8_t> f(kRecords + payload, 0);
   write_bucket_header(f.data(), kind, kJob, kPeer, dst, 3, payload);
   for (size_t i = kRecords; i < f.size(); ++i) f[i] = static_cast<uint8_t>(i);
-  const uint16_t len = write_l2_l4(f.data(), address_from(kPeer, kMe), static_cast<uint16_t>(38 + payload));
+  const uint16_t len = write_l2_l4(f.data(), address_from(kPeer, kMe), static_cast<uint16_t>(kHeaderBytes + payload));
   EXPECT_EQ(len, f.size());
   return f;
 }
@@ -134,8 +140,8 @@ void set_ip_len(std::vector<uint8_t>& f, uint16_t ip_len) {
 TEST(FrameEncode, DataFrameLayout) {
   constexpr uint16_t kCount = 5;
   const std::vector<uint8_t> f = data_frame(kCount);
-  // 14 + 20 + 8 + 38 + 5 * 8
-  ASSERT_EQ(f.size(), 120u);
+  // 14 + 20 + 8 + 54 + 5 * 8
+  ASSERT_EQ(f.size(), 136u);
   const uint8_t* p = f.data();
 
   // Ethernet: dst then src MAC, type IPv4.
@@ -146,10 +152,10 @@ TEST(FrameEncode, DataFrameLayout) {
   EXPECT_EQ(p[kEthType], 0x08);
   EXPECT_EQ(p[kEthType + 1], 0x00);
 
-  // IPv4: version 4, IHL 5 words, total length = 120 - 14, DF, TTL > 0, UDP.
+  // IPv4: version 4, IHL 5 words, total length = 136 - 14, DF, TTL > 0, UDP.
   EXPECT_EQ(p[kIp] >> 4, 4);
   EXPECT_EQ(p[kIp] & 0xf, 5);
-  EXPECT_EQ(be16(p + kIpTotalLen), 106);
+  EXPECT_EQ(be16(p + kIpTotalLen), 122);
   EXPECT_EQ(be16(p + kIp + 6) & 0x4000, 0x4000) << "DF flag";
   EXPECT_EQ(be16(p + kIp + 6) & 0x3fff, 0) << "no fragment offset / MF";
   EXPECT_GT(p[kIp + 8], 0) << "TTL";
@@ -165,52 +171,57 @@ TEST(FrameEncode, DataFrameLayout) {
   EXPECT_EQ(be16(p + kIpCksum), rfc1071(ip.data(), ip.size()));
   EXPECT_EQ(rfc1071(p + kIp, 20), 0);
 
-  // UDP: ports 47000 = 0xb798 in network order, length 8 + 38 + 40, checksum 0.
+  // UDP: ports 47000 = 0xb798 in network order, length 8 + 54 + 40, checksum 0.
   EXPECT_EQ(p[kUdp], 0xb7);
   EXPECT_EQ(p[kUdp + 1], 0x98);
   EXPECT_EQ(p[kUdp + 2], 0xb7);
   EXPECT_EQ(p[kUdp + 3], 0x98);
-  EXPECT_EQ(be16(p + kUdp + 4), 86);
+  EXPECT_EQ(be16(p + kUdp + 4), 102);
   EXPECT_EQ(be16(p + kUdp + 6), 0);
 
   // Our header at 42, little-endian: "WG" = 0x57 0x47 in memory.
   EXPECT_EQ(p[kHdr], 0x57);
   EXPECT_EQ(p[kHdr + 1], 0x47);
-  EXPECT_EQ(p[kHdrVersion], 4);
+  EXPECT_EQ(p[kHdrVersion], 5);
   EXPECT_EQ(p[kHdrKind], 1);  // data
   EXPECT_EQ(le32(p + kHdrJob), kJob);
   EXPECT_EQ(p[kHdrJob], 0x78) << "job token must be little-endian";
-  EXPECT_EQ(le16(p + kHdrSrc), kPeer);
-  EXPECT_EQ(le16(p + kHdrDst), kMe);
+  EXPECT_EQ(p[kHdrSrc], kPeer);
+  EXPECT_EQ(p[kHdrDst], kMe);
+  EXPECT_EQ(le16(p + kHdrCount), kCount);
   EXPECT_EQ(le32(p + kHdr + 12), 7u);  // superstep
   EXPECT_EQ(le32(p + kHdr + 16), 0u);  // seq
   EXPECT_EQ(le32(p + kHdr + 20), 0u);  // ack
-  EXPECT_EQ(le16(p + kHdrCount), kCount);
-  EXPECT_EQ(le16(p + kHdr + 26), 0);   // flags
-  EXPECT_EQ(le32(p + kHdr + 28), 0u);  // checksum
-  EXPECT_EQ(le16(p + kHdr + 32), 0);   // domain
-  EXPECT_EQ(le32(p + kHdr + 34), 0u);  // tsval (stamped by the transport)
+  EXPECT_EQ(le32(p + kHdr + 24), 0u);  // tsval (stamped by the transport)
+  EXPECT_EQ(p[kHdrFlags], 0);
+  EXPECT_EQ(p[kHdrQueue], 0);
+  EXPECT_EQ(le16(p + kHdrDomain), 0);
+  for (size_t i = 0; i < 6; ++i) EXPECT_EQ(p[kHdrNonce + i], 0) << "nonce byte " << i << " (sealed by the transport)";
+  for (size_t i = 0; i < 16; ++i) EXPECT_EQ(p[kHdrTag + i], 0) << "tag byte " << i << " (sealed by the transport)";
+  EXPECT_EQ(kHdrTag + 16, kRecords) << "the tag ends the header";
+  EXPECT_EQ((kHdrTag + 128) % 16, 0u) << "the tag is 16-byte aligned in an mbuf with 128 bytes of headroom";
+  EXPECT_EQ((kRecords + 128) % 16, 0u) << "and so are the records";
 
-  // Records untouched at 80, and the accessors point there.
+  // Records untouched at 96, and the accessors point there.
   for (unsigned i = 0; i < kCount; ++i) {
     EXPECT_EQ(le32(p + kRecords + 8 * i), i * 3);
     EXPECT_EQ(le32(p + kRecords + 8 * i + 4), i + 100);
   }
-  EXPECT_EQ(reinterpret_cast<const uint8_t*>(records(p)), p + 80);
+  EXPECT_EQ(reinterpret_cast<const uint8_t*>(records(p)), p + 96);
   EXPECT_EQ(reinterpret_cast<const uint8_t*>(bucket_header(p)), p + 42);
 }
 
 TEST(FrameEncode, ChecksumForOtherAddressesAndLengths) {
   // The checksum must follow every header field that varies: lengths and IPs.
-  for (uint16_t count : {1, 2, 60, 179}) {
+  for (uint16_t count : {1, 2, 60, 177}) {
     for (unsigned src = 0; src < 3; ++src) {
       const std::vector<uint8_t> f = data_frame(count, src, (src + 1) % 3);
-      ASSERT_EQ(f.size(), 80u + count * 8u);
+      ASSERT_EQ(f.size(), 96u + count * 8u);
       EXPECT_EQ(be16(&f[kIpTotalLen]), f.size() - 14);
       EXPECT_EQ(rfc1071(&f[kIp], 20), 0) << "count " << count << " src " << src;
     }
   }
-  // A full frame: 80 + 179 * 8 = 1512 bytes, within the MTU plus Ethernet
+  // A full frame: 96 + 177 * 8 = 1512 bytes, within the MTU plus Ethernet
   // header (1514), and one more record would not fit.
   EXPECT_EQ(data_frame(wire::kMaxRecords).size(), 1512u);
   EXPECT_LE(data_frame(wire::kMaxRecords).size(), wire::kMaxFrameBytes);
@@ -251,13 +262,13 @@ TEST(FrameValidate, AcceptsEthernetPaddingAfterTheIpPacket) {
 // ---- validation: rejected, one field at a time -----------------------------
 
 TEST(FrameValidate, TruncatedAtEveryLength) {
-  const std::vector<uint8_t> f = data_frame(3);  // 104 bytes
-  ASSERT_EQ(f.size(), 104u);
+  const std::vector<uint8_t> f = data_frame(3);  // 120 bytes
+  ASSERT_EQ(f.size(), 120u);
   for (size_t len = 0; len < f.size(); ++len) {
     DropReason want;
     if (len < 42)
       want = DropReason::kNotWiregraph;  // cannot even see the UDP port: not known to be ours
-    else if (len < 80)
+    else if (len < 96)
       want = DropReason::kTooShort;      // ours (our port) but shorter than our header
     else
       want = DropReason::kBadIpHeader;   // IP total length says more than the frame holds
@@ -268,7 +279,7 @@ TEST(FrameValidate, TruncatedAtEveryLength) {
 
 TEST(FrameValidate, TruncatedControlFrames) {
   const std::vector<uint8_t> f = control_frame(wire::Kind::kEnd, sizeof(wire::EndPayload));
-  for (size_t len = 80; len < f.size(); ++len)
+  for (size_t len = 96; len < f.size(); ++len)
     EXPECT_EQ(validate_exact(f.data(), len), DropReason::kBadIpHeader) << "length " << len;
 }
 
@@ -358,21 +369,21 @@ TEST(FrameValidate, HeaderFields) {
 
 TEST(FrameValidate, Ranks) {
   std::vector<uint8_t> f = data_frame(3);
-  put_le16(&f[kHdrSrc], kNodes);  // == P
+  f[kHdrSrc] = kNodes;  // == P
   EXPECT_EQ(validate_exact(f), DropReason::kBadRank);
-  put_le16(&f[kHdrSrc], 0xffff);
+  f[kHdrSrc] = 0xff;
   EXPECT_EQ(validate_exact(f), DropReason::kBadRank);
-  put_le16(&f[kHdrSrc], kMe);  // from ourselves: a looped-back frame
+  f[kHdrSrc] = kMe;  // from ourselves: a looped-back frame
   EXPECT_EQ(validate_exact(f), DropReason::kBadRank);
-  put_le16(&f[kHdrSrc], 0);
+  f[kHdrSrc] = 0;
   EXPECT_EQ(validate_exact(f), DropReason::kNone);
 
   f = data_frame(3);
-  put_le16(&f[kHdrDst], 0);  // another node's
+  f[kHdrDst] = 0;  // another node's
   EXPECT_EQ(validate_exact(f), DropReason::kNotForMe);
-  put_le16(&f[kHdrDst], 2);
+  f[kHdrDst] = 2;
   EXPECT_EQ(validate_exact(f), DropReason::kNotForMe);
-  put_le16(&f[kHdrDst], 40);  // not a node at all
+  f[kHdrDst] = 40;  // not a node at all
   EXPECT_EQ(validate_exact(f), DropReason::kNotForMe);
 
   // The same frame is fine for the node it is addressed to, if that node is
@@ -397,10 +408,10 @@ TEST(FrameValidate, DataDomainMustExistHere) {
   std::vector<uint8_t> f = data_frame(3);
   ValidationContext two = kCtx;
   two.domains = 2;
-  put_le16(&f[kHdr + 32], 1);
+  put_le16(&f[kHdrDomain], 1);
   EXPECT_EQ(validate_exact(f, two), DropReason::kNone) << "domain 1 of 2";
   EXPECT_EQ(validate_exact(f, kCtx), DropReason::kBadDomain) << "a one-domain node has no domain 1";
-  put_le16(&f[kHdr + 32], 2);
+  put_le16(&f[kHdrDomain], 2);
   EXPECT_EQ(validate_exact(f, two), DropReason::kBadDomain);
 }
 
@@ -417,7 +428,7 @@ TEST(FrameValidate, DataCounts) {
     const uint16_t n = wire::kMaxRecords + 1;
     std::vector<uint8_t> f(kRecords + n * 8u, 0);
     write_bucket_header(f.data(), wire::Kind::kData, kJob, kPeer, kMe, 0, n);
-    const uint16_t len = write_l2_l4(f.data(), address_from(kPeer, kMe), static_cast<uint16_t>(38 + n * 8));
+    const uint16_t len = write_l2_l4(f.data(), address_from(kPeer, kMe), static_cast<uint16_t>(kHeaderBytes + n * 8));
     ASSERT_EQ(len, f.size());
     EXPECT_EQ(validate_exact(f), DropReason::kBadCount);
     put_le16(&f[kHdrCount], 0xffff);
@@ -456,30 +467,30 @@ TEST(FrameValidate, DataCounts) {
 // allows, and no more; a node at the default MTU refuses the larger count.
 TEST(FrameValidate, DataCountsFollowTheMtu) {
   const uint16_t n = wire::records_per_bucket(8, 9000);
-  ASSERT_EQ(n, 1116u) << "(9000 - 20 - 8 - 38) / 8";
+  ASSERT_EQ(n, 1114u) << "(9000 - 20 - 8 - 54) / 8";
   std::vector<uint8_t> f(kRecords + (n + 1) * 8u, 0);
   write_bucket_header(f.data(), wire::Kind::kData, kJob, kPeer, kMe, 0, n);
-  const uint16_t len = write_l2_l4(f.data(), address_from(kPeer, kMe), static_cast<uint16_t>(38 + n * 8));
+  const uint16_t len = write_l2_l4(f.data(), address_from(kPeer, kMe), static_cast<uint16_t>(kHeaderBytes + n * 8));
   ASSERT_LE(len, 9014u) << "an MTU of 9000 plus the Ethernet header";
   ASSERT_GT(len + 8, 9014u) << "a full bucket: no room for one more record";
   f.resize(len);
   ValidationContext jumbo = kCtx;
   jumbo.mtu = 9000;
   EXPECT_EQ(validate_exact(f, jumbo), DropReason::kNone);
-  EXPECT_EQ(validate_exact(f, kCtx), DropReason::kBadCount) << "1116 records do not fit a 1500-byte frame";
+  EXPECT_EQ(validate_exact(f, kCtx), DropReason::kBadCount) << "1114 records do not fit a 1500-byte frame";
   put_le16(&f[kHdrCount], n + 1);
   EXPECT_EQ(validate_exact(f, jumbo), DropReason::kBadCount);
 }
 
 // Receive queues (--rx-queues): a frame names its queue twice, by UDP
-// destination port base + q (for the NIC) and in the header (under the CRC);
+// destination port base + q (for the NIC) and in the header (under the MAC);
 // both must agree and lie below the node's queue count.
 TEST(FrameValidate, QueueAndPortMustAgree) {
   ValidationContext three = kCtx;
   three.queues = 3;
   auto with = [](unsigned queue, unsigned port) {
     std::vector<uint8_t> f = data_frame(2);
-    f[kHdr + 27] = static_cast<uint8_t>(queue);
+    f[kHdrQueue] = static_cast<uint8_t>(queue);
     put_be16(&f[kUdp + 2], static_cast<uint16_t>(port));
     return f;
   };
@@ -506,9 +517,10 @@ TEST(FrameValidate, ControlPayloadSizes) {
     uint16_t size;
   };
   const K kinds[] = {{wire::Kind::kEnd, 6 * 8 + 64},  // six counters, the program's aggregate (64 bytes)
-                     {wire::Kind::kHello, 48},
+                     // counts, digests, salt, port MAC and padding, an echo per possible node
+                     {wire::Kind::kHello, 4 * 4 + 3 * 8 + 16 + 8 + 64 * 8},
                      {wire::Kind::kFin, 8 + 10 * 16},
-                     {wire::Kind::kAbort, 404}};
+                     {wire::Kind::kAbort, 16 + 4 + 400}};  // salt, length, text
   for (const K& k : kinds) {
     SCOPED_TRACE(static_cast<int>(k.kind));
     // The hand-computed sizes are the packed sizes of the payload structs.
@@ -561,8 +573,8 @@ TEST(FrameValidate, AckFrames) {
   EXPECT_EQ(validate_exact(f), DropReason::kBadControl);
   // The shortest ack: the headers and the fixed part.
   f = ack_frame(0, 0);
-  ASSERT_EQ(f.size(), 96u);
-  for (size_t len = 42; len < 80; ++len) EXPECT_EQ(validate_exact(f.data(), len), DropReason::kTooShort) << len;
+  ASSERT_EQ(f.size(), 112u);
+  for (size_t len = 42; len < 96; ++len) EXPECT_EQ(validate_exact(f.data(), len), DropReason::kTooShort) << len;
 }
 
 TEST(FrameValidate, DropReasonNamesAreDistinct) {
@@ -595,20 +607,20 @@ TEST(BucketCrc, ReferenceImplementationMatchesTheStandardCheckValue) {
   EXPECT_EQ(~crc32c_state(reinterpret_cast<const uint8_t*>(check), 9, 0xffffffffu), 0xe3069283u);
 }
 
-TEST(BucketCrc, CoversHeaderAndPayloadWithTheChecksumFieldAsZero) {
-  for (uint16_t count : {1, 3, 179}) {
+TEST(BucketCrc, CoversHeaderAndPayloadWithTheTagFieldAsZero) {
+  for (uint16_t count : {1, 3, 177}) {
     std::vector<uint8_t> f = data_frame(count);
-    put_le32(&f[kHdr + 28], 0xdeadbeef);  // whatever is in the field does not count
+    for (size_t i = 0; i < 16; ++i) f[kHdrTag + i] = static_cast<uint8_t>(0xa0 + i);  // whatever is there does not count
     std::vector<uint8_t> bucket(f.begin() + kHdr, f.end());
-    bucket[28] = bucket[29] = bucket[30] = bucket[31] = 0;
+    std::fill(bucket.begin() + 38, bucket.begin() + 54, 0);
     const uint32_t want = crc32c_state(bucket.data(), bucket.size(), 0xffffffffu);
     EXPECT_EQ(bucket_crc(f.data(), static_cast<uint32_t>(f.size())), want) << count;
     seal_bucket(f.data(), static_cast<uint32_t>(f.size()));
-    EXPECT_EQ(le32(&f[kHdr + 28]), want) << "sealed into the header's checksum field (offset 70)";
+    EXPECT_EQ(le32(&f[kHdrTag]), want) << "sealed into the tag's first 4 bytes (frame offset 80)";
     EXPECT_TRUE(bucket_crc_ok(f.data(), static_cast<uint32_t>(f.size())));
     // Sealing again changes nothing: the field itself is not covered.
     seal_bucket(f.data(), static_cast<uint32_t>(f.size()));
-    EXPECT_EQ(le32(&f[kHdr + 28]), want);
+    EXPECT_EQ(le32(&f[kHdrTag]), want);
   }
   // Control frames too.
   std::vector<uint8_t> e = control_frame(wire::Kind::kEnd, sizeof(wire::EndPayload));
@@ -624,8 +636,9 @@ TEST(BucketCrc, EverySingleBitFlipInTheBucketIsDetected) {
   for (size_t byte = 0; byte < f.size(); ++byte) {
     for (int bit = 0; bit < 8; ++bit) {
       f[byte] ^= static_cast<uint8_t>(1u << bit);
-      // L2-L4 headers are not covered (the NIC and the IPv4 checksum guard them).
-      const bool covered = byte >= kHdr;
+      // L2-L4 headers are not covered (the NIC and the IPv4 checksum guard
+      // them), nor the 12 bytes of the tag the CRC leaves unused.
+      const bool covered = byte >= kHdr && !(byte >= kHdrTag + 4 && byte < kHdrTag + 16);
       EXPECT_EQ(bucket_crc_ok(f.data(), len), !covered) << "byte " << byte << " bit " << bit;
       f[byte] ^= static_cast<uint8_t>(1u << bit);
     }
@@ -665,38 +678,38 @@ TEST(MaxRecordIndex, Values) {
 // validate_frame: every byte it lets the engine read lies inside the frame.
 ::testing::AssertionResult acceptable(const uint8_t* p, size_t len, const ValidationContext& ctx) {
   auto bad = [](const char* why) { return ::testing::AssertionFailure() << why; };
-  if (len < 80) return bad("shorter than our header");
+  if (len < 96) return bad("shorter than our header");
   if (be16(p + kEthType) != 0x0800) return bad("not IPv4");
   if (p[kIp] != 0x45) return bad("IPv4 version/IHL");
   if (p[kIpProto] != 17) return bad("not UDP");
   const unsigned port = be16(p + kUdp + 2);
   if (port < ctx.udp_port || port - ctx.udp_port >= ctx.queues) return bad("port");
   const size_t ip_len = be16(p + kIpTotalLen);
-  if (ip_len + 14 > len || ip_len + 14 < 80) return bad("IP length");
-  const size_t payload = ip_len + 14 - 80;
+  if (ip_len + 14 > len || ip_len + 14 < 96) return bad("IP length");
+  const size_t payload = ip_len + 14 - 96;
   if (le16(p + kHdr) != wire::kMagic) return bad("magic");
-  if (p[kHdrVersion] != 4) return bad("version");
+  if (p[kHdrVersion] != 5) return bad("version");
   if (le32(p + kHdrJob) != ctx.job_token) return bad("job");
-  const unsigned src = le16(p + kHdrSrc), dst = le16(p + kHdrDst), count = le16(p + kHdrCount);
+  const unsigned src = p[kHdrSrc], dst = p[kHdrDst], count = le16(p + kHdrCount);
   if (src >= ctx.nodes || src == ctx.my_rank) return bad("src rank");
-  if (dst != ctx.my_rank && dst != 0xffff) return bad("dst");
-  const unsigned queue = p[kHdr + 27];  // the byte after flags
+  if (dst != ctx.my_rank && dst != 0xff) return bad("dst");
+  const unsigned queue = p[kHdrQueue];
   if (queue >= ctx.queues || port != ctx.udp_port + queue) return bad("queue");
   const unsigned kind = p[kHdrKind];
   if (kind == 1) {
     if (dst != ctx.my_rank) return bad("data dst");
-    if (count < 1 || count > (ctx.mtu - 20 - 8 - 38) / 8 || count * 8 > payload) return bad("data count");
-    if (le16(p + kHdr + 32) >= ctx.domains) return bad("data domain");
+    if (count < 1 || count > (ctx.mtu - 20 - 8 - 54) / 8 || count * 8 > payload) return bad("data count");
+    if (le16(p + kHdrDomain) >= ctx.domains) return bad("data domain");
     return ::testing::AssertionSuccess();
   }
-  if (dst != ctx.my_rank && dst != 0xffff) return bad("control dst");
+  if (dst != ctx.my_rank && dst != 0xff) return bad("control dst");
   if (kind == 6) {  // ack: 16 bytes + sack_words (payload bytes 4-5) words of 8, never broadcast
     if (dst != ctx.my_rank) return bad("ack dst");
     if (count < 16 || count > 16 + 8 * 16 || payload < count) return bad("ack count");
-    if (count != 16 + 8u * le16(p + 80 + 4)) return bad("ack sack_words");
+    if (count != 16 + 8u * le16(p + 96 + 4)) return bad("ack sack_words");
     return ::testing::AssertionSuccess();
   }
-  const unsigned need = kind == 2 ? 112 : kind == 3 ? 48 : kind == 4 ? 168 : kind == 5 ? 404 : 0;
+  const unsigned need = kind == 2 ? 112 : kind == 3 ? 576 : kind == 4 ? 168 : kind == 5 ? 420 : 0;
   if (need == 0) return bad("kind");
   if (count != need || payload < need) return bad("control size");
   return ::testing::AssertionSuccess();
@@ -714,7 +727,7 @@ TEST(FrameValidate, RandomMutationsNeverCrashAndAcceptOnlyValidFrames) {
       control_frame(wire::Kind::kAbort, sizeof(wire::AbortPayload)),
       ack_frame(0, 0), ack_frame(3, 3)};
   // Fields worth hitting often: the header bytes that the checks read.
-  const size_t hot[] = {12, 13, 14, 16, 17, 23, 36, 37, 42, 43, 44, 45, 46, 50, 51, 52, 53, 66, 67, 69};
+  const size_t hot[] = {12, 13, 14, 16, 17, 23, 36, 37, 42, 43, 44, 45, 46, 50, 51, 52, 53, 70, 71, 72};
 
   unsigned accepted = 0;
   unsigned by_reason[static_cast<size_t>(DropReason::kNumReasons)] = {};

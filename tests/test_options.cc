@@ -13,8 +13,14 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+
+#include <fstream>
+
 #include "compute/graph_reader.h"
 #include "config/config_json.h"
+#include "config/key_file.h"
+#include "tests/temp_dir.h"
 
 namespace wg {
 namespace {
@@ -26,7 +32,7 @@ std::deque<std::string>& arena() {
   return a;
 }
 
-Config parse(std::initializer_list<const char*> args) {
+Config parse(const std::vector<const char*>& args) {
   std::vector<char*> argv;
   arena().emplace_back("wiregraph");
   argv.push_back(arena().back().data());
@@ -37,6 +43,7 @@ Config parse(std::initializer_list<const char*> args) {
   argv.push_back(nullptr);
   return parse_app_args(static_cast<int>(argv.size() - 1), argv.data(), program_traits());
 }
+Config parse(std::initializer_list<const char*> args) { return parse(std::vector<const char*>(args)); }
 
 // The ConfigError message, or "" if the arguments parse.
 std::string error_of(std::initializer_list<const char*> args) {
@@ -58,10 +65,14 @@ std::string error_of(std::initializer_list<const char*> args) {
   } while (0)
 
 constexpr const char* kLauncherVars[] = {"SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
-                                         "SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+                                         "SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "WIREGRAPH_KEY"};
+// A job key in the environment, as srun passes one along: multi-node
+// configurations need one (tests of the key itself unset or replace it).
+constexpr const char* kKeyHex = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 
 // Clears the launcher variables for the test (a test run under srun or mpirun
-// would otherwise see its own rank), and restores them afterwards.
+// would otherwise see its own rank), sets WIREGRAPH_KEY, and restores them
+// afterwards.
 class Options : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -70,6 +81,7 @@ class Options : public ::testing::Test {
       saved_.push_back(old ? std::optional<std::string>(old) : std::nullopt);
       unsetenv(v);
     }
+    setenv("WIREGRAPH_KEY", kKeyHex, 1);
   }
   void TearDown() override {
     size_t i = 0;
@@ -327,7 +339,8 @@ TEST_F(Options, ValuesFromTheEnvironmentAreNamedAsSuch) {
   c = parse({"--app", "bfs", "--graph", "a", "--rank", "1", "--nodes", "3"});
   EXPECT_EQ(c.rank_from, "--rank");
   EXPECT_EQ(c.nodes_from, "--nodes");
-  EXPECT_EQ(c.describe().find(" from "), std::string::npos) << c.describe();
+  EXPECT_EQ(c.describe().find("rank from"), std::string::npos) << c.describe();
+  EXPECT_EQ(c.describe().find("size from"), std::string::npos) << c.describe();
   unsetenv("SLURM_PROCID");
   unsetenv("SLURM_NTASKS");
   c = parse({"--app", "bfs", "--graph", "a"});
@@ -450,7 +463,9 @@ TEST_F(Options, TransportAndRoleDefaults) {
   EXPECT_EQ(c.transport.window, 512u);
   EXPECT_EQ(c.transport.rto_min_us, 200.0);
   EXPECT_EQ(c.transport.rto_max_us, 200000.0);
-  EXPECT_TRUE(c.transport.checksum) << "on by default since the CRC costs nothing measurable (issue #16)";
+  EXPECT_FALSE(c.transport.checksum) << "a key is given: the MAC replaces the CRC";
+  EXPECT_TRUE(parse({"--app", "bfs", "--graph", "a", "--no-auth"}).transport.checksum)
+      << "without a key: on by default since the CRC costs nothing measurable (issue #16)";
   EXPECT_FALSE(c.transport.rx_faults.any());
   EXPECT_FALSE(c.transport.tx_faults.any());
   EXPECT_EQ(c.transport.fault_seed, 1u);
@@ -470,7 +485,7 @@ TEST_F(Options, TransportAndRoleDefaults) {
 TEST_F(Options, TransportOptions) {
   const Config c = parse({"--app", "bfs", "--graph", "a", "--nodes", "2", "--rank", "1", "--window", "64",
                           "--rto-min-us", "5000", "--rto-max-us", "100000", "--ast-us", "0.5", "--ack-delay-us",
-                          "20", "--keepalive-ms", "50", "--checksum", "on", "--fault-rx", "drop=0.1,dup=0.05",
+                          "20", "--keepalive-ms", "50", "--no-auth", "--checksum", "on", "--fault-rx", "drop=0.1,dup=0.05",
                           "--fault-tx", "corrupt=0.25", "--fault-seed", "7", "--fault-delay-us", "300", "--roles",
                           "shared", "--crash-node", "1:4"});
   EXPECT_EQ(c.transport.window, 64u);
@@ -492,7 +507,7 @@ TEST_F(Options, TransportOptions) {
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--nodes", "2", "--rank", "0", "--crash-node", "1:4"})
                 .engine.crash_at_superstep,
             -1);
-  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--checksum", "off"}).transport.checksum, false);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--no-auth", "--checksum", "off"}).transport.checksum, false);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--roles", "split"}).engine.roles.kind, RolesSpec::Kind::kSplit);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "dense"}).engine.scatter, ScatterMode::kDense);
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--scatter", "sparse"}).engine.scatter, ScatterMode::kSparse);
@@ -566,12 +581,16 @@ TEST_F(Options, TransportErrorsNameTheOptionAndTheValue) {
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "2", "--crash-node", "2:1"}), "--crash-node",
                         "no node 2");
   // A flipped payload bit would be folded into the results unnoticed.
-  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--fault-rx", "corrupt=0.01", "--checksum", "off"}),
-                        "corrupt", "--checksum on");
-  EXPECT_TRUE(parse({"--app", "bfs", "--graph", "a", "--fault-rx", "corrupt=0.01"}).transport.checksum)
+  EXPECT_ERROR_MENTIONS(
+      ({"--app", "bfs", "--graph", "a", "--no-auth", "--fault-rx", "corrupt=0.01", "--checksum", "off"}), "corrupt",
+      "--checksum on", "a key");
+  EXPECT_TRUE(parse({"--app", "bfs", "--graph", "a", "--no-auth", "--fault-rx", "corrupt=0.01"}).transport.checksum)
       << "corruption needs nothing more with the default";
-  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--fault-tx", "corrupt=0.01", "--checksum", "off"}),
-                        "corrupt", "--checksum on");
+  EXPECT_TRUE(parse({"--app", "bfs", "--graph", "a", "--fault-rx", "corrupt=0.01"}).authenticated)
+      << "nor with a key: the MAC catches it";
+  EXPECT_ERROR_MENTIONS(
+      ({"--app", "bfs", "--graph", "a", "--no-auth", "--fault-tx", "corrupt=0.01", "--checksum", "off"}), "corrupt",
+      "--checksum on");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--crash-node", "1:"}), "--crash-node");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--crash-node", "64:1"}), "--crash-node", "64");
 }
@@ -579,9 +598,9 @@ TEST_F(Options, TransportErrorsNameTheOptionAndTheValue) {
 TEST_F(Options, ChecksumAndCdIterationsArePartOfTheJob) {
   auto digest = [](std::initializer_list<const char*> args) { return parse(args).params_digest(); };
   // Every node must agree on --checksum: a checking node drops unsealed frames.
-  EXPECT_NE(digest({"--app", "bfs", "--graph", "a", "--checksum", "on"}),
-            digest({"--app", "bfs", "--graph", "a", "--checksum", "off"}));
-  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--checksum", "on"}).job_token,
+  EXPECT_NE(digest({"--app", "bfs", "--graph", "a", "--no-auth", "--checksum", "on"}),
+            digest({"--app", "bfs", "--graph", "a", "--no-auth", "--checksum", "off"}));
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--no-auth", "--checksum", "on"}).job_token,
             parse({"--app", "bfs", "--graph", "a"}).job_token)
       << "the hello, not the token, reports a --checksum mismatch";
   EXPECT_NE(digest({"--app", "cd", "--graph", "a", "--iterations", "3"}),
@@ -634,6 +653,131 @@ TEST_F(Options, BadKroneckerSpecIsACommandLineError) {
 
 TEST_F(Options, EmptyOutIsRefused) {
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--out", ""}), "--out", "empty");
+}
+
+// ---- the job's key (config/key_file.h) -------------------------------------------
+
+MasterKey key_of(const char* hex) {
+  MasterKey k{};
+  for (size_t i = 0; i < k.size(); ++i) k[i] = static_cast<uint8_t>(std::stoi(std::string(hex + 2 * i, 2), nullptr, 16));
+  return k;
+}
+
+// A file holding `bytes`, with `mode`.
+std::string key_file(const test::TempDir& dir, const char* name, const std::string& bytes, mode_t mode = 0600) {
+  const std::string path = dir.file(name);
+  std::ofstream(path, std::ios::binary) << bytes;
+  EXPECT_EQ(::chmod(path.c_str(), mode), 0);
+  return path;
+}
+
+std::string with_key_file(const std::string& path, std::initializer_list<const char*> more = {}) {
+  std::vector<const char*> args = {"--app", "bfs", "--graph", "a", "--nodes", "2", "--key-file"};
+  args.push_back(path.c_str());
+  args.insert(args.end(), more.begin(), more.end());
+  try {
+    parse(args);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_F(Options, SeveralNodesNeedAKeyOrNoAuth) {
+  unsetenv("WIREGRAPH_KEY");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "2"}), "no key",
+                        "head -c 32 /dev/urandom | xxd -p -c 64 > key", "--key-file", "WIREGRAPH_KEY", "--no-auth");
+  // One node sends no frames: no key needed.
+  Config one = parse({"--app", "bfs", "--graph", "a"});
+  EXPECT_FALSE(one.authenticated);
+  EXPECT_EQ(one.key_from, "none (one node)");
+  // --no-auth: an explicit choice, which the banner shows.
+  Config open = parse({"--app", "bfs", "--graph", "a", "--nodes", "2", "--no-auth"});
+  EXPECT_FALSE(open.authenticated);
+  EXPECT_EQ(open.key_from, "--no-auth");
+  EXPECT_TRUE(open.transport.checksum) << "without a key the CRC stays on by default";
+  EXPECT_NE(open.describe().find("frames NOT authenticated (--no-auth"), std::string::npos) << open.describe();
+  EXPECT_EQ(config_json(open)["authenticated"], false);
+  EXPECT_EQ(config_json(open)["key_from"], "--no-auth");
+}
+
+TEST_F(Options, KeyFromTheEnvironmentIsNamedAsSuch) {
+  const Config c = parse({"--app", "bfs", "--graph", "a", "--nodes", "2"});
+  EXPECT_TRUE(c.authenticated);
+  EXPECT_EQ(c.key, key_of(kKeyHex));
+  EXPECT_EQ(c.key_from, "environment variable WIREGRAPH_KEY");
+  EXPECT_NE(c.describe().find("frames authenticated (AES-128-GMAC, key from environment variable WIREGRAPH_KEY)"),
+            std::string::npos)
+      << c.describe();
+  EXPECT_EQ(c.describe().find("checksum"), std::string::npos) << "no CRC with a key: " << c.describe();
+  EXPECT_EQ(config_json(c)["key_from"], "environment variable WIREGRAPH_KEY");
+  // The secret itself is never shown.
+  EXPECT_EQ(c.describe().find("0001020304"), std::string::npos);
+  EXPECT_EQ(config_json(c).dump().find("0001020304"), std::string::npos);
+  // Upper-case digits and surrounding whitespace (a key file read with $(cat ...)) are fine.
+  setenv("WIREGRAPH_KEY", "  000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F\n", 1);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--nodes", "2"}).key, key_of(kKeyHex));
+  // Errors name the variable, not an option that was never given.
+  setenv("WIREGRAPH_KEY", "abc", 1);
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "2"}), "environment variable WIREGRAPH_KEY",
+                        "--key-file is not given", "3 hex digits", "64 hex digits");
+  setenv("WIREGRAPH_KEY", "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1g", 1);
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "2"}), "environment variable WIREGRAPH_KEY",
+                        "'g' at offset 63");
+  // --no-auth is an explicit choice: it wins over a key in the environment.
+  EXPECT_FALSE(parse({"--app", "bfs", "--graph", "a", "--nodes", "2", "--no-auth"}).authenticated);
+}
+
+TEST_F(Options, KeyFiles) {
+  test::TempDir dir;
+  std::string raw(32, '\0');
+  for (size_t i = 0; i < raw.size(); ++i) raw[i] = static_cast<char>(0xf0 - i);  // not hex digits
+  const std::string hex = key_file(dir, "hex", std::string(kKeyHex) + "\n");
+  const std::string bin = key_file(dir, "raw", raw);
+  EXPECT_EQ(with_key_file(hex), "");
+  Config c = parse({"--app", "bfs", "--graph", "a", "--nodes", "2", "--key-file", arena().emplace_back(hex).c_str()});
+  EXPECT_EQ(c.key, key_of(kKeyHex));
+  EXPECT_EQ(c.key_from, "--key-file " + hex) << "the file beats WIREGRAPH_KEY";
+  c = parse({"--app", "bfs", "--graph", "a", "--nodes", "2", "--key-file", arena().emplace_back(bin).c_str()});
+  for (size_t i = 0; i < 32; ++i) EXPECT_EQ(c.key[i], 0xf0 - i) << "raw byte " << i;
+
+  const std::string missing = dir.file("nothing");
+  std::string e = with_key_file(missing);
+  EXPECT_NE(e.find("--key-file " + missing + ": cannot open: No such file"), std::string::npos) << e;
+  e = with_key_file(key_file(dir, "short", "0011223344556677889900112233445566778899\n"));
+  EXPECT_NE(e.find("40 hex digits"), std::string::npos) << e;
+  e = with_key_file(key_file(dir, "half", "00112233445566778899aabbccddeeff"));
+  EXPECT_NE(e.find("32 hex digits"), std::string::npos) << "a 16-byte key in hex is not 32 raw bytes: " << e;
+  e = with_key_file(key_file(dir, "badhex", "zz" + std::string(kKeyHex + 2) + "\n"));
+  EXPECT_NE(e.find("'z' at offset 0"), std::string::npos) << e;
+  e = with_key_file(key_file(dir, "rawshort", raw.substr(0, 31)));
+  EXPECT_NE(e.find("holds 31 bytes"), std::string::npos) << e;
+  EXPECT_NE(e.find("32 raw bytes"), std::string::npos) << e;
+  e = with_key_file(key_file(dir, "empty", ""));
+  EXPECT_NE(e.find("empty"), std::string::npos) << e;
+  e = with_key_file(dir.path());
+  EXPECT_NE(e.find("not a regular file"), std::string::npos) << e;
+  // Others can read it: the job's secret is not one any more.
+  const std::string shared = key_file(dir, "shared", std::string(kKeyHex) + "\n", 0644);
+  e = with_key_file(shared);
+  EXPECT_NE(e.find("--key-file " + shared + ": mode 0644"), std::string::npos) << e;
+  EXPECT_NE(e.find("chmod 600 " + shared), std::string::npos) << e;
+  e = with_key_file(key_file(dir, "group", std::string(kKeyHex), 0640));
+  EXPECT_NE(e.find("mode 0640"), std::string::npos) << e;
+  EXPECT_EQ(with_key_file(key_file(dir, "owner", std::string(kKeyHex), 0400)), "") << "read-only for its owner is fine";
+  // --no-auth and a key file contradict each other.
+  e = with_key_file(hex, {"--no-auth"});
+  EXPECT_NE(e.find("--no-auth and --key-file"), std::string::npos) << e;
+}
+
+// With a key the MAC detects what the CRC would: --checksum belongs to
+// --no-auth runs, and is refused (exit 2) beside a key.
+TEST_F(Options, ChecksumIsForRunsWithoutAKey) {
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "2", "--checksum", "on"}), "--checksum",
+                        "authenticated", "--no-auth");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "2", "--checksum", "off"}), "--checksum");
+  EXPECT_FALSE(parse({"--app", "bfs", "--graph", "a", "--nodes", "2"}).transport.checksum);
+  EXPECT_FALSE(parse({"--app", "bfs", "--graph", "a", "--nodes", "2", "--no-auth", "--checksum", "off"}).transport.checksum);
 }
 
 }  // namespace

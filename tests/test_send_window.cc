@@ -194,6 +194,41 @@ TEST(SendWindow, AckArithmeticAcrossWraparound) {
   EXPECT_EQ(w.stats().invalid_acks, 1u);
 }
 
+// A flow's first sequence number comes from the peer's salt once it is
+// known (FrameAuth::send_isn): the window, built at 0, restarts there before
+// its first frame. Near 2^32 the selective ack crosses the wrap too.
+TEST(SendWindow, RestartsAtTheFlowsIsnAndSelectiveAcksCrossTheWrap) {
+  SendWindow w(64, 0, config());
+  const uint32_t isn = 0xFFFFFFFCu;
+  w.restart_at(isn);
+  EXPECT_EQ(w.snd_una(), isn);
+  for (uintptr_t i = 1; i <= 8; ++i) EXPECT_EQ(w.push(handle(i)), static_cast<uint32_t>(isn + (i - 1)));
+  EXPECT_THROW(w.restart_at(5), std::logic_error) << "a window with frames keeps its numbers";
+  for (int i = 0; i < 8; ++i) transmit_next(w, 100 + i);
+  EXPECT_EQ(w.snd_tx(), 4u) << "0xFFFFFFFC + 8 wraps to 4";
+  // The peer holds 0xFFFFFFFE, 0 and 2 past its ack 0xFFFFFFFD (bit i: ack + 1 + i).
+  Released r;
+  const uint64_t sack[1] = {0b10101};
+  AckInfo a;
+  a.ack = 0xFFFFFFFDu;
+  a.pure = true;
+  a.sack = sack;
+  a.sack_words = 1;
+  EXPECT_EQ(w.on_ack(a, 200, r), AckKind::kNew);
+  EXPECT_EQ(r.ids, range_ids(1, 1));
+  EXPECT_TRUE(w.is_sacked(0xFFFFFFFEu));
+  EXPECT_TRUE(w.is_sacked(0u));
+  EXPECT_TRUE(w.is_sacked(2u));
+  EXPECT_FALSE(w.is_sacked(0xFFFFFFFFu));
+  EXPECT_FALSE(w.is_sacked(1u));
+  EXPECT_EQ(w.stats().sacked, 3u);
+  r.ids.clear();
+  EXPECT_EQ(w.on_ack(4u, true, 300, r), AckKind::kNew);
+  EXPECT_EQ(r.ids, range_ids(2, 8));
+  EXPECT_TRUE(w.empty());
+  EXPECT_EQ(w.stats().invalid_acks, 0u);
+}
+
 TEST(SendWindow, AckBeyondSndNxtIsInvalidAndCounted) {
   SendWindow w(8, 10, config());
   push_and_send(w, 1, 3, 100);  // seqs 10..12, snd_nxt 13
