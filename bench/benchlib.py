@@ -1,4 +1,5 @@
-"""Shared helpers of the Python benchmarks (links.py, end_to_end.py, report.py).
+"""Shared helpers of the Python benchmarks (links.py, end_to_end.py, report.py,
+checksum_cost.py, auth_cost.py).
 
 Runs the real wiregraph binary through scripts/wiregraph-cluster, with
 bench/wg_timed.py as the node binary so that each node's peak RSS is
@@ -10,6 +11,7 @@ import re
 import shutil
 import statistics
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -18,7 +20,7 @@ ROOT = HERE.parent
 LAUNCHER = ROOT / "scripts" / "wiregraph-cluster"
 WRAPPER = HERE / "wg_timed.py"
 WIRE_OVERHEAD = 24          # FCS + preamble + SFD + inter-frame gap (wire::kWireOverheadBytes)
-RECORDS_PER_BUCKET = 179    # wire::kMaxRecords
+RECORDS_PER_BUCKET = 177    # wire::kMaxRecords
 # DPDK memory per mbuf with --no-huge: a 2.3 KiB mbuf may not cross a 4 KiB
 # page, so each takes a page (measured: 262143 mbufs do not fit in -m 1024).
 MBUF_BYTES = 4096
@@ -171,3 +173,73 @@ def link_figures(node):
             "retransmissions": sum(l.get("retransmissions", 0) for l in links),
             "timeouts": sum(l.get("timeouts", 0) for l in links),
             "rx_dropped": sum(node["rx"]["dropped"].values())}
+
+
+def compare_settings(settings, args, out, title):
+    """The end-to-end cost of node options: the same PageRank job (args.graph,
+    args.nodes over args.link, args.iterations, --scatter args.scatter) under
+    each of `settings` (a list of (name, extra node options)), the order
+    rotating trial by trial (the machine is shared), through run_cluster.
+    Only runs that exit 0 count (the launcher's check found every message
+    accumulated). Prints per setting the median compute seconds (max over
+    nodes, from nodeR.json) with min and max and the buckets sent, and each
+    setting over the first per trial (median). Returns the figures."""
+    names = [n for n, _ in settings]
+    seconds = {n: [] for n in names}
+    buckets, commands, loads = {}, {}, []
+    for t in range(args.trials):
+        order = settings[t % len(settings):] + settings[:t % len(settings)]
+        for name, extra in order:
+            app = ["--app", "pagerank", "--graph", args.graph, "--iterations", str(args.iterations),
+                   "--scatter", args.scatter] + list(extra)
+            r = run_cluster(Path(out) / ("%s-%d" % (name, t)), args.nodes, app, link=args.link,
+                            mem_mb=args.mem_mb, timeout=600, binary=args.binary)
+            if r["rc"] != 0 or None in r["node_json"]:
+                raise SystemExit("failed (%s): %s" % (r["error"], " ".join(r["command"])))
+            s = max(n["compute_seconds"] for n in r["node_json"])
+            seconds[name].append(s)
+            buckets[name] = sum(st["buckets_sent"] for n in r["node_json"] for st in n["supersteps"])
+            commands[name] = " ".join(r["command"])
+            loads.append(r["loadavg_start"])
+            print("[%s] trial %d %s: %.3f s compute, load %.1f" % (title, t + 1, name, s, r["loadavg_start"] or -1),
+                  file=sys.stderr, flush=True)
+    first = names[0]
+    ratios = {n: [x / y for x, y in zip(seconds[n], seconds[first])] for n in names[1:]}
+    print("PageRank %s, P=%d over %s, %d iterations, --scatter %s; %d trials, order rotating; load average %s\n"
+          % (args.graph, args.nodes, args.link, args.iterations, args.scatter, args.trials,
+             "%.1f-%.1f" % (min(l for l in loads if l is not None), max(l for l in loads if l is not None))
+             if any(l is not None for l in loads) else "?"))
+    print("| setting | node options | compute s, median (min-max) | buckets sent |\n|---|---|--:|--:|")
+    for name, extra in settings:
+        v = seconds[name]
+        print("| %s | %s | %.3f (%.3f-%.3f) | %d |" % (name, " ".join(extra) or "(defaults)", statistics.median(v),
+                                                     min(v), max(v), buckets[name]))
+    for n, rs in ratios.items():
+        print("\n%s / %s per trial: median %.3f (%s)" % (n, first, statistics.median(rs),
+                                                        ", ".join("%.3f" % x for x in rs)))
+    return {"settings": [{"name": n, "options": list(e)} for n, e in settings], "seconds": seconds,
+            "buckets": buckets, "ratios": ratios, "commands": commands, "loadavg": loads}
+
+
+def setting_cost_main(doc, settings, default_graph):
+    """The command line of checksum_cost.py and auth_cost.py."""
+    import argparse
+    import tempfile
+    p = argparse.ArgumentParser(description=doc.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=doc)
+    p.add_argument("--graph", default=default_graph)
+    p.add_argument("--nodes", type=int, default=2)
+    p.add_argument("--link", default="memif")
+    p.add_argument("--iterations", type=int, default=10)
+    p.add_argument("--scatter", default="sparse", choices=("sparse", "auto", "dense"))
+    p.add_argument("--trials", type=int, default=5)
+    p.add_argument("--mem-mb", type=int, default=512)
+    p.add_argument("--binary", default=None, help="the node binary (default: the build's)")
+    p.add_argument("--json", default=None)
+    args = p.parse_args()
+    with tempfile.TemporaryDirectory(prefix="wg-cost-") as tmp:
+        res = compare_settings(settings, args, tmp, Path(sys.argv[0]).stem)
+    if args.json:
+        res["argv"] = sys.argv
+        Path(args.json).write_text(json.dumps(res, indent=2) + "\n")
+    return 0

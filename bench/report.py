@@ -5,7 +5,8 @@ RESULTS.md, results.json and gnuplot PNGs.
 usage: report.py DIR [--mode quick|full]
 
 Reads DIR/generation.json, DIR/generation-p16.json, DIR/accumulation.json,
-DIR/links.json, DIR/e2e.json, DIR/gap.json and DIR/profile/*.txt when present (a missing
+DIR/links.json, DIR/e2e.json, DIR/gap.json, DIR/load.json, DIR/graphalytics.json,
+DIR/mac.json, DIR/auth.json and DIR/profile/*.txt when present (a missing
 file becomes a 'not run' line), writes DIR/RESULTS.md, DIR/results.json and
 DIR/plots/*.png (with their .dat and .gp files).
 """
@@ -14,6 +15,7 @@ import datetime
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -535,6 +537,40 @@ def graphalytics_section(rows, md):
     md.extend(graphalytics_costs.markdown(rows))
 
 
+def mac_section(mac, auth, md):
+    md.append("## 7. Authenticated frames: the MAC per bucket, and its cost end to end\n")
+    if not mac:
+        md.append("bench_mac: not run (no mac.json)\n")
+    else:
+        md.append("bench_mac (%s, %s, libsodium %s; intel-ipsec-mb code path %s), median ns per bucket of %d rounds "
+                  "(thread CPU time), and as a multiple of the bucket's CRC32C in the same rounds:\n" % (
+                      "intel-ipsec-mb " + mac["ipsec_mb_version"], mac["openssl_version"], mac["sodium_version"],
+                      mac["ipsec_mb_arch"], mac["trials"]))
+        sizes = mac["sizes"]
+        md.append("| candidate | " + " | ".join("%s (%d B)" % (z["what"], z["bucket_bytes"]) for z in sizes) + " |")
+        md.append("|---|" + "--:|" * len(sizes))
+        for i, c in enumerate(sizes[0]["candidates"]):
+            md.append("| %s | %s |" % (c["name"], " | ".join(
+                "%.0f ns (x%.2f)" % (z["candidates"][i]["ns_per_bucket"], z["candidates"][i]["x_bucket_crc"])
+                for z in sizes)))
+        md.append("")
+    if not auth:
+        md.append("auth_cost.py: not run (no auth.json)\n")
+        return
+    names = [x["name"] for x in auth["settings"]]
+    md.append("End to end (`bench/auth_cost.py`), compute seconds (max over nodes), median (min-max) of %d trials:\n"
+              % len(auth["seconds"][names[0]]))
+    md.append("| setting | node options | compute s | buckets | / %s per trial |" % names[0])
+    md.append("|---|---|--:|--:|--:|")
+    for x in auth["settings"]:
+        v = auth["seconds"][x["name"]]
+        r = auth["ratios"].get(x["name"])
+        md.append("| %s | %s | %.3f (%.3f-%.3f) | %d | %s |" % (
+            x["name"], " ".join(x["options"]) or "(defaults: the launcher's key)", statistics.median(v), min(v),
+            max(v), auth["buckets"][x["name"]], "%.3f" % statistics.median(r) if r else "-"))
+    md.append("")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dir")
@@ -547,6 +583,7 @@ def main():
     gap = load(d / "gap.json")
     loading = load(d / "load.json")
     graphalytics = load(d / "graphalytics.json")
+    mac, auth = load(d / "mac.json"), load(d / "auth.json")
     info = machine_info()
     src = d / "bin" / "SOURCE"
     if src.exists():  # what the snapshot binaries were built from
@@ -575,6 +612,7 @@ def main():
     role_plot(e2e, body, plots, pngs)
     load_section(loading, body, targets)
     graphalytics_section(graphalytics, body)
+    mac_section(mac, auth, body)
     line_rate_plot(bars, plots, pngs)
     md.append("## Targets from the issue\n")
     md.append("| target | result | figure |")
@@ -594,7 +632,7 @@ def main():
             md.append("- %s: `%s`" % (title, p))
         md.append("")
     steps = ["build", "generation", "generation-p16", "accumulation", "links", "e2e", "gap", "load", "graphalytics",
-             "profile"]
+             "mac", "auth", "profile"]
     cmds = [(n, d / "logs" / (n + ".cmd")) for n in steps]
     cmds = [(n, f.read_text().strip()) for n, f in cmds if f.exists()]
     if cmds:
@@ -603,6 +641,7 @@ def main():
     (d / "RESULTS.md").write_text("\n".join(md) + "\n")
     merged = {"mode": a.mode, "machine": info, "generation": gen, "generation_p16": gen16, "accumulation": acc,
               "links": links, "end_to_end": e2e, "gap": gap, "load": loading, "graphalytics": graphalytics,
+              "mac": mac, "auth": auth,
               "targets": [{"target": n, "met": ok, "figure": f} for n, ok, f in targets],
               "plots": [str(p) for _, p in pngs]}
     (d / "results.json").write_text(json.dumps(merged, indent=1) + "\n")

@@ -12,7 +12,7 @@
 #                 are never written into the source tree
 #   --no-build    do not run ninja (meson's benchmark target has built already)
 #   --no-profile  skip the callgrind profiles (full mode runs them; quick never)
-#   --only STEPS  comma-separated subset of: generation,accumulation,links,e2e,gap,load,graphalytics,profile
+#   --only STEPS  comma-separated subset of: generation,accumulation,links,e2e,gap,load,graphalytics,mac,auth,profile
 #   --gap DIR     a GAP build (github.com/sbeamer/gapbs, built by hand outside this
 #                 repository; default $GAP_DIR): every app against GAP's own
 #                 binary on GAP's kron graphs (bench/gap_compare.py); without
@@ -29,7 +29,7 @@ out=/tmp/wiregraph-bench
 quick=0
 do_build=1
 profile=1
-only=generation,accumulation,links,e2e,gap,load,graphalytics,profile
+only=generation,accumulation,links,e2e,gap,load,graphalytics,mac,auth,profile
 gap_dir=${GAP_DIR:-}
 while [ $# -gt 0 ]; do
   case $1 in
@@ -56,6 +56,8 @@ want e2e && rm -f "$out/e2e.json"
 want gap && rm -f "$out/gap.json"
 want load && rm -f "$out/load.json"
 want graphalytics && rm -f "$out/graphalytics.json"
+want mac && rm -f "$out/mac.json"
+want auth && rm -f "$out/auth.json"
 want profile && rm -rf "$out/profile"
 rm -rf "$out/results.json" "$out/RESULTS.md" "$out/plots"
 status=0
@@ -80,7 +82,8 @@ if [ $do_build -eq 1 ]; then
   # Only what the benchmarks need: a test that does not compile elsewhere in
   # the tree must not stop the benchmarks.
   run build ninja -C "$build" apps/wiregraph apps/wiregraph-convert bench/bench_generation bench/bench_accumulation \
-    bench/reference_pagerank
+    bench/reference_pagerank $( [ -f "$build/build.ninja" ] && grep -q "^build bench/bench_mac:" "$build/build.ninja" &&
+    echo bench/bench_mac )
 fi
 # Snapshot the binaries: the build tree may be rebuilt by someone else while
 # the suite runs, and every run must use the same binaries.
@@ -90,6 +93,8 @@ for b in "$build/apps/wiregraph" "$build/apps/wiregraph-convert" "$build/bench/b
   [ -x "$b" ] || { note "missing $b (build first: ninja -C $build)"; exit 1; }
   cp -f "$b" "$out/bin/" || exit 1
 done
+# bench_mac is built when libsodium is there (bench/meson.build).
+[ -x "$build/bench/bench_mac" ] && cp -f "$build/bench/bench_mac" "$out/bin/"
 bin=$out/bin
 export WG_BENCH_BINARY="$bin/wiregraph"  # the node binary bench/wg_timed.py runs
 export WG_BENCH_REFERENCE="$bin/reference_pagerank"  # end_to_end.py's in-run GAP baseline
@@ -105,6 +110,8 @@ if [ $quick -eq 1 ]; then
   gap_args="--scales 14 --apps pagerank,bfs --trials 1 --gap-trials 1"
   load_args="--quick"
   graphalytics_args="--quick"
+  mac_trials=1
+  auth_args="--graph kron:14:16 --iterations 3 --trials 1"
   profile=0
 else
   gen_graph=kron:20:16; trials=5; warmup=1
@@ -114,6 +121,8 @@ else
   gap_args="--scales 20,22 --trials 5 --trials-large ${WG_BENCH_TRIALS_LARGE:-2}"
   load_args="--graph kron:22:16 --trials 2"
   graphalytics_args="--graph kron:18:16 --pr-graph kron:20:16 --trials 3"
+  mac_trials=15
+  auth_args="--graph kron:20:16 --trials 3"
 fi
 gen_eal="--no-pci --vdev net_null0,no-rx=1 -l 0 --no-huge -m 1024 --log-level lib.eal:error"
 
@@ -146,6 +155,16 @@ fi
 if want graphalytics; then
   run graphalytics python3 "$here/graphalytics_costs.py" $graphalytics_args --out "$out/runs/graphalytics" \
     --json "$out/graphalytics.json"
+fi
+if want mac; then
+  if [ -x "$bin/bench_mac" ]; then
+    run mac "$bin/bench_mac" --trials $mac_trials --json "$out/mac.json"
+  else
+    note "mac: skipped (no bench_mac: libsodium-dev missing, see scripts/setup.sh)"
+  fi
+fi
+if want auth; then
+  run auth python3 "$here/auth_cost.py" $auth_args --binary "$bin/wiregraph" --json "$out/auth.json"
 fi
 if want profile && [ $profile -eq 1 ]; then
   run profile sh "$here/profile.sh" "$out"
