@@ -417,8 +417,19 @@ plot %s
 GAP_TARGET = {"pagerank": 1.1, "bfs": 2.0, "cc": 2.0, "sssp": 2.0}
 
 
+def gemini_cells(s):
+    """The Gemini seconds, ratio and sanity-check cells of one gap_compare summary row."""
+    gs = s.get("gemini") or []
+    if not gs:
+        return "-", "-", "-"
+    return ("; ".join("%s (%s)" % (fstat(g["seconds"], 1, 4), g["config"]) for g in gs),
+            "; ".join("%s (%s)" % (fmt(g.get("ratio"), 2), g["config"]) for g in gs),
+            "; ".join({True: "agrees", False: "**DISAGREES**", None: "-"}[g["check"]["agrees"]] if g.get("check")
+                      else "-" for g in gs))
+
+
 def gap_section(gap, md, targets):
-    md.append("## 5. Every app against GAP's own binary (bench/gap_compare.py)\n")
+    md.append("## 5. Every app against GAP's and Gemini's own binaries (bench/gap_compare.py)\n")
     if not gap:
         md.append("not run (no gap.json)\n")
         return
@@ -427,13 +438,21 @@ def gap_section(gap, md, targets):
         targets.append(("Every app vs GAP's own binary", None, "skipped: no GAP build"))
         return
     md.append("GAP %s (%s) built outside the repository; its converter wrote the graphs (`.sg`/`.wsg` for GAP, "
-              "the same edges as `.bin`/`.wbin` for wiregraph). Rounds alternate one GAP process (median of its "
-              "trials, GAP's Trial Time, no graph build) and one wiregraph run (seconds in supersteps, max over "
+              "the same edges as `.bin`/`.wbin` for wiregraph and Gemini). Rounds alternate one GAP process (median of "
+              "its trials, GAP's Trial Time, no graph build), one Gemini process per config (median of its 5 runs "
+              "after a warm-up, its exec_time, no graph build) and one wiregraph run (seconds in supersteps, max over "
               "nodes, without the start barrier's wait for the slowest node's load); median [min, max] over rounds; "
               "source vertex %d for bfs and sssp.\n" % (gap.get("gap_commit"), gap["gap_dir"], gap["source"]))
-    md.append("| graph | app | config | wiregraph s | GAP s (threads) | wiregraph / GAP | supersteps (dense) "
-              "| cluster messages | before: s, / GAP, supersteps (dense), messages |")
-    md.append("|---|---|---|---|---|---|---|---|---|")
+    if gap.get("gemini_skipped"):
+        md.append("Gemini: %s.\n" % gap["gemini_skipped"])
+    else:
+        md.append("Gemini %s (%s) built outside the repository; config RANKSxTHREADS (a rank runs one OpenMP thread "
+                  "per CPU); check: its result line against wiregraph's results (bfs reached, cc components, sssp "
+                  "largest distance, pagerank top vertex).\n" % (gap.get("gemini_commit"), gap.get("gemini_dir")))
+    md.append("| graph | app | config | wiregraph s | GAP s (threads) | wiregraph / GAP | Gemini s (config) "
+              "| wiregraph / Gemini | Gemini check | supersteps (dense) | cluster messages "
+              "| before: s, / GAP, supersteps (dense), messages |")
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for s in gap["summary"]:
         before = ""
         if "before_seconds" in s:
@@ -441,9 +460,10 @@ def gap_section(gap, md, targets):
                 fstat(s["before_seconds"], 1, 4), fmt(s.get("before_ratio"), 2), s.get("before_supersteps", "-"),
                 s.get("before_dense_supersteps", "-"),
                 "{:,}".format(s["before_messages"]) if "before_messages" in s else "-")
-        md.append("| GAP kron%d | %s | %s | %s | %s (%d) | %s | %s | %s | %s |" % (
+        gem_s, gem_ratio, gem_check = gemini_cells(s)
+        md.append("| GAP kron%d | %s | %s | %s | %s (%d) | %s | %s | %s | %s | %s | %s | %s |" % (
             s["scale"], s["app"], s["label"], fstat(s["wiregraph_seconds"], 1, 4), fstat(s["gap_seconds"], 1, 4),
-            s["gap_threads"], fmt(s.get("ratio"), 2),
+            s["gap_threads"], fmt(s.get("ratio"), 2), gem_s, gem_ratio, gem_check,
             "%s (%s)" % (s.get("supersteps", "-"), s.get("dense_supersteps", "-")),
             "{:,}".format(s["messages"]) if "messages" in s else "-", before))
         if s["config"] == "p2memif" and s["app"] in GAP_TARGET:
@@ -451,9 +471,16 @@ def gap_section(gap, md, targets):
             targets.append(("%s on GAP kron%d, P=2 memif <= %.1fx GAP 2 threads (same run)" % (
                 s["app"], s["scale"], limit), s["ratio"] <= limit if "ratio" in s else None,
                 "%.2fx" % s["ratio"] if "ratio" in s else "failed"))
+        for g in s.get("gemini") or []:
+            if s["config"] == "p2memif" and g["ranks"] == 1:
+                targets.append(("%s on GAP kron%d, P=2 memif faster than %s (same run)" % (
+                    s["app"], s["scale"], g["label"]), g["ratio"] < 1 if "ratio" in g else None,
+                    "%.2fx" % g["ratio"] if "ratio" in g else "failed"))
     md.append("")
-    md.append("Commands: %s\n" % "; ".join(sorted({"`%s` vs `%s`" % (s["wiregraph_command"], s["gap_command"])
-                                                    for s in gap["summary"] if s.get("gap_command")})))
+    cmds = sorted({"`%s` vs `%s`" % (s["wiregraph_command"], s["gap_command"])
+                   for s in gap["summary"] if s.get("gap_command")})
+    cmds += sorted({"`%s`" % g["command"] for s in gap["summary"] for g in s.get("gemini") or [] if g.get("command")})
+    md.append("Commands: %s\n" % "; ".join(cmds))
 
 
 def role_plot(e2e, md, plots_dir, pngs):

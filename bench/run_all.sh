@@ -3,6 +3,7 @@
 # results.json and gnuplot PNGs.
 #
 #   bench/run_all.sh [--quick] [--out DIR] [--no-build] [--no-profile] [--only STEPS] [--gap DIR]
+#                    [--gemini DIR]
 #
 #   --quick       small inputs and 1 trial (CI smoke; under 2 minutes); default:
 #                 full sizes (generation kron:20:16, accumulation Σ of 2^26
@@ -17,6 +18,9 @@
 #                 repository; default $GAP_DIR): every app against GAP's own
 #                 binary on GAP's kron graphs (bench/gap_compare.py); without
 #                 it that step says so and bench/reference_pagerank stands in
+#   --gemini DIR  a Gemini build (github.com/thu-pacman/GeminiGraph, built by
+#                 hand outside this repository; default $GEMINI_DIR): the gap
+#                 step also runs Gemini 1 rank x (CPUs) threads in its rounds
 #
 # Output: DIR/RESULTS.md, DIR/results.json, DIR/plots/*.png, DIR/logs/*.log and
 # each benchmark's JSON. Exit status: 0 when every step ran, 1 when one failed
@@ -31,6 +35,7 @@ do_build=1
 profile=1
 only=generation,accumulation,links,e2e,gap,load,graphalytics,profile
 gap_dir=${GAP_DIR:-}
+gemini_dir=${GEMINI_DIR:-}
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
@@ -39,7 +44,8 @@ while [ $# -gt 0 ]; do
     --no-profile) profile=0 ;;
     --only) only=$2; shift ;;
     --gap) gap_dir=$2; shift ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --gemini) gemini_dir=$2; shift ;;
+    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run_all: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -138,7 +144,8 @@ if want e2e; then
   run e2e python3 "$here/end_to_end.py" $e2e_args --out "$out/runs/e2e" --json "$out/e2e.json"
 fi
 if want gap; then
-  run gap python3 "$here/gap_compare.py" --gap "$gap_dir" $gap_args --out "$out/runs/gap" --json "$out/gap.json"
+  run gap python3 "$here/gap_compare.py" --gap "$gap_dir" --gemini "$gemini_dir" $gap_args --out "$out/runs/gap" \
+    --json "$out/gap.json"
 fi
 if want load; then
   run load python3 "$here/load_scaling.py" $load_args --out "$out/runs/load" --json "$out/load.json"
