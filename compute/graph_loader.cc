@@ -171,7 +171,7 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
   ws.parse_seconds += seconds_since(t0) - (ws.read_seconds - read_before);
 }
 
-void GraphLoader::apply(unsigned w, const StepControl& c, const Stall&) {
+void GraphLoader::apply(unsigned w, const StepControl& c, const Stall& stall) {
   WorkerState& ws = workers_[w];
   ws.stats = StepStats{};
   ws.stats.superstep = c.superstep;
@@ -207,7 +207,7 @@ void GraphLoader::apply(unsigned w, const StepControl& c, const Stall&) {
       if (w == 0) {
         edges_seconds_ = seconds_since(edges_started_);
         const auto t0 = Clock::now();
-        build_blocks();
+        build_blocks(stall);
         build_seconds_ += seconds_since(t0);
       }
       break;
