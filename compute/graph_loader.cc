@@ -120,12 +120,9 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
     }
     case GraphInput::Kind::kGenerator: {
       const KroneckerGenerator gen(input_.kron);
-      const uint64_t nb = gen.num_blocks();
-      const uint64_t node_lo = nb * rank_ / nodes_, node_hi = nb * (rank_ + 1) / nodes_;
-      const uint64_t lo = node_lo + (node_hi - node_lo) * w / workers();
-      const uint64_t hi = node_lo + (node_hi - node_lo) * (w + 1) / workers();
+      const KroneckerGenerator::BlockRange mine = gen.share(rank_, nodes_).part(w, workers());
       std::vector<Edge> block(KroneckerGenerator::kBlockEdges);
-      for (uint64_t b = lo; b < hi; ++b) {
+      for (uint64_t b = mine.begin; b < mine.end; ++b) {
         const uint64_t n = gen.block(b, block.data());
         for (uint64_t i = 0; i < n; ++i) emit(block[i].src, block[i].dst, block[i].weight);
         agg.entries += n;
@@ -174,7 +171,7 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
   ws.parse_seconds += seconds_since(t0) - (ws.read_seconds - read_before);
 }
 
-void GraphLoader::apply(unsigned w, const StepControl& c, const Stall&) {
+void GraphLoader::apply(unsigned w, const StepControl& c, const Stall& stall) {
   WorkerState& ws = workers_[w];
   ws.stats = StepStats{};
   ws.stats.superstep = c.superstep;
@@ -210,7 +207,7 @@ void GraphLoader::apply(unsigned w, const StepControl& c, const Stall&) {
       if (w == 0) {
         edges_seconds_ = seconds_since(edges_started_);
         const auto t0 = Clock::now();
-        build_blocks();
+        build_blocks(stall);
         build_seconds_ += seconds_since(t0);
       }
       break;

@@ -147,7 +147,7 @@ class GraphLoader final : public ProgramDriver {
   void merge_vertex_order(AggregateBytes& into, const AggregateBytes& from) const;
   void check_vertex_order(const AggregateBytes& aggregate) const;
   void send_edges(unsigned w, const Stall& stall);
-  void build_blocks();
+  void build_blocks(const Stall& stall);
   void send_in_degrees(const Stall& stall);
   void split_domains();
   void send_slot_table(const Stall& stall);

@@ -53,8 +53,10 @@ struct DeclaredSize {
 // Called before anything of that size is allocated; throws to refuse.
 using SizeCheck = std::function<void(const DeclaredSize&)>;
 
-// Bounds a loader applies before it allocates (runtime/node.cc sets them from
-// the node's memory budget, compute/memory_budget.h).
+// Bounds the whole-graph reader applies before it allocates, given by its
+// caller (tests; wiregraph-convert gives none). A node does not use this
+// reader: it loads its share (compute/graph_loader.h) and checks its memory
+// budget there (LoadOptions::check_memory, runtime/run_program.h).
 struct LoadLimits {
   SizeCheck check;                          // empty: no check
   uint64_t max_stream_bytes = UINT64_MAX;   // pipes and devices are read into memory up to this

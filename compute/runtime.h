@@ -42,7 +42,10 @@
 // barrier: a peer sends the phase's records only once it has every node's END
 // of that empty superstep, and a node sends it only after it has switched to
 // the phase's driver (built its engine), so records never reach a node that
-// is not ready for them, not even one still finishing discovery.
+// is not ready for them, not even one still finishing discovery. With every
+// role on one lcore a phase also ends only once everything the node sent is
+// acked: the caller then computes without polling (the loader's finish, the
+// engine's build), and a peer must not wait that long for our last frames.
 #pragma once
 
 #include <array>
