@@ -89,13 +89,18 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
 
   // Run: the engine's values and two accumulators (scalar: a message per
   // vertex; slots: an 8-byte offset, a 4-byte fill count and a message per
-  // in-edge), the workers' scatter values, one byte per vertex for the
-  // frontier (a bit and, while small, a list of 1/16 of the slice) and the
-  // delta-stepping schedule's bitmaps, a source index per group (16 B per 64
-  // vertices), and the dense copy.
+  // in-edge), the workers' scatter values, two bytes per vertex for the
+  // frontier (a bit and, while small, a list of a quarter of the slice) and
+  // the delta-stepping schedule's bitmaps, each source's list of blocks (an
+  // 8-byte entry per (source, group) pair and an 8-byte offset per vertex:
+  // compute/source_blocks.h) with room to group an eighth of those pairs
+  // (compute/blocked_frontier.h), and the dense copy.
   const uint64_t groups = uint64_t{P} * K;
-  uint64_t engine = sum(mul(local_v, app.value_bytes + 1 + app.message_bytes),  // + scatter values
-                        mul(groups, mul(ceil_div(local_v, 64), 16)));
+  const uint64_t source_groups = std::min(s.out_edges, mul(local_v, groups));
+  uint64_t engine = sum(mul(local_v, app.value_bytes + 2 + app.message_bytes + 8),  // + scatter values, offsets
+                        mul(source_groups, 8), mul(grouped_capacity(source_groups), app.grouped_bytes));
+  // Applying early: a message per vertex and a bit (compute/own_messages.h).
+  if (app.early) engine = sum(engine, mul(local_v, app.message_bytes), ceil_div(local_v, 8));
   if (app.slots)
     engine = sum(engine, mul(2, sum(mul(local_v, 12), mul(s.in_edges, app.message_bytes))));
   else

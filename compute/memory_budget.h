@@ -15,7 +15,9 @@
 //            METIS graph
 //   run    - the CSR + the engine (values, two accumulators per vertex or,
 //            for slot programs, two slot buffers of one message per in-edge)
-//            + the workers' scatter values, frontiers and source indexes
+//            + the workers' scatter values, frontiers, their sources' lists
+//            of blocks and room to group a small frontier by block, and for
+//            programs that apply early, an accumulator per vertex more
 //            and, for programs with a scalar ⊕ unless --scatter sparse or
 //            real weights, the dense copy of the edges; SSSP's light-first
 //            copy of the edges, BFS's reached bitmaps and bottom-up lists
@@ -30,6 +32,7 @@
 #include <type_traits>
 
 #include "compute/accumulator.h"
+#include "compute/blocked_frontier.h"
 #include "compute/scatter_mode.h"
 #include "compute/vertex_program.h"
 
@@ -53,6 +56,8 @@ struct AppFootprint {
   bool symmetrize = false;     // the loader adds reverse edges (also --undirected)
   bool levels = false;         // level-synchronous (BFS): reached bitmaps, bottom-up lists
   bool light_first = false;    // splits light and heavy edges (SSSP): a light-first copy of the edges
+  bool early = false;          // applies early (SSSP): the workers fold their own vertices' messages
+  unsigned grouped_bytes = 12;  // an active (source, block) pair grouped by block (compute/blocked_frontier.h)
   bool own_driver = false;     // runs on Prog::Driver: `driver` instead of the engine's terms
   DriverFootprint driver;
 };
@@ -63,7 +68,8 @@ constexpr AppFootprint footprint_of() {
   AppFootprint f{sizeof(typename P::Value), sizeof(typename P::Message),
                  !std::is_same_v<Acc, ScalarAccumulator<P>>, P::kTraits.graph.weights,
                  P::kTraits.graph.real_weights, P::kTraits.graph.symmetrize,
-                 declares_level_phases<P>(), splits_light_edges<P>()};
+                 declares_level_phases<P>(), splits_light_edges<P>(), declares_early_phases<P>()};
+  f.grouped_bytes = sizeof(typename BlockedFrontier<typename P::Message>::Item);
   if constexpr (requires { P::Driver::kFootprint; }) {
     f.own_driver = true;
     f.driver = P::Driver::kFootprint;

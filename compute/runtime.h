@@ -72,6 +72,9 @@
 
 namespace wg {
 
+// CPU time of the whole process so far (every lcore).
+double process_cpu_seconds();
+
 class EngineError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -254,6 +257,12 @@ class Runtime {
   // empty, discovery): the calling lcore's own network roles, if it has any.
   const Membership::Pump pump_fn_;
   const Stall stall_fn_;
+  // worker w -> coordinator (read after workers_done_): the CPU time its
+  // thread got in this superstep's apply and scatter
+  struct alignas(64) WorkerCpu {
+    double seconds = 0;
+  };
+  std::unique_ptr<WorkerCpu[]> worker_cpu_;
 };
 
 // The coordinator (and a worker whose pool ran dry) waits here. On a shared

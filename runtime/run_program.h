@@ -181,8 +181,10 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     else
       engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(n));
     const auto t0 = std::chrono::steady_clock::now();
+    const double cpu0 = process_cpu_seconds();
     out.report.steps = runtime->run_phase(*engine, PhaseOptions{"the computation", !eo.quiet, eo.crash_at_superstep});
     out.report.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.report.compute_cpu_seconds = process_cpu_seconds() - cpu0;
     if constexpr (Prog::kTraits.value_kind == ValueKind::kLabel) {
       // Labels are dense ids: their original ids come from their owners.
       if (cfg.graphalytics_output && !lg.original_id.empty()) {

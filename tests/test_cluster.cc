@@ -115,6 +115,29 @@ TEST(TraversalGraph, HasTheCasesItClaims) {
   EXPECT_EQ(label[2205], 2203u) << "a triangle is labelled by its smallest id";
 }
 
+TEST(LocalRoundsGraph, HasTheCasesItClaims) {
+  const EdgeList g = local_rounds_graph();
+  ASSERT_EQ(g.num_vertices, 2406u);
+  uint64_t sum = 0, zero = 0, heavy = 0;
+  for (const Edge& e : g.edges) {
+    sum += e.weight;
+    zero += e.weight == 0;
+    heavy += e.src % 6 == 0 && e.dst == e.src + 6 && e.weight == 100000;
+  }
+  const uint64_t delta = sum / g.num_edges() / 8;
+  EXPECT_GT(delta, 20u) << "the chain's light edges are light";
+  EXPECT_LE(delta, 100000u) << "its heavy edges are heavy";
+  EXPECT_GE(zero, 100u);
+  EXPECT_EQ(heavy, 40u);
+  const std::vector<uint64_t> dist = ref::sssp(g, 0);
+  EXPECT_LT(dist[1200], 150001u) << "the shortcut or better";
+  EXPECT_LT(dist[1200], 20u * 100000) << "not the chain's 20 heavy edges";
+  for (VertexId v = 120; v <= 2400; v += 120) EXPECT_LT(dist[v], 10000000u) << v << ": a decoy wins";
+  for (VertexId v = 2401; v < 2406; ++v) EXPECT_EQ(dist[v], ref::kInfinity) << v;
+  // Past the shortcut the chain is the only way on: 200 edges deep.
+  EXPECT_GT(dist[2400], dist[1200]);
+}
+
 TEST(CornerCaseGraph, SnapFileLoadsBackUnchanged) {
   // The oracle and the nodes both read the file: if the reader changed the
   // graph, the two would agree on the wrong graph.
@@ -797,6 +820,56 @@ TEST(ClusterMtu, JumboFramesAreExactAndFewer) {
   // 1500, ~230 of 1116 at 9000 (plus acks and ENDs alike).
   EXPECT_LT(frames[1] * 2, frames[0]) << "frames sent: " << frames[0] << " at MTU 1500, " << frames[1] << " at 9000";
 }
+
+// Delta-stepping's local rounds across nodes (compute/worker.h): SSSP on the
+// local-rounds graph, whose 400-edge chain lies on node 0 (light stretches
+// with zero-weight edges between heavy edges, detours through the other
+// nodes), exact at P = 1, 2, 3 on memif and tap, with one lcore per node
+// (the worker folds its own records) and with three (two workers, the
+// chain crossing their slices; records for the other worker go by the
+// local queue). Node 0 ran local rounds, and the run took fewer supersteps
+// than the 200 a superstep per chain edge past the shortcut would need.
+struct RoundsCase {
+  std::string link;
+  int nodes;
+  int lcores;
+};
+
+class LocalRoundsTest : public ::testing::TestWithParam<RoundsCase> {};
+
+TEST_P(LocalRoundsTest, DeepChainsExactInFewSupersteps) {
+  const RoundsCase& c = GetParam();
+  if (const std::string why = link_unavailable_reason(c.link, c.nodes); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  TestGraph graph;
+  snap_graph(local_rounds_graph(), tmp.file("rounds.txt"), 0, &graph);
+  RunSpec spec;
+  spec.link = c.link;
+  spec.nodes = c.nodes;
+  spec.app = "sssp";
+  spec.lcores = c.lcores;
+  run_and_check(spec, graph, tmp);
+  if (HasFatalFailure()) return;
+  std::string error;
+  nlohmann::json summary, node0;
+  ASSERT_TRUE(read_json_file(tmp.file("out") + "/summary.json", &summary, &error)) << error;
+  ASSERT_TRUE(read_json_file(tmp.file("out") + "/node0.json", &node0, &error)) << error;
+  uint64_t rounds = 0;
+  for (const nlohmann::json& step : node0["supersteps"]) rounds += json_counter(step, {"local_rounds"}, &error);
+  EXPECT_TRUE(error.empty()) << error;
+  EXPECT_GE(rounds, 20u) << "at least a round per light stretch of the chain";
+  EXPECT_LT(summary["supersteps_run"].get<uint64_t>(), 200u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Links, LocalRoundsTest,
+                         ::testing::Values(RoundsCase{"memif", 1, 1}, RoundsCase{"memif", 1, 3},
+                                           RoundsCase{"memif", 2, 1}, RoundsCase{"memif", 2, 3},
+                                           RoundsCase{"memif", 3, 1}, RoundsCase{"tap", 2, 1},
+                                           RoundsCase{"tap", 3, 1}, RoundsCase{"tap", 2, 3}),
+                         [](const ::testing::TestParamInfo<RoundsCase>& p) {
+                           return (p.param.nodes == 1 ? std::string("single") : p.param.link) + "_P" +
+                                  std::to_string(p.param.nodes) + "_lcores" + std::to_string(p.param.lcores);
+                         });
 
 // Multi-segment dense pulls across nodes: 1 KiB segments (256 scatter values)
 // on kron:10:8 at P = 2 (512 vertices per node) with 2 domains, so every

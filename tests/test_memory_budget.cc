@@ -33,13 +33,18 @@ TEST(AppFootprint, FollowsTheProgramsTypes) {
   EXPECT_EQ(pr.message_bytes, 4u);  // float
   EXPECT_FALSE(pr.slots);
   EXPECT_FALSE(pr.weights);
+  EXPECT_FALSE(pr.early);
+  EXPECT_EQ(pr.grouped_bytes, 12u) << "a block index and a float scatter value with its edge class";
   constexpr AppFootprint sssp = footprint_of<Sssp>();
   EXPECT_TRUE(sssp.weights);
   EXPECT_FALSE(sssp.real_weights);
+  EXPECT_TRUE(sssp.early) << "delta-stepping's local rounds";
   constexpr AppFootprint real_sssp = footprint_of<RealSssp>();
   EXPECT_TRUE(real_sssp.real_weights);
   EXPECT_EQ(real_sssp.value_bytes, 8u);  // double distances
   EXPECT_EQ(real_sssp.message_bytes, 8u);
+  EXPECT_FALSE(real_sssp.early);
+  EXPECT_EQ(real_sssp.grouped_bytes, 24u) << "the double aligns the item to 8 bytes";
   constexpr AppFootprint cd = footprint_of<LabelPropagation>();
   EXPECT_TRUE(cd.slots);
   EXPECT_TRUE(cd.symmetrize);
@@ -67,8 +72,9 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
   EXPECT_EQ(n.local_graph, csr);
   EXPECT_EQ(n.load, 5000u * 8) << "held edges without weights: 8 bytes each";
   EXPECT_EQ(n.build, 5000u * 8 + csr + std::max<uint64_t>(local_v * 2 * 8, local_v * 17));
-  EXPECT_EQ(n.run, csr + local_v * (4 + 1 + 4)  // value, frontier, scatter value
-                       + 2 * 8 * 16             // a source index per node: 16 B per 64 vertices
+  EXPECT_EQ(n.run, csr + local_v * (4 + 2 + 4)  // value, frontier, scatter value
+                       + local_v * 8 + 1000 * 8  // each source's blocks: offsets, (source, node) pairs
+                       + (1000 / 8 + 1) * 12     // room to group an eighth of the pairs
                        + local_v * 2 * 4);      // two accumulators
   EXPECT_EQ(n.dense, 0u);
   EXPECT_EQ(n.light_first, 0u);
@@ -85,11 +91,22 @@ TEST(MemoryEstimate, RealWeightsAreDoublesAndNeverDense) {
   const uint64_t csr = local_v * 8 + 5000 * (4 + 8) + std::min<uint64_t>(5000, local_v * 2) * 12 + 2 * 64;
   EXPECT_EQ(n.local_graph, csr);
   EXPECT_EQ(n.load, 5000u * 20);
-  EXPECT_EQ(n.run, csr + local_v * (8 + 1 + 8)  // value, frontier, scatter value
-                       + 2 * 8 * 16             // a source index per node: 16 B per 64 vertices
+  EXPECT_EQ(n.run, csr + local_v * (8 + 2 + 8)  // value, frontier, scatter value
+                       + local_v * 8 + 1000 * 8  // each source's blocks: offsets, (source, node) pairs
+                       + (1000 / 8 + 1) * 24     // room to group an eighth of the pairs
                        + local_v * 2 * 8);      // two accumulators
   EXPECT_EQ(n.dense, 0u) << "real weights run sparse supersteps only";
   EXPECT_EQ(n.light_first, 0u) << "real weights run without delta-stepping's light-first copy";
+}
+
+// SSSP applies early: its workers fold their own vertices' messages into
+// a message per vertex more, with a bit each (compute/own_messages.h).
+TEST(MemoryEstimate, EarlyProgramsHoldAMessagePerVertexMore) {
+  const NodeShape s = balanced_shape(1000, 10000, 2, 1);
+  AppFootprint late = footprint_of<Sssp>();
+  ASSERT_TRUE(late.early);
+  late.early = false;
+  EXPECT_EQ(estimate_node_memory(s, footprint_of<Sssp>()).run, estimate_node_memory(s, late).run + 500 * 4 + 500 / 8 + 1);
 }
 
 // LCC runs on its own driver (compute/lcc_driver.h): the CSR and the
@@ -116,7 +133,8 @@ TEST(MemoryEstimate, SlotProgramsPayPerInEdge) {
   s.in_edges = 11000;
   const MemoryNeed n = estimate_node_memory(s, footprint_of<LabelPropagation>());
   EXPECT_EQ(n.load, 9000u * 8);
-  EXPECT_EQ(n.run, n.local_graph + 1000 * (4 + 1 + 4) + 16 * 16 + 2 * (1000 * 12 + 11000 * 4));
+  EXPECT_EQ(n.run, n.local_graph + 1000 * (4 + 2 + 4) + 1000 * 8 + 1000 * 8 + (1000 / 8 + 1) * 12 +
+                       2 * (1000 * 12 + 11000 * 4));
   EXPECT_EQ(n.dense, 0u) << "slot programs always scatter sparse";
 }
 
