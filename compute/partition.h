@@ -52,7 +52,7 @@ struct LocalGraph {
   std::vector<uint32_t> domain_offset;  // domains + 1: this node's domain d holds slots [offset[d], offset[d+1])
   std::vector<VertexId> global_of;  // slot -> global id (empty: round-robin arithmetic, k = 1)
   // slot -> the vertex's id in the input when the loader mapped sparse ids to
-  // dense ones (Graphalytics graphs); empty when the input's ids are the dense ids
+  // dense ones (Graphalytics graphs, --ids sparse); empty when the input's ids are the dense ids
   std::vector<int64_t> original_id;
   std::vector<uint32_t> out_degree; // per slot, over all destinations
   std::vector<uint32_t> in_degree;  // per slot, from all sources (sizes slot accumulators)
