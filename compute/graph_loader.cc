@@ -105,12 +105,25 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
       for (unsigned v = 0; v < w; ++v) sp.vertex_base += workers_[v].vertex_lines;
       reader::SliceTotals t;
       try {
-        if (sparse_)
-          t = reader::parse_sparse_slice(bytes, header_, sp, [&](int64_t src, int64_t dst, Weight weight) {
-            emit(translated(src), translated(dst), weight);
-          });
-        else
+        if (sparse_) {
+          // Every endpoint through the translation table, in batches whose
+          // probes are prefetched (compute/graph_loader_ids.cc's collection).
+          struct Named {
+            int64_t src, dst;
+            Weight weight;
+          };
+          auto prefetch = [this](const Named& e) {
+            translation_.prefetch(e.src);
+            translation_.prefetch(e.dst);
+          };
+          auto translate = [&](const Named& e) { emit(translated(e.src), translated(e.dst), e.weight); };
+          detail::Batched<Named, decltype(prefetch), decltype(translate)> batch(prefetch, translate);
+          t = reader::parse_sparse_slice(bytes, header_, sp,
+                                         [&](int64_t src, int64_t dst, Weight weight) { batch({src, dst, weight}); });
+          batch.flush();
+        } else {
           t = reader::parse_slice(bytes, header_, sp, emit);
+        }
       } catch (...) {
         ws.reading = nullptr;
         throw;

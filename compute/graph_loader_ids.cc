@@ -207,9 +207,14 @@ void GraphLoader::collect_ids(unsigned w, const Stall& stall) {
   IdTable& ids = wanted_[w];
   ids.clear();
   uint64_t since_stall = 0;
+  // A range names up to min(V, 2E/P) ids: the table outgrows the cache, so
+  // its probes are batched with prefetches.
+  auto prefetch = [&ids](int64_t id) { ids.prefetch(id); };
+  auto insert = [&ids](int64_t id) { ids.insert(id); };
+  detail::Batched<int64_t, decltype(prefetch), decltype(insert)> batch(prefetch, insert);
   auto note = [&](int64_t src, int64_t dst) {
-    ids.insert(src);
-    ids.insert(dst);
+    batch(src);
+    batch(dst);
     if (++since_stall == kEdgesPerStall) [[unlikely]] {  // the network roles of a shared lcore
       since_stall = 0;
       stall(false);
@@ -227,6 +232,7 @@ void GraphLoader::collect_ids(unsigned w, const Stall& stall) {
     LoadAggregate ignored{};
     read_graphalytics_edges(w, [&](int64_t src, int64_t dst, double) { note(src, dst); }, ignored);
   }
+  batch.flush();
   ws.parse_seconds += seconds_since(t0) - (ws.read_seconds - read_before);
 }
 
