@@ -553,12 +553,12 @@ def load_section(load_results, md, targets):
 
 
 def graphalytics_section(rows, md):
-    md.append("## 6. Graphalytics' rules: LCC against PageRank, PageRank in double precision\n")
+    md.append("## 6. Graphalytics' rules: LCC against PageRank, PageRank in double precision, loading sparse ids\n")
     if not rows:
         md.append("not run (no graphalytics.json)\n")
         return
     md.append("P=%d over memif, configurations in alternating order, medians of %d trials; processing time is "
-              "summary.json's metrics.processing_seconds.\n" % (rows[0]["nodes"], len(rows[0]["trials"])))
+              "summary.json's metrics.processing_seconds; load time the slowest node's load_seconds.\n" % (rows[0]["nodes"], len(rows[0]["trials"])))
     md.extend(graphalytics_costs.markdown(rows))
 
 

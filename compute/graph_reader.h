@@ -26,6 +26,11 @@ enum class GraphFormat {
 GraphFormat parse_graph_format(const std::string& name);
 const char* graph_format_name(GraphFormat f);
 GraphFormat format_from_extension(const std::string& path);
+// Whether a format's ids can be mapped (--ids sparse): edge lists and binary
+// files name their vertices only by their edges. The formats whose header
+// declares n vertices numbered 1..n (Matrix Market, DIMACS, METIS) are dense
+// already: for them, the reason they are refused; nullptr when allowed.
+const char* why_ids_are_dense(GraphFormat f);
 
 // Every error names the file, the line (0 when not line-based, e.g. binary
 // files, where the byte offset is in the message) and what is wrong.

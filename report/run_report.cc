@@ -204,7 +204,7 @@ void write_summary_json(const std::string& path, const ordered_json& config, con
   j["supersteps"] = std::move(steps);
   ordered_json top = ordered_json::array();
   for (const wire::TopEntry& t : r.cluster_top) {
-    const uint32_t vertex = t.vertex;  // copies: TopEntry is packed
+    const int64_t vertex = t.vertex;  // copies: TopEntry is packed
     const double key = t.value;
     top.push_back({{"vertex", vertex}, {"key", key}});
   }

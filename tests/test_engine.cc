@@ -892,14 +892,16 @@ std::string write_graphalytics(const test::TempDir& dir, const EdgeList& g) {
   return dir.file("g.properties");
 }
 
-// The node's part of a Graphalytics graph: values by slot and each slot's original id.
+// The node's part of a graph whose ids the loader maps (a Graphalytics graph,
+// or an edge list under --ids sparse): values by slot and each slot's original id.
 template <class Prog>
-RunResult<Prog> run_graphalytics(const std::string& properties, unsigned domains, int64_t source) {
+RunResult<Prog> run_mapped(const std::string& graph, bool graphalytics, unsigned domains, int64_t source) {
   Config cfg;
   cfg.app = Prog::kTraits.name;
   cfg.program = Prog::kTraits;
-  cfg.graph = properties;
-  cfg.graphalytics = true;
+  cfg.graph = graph;
+  cfg.graphalytics = graphalytics;
+  cfg.sparse_ids = !graphalytics;
   cfg.source_id = source;
   cfg.job_token = 0x5eed0002;
   cfg.mbufs = 4095;
@@ -915,6 +917,10 @@ RunResult<Prog> run_graphalytics(const std::string& properties, unsigned domains
     p.iterations = 20;
     return Prog::make(p, n);
   }, false);
+}
+template <class Prog>
+RunResult<Prog> run_graphalytics(const std::string& properties, unsigned domains, int64_t source) {
+  return run_mapped<Prog>(properties, true, domains, source);
 }
 
 // Every worker reads its slice of both files (three workers under
@@ -944,6 +950,42 @@ TEST(EngineGraphalytics, SparseIdsMappedByRankWithEveryWorker) {
       ASSERT_EQ(sssp.values[i], want) << "vertex " << v;  // quarters add exactly
     }
     EXPECT_EQ(sssp.report.load.input_edges, g.num_edges());
+  }
+}
+
+// --ids sparse on an edge list: the vertices are the ids its edges name
+// (kron:10:8's isolated vertices are gone), numbered by rank, every worker
+// collecting the ids of its range; the source by its original id; every slot
+// knows its original id, also with the slots renumbered by NUMA domain.
+TEST(EngineSparseIds, EdgeListIdsNumberedByRankWithEveryWorker) {
+  const EdgeList& g = kron();
+  test::TempDir dir;
+  const std::string path = dir.file("g.el");
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  for (const Edge& x : g.edges) std::fprintf(f, "%" PRId64 " %" PRId64 " %u\n", sparse_id(x.src), sparse_id(x.dst), x.weight);
+  std::fclose(f);
+  // The test's own compaction: the vertices with an edge, in id order.
+  std::vector<VertexId> rank(g.num_vertices, UINT32_MAX);
+  for (const Edge& x : g.edges) rank[x.src] = rank[x.dst] = 0;
+  std::vector<int64_t> original;
+  for (VertexId v = 0; v < g.num_vertices; ++v)
+    if (rank[v] == 0) rank[v] = static_cast<VertexId>(original.size()), original.push_back(sparse_id(v));
+  ASSERT_LT(original.size(), g.num_vertices) << "kron:10:8 has isolated vertices";
+  EdgeList compacted;
+  compacted.num_vertices = static_cast<VertexId>(original.size());
+  for (const Edge& x : g.edges) compacted.edges.push_back({rank[x.src], rank[x.dst], x.weight});
+  const VertexId source = max_out_degree_vertex(g);
+  const std::vector<uint64_t> hops = ref::bfs(compacted, rank[source]);
+  for (unsigned domains : {1u, 2u}) {
+    SCOPED_TRACE("domains " + std::to_string(domains));
+    const RunResult<Bfs> bfs = run_mapped<Bfs>(path, false, domains, sparse_id(source));
+    EXPECT_EQ(bfs.report.load.num_vertices, original.size());
+    ASSERT_EQ(bfs.graph.original_id.size(), original.size());
+    for (uint32_t i = 0; i < bfs.graph.num_local; ++i) {
+      const VertexId v = bfs.graph.global_id(i);
+      ASSERT_EQ(bfs.graph.original_id[i], original[v]) << "slot " << i;
+      ASSERT_EQ(from_engine(bfs.values[i]), hops[v]) << "vertex " << v;
+    }
   }
 }
 

@@ -71,7 +71,7 @@ RunReport sample_report() {
   c.ast_us = 1.5;
   s.links.push_back(c);
   r.steps.push_back(s);
-  r.cluster_top.push_back(wire::TopEntry{42, 0, 0.125});
+  r.cluster_top.push_back(wire::TopEntry{42, 0.125});
   return r;
 }
 
