@@ -5,7 +5,7 @@ RESULTS.md, results.json and gnuplot PNGs.
 usage: report.py DIR [--mode quick|full]
 
 Reads DIR/generation.json, DIR/generation-p16.json, DIR/accumulation.json,
-DIR/links.json, DIR/e2e.json, DIR/gap.json and DIR/profile/*.txt when present (a missing
+DIR/rx_scaling.json, DIR/links.json, DIR/e2e.json, DIR/gap.json and DIR/profile/*.txt when present (a missing
 file becomes a 'not run' line), writes DIR/RESULTS.md, DIR/results.json and
 DIR/plots/*.png (with their .dat and .gp files).
 """
@@ -247,6 +247,40 @@ plot DATA using 2:xtic(1) title 'random order', '' using 3 title 'blocked order 
 """, data)
     if png:
         pngs.append(("Accumulation rates", png))
+
+
+def rx_scaling_section(rx, md, targets):
+    md.append("## 2b. Receive scaling (A accumulator lcores, each on its own net_ring queue)\n")
+    if not rx:
+        md.append("not run (no rx_scaling.json)\n")
+        targets.append(("Receive path >= 250 M records/s per accumulator lcore", None, "not run"))
+        targets.append(("2 accumulators on 2 lcores >= 1.7x one", None, "not run"))
+        return
+    md.append("Σ = %d floats (%g MiB) split over A lcores, %d records a pass in %d buckets of up to %d (MTU %d), "
+              "order %s, %d EAL lcores; %d rounds, every A in each round; load average %.2f -> %.2f. Wall-clock: all "
+              "records / the slowest lcore's wall time; per CPU-second: all records / the lcores' summed CPU time "
+              "(what one lcore does with a CPU of its own); CPUs got: CPU time / wall time.\n" % (
+                  rx["sigma_entries"], rx["sigma_entries"] * 4 / 2**20, rx["records"], rx["frames"],
+                  rx["records_per_frame"], rx["mtu"], rx["order"], rx["lcores"], rx["trials"], rx["loadavg_start"],
+                  rx["loadavg_end"]))
+    md.append("| A | range KiB | M records/s wall-clock | M records per CPU-second | CPUs got | wall-clock vs the first A "
+              "| % of 10 / 40 / 100 GbE |")
+    md.append("|---|---|---|---|---|---|---|")
+    for r in rx["results"]:
+        md.append("| %d | %d | %s | %s | %s | %s | %.1f / %.1f / %.1f |" % (
+            r["accumulators"], r["range_kib"], fstat(r["records_per_s"], 1e-6, 1),
+            fstat(r["records_per_cpu_s"], 1e-6, 1), fstat(r["cpus"], 1, 2), fstat(r["vs_first"], 1, 2),
+            r["pct_line_10gbe"], r["pct_line_40gbe"], r["pct_line_100gbe"]))
+    md.append("")
+    first = rx["results"][0]
+    per_cpu = first["records_per_cpu_s"]["median"]
+    targets.append(("Receive path >= 250 M records/s per accumulator lcore (per CPU-second, A = %d)" %
+                    first["accumulators"], per_cpu >= 250e6, "%.0f M" % (per_cpu * 1e-6)))
+    two = [r for r in rx["results"] if r["accumulators"] == 2 and r["range_kib"] == first["range_kib"]]
+    if first["accumulators"] == 1 and two:
+        t = two[0]
+        targets.append(("2 accumulators on 2 lcores >= 1.7x one (wall clock)", t["vs_first"]["median"] >= 1.7,
+                        "x%.2f with %.2f CPUs got" % (t["vs_first"]["median"], t["cpus"]["median"])))
 
 
 def links_section(links, md, bars):
@@ -571,6 +605,7 @@ def main():
     plots = d / "plots"
     gen, gen16 = load(d / "generation.json"), load(d / "generation-p16.json")
     acc, links, e2e = load(d / "accumulation.json"), load(d / "links.json"), load(d / "e2e.json")
+    rx = load(d / "rx_scaling.json")
     gap = load(d / "gap.json")
     loading = load(d / "load.json")
     graphalytics = load(d / "graphalytics.json")
@@ -596,6 +631,7 @@ def main():
     body = []
     generation_section(gen, gen16, body, targets, bars)
     accumulation_section(acc, body, targets, plots, pngs)
+    rx_scaling_section(rx, body, targets)
     links_section(links, body, bars)
     e2e_section(e2e, body, targets, plots, pngs, bars)
     gap_section(gap, body, targets)
@@ -620,7 +656,7 @@ def main():
         for title, p in pngs:
             md.append("- %s: `%s`" % (title, p))
         md.append("")
-    steps = ["build", "generation", "generation-p16", "accumulation", "links", "e2e", "gap", "load", "graphalytics",
+    steps = ["build", "generation", "generation-p16", "accumulation", "rxscaling", "links", "e2e", "gap", "load", "graphalytics",
              "profile"]
     cmds = [(n, d / "logs" / (n + ".cmd")) for n in steps]
     cmds = [(n, f.read_text().strip()) for n, f in cmds if f.exists()]
@@ -629,7 +665,7 @@ def main():
             "# %s\n%s" % (n, c) for n, c in cmds))
     (d / "RESULTS.md").write_text("\n".join(md) + "\n")
     merged = {"mode": a.mode, "machine": info, "generation": gen, "generation_p16": gen16, "accumulation": acc,
-              "links": links, "end_to_end": e2e, "gap": gap, "load": loading, "graphalytics": graphalytics,
+              "rx_scaling": rx, "links": links, "end_to_end": e2e, "gap": gap, "load": loading, "graphalytics": graphalytics,
               "targets": [{"target": n, "met": ok, "figure": f} for n, ok, f in targets],
               "plots": [str(p) for _, p in pngs]}
     (d / "results.json").write_text(json.dumps(merged, indent=1) + "\n")

@@ -6,14 +6,15 @@
 #                    [--gemini DIR]
 #
 #   --quick       small inputs and 1 trial (CI smoke; under 2 minutes); default:
-#                 full sizes (generation kron:20:16, accumulation Σ of 2^26
-#                 floats, links kron:18:16, end to end kron:20:16 and kron:22:16;
-#                 tens of minutes)
+#                 full sizes (generation kron:20:16, accumulation and receive
+#                 scaling Σ of 2^26 floats, links kron:18:16, end to end
+#                 kron:20:16 and kron:22:16; tens of minutes)
 #   --out DIR     where everything goes (default /tmp/wiregraph-bench); results
 #                 are never written into the source tree
 #   --no-build    do not run ninja (meson's benchmark target has built already)
 #   --no-profile  skip the callgrind profiles (full mode runs them; quick never)
-#   --only STEPS  comma-separated subset of: generation,accumulation,links,e2e,gap,load,graphalytics,profile
+#   --only STEPS  comma-separated subset of: generation,accumulation,rxscaling,links,e2e,gap,load,graphalytics,
+#                 profile
 #   --gap DIR     a GAP build (github.com/sbeamer/gapbs, built by hand outside this
 #                 repository; default $GAP_DIR): every app against GAP's own
 #                 binary on GAP's kron graphs (bench/gap_compare.py); without
@@ -33,7 +34,7 @@ out=/tmp/wiregraph-bench
 quick=0
 do_build=1
 profile=1
-only=generation,accumulation,links,e2e,gap,load,graphalytics,profile
+only=generation,accumulation,rxscaling,links,e2e,gap,load,graphalytics,profile
 gap_dir=${GAP_DIR:-}
 gemini_dir=${GEMINI_DIR:-}
 while [ $# -gt 0 ]; do
@@ -45,7 +46,7 @@ while [ $# -gt 0 ]; do
     --only) only=$2; shift ;;
     --gap) gap_dir=$2; shift ;;
     --gemini) gemini_dir=$2; shift ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run_all: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -57,6 +58,7 @@ mkdir -p "$out/logs" || exit 1
 # (--only) keeps the others and the report merges everything present.
 want generation && rm -f "$out/generation.json" "$out/generation-p16.json"
 want accumulation && rm -f "$out/accumulation.json"
+want rxscaling && rm -f "$out/rx_scaling.json"
 want links && rm -f "$out/links.json"
 want e2e && rm -f "$out/e2e.json"
 want gap && rm -f "$out/gap.json"
@@ -86,13 +88,13 @@ if [ $do_build -eq 1 ]; then
   # Only what the benchmarks need: a test that does not compile elsewhere in
   # the tree must not stop the benchmarks.
   run build ninja -C "$build" apps/wiregraph apps/wiregraph-convert bench/bench_generation bench/bench_accumulation \
-    bench/reference_pagerank
+    bench/bench_rx_scaling bench/reference_pagerank
 fi
 # Snapshot the binaries: the build tree may be rebuilt by someone else while
 # the suite runs, and every run must use the same binaries.
 mkdir -p "$out/bin"
 for b in "$build/apps/wiregraph" "$build/apps/wiregraph-convert" "$build/bench/bench_generation" \
-         "$build/bench/bench_accumulation" "$build/bench/reference_pagerank"; do
+         "$build/bench/bench_accumulation" "$build/bench/bench_rx_scaling" "$build/bench/reference_pagerank"; do
   [ -x "$b" ] || { note "missing $b (build first: ninja -C $build)"; exit 1; }
   cp -f "$b" "$out/bin/" || exit 1
 done
@@ -106,6 +108,7 @@ tag=wgb$$
 if [ $quick -eq 1 ]; then
   gen_graph=kron:14:16; trials=1; warmup=1
   acc_args="--sigma-log2 20 --records-log2 20"; acc_mem=512
+  rx_args="--sigma-log2 16 --records-log2 16 --accumulators 1,2"; rx_mem=256
   links_args="--graph kron:14:16 --trials 1"
   e2e_args="--graphs kron:14:16 --apps pagerank,bfs --configs p1l1,p2memif --trials 1 --trials-large 1"
   gap_args="--scales 14 --apps pagerank,bfs --trials 1 --gap-trials 1"
@@ -115,6 +118,7 @@ if [ $quick -eq 1 ]; then
 else
   gen_graph=kron:20:16; trials=5; warmup=1
   acc_args="--sigma-log2 26 --records-log2 26"; acc_mem=2048
+  rx_args="--sigma-log2 26 --records-log2 26 --accumulators 1,2,4"; rx_mem=2560
   links_args="--graph kron:18:16 --trials 3"
   e2e_args="--graphs kron:20:16,kron:22:16 --trials 3 --trials-large ${WG_BENCH_TRIALS_LARGE:-2}"
   gap_args="--scales 20,22 --trials 5 --trials-large ${WG_BENCH_TRIALS_LARGE:-2}"
@@ -136,6 +140,12 @@ if want accumulation; then
   run accumulation "$bin/bench_accumulation" --no-pci --vdev net_ring0 -l 0 --no-huge -m $acc_mem \
     --log-level lib.eal:error --file-prefix ${tag}a -- $acc_args --trials $trials --warmup $warmup \
     --json "$out/accumulation.json"
+fi
+if want rxscaling; then
+  # Four lcores on the two CPUs: A = 4 oversubscribes them (reported: the CPUs the lcores got).
+  run rxscaling "$bin/bench_rx_scaling" --no-pci --vdev net_ring0 --lcores 0@0,1@1,2@0,3@1 --no-huge -m $rx_mem \
+    --log-level lib.eal:error --file-prefix ${tag}r -- $rx_args --trials $trials --warmup $warmup \
+    --json "$out/rx_scaling.json"
 fi
 if want links; then
   run links python3 "$here/links.py" $links_args --out "$out/runs/links" --json "$out/links.json"

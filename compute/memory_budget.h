@@ -12,8 +12,10 @@
 //   build  - those edges + this node's CSR (compute/partition.h) + the
 //            counting sort's cursors (8 B per (destination group, local
 //            vertex)) or, with K > 1 domains, the slot map and one node's
-//            METIS graph
-//   run    - the CSR + the engine (values, two accumulators per vertex or,
+//            METIS graph; then, the edges gone, the CSR regrouped by
+//            accumulation range (compute/range_plan.h: a block per
+//            (destination node, range), split one block at a time)
+//   run    - the CSR by range + the engine (values, two accumulators per vertex or,
 //            for slot programs, two slot buffers of one message per in-edge)
 //            + the workers' scatter values, frontiers, their sources' lists
 //            of blocks and room to group a small frontier by block, and for
@@ -33,6 +35,7 @@
 
 #include "compute/accumulator.h"
 #include "compute/blocked_frontier.h"
+#include "compute/engine_options.h"
 #include "compute/scatter_mode.h"
 #include "compute/vertex_program.h"
 
@@ -87,6 +90,8 @@ struct NodeShape {
   unsigned domains = 1;       // K
   ScatterMode scatter = ScatterMode::kAuto;
   uint64_t segment_bytes = 1 << 20;  // scatter values per dense segment (--segment-kib)
+  unsigned queues = 1;               // receive queues (--rx-queues): each owns whole ranges
+  uint64_t range_bytes = kDefaultRangeBytes;  // Σ per accumulation range (--range-kib)
 };
 
 // The shape of a balanced node (E/P held, out- and in-edges each), for a
@@ -95,7 +100,8 @@ NodeShape balanced_shape(uint64_t vertices, uint64_t edges, unsigned nodes, unsi
 
 struct MemoryNeed {
   uint64_t load = 0, build = 0, run = 0;  // the phases' totals
-  uint64_t local_graph = 0;               // of which this node's CSR (build and run)
+  uint64_t local_graph = 0;               // of which this node's CSR by range (run)
+  uint64_t ranges = 0;                    // accumulation ranges per node (one edge block per node and range)
   uint64_t dense = 0;                     // and the dense copy of its edges (run)
   uint64_t light_first = 0;               // and the light-first copy of its edges (run)
   uint64_t peak() const;

@@ -45,6 +45,7 @@
 #include "report/telemetry.h"
 #include "dataplane/dataplane.h"
 #include "tests/cluster_harness.h"
+#include "tests/eal_test_main.h"
 #include "tests/graphs_for_tests.h"
 #include "tests/reference.h"
 
@@ -1192,20 +1193,11 @@ TEST(DataplaneResources, ClusterWithoutPortsIsRefused) {
 // own file prefix, so both variants can run at once.
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
-  static char a0[] = "test_engine", a1[] = "--no-pci", a2[] = "--no-huge", a3[] = "-m", a4[] = "512",
-              a5[] = "--file-prefix", a6[] = "wg_test_engine", a7[] = "--log-level", a8[] = "lib.eal:error";
-  static char a6_lcores[] = "wg_test_engine_lcores", lcores_opt[] = "--lcores";
-  static char* eal_args[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, nullptr, nullptr, nullptr};
-  int n = 9;
-  if (char* lcores = std::getenv("WG_TEST_ENGINE_LCORES"); lcores != nullptr && *lcores != '\0') {
-    eal_args[6] = a6_lcores;
-    eal_args[n++] = lcores_opt;
-    eal_args[n++] = lcores;
-  }
-  if (rte_eal_init(n, eal_args) < 0) {
-    std::fprintf(stderr, "test_engine: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
+  const char* lcores = std::getenv("WG_TEST_ENGINE_LCORES");
+  const bool with_lcores = lcores != nullptr && *lcores != '\0';
+  if (!wg::test::init_test_eal("test_engine", with_lcores ? "wg_test_engine_lcores" : "wg_test_engine", 512,
+                               with_lcores ? std::vector<std::string>{"--lcores", lcores} : std::vector<std::string>{}))
     return 1;
-  }
   const int rc = RUN_ALL_TESTS();
   rte_eal_cleanup();
   return rc;
