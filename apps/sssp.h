@@ -71,6 +71,11 @@ class Sssp : public MinLabelBase {
   // Relaxing, apply runs only where a message arrived (an unreached or
   // settled vertex is not visited); the count visits every vertex.
   static constexpr bool applies_only_with_messages(uint32_t phase) { return phase == kRelax; }
+  // A worker applies its own vertices' messages within the superstep and
+  // relaxes its current bucket locally until it settles (local rounds,
+  // compute/worker.h): exact, since any order of relaxations gives the
+  // same distances; the relaxation's aggregate is not read (next() below).
+  static constexpr bool applies_early(uint32_t phase) { return phase == kRelax; }
   void aggregate(const Value& y, const VertexInfo&, Aggregate& into) const { into += y == kOverflow; }
   static void merge(Aggregate& into, const Aggregate& from) { into += from; }
   // Every node sees the same figures, so every node throws the same error.

@@ -26,11 +26,13 @@
 // loopback's tx is the part that a real receiver does not do: the rates
 // understate a receiver's.
 //
-// Reported per A: records/s summed over the lcores (all records / the wall
-// time of the slowest lcore), the ratio to A = 1 in the same round, the
-// share of the line rate of 10, 40 and 100 GbE at the same MTU, the CPUs the
-// lcores got (their threads' CPU time over the wall time: on a shared
-// machine, fewer than A) and records per CPU-second of the lcores.
+// Reported per A, side by side: the wall-clock rate (all records / the wall
+// time of the slowest lcore) and the rate per CPU-second of an lcore (all
+// records / the lcores' summed thread CPU time: what one accumulator lcore
+// does with a CPU of its own), the CPUs the lcores got (CPU time over wall
+// time: on a shared machine, fewer than A), the wall-clock ratio to the first
+// A in the same round, and the share of the line rate of 10, 40 and 100 GbE
+// at the same MTU.
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_launch.h>
@@ -346,7 +348,7 @@ int main(int argc, char** argv) {
     TransportConfig tc;  // defaults of the wiregraph binary
     Transport transport(dp, tc);
     Bench b(o, dp, transport);
-    std::printf("rx scaling: Σ %u floats (%.0f MiB) split over A accumulator lcores, %lu records a pass in %zu buckets "
+    std::printf("rx scaling: Σ %u floats (%g MiB) split over A accumulator lcores, %lu records a pass in %zu buckets "
                 "of up to %u (MTU %u), order %s, %u lcores, load average %.2f\n",
                 1u << o.sigma_log2, (1u << o.sigma_log2) * 4.0 / (1 << 20), static_cast<unsigned long>(n),
                 b.frame_count(), per_frame, o.mtu, o.blocked ? "blocked" : "random", rte_lcore_count(),
@@ -385,8 +387,8 @@ int main(int argc, char** argv) {
     j["loadavg_end"] = bench::loadavg();
     j["results"] = bench::ordered_json::array();
     const double gbe[] = {10, 40, 100};
-    std::printf("\n  A   range KiB   M records/s (all lcores)   vs the first (same round)   %% of line rate 10 / 40 / 100 GbE   "
-                "CPUs got   M records per CPU-second\n");
+    std::printf("\n  A   range KiB   M records/s wall-clock (all lcores)   M records per CPU-second (per lcore)   "
+                "CPUs got   wall-clock vs the first (same round)   %% of line rate 10 / 40 / 100 GbE\n");
     for (size_t c = 0; c < configs; ++c) {
       const Stat st = bench::summarize(rates[c]);
       std::vector<double> ratio;
@@ -394,11 +396,11 @@ int main(int argc, char** argv) {
       const Stat vs = bench::summarize(ratio);
       const auto [a, range_kib] = config[c];
       const Stat pc = bench::summarize(per_cpu[c]), got = bench::summarize(cpus[c]);
-      std::printf("  %-3u %-9u %8.1f [%.1f, %.1f]   x%.2f [%.2f, %.2f]   %5.1f%% / %5.1f%% / %5.1f%%   %.2f   %.1f [%.1f, %.1f]\n",
-                  a, o.blocked ? range_kib : 0, st.median * 1e-6, st.min * 1e-6, st.max * 1e-6, vs.median, vs.min, vs.max,
+      std::printf("  %-3u %-9u %8.1f [%.1f, %.1f]   %8.1f [%.1f, %.1f]   %.2f   x%.2f [%.2f, %.2f]   %5.1f%% / %5.1f%% / %5.1f%%\n",
+                  a, o.blocked ? range_kib : 0, st.median * 1e-6, st.min * 1e-6, st.max * 1e-6, pc.median * 1e-6,
+                  pc.min * 1e-6, pc.max * 1e-6, got.median, vs.median, vs.min, vs.max,
                   100 * st.median / line_records(10, o.mtu, per_frame), 100 * st.median / line_records(40, o.mtu, per_frame),
-                  100 * st.median / line_records(100, o.mtu, per_frame), got.median, pc.median * 1e-6, pc.min * 1e-6,
-                  pc.max * 1e-6);
+                  100 * st.median / line_records(100, o.mtu, per_frame));
       bench::ordered_json line = {{"accumulators", a},
                                   {"range_kib", o.blocked ? range_kib : 0},
                                   {"records_per_s", bench::stat_json(st)},

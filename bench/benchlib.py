@@ -35,6 +35,15 @@ def stat(values):
     return {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)}
 
 
+def git_commit(path):
+    """The short commit of a checkout (a peer's build directory), or None."""
+    try:
+        return subprocess.run(["git", "-C", str(path), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
 def loadavg():
     try:
         return float(Path("/proc/loadavg").read_text().split()[0])
@@ -76,10 +85,11 @@ def pool_for(spec, nodes, undirected):
 
 
 def run_cluster(outdir, nodes, app_args, link="memif", lcores=1, mem_mb=256, memory="no-huge",
-                timeout=600, binary=None, log=None):
+                timeout=600, binary=None, log=None, keep_results=False):
     """Runs one job; returns a dict with the exit status, the nodes' JSON
     reports, their peak RSS, the edge count the nodes printed and the
-    launcher's output."""
+    launcher's output. The per-vertex results (DIR/result-R.txt) are removed
+    unless keep_results (a caller that checks them removes them itself)."""
     outdir = Path(outdir)
     if outdir.exists():
         shutil.rmtree(outdir)
@@ -104,10 +114,15 @@ def run_cluster(outdir, nodes, app_args, link="memif", lcores=1, mem_mb=256, mem
             "lcores": lcores, "mem_mb": mem_mb}
     (outdir / "run.json").write_text(json.dumps(meta) + "\n")
     res = read_run(outdir)
-    # Keep the run directory small: the per-vertex results are not needed.
-    for f in outdir.glob("result-*.txt"):
-        f.unlink()
+    if not keep_results:
+        remove_results(outdir)
     return res
+
+
+def remove_results(outdir):
+    """Keeps a run directory small: the per-vertex results are not needed once read."""
+    for f in Path(outdir).glob("result-*.txt"):
+        f.unlink()
 
 
 def read_run(outdir):

@@ -45,14 +45,6 @@ def check_build(gap_dir):
     return [b for b in BINARIES if not os.access(d / b, os.X_OK)]
 
 
-def gap_commit(gap_dir):
-    try:
-        return subprocess.run(["git", "-C", str(gap_dir), "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return None
-
-
 def _run(cmd, log):
     log("$ " + " ".join(str(c) for c in cmd))
     p = subprocess.run([str(c) for c in cmd], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -5,7 +5,7 @@ RESULTS.md, results.json and gnuplot PNGs.
 usage: report.py DIR [--mode quick|full]
 
 Reads DIR/generation.json, DIR/generation-p16.json, DIR/accumulation.json,
-DIR/links.json, DIR/e2e.json, DIR/gap.json, DIR/load.json, DIR/graphalytics.json,
+DIR/rx_scaling.json, DIR/links.json, DIR/e2e.json, DIR/gap.json, DIR/load.json, DIR/graphalytics.json,
 DIR/mac.json, DIR/auth.json and DIR/profile/*.txt when present (a missing
 file becomes a 'not run' line), writes DIR/RESULTS.md, DIR/results.json and
 DIR/plots/*.png (with their .dat and .gp files).
@@ -251,6 +251,40 @@ plot DATA using 2:xtic(1) title 'random order', '' using 3 title 'blocked order 
         pngs.append(("Accumulation rates", png))
 
 
+def rx_scaling_section(rx, md, targets):
+    md.append("## 2b. Receive scaling (A accumulator lcores, each on its own net_ring queue)\n")
+    if not rx:
+        md.append("not run (no rx_scaling.json)\n")
+        targets.append(("Receive path >= 250 M records/s per accumulator lcore", None, "not run"))
+        targets.append(("2 accumulators on 2 lcores >= 1.7x one", None, "not run"))
+        return
+    md.append("Σ = %d floats (%g MiB) split over A lcores, %d records a pass in %d buckets of up to %d (MTU %d), "
+              "order %s, %d EAL lcores; %d rounds, every A in each round; load average %.2f -> %.2f. Wall-clock: all "
+              "records / the slowest lcore's wall time; per CPU-second: all records / the lcores' summed CPU time "
+              "(what one lcore does with a CPU of its own); CPUs got: CPU time / wall time.\n" % (
+                  rx["sigma_entries"], rx["sigma_entries"] * 4 / 2**20, rx["records"], rx["frames"],
+                  rx["records_per_frame"], rx["mtu"], rx["order"], rx["lcores"], rx["trials"], rx["loadavg_start"],
+                  rx["loadavg_end"]))
+    md.append("| A | range KiB | M records/s wall-clock | M records per CPU-second | CPUs got | wall-clock vs the first A "
+              "| % of 10 / 40 / 100 GbE |")
+    md.append("|---|---|---|---|---|---|---|")
+    for r in rx["results"]:
+        md.append("| %d | %d | %s | %s | %s | %s | %.1f / %.1f / %.1f |" % (
+            r["accumulators"], r["range_kib"], fstat(r["records_per_s"], 1e-6, 1),
+            fstat(r["records_per_cpu_s"], 1e-6, 1), fstat(r["cpus"], 1, 2), fstat(r["vs_first"], 1, 2),
+            r["pct_line_10gbe"], r["pct_line_40gbe"], r["pct_line_100gbe"]))
+    md.append("")
+    first = rx["results"][0]
+    per_cpu = first["records_per_cpu_s"]["median"]
+    targets.append(("Receive path >= 250 M records/s per accumulator lcore (per CPU-second, A = %d)" %
+                    first["accumulators"], per_cpu >= 250e6, "%.0f M" % (per_cpu * 1e-6)))
+    two = [r for r in rx["results"] if r["accumulators"] == 2 and r["range_kib"] == first["range_kib"]]
+    if first["accumulators"] == 1 and two:
+        t = two[0]
+        targets.append(("2 accumulators on 2 lcores >= 1.7x one (wall clock)", t["vs_first"]["median"] >= 1.7,
+                        "x%.2f with %.2f CPUs got" % (t["vs_first"]["median"], t["cpus"]["median"])))
+
+
 def links_section(links, md, bars):
     md.append("## 3. Links (two wiregraph node processes, PageRank, send side of each node)\n")
     if not links:
@@ -419,8 +453,19 @@ plot %s
 GAP_TARGET = {"pagerank": 1.1, "bfs": 2.0, "cc": 2.0, "sssp": 2.0}
 
 
+def gemini_cells(s):
+    """The Gemini seconds, ratio and sanity-check cells of one gap_compare summary row."""
+    gs = s.get("gemini") or []
+    if not gs:
+        return "-", "-", "-"
+    return ("; ".join("%s (%s)" % (fstat(g["seconds"], 1, 4), g["config"]) for g in gs),
+            "; ".join("%s (%s)" % (fmt(g.get("ratio"), 2), g["config"]) for g in gs),
+            "; ".join({True: "agrees", False: "**DISAGREES**", None: "-"}[g["check"]["agrees"]] if g.get("check")
+                      else "-" for g in gs))
+
+
 def gap_section(gap, md, targets):
-    md.append("## 5. Every app against GAP's own binary (bench/gap_compare.py)\n")
+    md.append("## 5. Every app against GAP's and Gemini's own binaries (bench/gap_compare.py)\n")
     if not gap:
         md.append("not run (no gap.json)\n")
         return
@@ -429,13 +474,21 @@ def gap_section(gap, md, targets):
         targets.append(("Every app vs GAP's own binary", None, "skipped: no GAP build"))
         return
     md.append("GAP %s (%s) built outside the repository; its converter wrote the graphs (`.sg`/`.wsg` for GAP, "
-              "the same edges as `.bin`/`.wbin` for wiregraph). Rounds alternate one GAP process (median of its "
-              "trials, GAP's Trial Time, no graph build) and one wiregraph run (seconds in supersteps, max over "
+              "the same edges as `.bin`/`.wbin` for wiregraph and Gemini). Rounds alternate one GAP process (median of "
+              "its trials, GAP's Trial Time, no graph build), one Gemini process per config (median of its 5 runs "
+              "after a warm-up, its exec_time, no graph build) and one wiregraph run (seconds in supersteps, max over "
               "nodes, without the start barrier's wait for the slowest node's load); median [min, max] over rounds; "
               "source vertex %d for bfs and sssp.\n" % (gap.get("gap_commit"), gap["gap_dir"], gap["source"]))
-    md.append("| graph | app | config | wiregraph s | GAP s (threads) | wiregraph / GAP | supersteps (dense) "
-              "| cluster messages | before: s, / GAP, supersteps (dense), messages |")
-    md.append("|---|---|---|---|---|---|---|---|---|")
+    if gap.get("gemini_skipped"):
+        md.append("Gemini: %s.\n" % gap["gemini_skipped"])
+    else:
+        md.append("Gemini %s (%s) built outside the repository; config RANKSxTHREADS (a rank runs one OpenMP thread "
+                  "per CPU); check: its result line against wiregraph's results (bfs reached, cc components, sssp "
+                  "largest distance, pagerank top vertex).\n" % (gap.get("gemini_commit"), gap.get("gemini_dir")))
+    md.append("| graph | app | config | wiregraph s | GAP s (threads) | wiregraph / GAP | Gemini s (config) "
+              "| wiregraph / Gemini | Gemini check | supersteps (dense) | cluster messages "
+              "| before: s, / GAP, supersteps (dense), messages |")
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for s in gap["summary"]:
         before = ""
         if "before_seconds" in s:
@@ -443,9 +496,10 @@ def gap_section(gap, md, targets):
                 fstat(s["before_seconds"], 1, 4), fmt(s.get("before_ratio"), 2), s.get("before_supersteps", "-"),
                 s.get("before_dense_supersteps", "-"),
                 "{:,}".format(s["before_messages"]) if "before_messages" in s else "-")
-        md.append("| GAP kron%d | %s | %s | %s | %s (%d) | %s | %s | %s | %s |" % (
+        gem_s, gem_ratio, gem_check = gemini_cells(s)
+        md.append("| GAP kron%d | %s | %s | %s | %s (%d) | %s | %s | %s | %s | %s | %s | %s |" % (
             s["scale"], s["app"], s["label"], fstat(s["wiregraph_seconds"], 1, 4), fstat(s["gap_seconds"], 1, 4),
-            s["gap_threads"], fmt(s.get("ratio"), 2),
+            s["gap_threads"], fmt(s.get("ratio"), 2), gem_s, gem_ratio, gem_check,
             "%s (%s)" % (s.get("supersteps", "-"), s.get("dense_supersteps", "-")),
             "{:,}".format(s["messages"]) if "messages" in s else "-", before))
         if s["config"] == "p2memif" and s["app"] in GAP_TARGET:
@@ -453,9 +507,16 @@ def gap_section(gap, md, targets):
             targets.append(("%s on GAP kron%d, P=2 memif <= %.1fx GAP 2 threads (same run)" % (
                 s["app"], s["scale"], limit), s["ratio"] <= limit if "ratio" in s else None,
                 "%.2fx" % s["ratio"] if "ratio" in s else "failed"))
+        for g in s.get("gemini") or []:
+            if s["config"] == "p2memif" and g["ranks"] == 1:
+                targets.append(("%s on GAP kron%d, P=2 memif faster than %s (same run)" % (
+                    s["app"], s["scale"], g["label"]), g["ratio"] < 1 if "ratio" in g else None,
+                    "%.2fx" % g["ratio"] if "ratio" in g else "failed"))
     md.append("")
-    md.append("Commands: %s\n" % "; ".join(sorted({"`%s` vs `%s`" % (s["wiregraph_command"], s["gap_command"])
-                                                    for s in gap["summary"] if s.get("gap_command")})))
+    cmds = sorted({"`%s` vs `%s`" % (s["wiregraph_command"], s["gap_command"])
+                   for s in gap["summary"] if s.get("gap_command")})
+    cmds += sorted({"`%s`" % g["command"] for s in gap["summary"] for g in s.get("gemini") or [] if g.get("command")})
+    md.append("Commands: %s\n" % "; ".join(cmds))
 
 
 def role_plot(e2e, md, plots_dir, pngs):
@@ -528,12 +589,12 @@ def load_section(load_results, md, targets):
 
 
 def graphalytics_section(rows, md):
-    md.append("## 6. Graphalytics' rules: LCC against PageRank, PageRank in double precision\n")
+    md.append("## 6. Graphalytics' rules: LCC against PageRank, PageRank in double precision, loading sparse ids\n")
     if not rows:
         md.append("not run (no graphalytics.json)\n")
         return
     md.append("P=%d over memif, configurations in alternating order, medians of %d trials; processing time is "
-              "summary.json's metrics.processing_seconds.\n" % (rows[0]["nodes"], len(rows[0]["trials"])))
+              "summary.json's metrics.processing_seconds; load time the slowest node's load_seconds.\n" % (rows[0]["nodes"], len(rows[0]["trials"])))
     md.extend(graphalytics_costs.markdown(rows))
 
 
@@ -580,6 +641,7 @@ def main():
     plots = d / "plots"
     gen, gen16 = load(d / "generation.json"), load(d / "generation-p16.json")
     acc, links, e2e = load(d / "accumulation.json"), load(d / "links.json"), load(d / "e2e.json")
+    rx = load(d / "rx_scaling.json")
     gap = load(d / "gap.json")
     loading = load(d / "load.json")
     graphalytics = load(d / "graphalytics.json")
@@ -606,6 +668,7 @@ def main():
     body = []
     generation_section(gen, gen16, body, targets, bars)
     accumulation_section(acc, body, targets, plots, pngs)
+    rx_scaling_section(rx, body, targets)
     links_section(links, body, bars)
     e2e_section(e2e, body, targets, plots, pngs, bars)
     gap_section(gap, body, targets)
@@ -631,8 +694,8 @@ def main():
         for title, p in pngs:
             md.append("- %s: `%s`" % (title, p))
         md.append("")
-    steps = ["build", "generation", "generation-p16", "accumulation", "links", "e2e", "gap", "load", "graphalytics",
-             "mac", "auth", "profile"]
+    steps = ["build", "generation", "generation-p16", "accumulation", "rxscaling", "links", "e2e", "gap", "load",
+             "graphalytics", "mac", "auth", "profile"]
     cmds = [(n, d / "logs" / (n + ".cmd")) for n in steps]
     cmds = [(n, f.read_text().strip()) for n, f in cmds if f.exists()]
     if cmds:
@@ -640,7 +703,7 @@ def main():
             "# %s\n%s" % (n, c) for n, c in cmds))
     (d / "RESULTS.md").write_text("\n".join(md) + "\n")
     merged = {"mode": a.mode, "machine": info, "generation": gen, "generation_p16": gen16, "accumulation": acc,
-              "links": links, "end_to_end": e2e, "gap": gap, "load": loading, "graphalytics": graphalytics,
+              "rx_scaling": rx, "links": links, "end_to_end": e2e, "gap": gap, "load": loading, "graphalytics": graphalytics,
               "mac": mac, "auth": auth,
               "targets": [{"target": n, "met": ok, "figure": f} for n, ok, f in targets],
               "plots": [str(p) for _, p in pngs]}

@@ -3,20 +3,25 @@
 # results.json and gnuplot PNGs.
 #
 #   bench/run_all.sh [--quick] [--out DIR] [--no-build] [--no-profile] [--only STEPS] [--gap DIR]
+#                    [--gemini DIR]
 #
 #   --quick       small inputs and 1 trial (CI smoke; under 2 minutes); default:
-#                 full sizes (generation kron:20:16, accumulation Σ of 2^26
-#                 floats, links kron:18:16, end to end kron:20:16 and kron:22:16;
-#                 tens of minutes)
+#                 full sizes (generation kron:20:16, accumulation and receive
+#                 scaling Σ of 2^26 floats, links kron:18:16, end to end
+#                 kron:20:16 and kron:22:16; tens of minutes)
 #   --out DIR     where everything goes (default /tmp/wiregraph-bench); results
 #                 are never written into the source tree
 #   --no-build    do not run ninja (meson's benchmark target has built already)
 #   --no-profile  skip the callgrind profiles (full mode runs them; quick never)
-#   --only STEPS  comma-separated subset of: generation,accumulation,links,e2e,gap,load,graphalytics,mac,auth,profile
+#   --only STEPS  comma-separated subset of: generation,accumulation,rxscaling,links,e2e,gap,load,graphalytics,
+#                 mac,auth,profile
 #   --gap DIR     a GAP build (github.com/sbeamer/gapbs, built by hand outside this
 #                 repository; default $GAP_DIR): every app against GAP's own
 #                 binary on GAP's kron graphs (bench/gap_compare.py); without
 #                 it that step says so and bench/reference_pagerank stands in
+#   --gemini DIR  a Gemini build (github.com/thu-pacman/GeminiGraph, built by
+#                 hand outside this repository; default $GEMINI_DIR): the gap
+#                 step also runs Gemini 1 rank x (CPUs) threads in its rounds
 #
 # Output: DIR/RESULTS.md, DIR/results.json, DIR/plots/*.png, DIR/logs/*.log and
 # each benchmark's JSON. Exit status: 0 when every step ran, 1 when one failed
@@ -29,8 +34,9 @@ out=/tmp/wiregraph-bench
 quick=0
 do_build=1
 profile=1
-only=generation,accumulation,links,e2e,gap,load,graphalytics,mac,auth,profile
+only=generation,accumulation,rxscaling,links,e2e,gap,load,graphalytics,mac,auth,profile
 gap_dir=${GAP_DIR:-}
+gemini_dir=${GEMINI_DIR:-}
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
@@ -39,7 +45,8 @@ while [ $# -gt 0 ]; do
     --no-profile) profile=0 ;;
     --only) only=$2; shift ;;
     --gap) gap_dir=$2; shift ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --gemini) gemini_dir=$2; shift ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run_all: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -51,6 +58,7 @@ mkdir -p "$out/logs" || exit 1
 # (--only) keeps the others and the report merges everything present.
 want generation && rm -f "$out/generation.json" "$out/generation-p16.json"
 want accumulation && rm -f "$out/accumulation.json"
+want rxscaling && rm -f "$out/rx_scaling.json"
 want links && rm -f "$out/links.json"
 want e2e && rm -f "$out/e2e.json"
 want gap && rm -f "$out/gap.json"
@@ -82,14 +90,14 @@ if [ $do_build -eq 1 ]; then
   # Only what the benchmarks need: a test that does not compile elsewhere in
   # the tree must not stop the benchmarks.
   run build ninja -C "$build" apps/wiregraph apps/wiregraph-convert bench/bench_generation bench/bench_accumulation \
-    bench/reference_pagerank $( [ -f "$build/build.ninja" ] && grep -q "^build bench/bench_mac:" "$build/build.ninja" &&
-    echo bench/bench_mac )
+    bench/bench_rx_scaling bench/reference_pagerank $( [ -f "$build/build.ninja" ] &&
+    grep -q "^build bench/bench_mac:" "$build/build.ninja" && echo bench/bench_mac )
 fi
 # Snapshot the binaries: the build tree may be rebuilt by someone else while
 # the suite runs, and every run must use the same binaries.
 mkdir -p "$out/bin"
 for b in "$build/apps/wiregraph" "$build/apps/wiregraph-convert" "$build/bench/bench_generation" \
-         "$build/bench/bench_accumulation" "$build/bench/reference_pagerank"; do
+         "$build/bench/bench_accumulation" "$build/bench/bench_rx_scaling" "$build/bench/reference_pagerank"; do
   [ -x "$b" ] || { note "missing $b (build first: ninja -C $build)"; exit 1; }
   cp -f "$b" "$out/bin/" || exit 1
 done
@@ -105,6 +113,7 @@ tag=wgb$$
 if [ $quick -eq 1 ]; then
   gen_graph=kron:14:16; trials=1; warmup=1
   acc_args="--sigma-log2 20 --records-log2 20"; acc_mem=512
+  rx_args="--sigma-log2 16 --records-log2 16 --accumulators 1,2"; rx_mem=256
   links_args="--graph kron:14:16 --trials 1"
   e2e_args="--graphs kron:14:16 --apps pagerank,bfs --configs p1l1,p2memif --trials 1 --trials-large 1"
   gap_args="--scales 14 --apps pagerank,bfs --trials 1 --gap-trials 1"
@@ -116,6 +125,7 @@ if [ $quick -eq 1 ]; then
 else
   gen_graph=kron:20:16; trials=5; warmup=1
   acc_args="--sigma-log2 26 --records-log2 26"; acc_mem=2048
+  rx_args="--sigma-log2 26 --records-log2 26 --accumulators 1,2,4"; rx_mem=2560
   links_args="--graph kron:18:16 --trials 3"
   e2e_args="--graphs kron:20:16,kron:22:16 --trials 3 --trials-large ${WG_BENCH_TRIALS_LARGE:-2}"
   gap_args="--scales 20,22 --trials 5 --trials-large ${WG_BENCH_TRIALS_LARGE:-2}"
@@ -140,6 +150,12 @@ if want accumulation; then
     --log-level lib.eal:error --file-prefix ${tag}a -- $acc_args --trials $trials --warmup $warmup \
     --json "$out/accumulation.json"
 fi
+if want rxscaling; then
+  # Four lcores on the two CPUs: A = 4 oversubscribes them (reported: the CPUs the lcores got).
+  run rxscaling "$bin/bench_rx_scaling" --no-pci --vdev net_ring0 --lcores 0@0,1@1,2@0,3@1 --no-huge -m $rx_mem \
+    --log-level lib.eal:error --file-prefix ${tag}r -- $rx_args --trials $trials --warmup $warmup \
+    --json "$out/rx_scaling.json"
+fi
 if want links; then
   run links python3 "$here/links.py" $links_args --out "$out/runs/links" --json "$out/links.json"
 fi
@@ -147,7 +163,8 @@ if want e2e; then
   run e2e python3 "$here/end_to_end.py" $e2e_args --out "$out/runs/e2e" --json "$out/e2e.json"
 fi
 if want gap; then
-  run gap python3 "$here/gap_compare.py" --gap "$gap_dir" $gap_args --out "$out/runs/gap" --json "$out/gap.json"
+  run gap python3 "$here/gap_compare.py" --gap "$gap_dir" --gemini "$gemini_dir" $gap_args --out "$out/runs/gap" \
+    --json "$out/gap.json"
 fi
 if want load; then
   run load python3 "$here/load_scaling.py" $load_args --out "$out/runs/load" --json "$out/load.json"

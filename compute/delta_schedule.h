@@ -18,6 +18,7 @@
 // Owner: the worker.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -43,6 +44,7 @@ class DeltaSchedule {
   // the lowest still pending. bucket_of(i) is vertex i's bucket now.
   template <class BucketOf, class Light, class Heavy>
   void next(BucketOf&& bucket_of, Light&& light, Heavy&& heavy) {
+    first_ = PendingBuckets::kNone;
     uint64_t low = pending_.lowest(bucket_of);
     size_t kept = 0;
     for (const Settling& e : settling_) {
@@ -57,17 +59,26 @@ class DeltaSchedule {
     settling_.resize(kept);
     uint64_t taken = 0;
     while (low != PendingBuckets::kNone) {
-      pending_.take(low, [&](uint32_t i) {
-        light(i);
-        ++taken;
-        if (!owed_.test(i)) {
-          owed_.set(i);
-          settling_.push_back({i, low});
-        }
-      });
+      taken += take_light(low, light);
       if (taken >= min_take_) return;
       low = pending_.lowest(bucket_of);
     }
+  }
+
+  // A local round (compute/worker.h): the vertices that improved into the
+  // lowest bucket the last next() took (or below it) since, by messages
+  // applied within the superstep, send along their light edges, light(i)
+  // each. Returns how many; 0 once there are none. Only that bucket: the
+  // ones next() takes with it (while they hold few vertices) are further
+  // ahead of the other workers, whose messages may still improve them;
+  // relaxing every taken bucket again, lowest first, sent 28 M records for
+  // kron:20:16 at P=2, against 17.4 M without local rounds and 18 M this way.
+  template <class BucketOf, class Light>
+  uint64_t again(BucketOf&& bucket_of, Light&& light) {
+    if (first_ == PendingBuckets::kNone) return 0;
+    const uint64_t low = pending_.lowest(bucket_of);
+    if (low == PendingBuckets::kNone || low > first_) return 0;
+    return take_light(low, light);
   }
 
  private:
@@ -79,6 +90,23 @@ class DeltaSchedule {
   // 37.5 M and cost 10-15% more CPU, 1/32 of the slice (23) 41.4 M.
   static constexpr uint64_t kMinTake = 256;
 
+  // Takes bucket b (light(i) for each of its vertices), which then owe
+  // their heavy edges; returns how many.
+  template <class Light>
+  uint64_t take_light(uint64_t b, Light& light) {
+    uint64_t taken = 0;
+    pending_.take(b, [&](uint32_t i) {
+      light(i);
+      ++taken;
+      if (!owed_.test(i)) {
+        owed_.set(i);
+        settling_.push_back({i, b});
+      }
+    });
+    if (first_ == PendingBuckets::kNone) first_ = b;  // buckets are taken lowest first
+    return taken;
+  }
+
   struct Settling {
     uint32_t i;
     uint64_t b;  // the bucket it was taken from
@@ -87,6 +115,7 @@ class DeltaSchedule {
   Bitmap owed_;                    // taken, heavy edges not sent yet
   std::vector<Settling> settling_;  // those vertices
   uint64_t min_take_;
+  uint64_t first_ = PendingBuckets::kNone;  // the lowest bucket the last next() took
 };
 
 }  // namespace wg

@@ -27,20 +27,10 @@ void remove_duplicate_edges(EdgeList& g) {
   g.edges.erase(last, g.edges.end());
 }
 
-namespace {
-// splitmix64 finaliser: a cheap, well-mixed hash of one edge.
-uint64_t mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-}  // namespace
-
-uint64_t edge_hash(const Edge& e) { return mix((uint64_t{e.src} << 32 | e.dst) ^ mix(e.weight)); }
+uint64_t edge_hash(const Edge& e) { return splitmix64((uint64_t{e.src} << 32 | e.dst) ^ splitmix64(e.weight)); }
 
 uint64_t fingerprint_of(VertexId num_vertices, EdgeCount num_edges, uint64_t edge_hash_sum) {
-  return (mix(num_vertices) ^ mix(num_edges + 0x51ed)) + edge_hash_sum;
+  return (splitmix64(num_vertices) ^ splitmix64(num_edges + 0x51ed)) + edge_hash_sum;
 }
 
 uint64_t fingerprint(const EdgeList& g) {

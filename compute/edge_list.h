@@ -44,6 +44,14 @@ void remove_duplicate_edges(EdgeList& g);
 // sums (the loader's reduction) and get the whole graph's fingerprint.
 uint64_t fingerprint(const EdgeList& g);
 uint64_t edge_hash(const Edge& e);
+// splitmix64's finaliser: a cheap bijection of 64-bit words that mixes every
+// bit into every other (edge hashes, the sparse-id mapping's sample order).
+inline uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
 uint64_t fingerprint_of(VertexId num_vertices, EdgeCount num_edges, uint64_t edge_hash_sum);
 
 }  // namespace wg

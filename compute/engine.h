@@ -125,7 +125,11 @@ class Engine final : public ProgramDriver {
       return ka != kb ? ka > kb : a < b;
     });
     std::vector<wire::TopEntry> out;
-    for (unsigned j = 0; j < k; ++j) out.push_back({g_.global_id(order[j]), 0, Prog::sort_key(values_[order[j]])});
+    // Named as the input names them (the original ids, when the loader mapped them).
+    for (unsigned j = 0; j < k; ++j) {
+      const uint32_t s = order[j];
+      out.push_back({g_.original_id.empty() ? int64_t{g_.global_id(s)} : g_.original_id[s], Prog::sort_key(values_[s])});
+    }
     return out;
   }
 

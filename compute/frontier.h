@@ -5,10 +5,11 @@
 //     in-edge (kron:20:16 at P=2: 64 KiB per node, in L2, where one byte per
 //     vertex took 512 KiB) and what a sparse scatter over a block's sources
 //     tests per source;
-//   - while the frontier is small (at most 1/16 of the slice), also the
-//     list of its members, so that a sparse scatter visits only them
-//     instead of every source of every block (BFS and SSSP run many
-//     supersteps with a handful of active vertices).
+//   - while the frontier is small (at most a given share of the slice:
+//     the worker lists up to a quarter), also the list of its members, so
+//     that a sparse scatter visits only them instead of every source of
+//     every block (BFS and SSSP run many supersteps with a handful of
+//     active vertices).
 //
 // apply builds it (add(), each member once, in any order) after reset(),
 // which clears the previous superstep's bits through its list when it had
@@ -27,7 +28,9 @@ namespace wg {
 
 class Frontier {
  public:
-  explicit Frontier(uint32_t size) : bits_(size), list_(size / kListFraction + 1), size_(size) {}
+  // Listed while at most size / list_fraction + 1 vertices are members.
+  explicit Frontier(uint32_t size, uint32_t list_fraction = 16)
+      : bits_(size), list_(size / list_fraction + 1), size_(size) {}
 
   void reset() {
     if (listed()) {
@@ -54,7 +57,6 @@ class Frontier {
   std::span<const uint32_t> list() const { return {list_.data(), static_cast<size_t>(listed() ? count_ : 0)}; }
 
  private:
-  static constexpr uint32_t kListFraction = 16;
   Bitmap bits_;
   std::vector<uint32_t> list_;
   uint64_t count_ = 0;

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "compute/edge_list.h"
@@ -98,8 +99,20 @@ inline bool weighted(const InputHeader& h, const SliceTotals& t) { return h.weig
 // Each calls emit(src, dst, weight) for every edge of its slice, in file
 // order, and fills `t`. A GraphError raised on a line is rethrown with the
 // line's number in the file (found only then: see LineSlice::line_number).
+//
+// Edge lists and binary files are parsed for one of two id types: VertexId
+// (dense ids, V = max id + 1, counted in t.max_id_plus1) or, under --ids
+// sparse, int64_t (the ids as written, signed 64-bit in text, any uint32 in
+// binary records; the loader maps them, so no V comes from them).
+template <class Id>
+inline Id read_id(const std::string& path, const char* field, std::string_view tok) {
+  if constexpr (std::is_same_v<Id, int64_t>)
+    return parse_signed_id(path, field, tok);
+  else
+    return static_cast<VertexId>(parse_id(Where{path, 0, field}, tok, kMaxVertexId));
+}
 
-template <class Emit>
+template <class Id = VertexId, class Emit>
 void edge_list_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, SliceTotals& t, Emit& emit) {
   static const char* const kNames[3] = {"field 1 (src)", "field 2 (dst)", "field 3 (weight)"};
   const std::string& path = in.name();
@@ -122,11 +135,12 @@ void edge_list_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, 
                  std::to_string(lines.line_number_at(first_offset)) + " has " + std::to_string(t.columns) +
                  (ends_with(lower(path), ".graph") ? " (read METIS .graph files with --format metis)" : ""));
       }
-      const auto src = static_cast<VertexId>(parse_id(Where{path, 0, kNames[0]}, f[0], kMaxVertexId));
-      const auto dst = static_cast<VertexId>(parse_id(Where{path, 0, kNames[1]}, f[1], kMaxVertexId));
+      const Id src = read_id<Id>(path, kNames[0], f[0]);
+      const Id dst = read_id<Id>(path, kNames[1], f[1]);
       const Weight w = n >= 3 ? parse_weight(Where{path, 0, kNames[2]}, f[2]) : 1;
       ++t.entries;
-      t.max_id_plus1 = std::max<uint64_t>(t.max_id_plus1, uint64_t{std::max(src, dst)} + 1);
+      if constexpr (std::is_same_v<Id, VertexId>)
+        t.max_id_plus1 = std::max<uint64_t>(t.max_id_plus1, uint64_t{std::max(src, dst)} + 1);
       emit(src, dst, w);
     }
   } catch (const GraphError& e) {
@@ -266,7 +280,7 @@ void metis_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, Slic
 }
 
 // Whole little-endian uint32 records [sp.begin, sp.end) of a bin/wbin file.
-template <class Emit>
+template <class Id = VertexId, class Emit>
 void binary_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, SliceTotals& t, Emit& emit) {
   const unsigned rec = h.record_bytes;
   constexpr uint64_t kChunkRecords = 1 << 16;
@@ -282,11 +296,13 @@ void binary_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, Sli
       std::memcpy(&src, p, 4);
       std::memcpy(&dst, p + 4, 4);
       if (rec == 12) std::memcpy(&w, p + 8, 4);
-      if (src > kMaxVertexId || dst > kMaxVertexId) [[unlikely]]
-        fail(in.name(), 0, "byte offset " + std::to_string((first + i) * rec) +
-                               ": vertex id 4294967295 is reserved (max 4294967294)");
-      t.max_id_plus1 = std::max<uint64_t>(t.max_id_plus1, uint64_t{std::max(src, dst)} + 1);
-      emit(src, dst, w);
+      if constexpr (std::is_same_v<Id, VertexId>) {
+        if (src > kMaxVertexId || dst > kMaxVertexId) [[unlikely]]
+          fail(in.name(), 0, "byte offset " + std::to_string((first + i) * rec) +
+                                 ": vertex id 4294967295 is reserved (max 4294967294)");
+        t.max_id_plus1 = std::max<uint64_t>(t.max_id_plus1, uint64_t{std::max(src, dst)} + 1);
+      }
+      emit(Id{src}, Id{dst}, w);
     }
     t.entries += count;
     first += count;
@@ -306,6 +322,19 @@ SliceTotals parse_slice(InputBytes& in, const InputHeader& h, const SliceSpec& s
     case GraphFormat::kAuto:
     case GraphFormat::kEdgeList: edge_list_slice(in, h, sp, t, emit); break;
   }
+  return t;
+}
+
+// The slice's edges with their ids as written (--ids sparse): emit(int64_t
+// src, int64_t dst, weight). Edge lists and binary files only.
+template <class Emit>
+SliceTotals parse_sparse_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, Emit&& emit) {
+  SliceTotals t;
+  if (const char* why = why_ids_are_dense(h.format)) fail(in.name(), 0, std::string("--ids sparse: ") + why);
+  if (h.record_bytes != 0)
+    binary_slice<int64_t>(in, h, sp, t, emit);
+  else
+    edge_list_slice<int64_t>(in, h, sp, t, emit);
   return t;
 }
 

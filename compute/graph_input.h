@@ -23,6 +23,11 @@ struct GraphInput {
   KroneckerSpec kron;                       // kGenerator
   const EdgeList* edges = nullptr;          // kMemory
   std::shared_ptr<const GraphalyticsSpec> graphalytics;  // kGraphalytics: NAME.v + NAME.e, sparse ids
+  // kFile, --ids sparse: the vertices are the distinct ids the edges name
+  // (signed 64-bit in text), mapped to dense ids while loading; edge lists
+  // and binary files only (why_ids_are_dense). Graphalytics graphs
+  // are mapped whatever it says.
+  bool sparse_ids = false;
 
   // A path or kron: spec. Throws GraphError for a bad kron: spec or a
   // compressed file name. With format kAuto, NAME.properties, NAME.v and

@@ -30,7 +30,10 @@ namespace load {
 
 GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptions& rules, unsigned workers)
     : dp_(dp), input_(input), rules_(rules), rank_(dp.options().rank), nodes_(dp.options().nodes),
-      progress_(rules.progress), workers_(workers), received_(rules.keep_weights, rules.real_weights) {
+      progress_(rules.progress), sparse_(input.kind == GraphInput::Kind::kFile && input.sparse_ids), workers_(workers),
+      received_(rules.keep_weights, rules.real_weights) {
+  if (input.sparse_ids && input.kind != GraphInput::Kind::kFile && input.kind != GraphInput::Kind::kGraphalytics)
+    throw GraphError(input.spec, 0, "--ids sparse: only files have ids to map (generated and in-memory graphs are dense)");
   for (WorkerState& ws : workers_) {
     ws.writer = std::make_unique<LoadWriter>(dp, nodes_, rank_, rules.real_weights);
     ws.own = std::make_unique<EdgeStore>(rules.keep_weights, rules.real_weights);
@@ -41,6 +44,12 @@ GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptio
     header_bytes_read_ = bytes.bytes_read();
   }
   if (input.kind == GraphInput::Kind::kFile && header_.format == GraphFormat::kMetis) steps_.push_back(Step::kCount);
+  if (sparse_) {
+    if (const char* why = why_ids_are_dense(header_.format))
+      throw GraphError(input.spec, 0, std::string("--ids sparse: ") + why);
+    wanted_.resize(workers);
+    steps_.insert(steps_.end(), {Step::kSample, Step::kRequests, Step::kNumbering, Step::kOwners, Step::kResponses});
+  }
   if (input.kind == GraphInput::Kind::kGraphalytics) {
     // No header: the data is the whole file, cut in byte ranges.
     for (auto [h, path] : {std::pair{&vertex_header_, &input.graphalytics->vertex_file},
@@ -96,13 +105,31 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
       for (unsigned v = 0; v < w; ++v) sp.vertex_base += workers_[v].vertex_lines;
       reader::SliceTotals t;
       try {
-        t = reader::parse_slice(bytes, header_, sp, emit);
+        if (sparse_) {
+          // Every endpoint through the translation table, in batches whose
+          // probes are prefetched (compute/graph_loader_ids.cc's collection).
+          struct Named {
+            int64_t src, dst;
+            Weight weight;
+          };
+          auto prefetch = [this](const Named& e) {
+            translation_.prefetch(e.src);
+            translation_.prefetch(e.dst);
+          };
+          auto translate = [&](const Named& e) { emit(translated(e.src), translated(e.dst), e.weight); };
+          detail::Batched<Named, decltype(prefetch), decltype(translate)> batch(prefetch, translate);
+          t = reader::parse_sparse_slice(bytes, header_, sp,
+                                         [&](int64_t src, int64_t dst, Weight weight) { batch({src, dst, weight}); });
+          batch.flush();
+        } else {
+          t = reader::parse_slice(bytes, header_, sp, emit);
+        }
       } catch (...) {
         ws.reading = nullptr;
         throw;
       }
       ws.reading = nullptr;
-      agg.max_id_plus1 = t.max_id_plus1;
+      agg.max_id_plus1 = sparse_ ? num_vertices_ : t.max_id_plus1;
       agg.entries = t.entries;
       agg.columns = static_cast<uint8_t>(t.columns);
       if (t.has_head) {
@@ -120,12 +147,9 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
     }
     case GraphInput::Kind::kGenerator: {
       const KroneckerGenerator gen(input_.kron);
-      const uint64_t nb = gen.num_blocks();
-      const uint64_t node_lo = nb * rank_ / nodes_, node_hi = nb * (rank_ + 1) / nodes_;
-      const uint64_t lo = node_lo + (node_hi - node_lo) * w / workers();
-      const uint64_t hi = node_lo + (node_hi - node_lo) * (w + 1) / workers();
+      const KroneckerGenerator::BlockRange mine = gen.share(rank_, nodes_).part(w, workers());
       std::vector<Edge> block(KroneckerGenerator::kBlockEdges);
-      for (uint64_t b = lo; b < hi; ++b) {
+      for (uint64_t b = mine.begin; b < mine.end; ++b) {
         const uint64_t n = gen.block(b, block.data());
         for (uint64_t i = 0; i < n; ++i) emit(block[i].src, block[i].dst, block[i].weight);
         agg.entries += n;
@@ -136,6 +160,7 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
     case GraphInput::Kind::kGraphalytics: {
       const GraphalyticsSpec& spec = *input_.graphalytics;
       const IdTable& table = translation_;
+      // An id no directory knew is not in NAME.v: named by file, line and field.
       auto dense = [&](int64_t id, const char* field) {
         const uint32_t* d = table.find(id);
         if (d == nullptr) [[unlikely]]
@@ -174,13 +199,15 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
   ws.parse_seconds += seconds_since(t0) - (ws.read_seconds - read_before);
 }
 
-void GraphLoader::apply(unsigned w, const StepControl& c, const Stall&) {
+void GraphLoader::apply(unsigned w, const StepControl& c, const Stall& stall) {
   WorkerState& ws = workers_[w];
   ws.stats = StepStats{};
   ws.stats.superstep = c.superstep;
   ws.aggregate = AggregateBytes{};
   const Step step = steps_[c.superstep];
   if (w == 0) current_ = step;  // merge and decide run on this lcore, after the workers
+  // The owners' records (original ids) are in once the owners superstep is over.
+  if (w == 0 && c.superstep > 0 && steps_[c.superstep - 1] == Step::kOwners) take_original_ids();
   switch (step) {
     case Step::kCount: {
       if (input_.kind == GraphInput::Kind::kGraphalytics) {
@@ -196,12 +223,17 @@ void GraphLoader::apply(unsigned w, const StepControl& c, const Stall&) {
       break;
     }
     case Step::kVertices:
-    case Step::kResponses: break;
+    case Step::kRequests:
+    case Step::kResponses:
+    case Step::kSample: break;
+    case Step::kNumbering: {
+      if (w == 0) number_ids();
+      const LineCount lc{w == 0 ? numbered_.size() : 0, 0, static_cast<uint8_t>(rank_), 0};
+      std::memcpy(ws.aggregate.data(), &lc, sizeof lc);
+      break;
+    }
     case Step::kOwners:
       if (w == 0) build_directory();
-      break;
-    case Step::kRequests:
-      if (w == 0) take_original_ids();
       break;
     case Step::kEdges:
       if (w == 0) edges_started_ = last_progress_ = Clock::now();
@@ -210,7 +242,7 @@ void GraphLoader::apply(unsigned w, const StepControl& c, const Stall&) {
       if (w == 0) {
         edges_seconds_ = seconds_since(edges_started_);
         const auto t0 = Clock::now();
-        build_blocks();
+        build_blocks(stall);
         build_seconds_ += seconds_since(t0);
       }
       break;
@@ -237,6 +269,11 @@ void GraphLoader::scatter(unsigned w, const StepControl& c, const Stall& stall) 
     case Step::kResponses:
       if (w == 0) send_responses(stall);
       break;
+    case Step::kSample:
+      collect_ids(w, stall);
+      send_samples(w, stall);
+      break;
+    case Step::kNumbering: break;
     case Step::kEdges: send_edges(w, stall); break;
     case Step::kDegrees:
       if (w == 0) send_in_degrees(stall);
@@ -325,7 +362,8 @@ void GraphLoader::print_progress(bool last) {
 // within a node); which one depends on the superstep (current_).
 void GraphLoader::merge(AggregateBytes& into, const AggregateBytes& from) const {
   switch (current_) {
-    case Step::kCount: {
+    case Step::kCount:
+    case Step::kNumbering: {
       LineCount a, b;
       std::memcpy(&a, into.data(), sizeof a);
       std::memcpy(&b, from.data(), sizeof b);
@@ -354,17 +392,28 @@ void GraphLoader::merge(AggregateBytes& into, const AggregateBytes& from) const 
     case Step::kOwners:
     case Step::kRequests:
     case Step::kResponses:
+    case Step::kSample:
     case Step::kSlots: break;
   }
 }
 
 Decision GraphLoader::decide(uint32_t s, uint32_t, uint64_t, const AggregateBytes& aggregate) {
   const Step step = steps_[s];
-  if (step == Step::kCount) {
+  if (step == Step::kCount || step == Step::kNumbering) {
+    // Vertex lines, or the distinct ids of the directories (--ids sparse):
+    // in all, and before this node's.
     LineCount lc;
     std::memcpy(&lc, aggregate.data(), sizeof lc);
     vertex_lines_total_ = lc.lines;
     vertex_lines_before_ = lc.before_me;
+    if (step == Step::kNumbering) {
+      if (vertex_lines_total_ > reader::kMaxVertexId)
+        throw GraphError(input_.spec, 0, "its edges name " + std::to_string(vertex_lines_total_) +
+                                             " distinct vertex ids: more than wiregraph's 32-bit ids can number");
+      num_vertices_ = static_cast<VertexId>(vertex_lines_total_);
+    }
+  } else if (step == Step::kSample) {
+    choose_splitters();
   } else if (step == Step::kDegrees) {
     uint64_t built[2];
     std::memcpy(built, aggregate.data(), sizeof built);

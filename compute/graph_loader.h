@@ -22,6 +22,16 @@
 //   responses the directory nodes answer; the edges superstep then reads the
 //             slice again and translates every id (one not in .v is an error
 //             naming the file, the line and the id)
+//   edge lists and binary files under --ids sparse, the same mapping with the
+//   vertices taken from the edges (a vertex's dense id is its id's rank among
+//   the distinct ids the edges name; compute/id_directory.h):
+//   sample    each worker parses its slice, collects its distinct ids and
+//             sends every node a sample of them; every node then cuts the
+//             id space at the same splitters into P ranges, one per directory
+//   requests  each worker sends its ids to the directory of their range
+//   numbering each directory sorts its distinct ids; the rank-order merge of
+//             the counts in END gives V and the ids before each range
+//   owners, responses as for Graphalytics graphs
 //   edges    each worker parses its slice of the file (compute/graph_formats.h;
 //            node r reads bytes [r/P, (r+1)/P) of the data and the header),
 //            or generates its blocks of the generator, or takes its part of
@@ -73,7 +83,7 @@ struct LoadOptions {
   bool metis = true;             // refine the even domain split with METIS
   bool progress = false;         // a line a second while the edges move
   bool crash_in_shuffle = false; // test hook (--crash-node R:load): SIGKILL mid-shuffle
-  std::optional<int64_t> source;  // Graphalytics ids: the original id of the program's source
+  std::optional<int64_t> source;  // mapped ids (Graphalytics, --ids sparse): the original id of the program's source
   // Called once the edges have arrived and V and |E| are known, before the
   // node builds anything: throws to refuse a graph that will not fit
   // (runtime/node.h check_memory_for).

@@ -26,7 +26,7 @@ Weight weight_word(const EdgeBlock& b, uint64_t e) {
 
 // The degrees superstep's apply: this node's out-edges, received and its
 // own, into blocks (identity numbering: slot = v div P).
-void GraphLoader::build_blocks() {
+void GraphLoader::build_blocks(const Stall& stall) {
   const VertexId n = num_vertices_;
   EdgeStore& received = received_;
   if (rules_.check_memory) {
@@ -50,11 +50,25 @@ void GraphLoader::build_blocks() {
   edges_received_ = received.size();
   // Two passes (count, place); the second frees each chunk once placed, so
   // the peak is the edges held plus about one chunk of the blocks, not both.
+  // On a shared lcore the network roles run only when polled: the passes
+  // poll them every kEdgesPerStall edges, so that a long build still sends
+  // keepalives and acks (a build longer than --peer-timeout would get its
+  // node declared dead) and whatever this node still owes its peers (frames
+  // the port could not take yet, retransmissions) leaves now, not after the
+  // build. No cost measurable: kron:22:16, P = 4, builds 4.5-5.4 s either way.
   unsigned pass = 0;
+  uint64_t since_stall = 0;
   auto for_each_edge = [&](auto&& f) {
     const bool last = ++pass == 2;
-    for (WorkerState& ws : workers_) ws.own->for_each(f, last);
-    received.for_each(f, last);
+    auto polled = [&](VertexId src, VertexId dst, Weight w, double rw) {
+      f(src, dst, w, rw);
+      if (++since_stall == kEdgesPerStall) [[unlikely]] {
+        since_stall = 0;
+        stall(false);
+      }
+    };
+    for (WorkerState& ws : workers_) ws.own->for_each(polled, last);
+    received.for_each(polled, last);
   };
   graph_ = build_out_edges(for_each_edge, n, totals_.edges, nodes_, rank_, rules_.keep_weights, nullptr,
                            rules_.real_weights);

@@ -26,12 +26,15 @@ namespace wg::load {
 using Clock = std::chrono::steady_clock;
 inline double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// The loading phase's supersteps, in this order: count for METIS files and
-// Graphalytics graphs (their vertex files), the id mapping (vertices ..
-// responses) for Graphalytics graphs only (graph_loader_ids.cc), slots for
-// k > 1 domains only.
-enum class Step : uint8_t { kCount, kVertices, kOwners, kRequests, kResponses, kEdges, kDegrees, kSlots };
-inline constexpr size_t kSteps = 8;
+// The loading phase's supersteps: count for METIS files and Graphalytics
+// graphs (their vertex files); the id mapping (graph_loader_ids.cc), for
+// Graphalytics graphs count, vertices, owners, requests, responses, and for
+// edge lists under --ids sparse sample, requests, numbering, owners,
+// responses; then edges and degrees; slots for k > 1 domains only.
+enum class Step : uint8_t {
+  kCount, kVertices, kOwners, kRequests, kResponses, kSample, kNumbering, kEdges, kDegrees, kSlots
+};
+inline constexpr size_t kSteps = 10;
 
 
 
@@ -132,22 +135,27 @@ class GraphLoader final : public ProgramDriver {
 
   template <class Emit>
   void read_share(unsigned w, Emit&& emit, LoadAggregate& agg);
-  // ---- Graphalytics ids (graph_loader_ids.cc) ----
+  // ---- sparse ids: Graphalytics graphs, --ids sparse (graph_loader_ids.cc) ----
   uint64_t count_vertex_lines(unsigned w);
   void send_vertices(unsigned w, const Stall& stall);
+  void collect_ids(unsigned w, const Stall& stall);
+  void send_samples(unsigned w, const Stall& stall);
+  void choose_splitters();
+  void number_ids();
   void build_directory();
   void send_owners(const Stall& stall);
   void take_original_ids();
   void send_requests(unsigned w, const Stall& stall);
   void send_responses(const Stall& stall);
   void build_translation() const;
+  VertexId translated(int64_t id) const;
   template <class Emit>
   void read_graphalytics_edges(unsigned w, Emit&& emit, LoadAggregate& agg);
   unsigned directory_of(int64_t id) const;
   void merge_vertex_order(AggregateBytes& into, const AggregateBytes& from) const;
   void check_vertex_order(const AggregateBytes& aggregate) const;
   void send_edges(unsigned w, const Stall& stall);
-  void build_blocks();
+  void build_blocks(const Stall& stall);
   void send_in_degrees(const Stall& stall);
   void split_domains();
   void send_slot_table(const Stall& stall);
@@ -163,6 +171,7 @@ class GraphLoader final : public ProgramDriver {
   const LoadOptions rules_;
   const unsigned rank_, nodes_;
   const bool progress_;
+  const bool sparse_;  // --ids sparse on an edge list or binary file
   std::vector<WorkerState> workers_;
   std::vector<Step> steps_;
   reader::InputHeader header_;
@@ -174,6 +183,8 @@ class GraphLoader final : public ProgramDriver {
 
   // The coordinator's (worker 0's lcore): figures decided on and the graph.
   mutable Step current_ = Step::kEdges;
+  // Vertex lines (METIS, Graphalytics' NAME.v) or, under --ids sparse, the
+  // directories' distinct ids: in all, and before this node's.
   mutable uint64_t vertex_lines_total_ = 0, vertex_lines_before_ = 0;
   mutable LoadAggregate totals_{};
   mutable VertexId num_vertices_ = 0;
@@ -185,11 +196,15 @@ class GraphLoader final : public ProgramDriver {
   DomainPartition partition_;
   std::vector<uint32_t> own_slot_;   // k > 1: each local vertex's slot
   std::vector<uint8_t> own_domain_;
-  // Graphalytics ids (graph_loader_ids.cc): the files' headers (no header:
-  // sizes only), this node's share of the directory (id -> dense, sorted by
-  // id), the original id of every vertex this node owns (by local index),
-  // the ids this node's workers' edge lines use and their dense ids.
+  // Sparse ids (graph_loader_ids.cc): a Graphalytics graph's files' headers
+  // (no header: sizes only); --ids sparse: the directories' ranges
+  // (compute/id_directory.h) and this directory's distinct ids, sorted, until
+  // they are numbered; this node's share of the directory (id -> dense), the
+  // original id of every vertex this node owns (by local index), the ids
+  // this node's workers' edges use and their dense ids.
   reader::InputHeader vertex_header_, edge_header_;
+  std::vector<int64_t> splitters_;
+  std::vector<int64_t> numbered_;
   IdTable directory_;
   std::vector<int64_t> original_id_;
   mutable std::vector<IdTable> wanted_;  // per worker: the distinct ids of its edge lines

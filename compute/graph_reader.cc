@@ -138,6 +138,21 @@ const char* graph_format_name(GraphFormat f) {
   return "unknown";
 }
 
+const char* why_ids_are_dense(GraphFormat f) {
+  switch (f) {
+    case GraphFormat::kMatrixMarket:
+      return "a Matrix Market file declares its rows and columns on its size line: its vertices are 1..n, dense already "
+             "(sparse ids are for edge lists: text, bin or wbin)";
+    case GraphFormat::kDimacs:
+      return "a DIMACS file declares n on its 'p' line: its vertices are 1..n, dense already (sparse ids are for edge "
+             "lists: text, bin or wbin)";
+    case GraphFormat::kMetis:
+      return "a METIS file numbers its vertices by line, 1..n as its header declares: dense already (sparse ids are for "
+             "edge lists: text, bin or wbin)";
+    default: return nullptr;
+  }
+}
+
 GraphFormat format_from_extension(const std::string& path) {
   const std::string l = lower(path);
   if (ends_with(l, ".mtx")) return GraphFormat::kMatrixMarket;

@@ -26,6 +26,11 @@ enum class GraphFormat {
 GraphFormat parse_graph_format(const std::string& name);
 const char* graph_format_name(GraphFormat f);
 GraphFormat format_from_extension(const std::string& path);
+// Whether a format's ids can be mapped (--ids sparse): edge lists and binary
+// files name their vertices only by their edges. The formats whose header
+// declares n vertices numbered 1..n (Matrix Market, DIMACS, METIS) are dense
+// already: for them, the reason they are refused; nullptr when allowed.
+const char* why_ids_are_dense(GraphFormat f);
 
 // Every error names the file, the line (0 when not line-based, e.g. binary
 // files, where the byte offset is in the message) and what is wrong.
@@ -53,8 +58,10 @@ struct DeclaredSize {
 // Called before anything of that size is allocated; throws to refuse.
 using SizeCheck = std::function<void(const DeclaredSize&)>;
 
-// Bounds a loader applies before it allocates (runtime/node.cc sets them from
-// the node's memory budget, compute/memory_budget.h).
+// Bounds the whole-graph reader applies before it allocates, given by its
+// caller (tests; wiregraph-convert gives none). A node does not use this
+// reader: it loads its share (compute/graph_loader.h) and checks its memory
+// budget there (LoadOptions::check_memory, runtime/run_program.h).
 struct LoadLimits {
   SizeCheck check;                          // empty: no check
   uint64_t max_stream_bytes = UINT64_MAX;   // pipes and devices are read into memory up to this

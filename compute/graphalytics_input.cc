@@ -176,17 +176,6 @@ GraphalyticsSpec graphalytics_spec(const std::string& path, bool undirected) {
 
 namespace reader {
 
-int64_t parse_signed_id(const std::string& path, const char* field, std::string_view tok) {
-  int64_t v = 0;
-  const char* end = tok.data() + tok.size();
-  const auto [ptr, ec] = std::from_chars(tok.data(), end, v);
-  if (ec == std::errc::result_out_of_range)
-    fail(path, 0, std::string(field) + ": " + quoted(tok) + " is out of the signed 64-bit range");
-  if (ec != std::errc() || ptr != end || tok.empty())
-    fail(path, 0, std::string(field) + ": " + quoted(tok) + " is not a vertex id (a signed 64-bit integer)");
-  return v;
-}
-
 int64_t parse_graphalytics_vertex(const std::string& path, std::string_view line) {
   std::string_view f[1];
   const char* err = nullptr;

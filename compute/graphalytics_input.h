@@ -73,10 +73,6 @@ inline bool is_graphalytics_vertex_line(std::string_view line) {
   return false;
 }
 
-// Parses a signed 64-bit id; throws GraphError (line 0: the caller adds it)
-// naming `field` and the token.
-int64_t parse_signed_id(const std::string& path, const char* field, std::string_view tok);
-
 // One edge line: src, dst and the weight (1 when the spec has none). Throws
 // GraphError (line 0) for a missing field, a bad id, a weight that is not a
 // finite non-negative number.

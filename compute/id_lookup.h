@@ -1,6 +1,7 @@
 // The original ids of vertices other nodes own, for results whose values
-// are vertex ids (WCC's and CDLP's labels) written under a Graphalytics
-// graph's own ids (the loader maps them to dense ids, compute/graph_loader.h).
+// are vertex ids (WCC's and CDLP's labels) written under the input's own ids
+// when the loader mapped them to dense ids (a Graphalytics graph, --ids
+// sparse; compute/graph_loader.h).
 // A phase of two supersteps run after the program's: each node asks the
 // owner of every distinct label it holds (dense id d: node d mod P) for its
 // original id, and the owners answer. Memory: 16 bytes per distinct label.

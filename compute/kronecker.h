@@ -35,6 +35,19 @@ class KroneckerGenerator {
   VertexId num_vertices() const { return static_cast<VertexId>(uint64_t{1} << spec_.scale); }
   uint64_t num_edges() const { return (uint64_t{1} << spec_.scale) * spec_.degree; }
   uint64_t num_blocks() const { return (num_edges() + kBlockEdges - 1) / kBlockEdges; }
+
+  // Blocks [begin, end).
+  struct BlockRange {
+    uint64_t begin = 0, end = 0;
+    // Part i of n: the n parts in order are this range, each block in one
+    // part; no part is empty while n <= the blocks.
+    BlockRange part(unsigned i, unsigned n) const {
+      return {begin + (end - begin) * i / n, begin + (end - begin) * (i + 1) / n};
+    }
+  };
+  // Node `rank` of `nodes` generates these blocks (compute/graph_loader.cc),
+  // its workers a part each.
+  BlockRange share(unsigned rank, unsigned nodes) const { return BlockRange{0, num_blocks()}.part(rank, nodes); }
   // Writes block b's edges to out (room for kBlockEdges) and returns how many.
   uint64_t block(uint64_t b, Edge* out) const;
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <vector>
+
+#include "compute/range_plan.h"
 
 namespace wg {
 
@@ -26,15 +29,28 @@ constexpr uint64_t kHeldEdge = 8, kHeldWeightedEdge = 12, kHeldRealWeightedEdge 
 // A weight per edge in the CSR and the dense copy.
 uint64_t weight_bytes(const AppFootprint& app) { return app.real_weights ? 8 : app.weights ? 4 : 0; }
 
-// This node's CSR (compute/partition.h LocalGraph): degrees (and, with K > 1,
-// the slot -> vertex table) per local vertex; a target (and weight) per
-// out-edge; a source and an offset per (source, destination group) pair with
-// edges, at most one per out-edge and one per local vertex and group.
-uint64_t local_graph_bytes(const NodeShape& s, uint64_t local_v, uint64_t weight_bytes) {
-  const uint64_t groups = uint64_t{s.nodes} * s.domains;
+// This node's CSR (compute/partition.h LocalGraph) with `groups` edge blocks
+// (destination node x domain, or x range once split): degrees (and, with K >
+// 1, the slot -> vertex table) per local vertex; a target (and weight) per
+// out-edge; a source and an offset per (source, block) pair with edges, at
+// most one per out-edge and one per local vertex and block.
+uint64_t local_graph_bytes(const NodeShape& s, uint64_t local_v, uint64_t weight_bytes, uint64_t groups) {
   const uint64_t pairs = std::min(s.out_edges, mul(local_v, groups));
   return sum(mul(local_v, s.domains > 1 ? 12 : 8), mul(s.out_edges, 4 + weight_bytes), mul(pairs, 12),
              mul(groups, 64));
+}
+
+// Accumulation ranges per node (compute/range_plan.h): each of a balanced
+// node's K domains cut into ranges of range_bytes of messages, a whole number
+// per owning queue.
+uint64_t ranges_per_node(const NodeShape& s, uint64_t local_v, unsigned message_bytes) {
+  const unsigned K = std::max(s.domains, 1u);
+  const uint32_t entries = range_entries_for(s.range_bytes, message_bytes);
+  const std::vector<std::vector<unsigned>> owners = domain_owners(K, std::max(s.queues, 1u));
+  uint64_t ranges = 0;
+  for (unsigned d = 0; d < K; ++d)
+    ranges = add(ranges, ranges_in_domain(ceil_div(local_v, K), static_cast<unsigned>(owners[d].size()), entries));
+  return ranges;
 }
 
 }  // namespace
@@ -55,8 +71,14 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   const uint64_t local_v = ceil_div(s.vertices, P);
   const uint64_t whole =
       mul(s.held_edges, app.real_weights ? kHeldRealWeightedEdge : app.weights ? kHeldWeightedEdge : kHeldEdge);
-  const uint64_t csr = local_graph_bytes(s, local_v, weight_bytes(app));
+  // The CSR as built (a block per destination node and domain), and as the
+  // run holds it (a block per destination node and range).
+  const uint64_t csr = local_graph_bytes(s, local_v, weight_bytes(app), uint64_t{P} * K);
+  const uint64_t ranges = ranges_per_node(s, local_v, app.message_bytes);
+  const uint64_t groups = mul(P, ranges);
+  const uint64_t csr_ranges = local_graph_bytes(s, local_v, weight_bytes(app), groups);
   MemoryNeed need;
+  need.ranges = ranges;
 
   // Load: the held edges (symmetrising routes both directions: the caller's
   // held_edges counts them).
@@ -74,28 +96,38 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   if (K > 1) {
     NodeShape one = s;
     one.domains = 1;
-    planning = sum(slot_map, local_graph_bytes(one, local_v, 0), mul(mul(local_v, P), 8),
+    planning = sum(slot_map, local_graph_bytes(one, local_v, 0, P), mul(mul(local_v, P), 8),
                    mul(s.out_edges, 24), mul(local_v, 16));
   }
   need.build = add(whole, std::max(planning, sum(slot_map, csr, cursors)));
+  // Then the split into ranges (split_into_ranges), the held edges gone: the
+  // blocks by range, and the (node, domain) block being split beside them
+  // (a balanced share of the out-edges).
+  const uint64_t block_edges = ceil_div(s.out_edges, uint64_t{P} * K);
+  const uint64_t block = sum(mul(block_edges, 4 + weight_bytes(app)), mul(std::min(block_edges, local_v), 12), 64);
+  need.build = std::max(need.build, add(csr_ranges, block));
 
-  need.local_graph = csr;
+  need.local_graph = csr_ranges;
   if (app.own_driver) {
     // Run: the CSR and what the program's own driver holds.
-    need.run = sum(csr, mul(add(s.out_edges, s.in_edges), app.driver.bytes_per_neighbour),
+    need.run = sum(csr_ranges, mul(add(s.out_edges, s.in_edges), app.driver.bytes_per_neighbour),
                    mul(local_v, app.driver.bytes_per_local_vertex), mul(s.vertices, app.driver.bytes_per_vertex));
     return need;
   }
 
   // Run: the engine's values and two accumulators (scalar: a message per
   // vertex; slots: an 8-byte offset, a 4-byte fill count and a message per
-  // in-edge), the workers' scatter values, one byte per vertex for the
-  // frontier (a bit and, while small, a list of 1/16 of the slice) and the
-  // delta-stepping schedule's bitmaps, a source index per group (16 B per 64
-  // vertices), and the dense copy.
-  const uint64_t groups = uint64_t{P} * K;
-  uint64_t engine = sum(mul(local_v, app.value_bytes + 1 + app.message_bytes),  // + scatter values
-                        mul(groups, mul(ceil_div(local_v, 64), 16)));
+  // in-edge), the workers' scatter values, two bytes per vertex for the
+  // frontier (a bit and, while small, a list of a quarter of the slice) and
+  // the delta-stepping schedule's bitmaps, each source's list of blocks (an
+  // 8-byte entry per (source, group) pair and an 8-byte offset per vertex:
+  // compute/source_blocks.h) with room to group an eighth of those pairs
+  // (compute/blocked_frontier.h), and the dense copy.
+  const uint64_t source_groups = std::min(s.out_edges, mul(local_v, groups));
+  uint64_t engine = sum(mul(local_v, app.value_bytes + 2 + app.message_bytes + 8),  // + scatter values, offsets
+                        mul(source_groups, 8), mul(grouped_capacity(source_groups), app.grouped_bytes));
+  // Applying early: a message per vertex and a bit (compute/own_messages.h).
+  if (app.early) engine = sum(engine, mul(local_v, app.message_bytes), ceil_div(local_v, 8));
   if (app.slots)
     engine = sum(engine, mul(2, sum(mul(local_v, 12), mul(s.in_edges, app.message_bytes))));
   else
@@ -117,7 +149,7 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   uint64_t light_first = 0;
   if (app.light_first)
     light_first = sum(mul(s.out_edges, 8), mul(std::min(s.out_edges, mul(local_v, groups)), 4), local_v);
-  need.run = sum(csr, engine, dense, light_first);
+  need.run = sum(csr_ranges, engine, dense, light_first);
   need.dense = dense;
   need.light_first = light_first;
   return need;

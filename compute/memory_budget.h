@@ -12,10 +12,14 @@
 //   build  - those edges + this node's CSR (compute/partition.h) + the
 //            counting sort's cursors (8 B per (destination group, local
 //            vertex)) or, with K > 1 domains, the slot map and one node's
-//            METIS graph
-//   run    - the CSR + the engine (values, two accumulators per vertex or,
+//            METIS graph; then, the edges gone, the CSR regrouped by
+//            accumulation range (compute/range_plan.h: a block per
+//            (destination node, range), split one block at a time)
+//   run    - the CSR by range + the engine (values, two accumulators per vertex or,
 //            for slot programs, two slot buffers of one message per in-edge)
-//            + the workers' scatter values, frontiers and source indexes
+//            + the workers' scatter values, frontiers, their sources' lists
+//            of blocks and room to group a small frontier by block, and for
+//            programs that apply early, an accumulator per vertex more
 //            and, for programs with a scalar ⊕ unless --scatter sparse or
 //            real weights, the dense copy of the edges; SSSP's light-first
 //            copy of the edges, BFS's reached bitmaps and bottom-up lists
@@ -30,6 +34,8 @@
 #include <type_traits>
 
 #include "compute/accumulator.h"
+#include "compute/blocked_frontier.h"
+#include "compute/engine_options.h"
 #include "compute/scatter_mode.h"
 #include "compute/vertex_program.h"
 
@@ -53,6 +59,8 @@ struct AppFootprint {
   bool symmetrize = false;     // the loader adds reverse edges (also --undirected)
   bool levels = false;         // level-synchronous (BFS): reached bitmaps, bottom-up lists
   bool light_first = false;    // splits light and heavy edges (SSSP): a light-first copy of the edges
+  bool early = false;          // applies early (SSSP): the workers fold their own vertices' messages
+  unsigned grouped_bytes = 12;  // an active (source, block) pair grouped by block (compute/blocked_frontier.h)
   bool own_driver = false;     // runs on Prog::Driver: `driver` instead of the engine's terms
   DriverFootprint driver;
 };
@@ -63,7 +71,8 @@ constexpr AppFootprint footprint_of() {
   AppFootprint f{sizeof(typename P::Value), sizeof(typename P::Message),
                  !std::is_same_v<Acc, ScalarAccumulator<P>>, P::kTraits.graph.weights,
                  P::kTraits.graph.real_weights, P::kTraits.graph.symmetrize,
-                 declares_level_phases<P>(), splits_light_edges<P>()};
+                 declares_level_phases<P>(), splits_light_edges<P>(), declares_early_phases<P>()};
+  f.grouped_bytes = sizeof(typename BlockedFrontier<typename P::Message>::Item);
   if constexpr (requires { P::Driver::kFootprint; }) {
     f.own_driver = true;
     f.driver = P::Driver::kFootprint;
@@ -81,6 +90,8 @@ struct NodeShape {
   unsigned domains = 1;       // K
   ScatterMode scatter = ScatterMode::kAuto;
   uint64_t segment_bytes = 1 << 20;  // scatter values per dense segment (--segment-kib)
+  unsigned queues = 1;               // receive queues (--rx-queues): each owns whole ranges
+  uint64_t range_bytes = kDefaultRangeBytes;  // Σ per accumulation range (--range-kib)
 };
 
 // The shape of a balanced node (E/P held, out- and in-edges each), for a
@@ -89,7 +100,8 @@ NodeShape balanced_shape(uint64_t vertices, uint64_t edges, unsigned nodes, unsi
 
 struct MemoryNeed {
   uint64_t load = 0, build = 0, run = 0;  // the phases' totals
-  uint64_t local_graph = 0;               // of which this node's CSR (build and run)
+  uint64_t local_graph = 0;               // of which this node's CSR by range (run)
+  uint64_t ranges = 0;                    // accumulation ranges per node (one edge block per node and range)
   uint64_t dense = 0;                     // and the dense copy of its edges (run)
   uint64_t light_first = 0;               // and the light-first copy of its edges (run)
   uint64_t peak() const;

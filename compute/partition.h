@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "compute/edge_list.h"
@@ -52,7 +53,7 @@ struct LocalGraph {
   std::vector<uint32_t> domain_offset;  // domains + 1: this node's domain d holds slots [offset[d], offset[d+1])
   std::vector<VertexId> global_of;  // slot -> global id (empty: round-robin arithmetic, k = 1)
   // slot -> the vertex's id in the input when the loader mapped sparse ids to
-  // dense ones (Graphalytics graphs); empty when the input's ids are the dense ids
+  // dense ones (Graphalytics graphs, --ids sparse); empty when the input's ids are the dense ids
   std::vector<int64_t> original_id;
   std::vector<uint32_t> out_degree; // per slot, over all destinations
   std::vector<uint32_t> in_degree;  // per slot, from all sources (sizes slot accumulators)
@@ -132,16 +133,20 @@ class FastDiv {
   uint64_t m_;
 };
 
-// Random updates (a counting sort's cursors) in batches: the cursors of a
-// batch are prefetched before any is used, so their cache misses overlap
-// instead of following one another.
+// Random updates (a counting sort's cursors, the id tables' probes) in
+// batches: the cache lines of a batch are prefetched before any is used, so
+// their misses overlap instead of following one another. `address(item)`
+// returns the address to prefetch for writing, or prefetches itself (void).
 template <class Item, class Address, class Apply>
 class Batched {
  public:
   static constexpr unsigned kBatch = 32;
   Batched(Address address, Apply apply) : address_(address), apply_(apply) {}
   void operator()(const Item& item) {
-    __builtin_prefetch(address_(item), 1);
+    if constexpr (std::is_void_v<std::invoke_result_t<Address&, const Item&>>)
+      address_(item);
+    else
+      __builtin_prefetch(address_(item), 1);
     items_[n_++] = item;
     if (n_ == kBatch) flush();
   }

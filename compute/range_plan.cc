@@ -10,9 +10,25 @@ namespace {
 
 constexpr uint32_t kAlign = 64;  // range boundaries: multiples of this many accumulators from the domain's start
 
-uint32_t div_up(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
-
 }  // namespace
+
+std::vector<std::vector<unsigned>> domain_owners(unsigned k, unsigned queues) {
+  std::vector<std::vector<unsigned>> owners(k);
+  if (queues <= k) {
+    for (unsigned q = 0; q < queues; ++q)
+      for (unsigned d = q * k / queues; d < (q + 1) * k / queues; ++d) owners[d].push_back(q);
+  } else {
+    for (unsigned q = 0; q < queues; ++q) owners[q * k / queues].push_back(q);
+  }
+  return owners;
+}
+
+uint64_t ranges_in_domain(uint64_t largest, unsigned owners, uint32_t range_entries) {
+  owners = std::max(owners, 1u);
+  range_entries = std::max(range_entries, 1u);
+  const uint64_t need = std::max<uint64_t>(1, (largest + range_entries - 1) / range_entries);
+  return (std::max<uint64_t>(need, owners) + owners - 1) / owners * owners;
+}
 
 RangePlan plan_ranges(const std::vector<std::vector<uint32_t>>& numa_offsets, unsigned queues,
                       uint32_t range_entries) {
@@ -22,14 +38,7 @@ RangePlan plan_ranges(const std::vector<std::vector<uint32_t>>& numa_offsets, un
   const unsigned k = static_cast<unsigned>(numa_offsets[0].size() - 1);
   for (const auto& o : numa_offsets)
     if (o.size() != k + 1) throw std::invalid_argument("plan_ranges: nodes with different domain counts");
-  // The queues of each domain.
-  std::vector<std::vector<unsigned>> owners(k);
-  if (queues <= k) {
-    for (unsigned q = 0; q < queues; ++q)
-      for (unsigned d = q * k / queues; d < (q + 1) * k / queues; ++d) owners[d].push_back(q);
-  } else {
-    for (unsigned q = 0; q < queues; ++q) owners[q * k / queues].push_back(q);
-  }
+  const std::vector<std::vector<unsigned>> owners = domain_owners(k, queues);
   RangePlan plan;
   plan.nodes = nodes;
   plan.queues = queues;
@@ -38,10 +47,10 @@ RangePlan plan_ranges(const std::vector<std::vector<uint32_t>>& numa_offsets, un
   // largest instance, and a whole number per owning queue.
   std::vector<unsigned> per_domain(k);
   for (unsigned d = 0; d < k; ++d) {
-    uint32_t need = 1;
-    for (const auto& o : numa_offsets) need = std::max(need, div_up(o[d + 1] - o[d], range_entries));
+    uint32_t largest = 0;
+    for (const auto& o : numa_offsets) largest = std::max(largest, o[d + 1] - o[d]);
     const unsigned owners_d = static_cast<unsigned>(owners[d].size());
-    per_domain[d] = div_up(std::max<uint32_t>(need, owners_d), owners_d) * owners_d;
+    per_domain[d] = static_cast<unsigned>(ranges_in_domain(largest, owners_d, range_entries));
     for (unsigned j = 0; j < per_domain[d]; ++j) {
       plan.numa.push_back(static_cast<uint8_t>(d));
       plan.queue.push_back(static_cast<uint8_t>(owners[d][uint64_t{j} * owners_d / per_domain[d]]));

@@ -50,6 +50,14 @@ struct RangePlan {
 RangePlan plan_ranges(const std::vector<std::vector<uint32_t>>& numa_offsets, unsigned queues,
                       uint32_t range_entries);
 
+// plan_ranges' rules, which the memory estimate (compute/memory_budget.h)
+// counts ranges with: the queues that own each of k NUMA domains, and the
+// ranges a domain is cut into on every node when its largest instance holds
+// `largest` slots (enough ranges of range_entries, at least one per owner, a
+// whole number per owner).
+std::vector<std::vector<unsigned>> domain_owners(unsigned k, unsigned queues);
+uint64_t ranges_in_domain(uint64_t largest, unsigned owners, uint32_t range_entries);
+
 // Regroups g's out-edges by (destination node, range of plan): the blocks of
 // (node, NUMA domain d) become blocks (node, r) for d's ranges, with targets
 // relative to their range, and g's own domains become its ranges

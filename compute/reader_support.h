@@ -151,6 +151,19 @@ inline uint64_t parse_id(const Where& w, std::string_view tok, uint64_t max) {
   return v;
 }
 
+// A signed 64-bit vertex id (Graphalytics graphs, and edge lists under --ids
+// sparse, whose ids the loader maps to dense ones).
+inline int64_t parse_signed_id(const std::string& path, const char* field, std::string_view tok) {
+  int64_t v = 0;
+  const char* end = tok.data() + tok.size();
+  const auto [ptr, ec] = std::from_chars(tok.data(), end, v);
+  if (ec == std::errc::result_out_of_range)
+    fail(path, 0, std::string(field) + ": " + quoted(tok) + " is out of the signed 64-bit range");
+  if (ec != std::errc() || ptr != end || tok.empty())
+    fail(path, 0, std::string(field) + ": " + quoted(tok) + " is not a vertex id (a signed 64-bit integer)");
+  return v;
+}
+
 [[noreturn]] inline void bad_weight(const Where& w, std::string_view tok, const char* why) {
   fail(w.file, w.line, std::string(w.field) + ": " + quoted(tok) + " " + why);
 }

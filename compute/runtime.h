@@ -42,7 +42,10 @@
 // barrier: a peer sends the phase's records only once it has every node's END
 // of that empty superstep, and a node sends it only after it has switched to
 // the phase's driver (built its engine), so records never reach a node that
-// is not ready for them, not even one still finishing discovery.
+// is not ready for them, not even one still finishing discovery. With every
+// role on one lcore a phase also ends only once everything the node sent is
+// acked: the caller then computes without polling (the loader's finish, the
+// engine's build), and a peer must not wait that long for our last frames.
 #pragma once
 
 #include <array>
@@ -68,6 +71,9 @@
 #include "report/telemetry.h"
 
 namespace wg {
+
+// CPU time of the whole process so far (every lcore).
+double process_cpu_seconds();
 
 class EngineError : public std::runtime_error {
  public:
@@ -251,6 +257,12 @@ class Runtime {
   // empty, discovery): the calling lcore's own network roles, if it has any.
   const Membership::Pump pump_fn_;
   const Stall stall_fn_;
+  // worker w -> coordinator (read after workers_done_): the CPU time its
+  // thread got in this superstep's apply and scatter
+  struct alignas(64) WorkerCpu {
+    double seconds = 0;
+  };
+  std::unique_ptr<WorkerCpu[]> worker_cpu_;
 };
 
 // The coordinator (and a worker whose pool ran dry) waits here. On a shared

@@ -115,6 +115,17 @@ constexpr bool declares_level_phases() {
 //     along its light edges only (weight < light_below()), and along its
 //     heavy ones once its bucket is done (compute/delta_schedule.h); a
 //     heavy edge must not lead into the bucket it leaves (SSSP: delta).
+//   applies_early(phase) (static constexpr, of the phase; prioritized
+//     programs only): in that phase a message may be applied as soon as it
+//     is sent: applying messages one at a time, in any order, from the
+//     superstep that sends them on, leaves the values that applying their ⊕
+//     in the next superstep would (⊕ is min and apply keeps the smaller,
+//     SSSP), and the phase's aggregate does not depend on such vertices
+//     (aggregate() is not called for them). A worker then applies the
+//     records it sends to its own vertices at once and runs local rounds:
+//     those that improved into the buckets it took this superstep send
+//     along their light edges within the superstep, until none improves
+//     into them (compute/worker.h, "Local rounds").
 //   prepare(const NodeGraphFigures&) (a member): called once before
 //     superstep 0 with figures of this node's part of the graph. They differ
 //     between nodes, so nothing derived from them may need to agree across
@@ -138,6 +149,15 @@ constexpr bool splits_light_edges() {
   return prioritized<P>() && requires(const P& p) {
     { p.light_below() } -> std::same_as<Weight>;
   };
+}
+template <class P>
+constexpr bool declares_early_phases() {
+  return prioritized<P>() && requires { { P::applies_early(uint32_t{}) } -> std::same_as<bool>; };
+}
+template <class P>
+constexpr bool applies_early(uint32_t phase) {
+  if constexpr (declares_early_phases<P>()) return P::applies_early(phase);
+  return false;
 }
 template <class P>
 constexpr bool applies_only_with_messages(uint32_t phase) {

@@ -26,14 +26,26 @@
 // per source segment whose scatter values fit in the L2 cache.
 //
 // The active sources are the worker's frontier (compute/frontier.h): a
-// bitmap the pulls test per in-edge, and while it is small a list, so that a
-// sparse superstep visits only the frontier. A program whose apply needs a
+// bitmap the pulls test per in-edge, and while it is small a list. A sparse
+// superstep whose frontier has few (source, block) pairs groups the list by
+// block from each member's list of blocks (compute/source_blocks.h,
+// compute/blocked_frontier.h), so it costs the frontier's pairs, not the
+// blocks' sources; a bigger one tests each block's sources against the
+// bitmap. A program whose apply needs a
 // message (compute/vertex_program.h) is applied only where one arrived. A
 // level-synchronous program (BFS) also keeps, per destination group, the
 // destinations this worker knows to be reached (it sent to them, or they are
 // its own and were active): it sends nothing to those, and its dense
 // supersteps are bottom-up steps (each unreached destination's pull stops at
 // its first active in-neighbour), switched by Beamer's rule.
+//
+// Local rounds: a program that applies early (delta-stepping SSSP,
+// compute/vertex_program.h) has the records for the worker's own vertices
+// applied by the worker as it writes them, never sent; a vertex that
+// improves into a bucket the worker took this superstep is taken again in
+// a local round, which sends along its light edges (to every destination),
+// until no own vertex improves into those buckets. A light path within the
+// worker's slice then costs one superstep, not one per edge.
 #pragma once
 
 #include <rte_branch_prediction.h>
@@ -46,15 +58,17 @@
 
 #include "compute/accumulator.h"
 #include "compute/bitmap.h"
+#include "compute/blocked_frontier.h"
 #include "compute/delta_schedule.h"
 #include "compute/dense_block.h"
 #include "compute/frontier.h"
 #include "compute/light_first.h"
+#include "compute/own_messages.h"
 #include "compute/partition.h"
 #include "report/run_report.h"
 #include "compute/scatter_mode.h"
 #include "compute/scatter_policy.h"
-#include "compute/source_index.h"
+#include "compute/source_blocks.h"
 #include "compute/vertex_program.h"
 #include "dataplane/bucket_ring.h"
 
@@ -86,6 +100,9 @@ class Worker {
   // weights too).
   static constexpr bool kRealWeights = Prog::kTraits.graph.real_weights;
   static_assert(!kRealWeights || !kPrioritized, "delta-stepping's light-first copy holds integer weights");
+  // Records to the worker's own vertices are applied at once, and the
+  // current buckets relaxed in local rounds (see above).
+  static constexpr bool kEarly = kCombinable && declares_early_phases<Prog>();
   static bool dense_pays(uint64_t active_edges, uint64_t slice_edges) {
     return DensePays::dense(active_edges, slice_edges);
   }
@@ -99,7 +116,8 @@ class Worker {
          ScatterMode mode = ScatterMode::kAuto, size_t segment_bytes = default_segment_bytes())
       : g_(g), prog_(prog), lo_(lo), hi_(hi), ring_(dp, g.partition.nodes, g.domains, g.rank),
         ranges_(g.blocks.size()), mode_(kCombinable && !kRealWeights ? mode : ScatterMode::kSparse),
-        frontier_(hi - lo), sv_(hi - lo), schedule_(kPrioritized ? hi - lo : 0), edge_class_(kSplitsEdges ? hi - lo : 0) {
+        frontier_(hi - lo, kListFraction), sv_(hi - lo), schedule_(kPrioritized ? hi - lo : 0),
+        edge_class_(kSplitsEdges ? hi - lo : 0), own_(kEarly ? hi - lo : 0) {
     // This worker's sources in each block: a contiguous run, since sources ascend.
     for (size_t b = 0; b < g.blocks.size(); ++b) {
       const auto& src = g.blocks[b].sources;
@@ -113,9 +131,8 @@ class Worker {
       for (size_t b = 0; b < g.blocks.size(); ++b)
         light_first_.emplace_back(g.blocks[b], ranges_[b].first, ranges_[b].second, prog.light_below());
     }
-    source_index_.reserve(g.blocks.size());
-    for (size_t b = 0; b < g.blocks.size(); ++b)
-      source_index_.emplace_back(g.blocks[b].sources, ranges_[b].first, ranges_[b].second, lo, hi);
+    source_blocks_ = SourceBlocks(g.blocks, ranges_, lo, hi);
+    blocked_ = BlockedFrontier<Message>(static_cast<unsigned>(g.blocks.size()), source_blocks_.pairs());
     // A bottom-up pull reads only the frontier's bits, never scatter values:
     // one segment holds the whole slice (a program with level-synchronous
     // phases pulls combined values rarely: CC's other phases have small
@@ -165,6 +182,12 @@ class Worker {
     const bool levels = kLevels && level_synchronous<Prog>(info.phase);
     levels_now_ = levels;
     frontier_.reset();
+    active_pairs_ = 0;
+    if constexpr (kEarly) {
+      values_ = value;
+      info_ = info;
+      early_now_ = applies_early<Prog>(info.phase);
+    }
     Bitmap* own_reached = nullptr;  // kLevels: this worker's record of the domain's reached vertices
     uint32_t base = 0;              // the domain's first slot
     // A vertex that scatters this superstep (along edges of class cls, when
@@ -184,6 +207,7 @@ class Worker {
       frontier_.add(i - lo_);
       ++n_active;
       active_edges += v.out_degree;
+      active_pairs_ += source_blocks_.count(i - lo_);
       sv[i - lo_] = prog.scatter_value(value[i], v);
     };
     auto one = [&](uint32_t i, const auto& view) {
@@ -200,6 +224,7 @@ class Worker {
           frontier_.add(i - lo_);
           ++n_active;
           active_edges += v.out_degree;
+          active_pairs_ += source_blocks_.count(i - lo_);
           own_reached->set(i - base);
           level_message_ = Prog::edge_message(prog.scatter_value(value[i], v), 1);
           return;
@@ -269,19 +294,17 @@ class Worker {
     ring_.start_superstep(epoch);
     folded_directly_ = direct_overflows_ = 0;
     stats_.dense = dense_now_;
-    const unsigned nodes = g_.partition.nodes;
-    for (unsigned k = 1; k <= nodes; ++k) {
-      const unsigned dst = (g_.rank + k) % nodes;
-      for (unsigned d = 0; d < g_.domains; ++d) {
-        const unsigned group = g_.group(dst, d);
-        if (dst == g_.rank && direct_[0] != nullptr) {
-          fold_block(group, (*direct_[(s + 1) & 1])[d], stall);
-          continue;
-        }
-        scatter_block(group, stall);
-        ring_.close(group);
+    stall_ = &stall;
+    const bool early = kEarly && early_now_;
+    group_frontier();
+    write_blocks(s, !early);  // with local rounds to come, buckets stay open
+    if constexpr (kEarly) {
+      if (early) {
+        local_rounds(s);
+        close_blocks();
       }
     }
+    const unsigned nodes = g_.partition.nodes;
     for (unsigned d = 0; d < nodes; ++d) {
       stats_.messages_sent += ring_.records_to(d);
       if (d == g_.rank)
@@ -313,6 +336,120 @@ class Worker {
   const Ring& ring() const { return ring_; }
 
  private:
+  // Every destination group, starting after this node (staggered, so the
+  // cluster does not all send to node 0 first): same-node groups folded
+  // here when the worker owns the accumulators, the others written into
+  // their buckets, which are closed if `close`.
+  void write_blocks(uint32_t s, bool close) {
+    const Stall& stall = *stall_;
+    for_each_group([&](unsigned group, unsigned dst, unsigned d) {
+      if (dst == g_.rank && direct_[0] != nullptr) {
+        fold_block(group, (*direct_[(s + 1) & 1])[d], stall);
+        return;
+      }
+      scatter_block(group, stall);
+      if (close) ring_.close(group);
+    });
+  }
+  void close_blocks() {
+    for_each_group([&](unsigned group, unsigned, unsigned) { ring_.close(group); });
+  }
+  template <class F>
+  void for_each_group(F&& f) const {
+    const unsigned nodes = g_.partition.nodes;
+    for (unsigned k = 1; k <= nodes; ++k) {
+      const unsigned dst = (g_.rank + k) % nodes;
+      for (unsigned d = 0; d < g_.domains; ++d) f(g_.group(dst, d), dst, d);
+    }
+  }
+
+  // A sparse superstep with few (source, block) pairs: the frontier's list
+  // grouped by block, each member with what it sends.
+  void group_frontier() {
+    blocked_now_ = !dense_now_ && frontier_.listed() && active_pairs_ <= blocked_.capacity();
+    if (!blocked_now_) return;
+    blocked_.build(frontier_.list(), source_blocks_, [this](uint32_t rel) { return sending_of(rel); });
+  }
+  Sending<Message> sending_of(uint32_t rel) const {
+    if constexpr (kSplitsEdges)
+      return Sending<Message>{sv_[rel], edge_class_[rel]};
+    else
+      return Sending<Message>{sv_[rel], 0};
+  }
+
+  // Local rounds (see the top of the file): the records to own vertices
+  // of the pass just done are applied; while that improves own vertices
+  // into this superstep's lowest bucket, they send along their light edges
+  // in a sparse pass over every group (compute/delta_schedule.h, again()).
+  void local_rounds(uint32_t s) {
+    dense_now_ = false;
+    const Prog& prog = prog_;
+    Value* const value = values_;
+    auto bucket_of = [&](uint32_t rel) { return prog.bucket(value[lo_ + rel]); };
+    for (;;) {
+      apply_own();
+      frontier_.reset();
+      active_pairs_ = 0;
+      const uint64_t n = schedule_.again(bucket_of, [&](uint32_t rel) {
+        const uint32_t i = lo_ + rel;
+        frontier_.add(rel);
+        active_pairs_ += source_blocks_.count(rel);
+        sv_[rel] = prog.scatter_value(value[i], VertexInfo{g_.global_id(i), g_.out_degree[i], g_.in_degree[i]});
+        if constexpr (kSplitsEdges) edge_class_[rel] = DeltaSchedule::kLight;
+      });
+      if (n == 0) return;
+      ++stats_.local_rounds;
+      all_active_ = frontier_.all();
+      group_frontier();
+      write_blocks(s, false);
+      if (stats_.local_rounds % kRoundsPerStall == 0) (*stall_)(false);
+    }
+  }
+
+  // Applies the messages own vertices received in the pass just done
+  // (own_): an improved vertex waits for its bucket, maybe this
+  // superstep's (the next local round).
+  void apply_own() {
+    const Prog& prog = prog_;
+    Value* const value = values_;
+    own_.drain([&](uint32_t rel, Message m) {
+      const uint32_t i = lo_ + rel;
+      if (prog.apply(value[i], m, VertexInfo{g_.global_id(i), g_.out_degree[i], g_.in_degree[i]}, info_))
+        schedule_.improved(rel, prog.bucket(value[i]));
+    });
+  }
+
+  // produce(), except that when the program applies early the records for
+  // this worker's own vertices are applied (relax) instead of emitted.
+  template <class Emit>
+  void produce_for(unsigned group, Emit&& emit) {
+    if constexpr (kEarly) {
+      if (early_now_ && group / g_.domains == g_.rank) {
+        const uint32_t base = g_.domain_offset[group % g_.domains];
+        const uint32_t lo = lo_, span = hi_ - lo_;
+        Record batch[kFoldBatch];  // index: the own vertex, relative to the slice
+        unsigned n = 0;
+        auto flush = [&] {
+          own_.fold(batch, n);
+          stats_.relaxed_locally += n;
+          n = 0;
+        };
+        produce(group, [&](uint32_t target, Message m) {
+          const uint32_t rel = base + target - lo;
+          if (rel < span) {  // unsigned: also false below lo
+            batch[n++] = Record{rel, m};
+            if (unlikely(n == kFoldBatch)) flush();
+          } else {
+            emit(target, m);
+          }
+        });
+        flush();
+        return;
+      }
+    }
+    produce(group, emit);
+  }
+
   // Calls emit(target, message) for every record this worker sends to
   // `group` this superstep: one per out-edge of an active source (sparse),
   // or one per destination with the ⊕ of its active sources' messages
@@ -333,7 +470,7 @@ class Worker {
     const EdgeBlock& b = g_.blocks[group];
     const uint32_t* targets = b.targets.data();
     const uint32_t* weights = b.weights.data();
-    for_each_active_source(group, [&](size_t i, uint32_t u) {
+    for_each_active_source(group, [&](size_t i, const Sending<Message>& sending) {
       if constexpr (kLevels) {
         // The superstep's one message, to destinations not known to be
         // reached (ScatterMode::kSparse: to every one, one record per edge).
@@ -350,10 +487,10 @@ class Worker {
           return;
         }
       }
-      const Message sv = sv_[u - lo_];
-      if constexpr (kSplitsEdges) {  // the light or heavy part of u's edges, or both
+      const Message sv = sending.value;
+      if constexpr (kSplitsEdges) {  // the light or heavy part of the source's edges, or both
         const LightFirstBlock& lf = light_first_[group];
-        const uint8_t cls = edge_class_[u - lo_];
+        const uint8_t cls = sending.edges;
         const uint64_t start = b.offsets[i] - lf.first_edge, end = b.offsets[i + 1] - lf.first_edge;
         const uint64_t split = start + lf.light[i - ranges_[group].first];
         const uint64_t from = cls & DeltaSchedule::kLight ? start : split;
@@ -372,30 +509,25 @@ class Worker {
     });
   }
 
-  // Calls f(i, u) for every active source u of block `group` in this
-  // worker's range (i: its index in the block). A small frontier is walked
-  // through its list, each member looked up in the block's SourceIndex; a
-  // large one by testing every source's bit.
+  // Calls f(i, sending) for every active source of block `group` in this
+  // worker's range (i: its index in the block; sending: what it sends). A
+  // frontier with few pairs was grouped by block (group_frontier); a larger
+  // one is found by testing every source's bit.
   template <class F>
   void for_each_active_source(unsigned group, F&& f) {
+    if (blocked_now_) {
+      for (const auto& item : blocked_.in(group)) f(item.index, item.sending);
+      return;
+    }
     const EdgeBlock& b = g_.blocks[group];
     const auto [first, last] = ranges_[group];
     const uint32_t* sources = b.sources.data();
-    if (frontier_.listed() && frontier_.count() * kListedPerSource < last - first) {
-      const SourceIndex& index = source_index_[group];
-      for (uint32_t rel : frontier_.list()) {
-        const uint32_t u = lo_ + rel;
-        const size_t i = index.find(u);
-        if (i != SourceIndex::kNone) f(i, u);
-      }
-      return;
-    }
     if (all_active_) {
-      for (size_t i = first; i < last; ++i) f(i, sources[i]);
+      for (size_t i = first; i < last; ++i) f(i, sending_of(sources[i] - lo_));
       return;
     }
     for (size_t i = first; i < last; ++i)
-      if (frontier_.contains(sources[i] - lo_)) f(i, sources[i]);
+      if (frontier_.contains(sources[i] - lo_)) f(i, sending_of(sources[i] - lo_));
   }
 
   // The message edge e of a dense block carries from source u.
@@ -497,14 +629,14 @@ class Worker {
 
   // Records into the group's open bucket, rolling to a fresh one when full.
   void scatter_block(unsigned group, const Stall& stall) {
-    if constexpr (!kWeights) {
+    if constexpr (!kWeights && !kEarly) {
       if (!dense_now_ && !levels_now_) {
         scatter_runs(group, stall);
         return;
       }
     }
     typename Ring::Open& o = ring_.open(group);
-    produce(group, [&](uint32_t target, Message m) { put(group, o, Record{target, m}, stall); });
+    produce_for(group, [&](uint32_t target, Message m) { put(group, o, Record{target, m}, stall); });
   }
 
   // One record into the group's open bucket o, rolling to a fresh one when full.
@@ -525,8 +657,8 @@ class Worker {
     const EdgeBlock& b = g_.blocks[group];
     const uint32_t* targets = b.targets.data();
     const uint64_t edges = b.targets.size();
-    for_each_active_source(group, [&](size_t i, uint32_t u) {
-      const Message value = Prog::edge_message(sv_[u - lo_], 1);
+    for_each_active_source(group, [&](size_t i, const Sending<Message>& sending) {
+      const Message value = Prog::edge_message(sending.value, 1);
       uint64_t e = b.offsets[i];
       const uint64_t end = b.offsets[i + 1];
       const uint64_t run = end - e;
@@ -558,7 +690,7 @@ class Worker {
         stall(false);
       }
     };
-    produce(group, [&](uint32_t target, Message m) {
+    produce_for(group, [&](uint32_t target, Message m) {
       batch[n++] = Record{target, m};
       if (unlikely(n == kFoldBatch)) flush();
     });
@@ -582,10 +714,13 @@ class Worker {
   static constexpr unsigned kFoldBatch = 256;
   static constexpr unsigned kBatchesPerStall = kBucketsPerStall * Ring::kRecordsPerBucket / kFoldBatch;
   static constexpr uint32_t kApplyChunk = 1u << 16;  // vertices between stalls in apply
-  // A block's sources are found through the frontier's list (a binary search
-  // each) when the block has this many times as many sources as the frontier
-  // has vertices, else by testing every source's bit.
-  static constexpr uint64_t kListedPerSource = 16;
+  // A frontier is listed while it holds at most this share of the slice
+  // (1 byte per vertex for the list), so that one with few pairs can be
+  // grouped by block (compute/blocked_frontier.h says how few).
+  static constexpr uint32_t kListFraction = 4;
+  // Local rounds between calls to the stall hook (the network roles of a
+  // shared lcore keep running).
+  static constexpr uint64_t kRoundsPerStall = 64;
   static constexpr size_t kPrefetchAhead = 16;  // in-lists ahead in a bottom-up pull
 
   const LocalGraph& g_;
@@ -593,7 +728,14 @@ class Worker {
   const uint32_t lo_, hi_;
   Ring ring_;
   std::vector<std::pair<size_t, size_t>> ranges_;
-  std::vector<SourceIndex> source_index_;  // per group: this worker's sources' positions
+  SourceBlocks source_blocks_;               // per slice vertex: the groups it has edges in
+  BlockedFrontier<Message> blocked_;          // a small frontier grouped by block
+  bool blocked_now_ = false;                 // this superstep (or local round) uses blocked_
+  uint64_t active_pairs_ = 0;                // the frontier's (source, block) pairs
+  const Stall* stall_ = nullptr;             // scatter's
+  bool early_now_ = false;                   // kEarly: this superstep's phase applies early
+  Value* values_ = nullptr;                  // kEarly: the engine's values (this worker writes its slice)
+  StepInfo<Aggregate> info_{};               // kEarly: this superstep's, for apply
   unsigned buckets_since_stall_ = 0;
   unsigned batches_since_stall_ = 0;
   const ScatterMode mode_;
@@ -608,6 +750,7 @@ class Worker {
   std::vector<Message> sv_;                  // scatter values of the slice's active vertices, from apply
   DeltaSchedule schedule_;                   // kPrioritized: improved vertices waiting for their bucket
   std::vector<uint8_t> edge_class_;          // kSplitsEdges: which edges each active vertex sends (DeltaSchedule::EdgeClass)
+  OwnMessages<Prog> own_;                    // kEarly: records to own vertices in the pass at hand
   std::vector<LightFirstBlock> light_first_;  // kSplitsEdges: per group, this worker's edges, light first
   uint8_t uniform_class_ = 0;                // kSplitsEdges: the class every active source sends this superstep, or 0
   Weight delta_now_ = 0;                     // kSplitsEdges: edges lighter than this are light

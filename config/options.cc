@@ -71,6 +71,7 @@ enum Opt {
   kOptOutputFormat,
   kOptKeyFile,
   kOptNoAuth,
+  kOptIds,
   kOptHelp,
 };
 
@@ -118,6 +119,7 @@ const option kLongOptions[] = {
     {"output-format", required_argument, nullptr, kOptOutputFormat},
     {"key-file", required_argument, nullptr, kOptKeyFile},
     {"no-auth", no_argument, nullptr, kOptNoAuth},
+    {"ids", required_argument, nullptr, kOptIds},
     {"help", no_argument, nullptr, kOptHelp},
     {nullptr, 0, nullptr, 0},
 };
@@ -280,6 +282,7 @@ uint64_t Config::params_digest() const {
   add(program.uses_source ? source : 0);
   add(program.uses_iterations ? iterations : 0);
   add(program.uses_source ? static_cast<uint64_t>(source_id) : 0);
+  add(sparse_ids);  // the loading phase's supersteps and the vertices themselves differ
   uint64_t damping_bits = 0;
   static_assert(sizeof damping_bits == sizeof damping);
   std::memcpy(&damping_bits, &damping, sizeof damping);
@@ -304,7 +307,8 @@ std::string Config::describe() const {
   if (rank_from != "--rank" && rank_from != "default") o << " (rank from " << rank_from << ")";
   if (nodes_from != "--nodes" && nodes_from != "default") o << " (cluster size from " << nodes_from << ")";
   if (program.uses_iterations) o << ", " << iterations << " iterations";
-  if (program.uses_source) o << ", source " << (graphalytics ? source_id : int64_t{source});
+  if (sparse_ids) o << ", sparse ids";
+  if (program.uses_source) o << ", source " << (mapped_ids() ? source_id : int64_t{source});
   if (damping != 0.85) o << ", damping " << damping;
   if (double_precision) o << ", double precision";
   if (graphalytics_output) o << ", Graphalytics output";
@@ -385,6 +389,7 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
         c.graphalytics_output = !parse_either("output-format", optarg, "plain", "graphalytics");
         have_output_format = true;
         break;
+      case kOptIds: c.sparse_ids = !parse_either("ids", optarg, "dense", "sparse"); break;
       case kOptIterations:
         c.iterations = parse_unsigned("iterations", optarg, 0, 1000000);
         have_iterations = true;
@@ -500,13 +505,23 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
     if (!have_precision) c.double_precision = true;
     if (!have_output_format) c.graphalytics_output = true;
   }
+  if (c.sparse_ids && !c.graphalytics) {
+    // Graphalytics graphs are mapped whatever --ids says; of the others only
+    // the files whose edges alone name their vertices.
+    if (c.graph.rfind("kron:", 0) == 0)
+      throw ConfigError("--ids sparse: " + c.graph + " is generated with dense ids 0..2^SCALE-1 (sparse ids are for "
+                        "edge lists: text, bin or wbin)");
+    const GraphFormat f = c.format == GraphFormat::kAuto ? format_from_extension(c.graph) : c.format;
+    if (const char* why = why_ids_are_dense(f)) throw ConfigError("--ids sparse: " + c.graph + ": " + why);
+  }
   if (source_text != nullptr) {
-    if (c.graphalytics) {
+    if (c.mapped_ids()) {
       int64_t v = 0;
       const char* end = source_text + std::strlen(source_text);
       const auto [ptr, ec] = std::from_chars(source_text, end, v);
       if (ec != std::errc() || ptr != end || *source_text == '\0')
-        throw ConfigError(std::string("--source: '") + source_text + "' is not a vertex id (a signed 64-bit integer)");
+        throw ConfigError(std::string("--source: '") + source_text + "' is not a vertex id (a signed 64-bit integer" +
+                          (c.graphalytics ? ": the graph's own ids)" : ", as --ids sparse reads them)"));
       c.source_id = v;
     } else {
       c.source = static_cast<VertexId>(parse_unsigned("source", source_text, 0, UINT32_MAX - 1));

@@ -31,12 +31,13 @@ struct Config {
   std::string nodes_from = "default";
   std::string rank_from = "default";
   VertexId source = 0;                    // programs that use a source (sssp, bfs): its dense id
-  int64_t source_id = 0;                  // --source as given: a Graphalytics graph's (signed 64-bit) vertex id
+  int64_t source_id = 0;                  // --source as given: with mapped ids, a signed 64-bit vertex id of the input
   uint32_t iterations = 0;                // programs that iterate: --iterations, else the program's default
   double damping = 0.85;                  // PageRank's damping factor (--damping)
   bool double_precision = false;          // PageRank's messages in double (--precision double)
   bool graphalytics = false;              // --graph names a Graphalytics graph (NAME.properties, .v or .e)
   bool graphalytics_output = false;       // --output-format graphalytics
+  bool sparse_ids = false;                // --ids sparse: an edge list's ids mapped while loading (compute/graph_loader_ids.cc)
   std::string out_dir;                    // empty: no result files
   uint32_t job_token = 0;                 // frames of other jobs are dropped
   // Authenticated frames (dataplane/frame_mac.h): the job's secret from
@@ -56,6 +57,9 @@ struct Config {
   TransportConfig transport;              // reliability: windows, timers, checksum, faults
 
   ProgramParams params() const { return {source, iterations, damping}; }
+  // Whether the loader maps the input's ids (a Graphalytics graph, or --ids
+  // sparse): --source and the results then use the input's own ids.
+  bool mapped_ids() const { return graphalytics || sparse_ids; }
   // One line per option, for the start-up banner.
   std::string describe() const;
   uint64_t params_digest() const;         // what every node of a job must agree on

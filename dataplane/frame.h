@@ -98,9 +98,9 @@ struct ValidationContext {
 DropReason validate_frame(const uint8_t* frame, uint32_t len, const ValidationContext& ctx);
 
 // CRC32C of a bucket (wiregraph header + payload, up to `len` bytes of the
-// frame) with the tag field taken as zero: dataplane/crc32c.h, three
-// interleaved crc32 chains joined by carry-less multiplies. Frames of nodes
-// without a key (--no-auth) carry it in the tag's first 4 bytes.
+// frame) with the tag field taken as zero: dataplane/crc32c.h, the fastest
+// way the CPU offers. Frames of nodes without a key (--no-auth) carry it in
+// the tag's first 4 bytes.
 uint32_t bucket_crc(const uint8_t* frame, uint32_t len);
 inline void seal_bucket(uint8_t* frame, uint32_t len) {
   const uint32_t crc = bucket_crc(frame, len);

@@ -21,8 +21,9 @@
 //                 sent one; before that, on the queue of the flow's hash
 //   kNone         none of these: frames land on any queue
 // Whatever the port does, a frame that lands on another queue than its own is
-// handed to that queue's accumulator in software (ReceivePath: `forwarded`
-// counts them), so steering is a matter of speed, never of correctness.
+// handed to that queue's accumulator in software (ReceivePath: the receiving
+// queue's `handed_over` counts them), so steering is a matter of speed, never
+// of correctness.
 //
 // Pure functions: no EAL (tests check them against a plain Toeplitz).
 #pragma once

@@ -158,8 +158,7 @@ inline constexpr size_t kMaxAggregateBytes = sizeof(EndPayload::aggregate);
 
 inline constexpr unsigned kTopK = 10;
 struct __attribute__((packed)) TopEntry {
-  uint32_t vertex;
-  uint32_t pad;
+  int64_t vertex;  // the input's id (the original one when the loader mapped ids; a dense id fills the low word)
   double value;
 };
 struct __attribute__((packed)) FinPayload {

@@ -161,8 +161,8 @@ class SendWindow {
     const uint64_t rto = rto_ticks_ > stall_floor_ticks(now) ? rto_ticks_ : stall_floor_ticks(now);
     return now - progress_tsc_ > rto;
   }
-  // Marks the oldest frame lost (after a second timeout in a row, every
-  // frame not acked: a selective ack we can no longer trust), RTO doubles.
+  // Marks the oldest frame lost (even one a selective ack claimed), RTO
+  // doubles; a second timeout in a row raises N.
   void on_timeout(uint64_t now);
 
   // ---- state for reports and tests ----

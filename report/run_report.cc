@@ -126,6 +126,7 @@ void write_node_json(const std::string& path, const ordered_json& config, const 
   j["bytes_per_local_edge"] = r.load.local_edges ? static_cast<double>(r.peak_rss_bytes) / r.load.local_edges : 0.0;
   j["discovery_seconds"] = r.discovery_seconds;
   j["compute_seconds"] = r.compute_seconds;
+  j["compute_cpu_seconds"] = r.compute_cpu_seconds;
   j["line_rate_gbps"] = r.line_rate_gbps;
   if (!r.partition_json.is_null()) j["partition"] = r.partition_json;
   j["rx"] = {{"frames", r.rx.frames},
@@ -155,12 +156,15 @@ void write_node_json(const std::string& path, const ordered_json& config, const 
                      {"messages_sent", s.messages_sent},
                      {"messages_local", s.messages_local},
                      {"dense", s.dense},
+                     {"relaxed_locally", s.relaxed_locally},
+                     {"local_rounds", s.local_rounds},
                      {"messages_accumulated", s.messages_accumulated},
                      {"accumulated_by_queue", s.accumulated_by_queue},
                      {"buckets_sent", s.buckets_sent},
                      {"frames_sent", s.frames_sent},
                      {"bytes_sent", s.bytes_sent},
                      {"seconds", s.seconds},
+                     {"worker_cpu_seconds", s.worker_cpu_seconds},
                      {"l2_gbps", s.seconds > 0 ? s.bytes_sent * 8e-9 / s.seconds : 0.0},
                      {"wire_gbps", wire},
                      {"pct_line_rate", r.line_rate_gbps > 0 ? 100.0 * wire / r.line_rate_gbps : 0.0},
@@ -201,7 +205,7 @@ void write_summary_json(const std::string& path, const ordered_json& config, con
   j["supersteps"] = std::move(steps);
   ordered_json top = ordered_json::array();
   for (const wire::TopEntry& t : r.cluster_top) {
-    const uint32_t vertex = t.vertex;  // copies: TopEntry is packed
+    const int64_t vertex = t.vertex;  // copies: TopEntry is packed
     const double key = t.value;
     top.push_back({{"vertex", vertex}, {"key", key}});
   }
@@ -214,13 +218,17 @@ void print_step(const StepStats& st, double line_rate_gbps) {
   const double l2 = st.seconds > 0 ? st.bytes_sent * 8e-9 / st.seconds : 0.0;
   uint64_t rtx = 0;
   for (const ConnectionReport& c : st.links) rtx += c.send.retransmissions;
+  char relaxed[64] = "";
+  if (st.relaxed_locally > 0)
+    std::snprintf(relaxed, sizeof relaxed, "  relaxed locally %" PRIu64 " in %" PRIu64 " rounds", st.relaxed_locally,
+                  st.local_rounds);
   std::printf(
       "superstep %3u: active %9" PRIu64 " (cluster %9" PRIu64 ")  sent %10" PRIu64 " msgs (%" PRIu64
-      " local%s) in %7" PRIu64 " buckets  accumulated %10" PRIu64 "  %8.4f s  L2 %6.3f Gbps  L1 %6.3f Gbps"
+      " local%s) in %7" PRIu64 " buckets  accumulated %10" PRIu64 "%s  %8.4f s  L2 %6.3f Gbps  L1 %6.3f Gbps"
       " = %5.1f%% of %g GbE  rtx %" PRIu64 "  time: %s\n",
       st.superstep, st.active, st.cluster_active, st.messages_sent, st.messages_local, st.dense ? ", dense" : "",
-      st.buckets_sent,
-      st.messages_accumulated, st.seconds, l2, l1, line_rate_gbps > 0 ? 100.0 * l1 / line_rate_gbps : 0.0,
+      st.buckets_sent, st.messages_accumulated, relaxed,
+      st.seconds, l2, l1, line_rate_gbps > 0 ? 100.0 * l1 / line_rate_gbps : 0.0,
       line_rate_gbps, rtx, role_shares(st.role_seconds).c_str());
   bool queues = false;  // several flows per peer: name the queue
   for (const ConnectionReport& c : st.links) queues |= c.queue != 0;
@@ -237,8 +245,8 @@ void print_step(const StepStats& st, double line_rate_gbps) {
 }
 
 void print_run_totals(const RunReport& r) {
-  std::printf("totals: %zu supersteps, load %.3f s, discovery %.3f s, compute %.3f s\n", r.steps.size(),
-              r.load_seconds, r.discovery_seconds, r.compute_seconds);
+  std::printf("totals: %zu supersteps, load %.3f s, discovery %.3f s, compute %.3f s (%.3f s of CPU)\n",
+              r.steps.size(), r.load_seconds, r.discovery_seconds, r.compute_seconds, r.compute_cpu_seconds);
   const LoadFigures& l = r.load;
   std::printf("        load: read %.3f s, parse %.3f s, shuffle %.3f s, build %.3f s, waiting for other nodes %.3f s; "
               "%.1f MB of the input read, %" PRIu64 " edges read, %" PRIu64 " sent, %" PRIu64 " received, %" PRIu64

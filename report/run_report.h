@@ -23,12 +23,21 @@ struct StepStats {
   uint64_t messages_sent = 0;         // records written, all destinations
   uint64_t messages_local = 0;        // of which to this node's own vertices
   bool dense = false;                 // records combined per destination (worker 0's choice)
+  // Records to a worker's own vertices applied by it at once, not sent
+  // (programs that apply early: compute/vertex_program.h), and the local
+  // rounds they led to (compute/worker.h)
+  uint64_t relaxed_locally = 0;
+  uint64_t local_rounds = 0;
   uint64_t buckets_sent = 0;          // data buckets to other nodes
   uint64_t frames_sent = 0;           // every frame sent during the superstep (data + control)
   uint64_t bytes_sent = 0;            // their L2 bytes (no FCS, preamble or gap)
   uint64_t messages_accumulated = 0;  // records folded into this node's accumulators
   std::vector<uint64_t> accumulated_by_queue;  // of which by each receive queue's accumulator
   double seconds = 0.0;
+  // CPU time the workers' threads got in apply and scatter (summed over
+  // workers): unlike the seconds, not stretched when a shared machine
+  // deschedules them
+  double worker_cpu_seconds = 0.0;
   // lcore-seconds by role (report/role_clock.h), summed over this node's
   // lcores: with L lcores they add up to about L x seconds
   std::array<double, kRoles> role_seconds{};
@@ -69,6 +78,7 @@ struct RunReport {
   uint64_t peak_rss_bytes = 0;    // the process's largest resident set, at the end of the run
   double discovery_seconds = 0.0;
   double compute_seconds = 0.0;   // the program's phase: Graphalytics' processing time
+  double compute_cpu_seconds = 0.0;  // CPU time of the whole process (every lcore, idle polls included) in it
   double makespan_seconds = 0.0;  // from the runtime's start (discovery) to the end of the job (FIN)
   std::vector<StepStats> steps;
   std::vector<wire::TopEntry> cluster_top;

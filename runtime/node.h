@@ -32,16 +32,20 @@ class Node {
   // Which lcore runs which role (--roles over the EAL's lcores).
   const LcoreLayout& layout() const { return layout_; }
 
-  // --graph as an input (a file or the generator). Throws GraphError for a
-  // bad kron: spec or a compressed file name.
-  GraphInput input() const { return GraphInput::from_spec(cfg_.graph, cfg_.format, cfg_.undirected); }
+  // --graph as an input (a file or the generator), with --ids. Throws
+  // GraphError for a bad kron: spec or a compressed file name.
+  GraphInput input() const {
+    GraphInput in = GraphInput::from_spec(cfg_.graph, cfg_.format, cfg_.undirected);
+    in.sparse_ids = cfg_.sparse_ids;
+    return in;
+  }
 
   // What this node may allocate: read_memory_limit(), shared with the other
   // nodes of the job on this host (WIREGRAPH_NODES_PER_HOST, set by
   // scripts/wiregraph-cluster).
   MemoryLimit memory_limit() const;
-  // The estimate for `shape` (P, K, --scatter and --segment-kib filled in
-  // from the configuration), less `held` bytes already allocated, checked
+  // The estimate for `shape` (P, K, --scatter, --segment-kib, --rx-queues
+  // and --range-kib filled in from the configuration), less `held` bytes already allocated, checked
   // against memory_limit(); `what` starts the error. Throws MemoryBudgetError.
   void check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) const;
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cinttypes>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -31,7 +32,8 @@ void print_top(const RunReport& r) {
   if (r.cluster_top.empty()) return;
   std::printf("top %zu vertices by rank:\n", r.cluster_top.size());
   for (size_t i = 0; i < r.cluster_top.size(); ++i)
-    std::printf("  %2zu. vertex %10u  rank %.9g\n", i + 1, r.cluster_top[i].vertex, r.cluster_top[i].value);
+    std::printf("  %2zu. vertex %10" PRId64 "  rank %.9g\n", i + 1, int64_t{r.cluster_top[i].vertex},
+                r.cluster_top[i].value);
 }
 
 void prepare_out_dir(const std::string& dir) {

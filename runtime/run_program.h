@@ -50,8 +50,9 @@ template <VertexProgram Prog>
 struct RunResult {
   LocalGraph graph;                          // this node's part
   std::vector<typename Prog::Value> values;  // by slot: graph.global_id(i) is the vertex
-  // Labels (WCC, CDLP) as original ids, by slot: Graphalytics output of a
-  // graph whose ids were mapped (compute/id_lookup.h); else empty.
+  // Labels (WCC, CDLP) as original ids, by slot, when the loader mapped the
+  // input's ids (a Graphalytics graph, --ids sparse; compute/id_lookup.h);
+  // else empty.
   std::vector<int64_t> label_ids;
   RunReport report;
 };
@@ -152,7 +153,8 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     LoadOptions lo = load_options(Prog::kTraits.graph, cfg.undirected, cfg.domains, cfg.domain_metis);
     lo.progress = announce && !eo.quiet;
     lo.crash_in_shuffle = eo.crash_in_load;
-    const bool mapped_ids = input.kind == GraphInput::Kind::kGraphalytics;
+    const bool mapped_ids = input.kind == GraphInput::Kind::kGraphalytics ||
+                            (input.kind == GraphInput::Kind::kFile && input.sparse_ids);
     if (mapped_ids && Prog::kTraits.uses_source) lo.source = cfg.source_id;  // the loader maps it
     lo.check_memory = [&node, &cfg](const HeldShape& h) {
       NodeShape shape;
@@ -181,11 +183,15 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     else
       engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(n));
     const auto t0 = std::chrono::steady_clock::now();
+    const double cpu0 = process_cpu_seconds();
     out.report.steps = runtime->run_phase(*engine, PhaseOptions{"the computation", !eo.quiet, eo.crash_at_superstep});
     out.report.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.report.compute_cpu_seconds = process_cpu_seconds() - cpu0;
     if constexpr (Prog::kTraits.value_kind == ValueKind::kLabel) {
-      // Labels are dense ids: their original ids come from their owners.
-      if (cfg.graphalytics_output && !lg.original_id.empty()) {
+      // Labels are dense ids: their original ids come from their owners
+      // (dense ids follow the original ids' order, so the smallest label is
+      // the smallest original id either way).
+      if (!lg.original_id.empty()) {
         const std::vector<typename Prog::Value>& labels = engine->values();
         lookup = std::make_unique<IdLookup>(dp, lg, layout.workers(),
                                             std::vector<uint32_t>(labels.begin(), labels.end()));
@@ -256,6 +262,8 @@ int run_program(Node& node) {
           write_graphalytics_value<Prog>(f, r.values[i], [&](uint32_t label) {
             return r.label_ids.empty() ? int64_t{label} : r.label_ids[i];
           });
+        else if (Prog::kTraits.value_kind == ValueKind::kLabel && !r.label_ids.empty())
+          std::fprintf(f, "%" PRId64, r.label_ids[i]);
         else
           Prog::print_value(f, r.values[i]);
         std::fputc('\n', f);

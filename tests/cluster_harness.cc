@@ -303,6 +303,18 @@ std::string describe(const LaunchResult& r) {
   return s.str();
 }
 
+LaunchResult run_refused(const TempDir& dir, int nodes, std::vector<std::string> app_args) {
+  std::string skip;
+  EXPECT_TRUE(prerequisites("memif", nodes, &skip));
+  LaunchOptions opts;
+  opts.nodes = nodes;
+  opts.timeout_sec = 60;
+  opts.app_args = std::move(app_args);
+  const LaunchResult r = run_launcher(opts, dir.file("cluster.log"));
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  return r;
+}
+
 // ---------------------------------------------------------------- results
 
 namespace {

@@ -106,6 +106,11 @@ bool eventually(const std::function<bool()>& done, double seconds);
 // failing test prints.
 std::string describe(const LaunchResult& r);
 
+// A run that must fail: P nodes over memif (log in `dir`), the launcher's
+// exit status 1 expected (a non-fatal failure otherwise); the node's message
+// is in the result's output.
+LaunchResult run_refused(const TempDir& dir, int nodes, std::vector<std::string> app_args);
+
 // The launcher and the node binary exist (failure), and for tap links with
 // P > 1 whether they can run here (*skip says why not).
 ::testing::AssertionResult prerequisites(const std::string& link, int nodes, std::string* skip);

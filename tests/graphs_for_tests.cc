@@ -97,6 +97,25 @@ EdgeList traversal_graph() {
   return g;
 }
 
+EdgeList local_rounds_graph() {
+  EdgeList g;
+  g.num_vertices = 2406;
+  g.weighted = true;
+  Lcg rng;
+  constexpr VertexId kLinks = 400, kStep = 6;
+  for (VertexId j = 0; j < kLinks; ++j) {
+    const Weight w = (j + 1) % 10 == 0 ? 100000 : j % 3 == 0 ? 0 : 1 + rng.next(20);
+    add(g, j * kStep, (j + 1) * kStep, w);
+    if (j % 7 == 0) {
+      add(g, j * kStep, j * kStep + 1, 1);
+      add(g, j * kStep + 1, (j + 1) * kStep, 2);
+    }
+  }
+  add(g, 0, 1200, 150000);
+  for (VertexId j = 20; j <= kLinks; j += 20) add(g, 0, j * kStep, 10000000);
+  return g;
+}
+
 void write_snap(const EdgeList& g, const std::string& path) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot create " + path);

@@ -40,6 +40,25 @@ EdgeList corner_case_graph();
 // The star, level two and the chain form the giant weak component (0..2099).
 EdgeList traversal_graph();
 
+// 2406 vertices, deterministic, for SSSP's local rounds (compute/worker.h)
+// from source 0:
+//  - a chain 0 -> 6 -> 12 -> ... -> 2400 (400 edges), all on one node at
+//    P = 1, 2 and 3 (6 is a multiple of each): every tenth edge heavy
+//    (weight 100000), the others light (weights 1..20, a third of them 0),
+//    so it runs in stretches of 9 light edges;
+//  - a heavy shortcut 0 -> 1200 (weight 150000) that wins over the chain's
+//    first half (20 heavy edges), and heavy decoys 0 -> 120, 240, ..., 2400
+//    (weight 10^7) that never win;
+//  - detours through other nodes at every seventh chain vertex, 6j -> 6j+1
+//    -> 6j+6 (weights 1 and 2), shorter than the chain edge they bypass
+//    when that one is heavy or heavier than 3;
+//  - isolated vertices 2401..2405 (unreachable).
+// delta (an eighth of the mean weight, apps/sssp.h) is about 47500 at P=1:
+// the chain's light edges are light and its weight-100000 edges heavy.
+// Past the shortcut, a superstep per chain edge would need 200 supersteps;
+// local rounds take a light stretch in one.
+EdgeList local_rounds_graph();
+
 // Writes "src dst weight" lines (with a '#' comment header, as SNAP files
 // have). Throws std::runtime_error when the file cannot be written.
 void write_snap(const EdgeList& g, const std::string& path);

@@ -229,19 +229,6 @@ TEST(Graphalytics, TapTwoNodes) {
   run_and_validate(dir, g, properties, "lcc", "lcc", 2, "tap", 0);
 }
 
-// A run that must fail: exit status 1 from the launcher.
-LaunchResult run_refused(const TempDir& dir, int nodes, std::vector<std::string> app_args) {
-  std::string skip;
-  EXPECT_TRUE(prerequisites("memif", nodes, &skip));
-  LaunchOptions opts;
-  opts.nodes = nodes;
-  opts.timeout_sec = 60;
-  opts.app_args = std::move(app_args);
-  const LaunchResult r = run_launcher(opts, dir.file("cluster.log"));
-  EXPECT_EQ(r.exit_code, 1) << describe(r);
-  return r;
-}
-
 // An edge naming a vertex that is not in the .v file: every node stops, the
 // message names the edge file, the line and the id.
 TEST(Graphalytics, EdgeToAVertexNotInTheVertexFile) {

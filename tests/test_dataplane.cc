@@ -26,6 +26,7 @@
 #include "dataplane/frame_auth.h"
 #include "dataplane/wire.h"
 #include "reliability/transport.h"
+#include "tests/eal_test_main.h"
 
 namespace wg {
 namespace {
@@ -361,13 +362,7 @@ TEST_F(Loopback, TransportDeliversOnlyAuthenticFramesOfATakenOnPeer) {
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
-  static char a0[] = "test_dataplane", a1[] = "--no-pci", a2[] = "--no-huge", a3[] = "-m", a4[] = "256",
-              a5[] = "--file-prefix", a6[] = "wg_test_dataplane", a7[] = "--log-level", a8[] = "lib.eal:error";
-  static char* eal_args[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, nullptr};
-  if (rte_eal_init(9, eal_args) < 0) {
-    std::fprintf(stderr, "test_dataplane: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
-    return 1;
-  }
+  if (!wg::test::init_test_eal("test_dataplane", "wg_test_dataplane", 256)) return 1;
   const int rc = RUN_ALL_TESTS();
   rte_eal_cleanup();
   return rc;

@@ -45,6 +45,7 @@
 #include "report/telemetry.h"
 #include "dataplane/dataplane.h"
 #include "tests/cluster_harness.h"
+#include "tests/eal_test_main.h"
 #include "tests/graphs_for_tests.h"
 #include "tests/reference.h"
 
@@ -228,7 +229,8 @@ void check_bfs(const EdgeList& g, VertexId source) {
   }
 }
 
-void check_sssp(const EdgeList& g, VertexId source) {
+// report: where to leave the run's report (nullptr: not needed).
+void check_sssp(const EdgeList& g, VertexId source, RunReport* report = nullptr) {
   SCOPED_TRACE("sssp from " + std::to_string(source));
   const auto out = run_engine(g, Sssp(source));
   const std::vector<uint64_t> want = ref::sssp(g, source);
@@ -238,17 +240,27 @@ void check_sssp(const EdgeList& g, VertexId source) {
   // Delta-stepping (apps/sssp.h): delta is an eighth of the mean weight (at
   // least 1, one node here: all edges); superstep 0's only sender is the
   // source, along its light edges (weight < delta), one record each when
-  // sparse.
-  EXPECT_EQ(out.report.steps[0].active, 1u);
+  // sparse. Records to the worker's own vertices are applied at once
+  // (relaxed locally) instead of sent; those that improve a vertex into
+  // the bucket just taken lead to local rounds, which send more.
+  const StepStats& first = out.report.steps[0];
+  EXPECT_EQ(first.active, 1u);
   uint64_t weight_sum = 0, light = 0;
   for (const Edge& e : g.edges) weight_sum += e.weight;
   const uint64_t delta = std::max<uint64_t>(1, g.edges.empty() ? 0 : weight_sum / g.num_edges() / 8);
   for (const Edge& e : g.edges) light += e.src == source && e.weight < delta;
-  if (g_scatter == ScatterMode::kSparse) {
-    EXPECT_EQ(out.report.steps[0].messages_sent, light);
-  } else {
-    EXPECT_LE(out.report.steps[0].messages_sent, light);
+  const uint64_t records = first.messages_sent + first.relaxed_locally;
+  if (first.local_rounds > 0)
+    EXPECT_GE(first.relaxed_locally, first.local_rounds) << "a round follows an improvement applied at once";
+  else if (g_scatter == ScatterMode::kSparse)
+    EXPECT_EQ(records, light);
+  else
+    EXPECT_LE(records, light);
+  // One worker owns every vertex: nothing goes through Σ while relaxing.
+  if (engine_workers() == 1) {
+    for (const StepStats& s : out.report.steps) EXPECT_EQ(s.messages_sent, 0u) << "superstep " << s.superstep;
   }
+  if (report != nullptr) *report = out.report;
 }
 
 // SSSP against the 64-bit oracle: exact while every distance fits in
@@ -513,6 +525,36 @@ TEST(EngineTraversals, EveryScatterModeAgreesWithTheOracles) {
     g_roles = RolesSpec{};
   }
   g_scatter = ScatterMode::kSparse;
+}
+
+// Delta-stepping's local rounds (compute/worker.h): the light stretches of
+// a 400-edge chain in the worker's own vertices, with zero-weight edges,
+// heavy edges between the stretches, a heavy shortcut and detours, are
+// relaxed within a superstep each, distances exact; a superstep per chain
+// edge past the shortcut would need 200. Every scatter mode, the default
+// roles (several workers under engine_4lcores: the chain crosses slices)
+// and one shared lcore.
+TEST(EngineLocalRounds, LightStretchesOfADeepChainSettleWithinASuperstep) {
+  const EdgeList g = test::local_rounds_graph();
+  for (ScatterMode mode : {ScatterMode::kAuto, ScatterMode::kSparse, ScatterMode::kDense})
+    for (RolesSpec roles : {RolesSpec{}, RolesSpec::shared()}) {
+      SCOPED_TRACE("mode " + std::to_string(static_cast<int>(mode)) + (roles.kind == RolesSpec::Kind::kShared ? ", shared" : ""));
+      g_scatter = mode;
+      g_roles = roles;
+      RunReport r;
+      check_sssp(g, 0, &r);
+      if (HasFatalFailure()) break;
+      uint64_t rounds = 0, relaxed = 0;
+      for (const StepStats& s : r.steps) {
+        rounds += s.local_rounds;
+        relaxed += s.relaxed_locally;
+      }
+      EXPECT_GE(rounds, 20u) << "at least a round per light stretch";
+      EXPECT_GT(relaxed, 0u);
+      EXPECT_LT(r.steps.size(), 200u);
+    }
+  g_scatter = ScatterMode::kSparse;
+  g_roles = RolesSpec{};
 }
 
 // ---- k-core: a program with a slot accumulator and its own stop rule ----------
@@ -851,14 +893,16 @@ std::string write_graphalytics(const test::TempDir& dir, const EdgeList& g) {
   return dir.file("g.properties");
 }
 
-// The node's part of a Graphalytics graph: values by slot and each slot's original id.
+// The node's part of a graph whose ids the loader maps (a Graphalytics graph,
+// or an edge list under --ids sparse): values by slot and each slot's original id.
 template <class Prog>
-RunResult<Prog> run_graphalytics(const std::string& properties, unsigned domains, int64_t source) {
+RunResult<Prog> run_mapped(const std::string& graph, bool graphalytics, unsigned domains, int64_t source) {
   Config cfg;
   cfg.app = Prog::kTraits.name;
   cfg.program = Prog::kTraits;
-  cfg.graph = properties;
-  cfg.graphalytics = true;
+  cfg.graph = graph;
+  cfg.graphalytics = graphalytics;
+  cfg.sparse_ids = !graphalytics;
   cfg.source_id = source;
   cfg.job_token = 0x5eed0002;
   cfg.mbufs = 4095;
@@ -874,6 +918,10 @@ RunResult<Prog> run_graphalytics(const std::string& properties, unsigned domains
     p.iterations = 20;
     return Prog::make(p, n);
   }, false);
+}
+template <class Prog>
+RunResult<Prog> run_graphalytics(const std::string& properties, unsigned domains, int64_t source) {
+  return run_mapped<Prog>(properties, true, domains, source);
 }
 
 // Every worker reads its slice of both files (three workers under
@@ -903,6 +951,42 @@ TEST(EngineGraphalytics, SparseIdsMappedByRankWithEveryWorker) {
       ASSERT_EQ(sssp.values[i], want) << "vertex " << v;  // quarters add exactly
     }
     EXPECT_EQ(sssp.report.load.input_edges, g.num_edges());
+  }
+}
+
+// --ids sparse on an edge list: the vertices are the ids its edges name
+// (kron:10:8's isolated vertices are gone), numbered by rank, every worker
+// collecting the ids of its range; the source by its original id; every slot
+// knows its original id, also with the slots renumbered by NUMA domain.
+TEST(EngineSparseIds, EdgeListIdsNumberedByRankWithEveryWorker) {
+  const EdgeList& g = kron();
+  test::TempDir dir;
+  const std::string path = dir.file("g.el");
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  for (const Edge& x : g.edges) std::fprintf(f, "%" PRId64 " %" PRId64 " %u\n", sparse_id(x.src), sparse_id(x.dst), x.weight);
+  std::fclose(f);
+  // The test's own compaction: the vertices with an edge, in id order.
+  std::vector<VertexId> rank(g.num_vertices, UINT32_MAX);
+  for (const Edge& x : g.edges) rank[x.src] = rank[x.dst] = 0;
+  std::vector<int64_t> original;
+  for (VertexId v = 0; v < g.num_vertices; ++v)
+    if (rank[v] == 0) rank[v] = static_cast<VertexId>(original.size()), original.push_back(sparse_id(v));
+  ASSERT_LT(original.size(), g.num_vertices) << "kron:10:8 has isolated vertices";
+  EdgeList compacted;
+  compacted.num_vertices = static_cast<VertexId>(original.size());
+  for (const Edge& x : g.edges) compacted.edges.push_back({rank[x.src], rank[x.dst], x.weight});
+  const VertexId source = max_out_degree_vertex(g);
+  const std::vector<uint64_t> hops = ref::bfs(compacted, rank[source]);
+  for (unsigned domains : {1u, 2u}) {
+    SCOPED_TRACE("domains " + std::to_string(domains));
+    const RunResult<Bfs> bfs = run_mapped<Bfs>(path, false, domains, sparse_id(source));
+    EXPECT_EQ(bfs.report.load.num_vertices, original.size());
+    ASSERT_EQ(bfs.graph.original_id.size(), original.size());
+    for (uint32_t i = 0; i < bfs.graph.num_local; ++i) {
+      const VertexId v = bfs.graph.global_id(i);
+      ASSERT_EQ(bfs.graph.original_id[i], original[v]) << "slot " << i;
+      ASSERT_EQ(from_engine(bfs.values[i]), hops[v]) << "vertex " << v;
+    }
   }
 }
 
@@ -1109,20 +1193,11 @@ TEST(DataplaneResources, ClusterWithoutPortsIsRefused) {
 // own file prefix, so both variants can run at once.
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
-  static char a0[] = "test_engine", a1[] = "--no-pci", a2[] = "--no-huge", a3[] = "-m", a4[] = "512",
-              a5[] = "--file-prefix", a6[] = "wg_test_engine", a7[] = "--log-level", a8[] = "lib.eal:error";
-  static char a6_lcores[] = "wg_test_engine_lcores", lcores_opt[] = "--lcores";
-  static char* eal_args[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, nullptr, nullptr, nullptr};
-  int n = 9;
-  if (char* lcores = std::getenv("WG_TEST_ENGINE_LCORES"); lcores != nullptr && *lcores != '\0') {
-    eal_args[6] = a6_lcores;
-    eal_args[n++] = lcores_opt;
-    eal_args[n++] = lcores;
-  }
-  if (rte_eal_init(n, eal_args) < 0) {
-    std::fprintf(stderr, "test_engine: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
+  const char* lcores = std::getenv("WG_TEST_ENGINE_LCORES");
+  const bool with_lcores = lcores != nullptr && *lcores != '\0';
+  if (!wg::test::init_test_eal("test_engine", with_lcores ? "wg_test_engine_lcores" : "wg_test_engine", 512,
+                               with_lcores ? std::vector<std::string>{"--lcores", lcores} : std::vector<std::string>{}))
     return 1;
-  }
   const int rc = RUN_ALL_TESTS();
   rte_eal_cleanup();
   return rc;

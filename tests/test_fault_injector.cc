@@ -25,6 +25,7 @@
 
 #include "dataplane/wire.h"
 #include "reliability/tx_port.h"
+#include "tests/eal_test_main.h"
 
 namespace wg {
 namespace {
@@ -663,13 +664,7 @@ TEST_F(TxPortTest, DroppedAndHeldFramesAreTakenAndFlushedLater) {
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
-  static char a0[] = "test_fault_injector", a1[] = "--no-pci", a2[] = "--no-huge", a3[] = "-m", a4[] = "256",
-              a5[] = "--file-prefix", a6[] = "wg_test_fault", a7[] = "--log-level", a8[] = "lib.eal:error";
-  static char* eal_args[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, nullptr};
-  if (rte_eal_init(9, eal_args) < 0) {
-    std::fprintf(stderr, "test_fault_injector: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
-    return 1;
-  }
+  if (!wg::test::init_test_eal("test_fault_injector", "wg_test_fault", 256)) return 1;
   // No per-lcore cache: rte_mempool_avail_count() is then exact.
   wg::g_pool = rte_pktmbuf_pool_create("wg_test_fault", wg::kPoolSize, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
   if (wg::g_pool == nullptr) {

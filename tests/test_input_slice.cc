@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -264,6 +265,9 @@ TEST(InputSlice, DatasetPartsReadOnlyTheirRange) {
     FileBytes whole(path);
     std::string bytes(whole.size(), '\0');
     whole.read_at(0, bytes.data(), bytes.size());
+    // luxembourg_osm.mtx is a Matrix Market body without its banner and size
+    // line (shared/datasets/SOURCES.md): here an edge list; with its header
+    // restored, DatasetMatrixMarketNodesReadTheHeaderAndTheirRange.
     const GraphFormat f = std::string(name).ends_with(".mtx") ? GraphFormat::kEdgeList : GraphFormat::kAuto;
     RecordingBytes hin(path, bytes);
     const reader::InputHeader h = reader::read_header(hin, f);
@@ -287,6 +291,68 @@ TEST(InputSlice, DatasetPartsReadOnlyTheirRange) {
     EXPECT_EQ(parts.size(), want.size()) << name;
     EXPECT_EQ(parts, want) << name;
   }
+}
+
+// The Matrix Market path on a real file: luxembourg_osm.mtx with the banner
+// and size line SuiteSparse gives it (n = 114599, 119666 lower-triangle
+// entries of a symmetric pattern; SOURCES.md). Each of 4 nodes reads the
+// header and then its range, on one counted input as the loader does; what
+// it counts is the header's bytes plus its range's (and the line past it),
+// and the four ranges give every entry, both directions, 1-based ids made
+// 0-based. The expected edges come from reading the body with a stream.
+TEST(InputSlice, DatasetMatrixMarketNodesReadTheHeaderAndTheirRange) {
+  const char* dir = std::getenv("WG_DATASETS");
+  ASSERT_NE(dir, nullptr) << "WG_DATASETS is not set; run the tests with `meson test`";
+  const std::string path = std::string(dir) + "/luxembourg_osm.mtx";
+  FileBytes file(path);
+  std::string body(file.size(), '\0');
+  ASSERT_EQ(file.read_at(0, body.data(), body.size()), body.size());
+  const std::string header =
+      "%%MatrixMarket matrix coordinate pattern symmetric\n"
+      "% DIMACS10/luxembourg_osm: its banner and size line, stripped from the file\n"
+      "114599 114599 119666\n";
+  const std::string text = header + body;
+
+  std::vector<Triple> want;
+  std::istringstream lines(body);
+  for (uint64_t r, c; lines >> r >> c;) {
+    want.emplace_back(static_cast<VertexId>(r - 1), static_cast<VertexId>(c - 1), 1);
+    if (r != c) want.emplace_back(static_cast<VertexId>(c - 1), static_cast<VertexId>(r - 1), 1);
+  }
+  ASSERT_EQ(want.size(), 2u * 119666) << "the body as SOURCES.md describes it";
+
+  std::vector<Triple> got;
+  uint64_t data_read = 0;
+  for (unsigned r = 0; r < 4; ++r) {
+    SCOPED_TRACE("node " + std::to_string(r));
+    RecordingBytes node(path, text);
+    const reader::InputHeader h = reader::read_header(node, GraphFormat::kAuto);
+    ASSERT_EQ(h.format, GraphFormat::kMatrixMarket);
+    EXPECT_EQ(h.data_start, header.size());
+    EXPECT_EQ(h.declared_vertices, 114599u);
+    EXPECT_EQ(h.declared_entries, 119666u);
+    const size_t header_reads = node.reads.size();
+    const uint64_t header_bytes = node.bytes_read();
+    EXPECT_LE(node.highest_end(), 2 * header.size() + 256) << "the header read reaches into the data";
+    const reader::SliceSpec sp = reader::slice_of(h, r, 4);
+    EXPECT_GE(sp.begin, header.size());
+    EXPECT_LE(sp.end - sp.begin, body.size() / 4 + 1);
+    reader::parse_slice(node, h, sp, [&](VertexId s, VertexId d, Weight w) { got.emplace_back(s, d, w); });
+    const uint64_t need = last_line_end(text, sp.begin, sp.end);
+    for (size_t i = header_reads; i < node.reads.size(); ++i) {
+      EXPECT_GE(node.reads[i].offset, sp.begin) << "read before its range";
+      EXPECT_LE(node.reads[i].offset + node.reads[i].bytes, need + (need - std::min(need, sp.end)) + 256)
+          << "read far past its range";
+    }
+    // What the node counts: the header, and its range with the line past its end.
+    const uint64_t range_read = node.bytes_read() - header_bytes;
+    EXPECT_GE(range_read, sp.end - sp.begin);
+    EXPECT_LE(range_read, need - sp.begin + (need - std::min(need, sp.end)) + 256);
+    data_read += range_read;
+  }
+  EXPECT_LE(data_read, body.size() + 4 * 4096) << "the four nodes read the data about once";
+  ASSERT_EQ(got.size(), want.size());
+  EXPECT_EQ(got, want);
 }
 
 // A header is read by every node: what that costs is about its own bytes.
@@ -322,7 +388,10 @@ TEST(InputSlice, ErrorsNameTheFileLine) {
 }
 
 // A node's share of the generator is blocks of the one edge stream: the
-// shares of P nodes, in rank order, are the whole graph, for every P.
+// shares the loader gives P nodes (KroneckerGenerator::share, and the parts
+// of it its workers take), in rank order, are the whole graph as the
+// whole-graph generator makes it, for every P; no share is empty while
+// P <= the blocks.
 TEST(InputSlice, GeneratorSharesAreTheWholeGraph) {
   KroneckerSpec spec;
   spec.scale = 12;
@@ -330,17 +399,27 @@ TEST(InputSlice, GeneratorSharesAreTheWholeGraph) {
   const EdgeList whole = generate_kronecker(spec);
   const KroneckerGenerator gen(spec);
   ASSERT_EQ(gen.num_blocks(), 3u);
-  for (unsigned p = 1; p <= 5; ++p) {
-    std::vector<Edge> got;
-    std::vector<Edge> block(KroneckerGenerator::kBlockEdges);
-    for (unsigned r = 0; r < p; ++r)
-      for (uint64_t b = gen.num_blocks() * r / p; b < gen.num_blocks() * (r + 1) / p; ++b)
-        got.insert(got.end(), block.begin(), block.begin() + static_cast<ptrdiff_t>(gen.block(b, block.data())));
-    ASSERT_EQ(got.size(), whole.edges.size()) << "P = " << p;
-    EXPECT_TRUE(std::equal(got.begin(), got.end(), whole.edges.begin(), [](const Edge& a, const Edge& b) {
-      return a.src == b.src && a.dst == b.dst && a.weight == b.weight;
-    })) << "P = " << p;
-  }
+  std::vector<Edge> block(KroneckerGenerator::kBlockEdges);
+  for (unsigned p = 1; p <= 5; ++p)
+    for (unsigned workers = 1; workers <= 2; ++workers) {
+      SCOPED_TRACE("P = " + std::to_string(p) + ", " + std::to_string(workers) + " workers");
+      std::vector<Edge> got;
+      for (unsigned r = 0; r < p; ++r) {
+        const KroneckerGenerator::BlockRange share = gen.share(r, p);
+        if (p <= gen.num_blocks()) {
+          EXPECT_LT(share.begin, share.end) << "node " << r << " generates nothing";
+        }
+        for (unsigned w = 0; w < workers; ++w) {
+          const KroneckerGenerator::BlockRange mine = share.part(w, workers);
+          for (uint64_t b = mine.begin; b < mine.end; ++b)
+            got.insert(got.end(), block.begin(), block.begin() + static_cast<ptrdiff_t>(gen.block(b, block.data())));
+        }
+      }
+      ASSERT_EQ(got.size(), whole.edges.size());
+      EXPECT_TRUE(std::equal(got.begin(), got.end(), whole.edges.begin(), [](const Edge& a, const Edge& b) {
+        return a.src == b.src && a.dst == b.dst && a.weight == b.weight;
+      }));
+    }
 }
 
 // ---- the loading phase's reductions (compute/load_aggregate.h) ----------------

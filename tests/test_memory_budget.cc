@@ -22,6 +22,7 @@
 #include "compute/light_first.h"
 #include "compute/memory_limit.h"
 #include "compute/partition.h"
+#include "compute/range_plan.h"
 #include "tests/temp_dir.h"
 
 namespace wg {
@@ -33,13 +34,18 @@ TEST(AppFootprint, FollowsTheProgramsTypes) {
   EXPECT_EQ(pr.message_bytes, 4u);  // float
   EXPECT_FALSE(pr.slots);
   EXPECT_FALSE(pr.weights);
+  EXPECT_FALSE(pr.early);
+  EXPECT_EQ(pr.grouped_bytes, 12u) << "a block index and a float scatter value with its edge class";
   constexpr AppFootprint sssp = footprint_of<Sssp>();
   EXPECT_TRUE(sssp.weights);
   EXPECT_FALSE(sssp.real_weights);
+  EXPECT_TRUE(sssp.early) << "delta-stepping's local rounds";
   constexpr AppFootprint real_sssp = footprint_of<RealSssp>();
   EXPECT_TRUE(real_sssp.real_weights);
   EXPECT_EQ(real_sssp.value_bytes, 8u);  // double distances
   EXPECT_EQ(real_sssp.message_bytes, 8u);
+  EXPECT_FALSE(real_sssp.early);
+  EXPECT_EQ(real_sssp.grouped_bytes, 24u) << "the double aligns the item to 8 bytes";
   constexpr AppFootprint cd = footprint_of<LabelPropagation>();
   EXPECT_TRUE(cd.slots);
   EXPECT_TRUE(cd.symmetrize);
@@ -67,8 +73,9 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
   EXPECT_EQ(n.local_graph, csr);
   EXPECT_EQ(n.load, 5000u * 8) << "held edges without weights: 8 bytes each";
   EXPECT_EQ(n.build, 5000u * 8 + csr + std::max<uint64_t>(local_v * 2 * 8, local_v * 17));
-  EXPECT_EQ(n.run, csr + local_v * (4 + 1 + 4)  // value, frontier, scatter value
-                       + 2 * 8 * 16             // a source index per node: 16 B per 64 vertices
+  EXPECT_EQ(n.run, csr + local_v * (4 + 2 + 4)  // value, frontier, scatter value
+                       + local_v * 8 + 1000 * 8  // each source's blocks: offsets, (source, node) pairs
+                       + (1000 / 8 + 1) * 12     // room to group an eighth of the pairs
                        + local_v * 2 * 4);      // two accumulators
   EXPECT_EQ(n.dense, 0u);
   EXPECT_EQ(n.light_first, 0u);
@@ -85,11 +92,22 @@ TEST(MemoryEstimate, RealWeightsAreDoublesAndNeverDense) {
   const uint64_t csr = local_v * 8 + 5000 * (4 + 8) + std::min<uint64_t>(5000, local_v * 2) * 12 + 2 * 64;
   EXPECT_EQ(n.local_graph, csr);
   EXPECT_EQ(n.load, 5000u * 20);
-  EXPECT_EQ(n.run, csr + local_v * (8 + 1 + 8)  // value, frontier, scatter value
-                       + 2 * 8 * 16             // a source index per node: 16 B per 64 vertices
+  EXPECT_EQ(n.run, csr + local_v * (8 + 2 + 8)  // value, frontier, scatter value
+                       + local_v * 8 + 1000 * 8  // each source's blocks: offsets, (source, node) pairs
+                       + (1000 / 8 + 1) * 24     // room to group an eighth of the pairs
                        + local_v * 2 * 8);      // two accumulators
   EXPECT_EQ(n.dense, 0u) << "real weights run sparse supersteps only";
   EXPECT_EQ(n.light_first, 0u) << "real weights run without delta-stepping's light-first copy";
+}
+
+// SSSP applies early: its workers fold their own vertices' messages into
+// a message per vertex more, with a bit each (compute/own_messages.h).
+TEST(MemoryEstimate, EarlyProgramsHoldAMessagePerVertexMore) {
+  const NodeShape s = balanced_shape(1000, 10000, 2, 1);
+  AppFootprint late = footprint_of<Sssp>();
+  ASSERT_TRUE(late.early);
+  late.early = false;
+  EXPECT_EQ(estimate_node_memory(s, footprint_of<Sssp>()).run, estimate_node_memory(s, late).run + 500 * 4 + 500 / 8 + 1);
 }
 
 // LCC runs on its own driver (compute/lcc_driver.h): the CSR and the
@@ -116,7 +134,8 @@ TEST(MemoryEstimate, SlotProgramsPayPerInEdge) {
   s.in_edges = 11000;
   const MemoryNeed n = estimate_node_memory(s, footprint_of<LabelPropagation>());
   EXPECT_EQ(n.load, 9000u * 8);
-  EXPECT_EQ(n.run, n.local_graph + 1000 * (4 + 1 + 4) + 16 * 16 + 2 * (1000 * 12 + 11000 * 4));
+  EXPECT_EQ(n.run, n.local_graph + 1000 * (4 + 2 + 4) + 1000 * 8 + 1000 * 8 + (1000 / 8 + 1) * 12 +
+                       2 * (1000 * 12 + 11000 * 4));
   EXPECT_EQ(n.dense, 0u) << "slot programs always scatter sparse";
 }
 
@@ -157,6 +176,92 @@ TEST(MemoryEstimate, CoversTheNodesOwnStructures) {
     EXPECT_GE(n.light_first, light_first);
     EXPECT_LE(n.light_first, 2 * light_first);
   }
+}
+
+// Accumulation ranges (compute/range_plan.h): once loaded, the CSR is
+// regrouped into a block per (destination node, range), and the engine keeps
+// a source index per block. PageRank (4-byte messages), V = 2^20, P = 2:
+// 2^19 slots per node, 256 KiB ranges of 65536 accumulators, so 8 ranges per
+// node, 9 with 3 queues (a whole number per queue), 16 with 128 KiB ranges.
+TEST(MemoryEstimate, RangeBlocksAreCounted) {
+  const uint64_t local_v = uint64_t{1} << 19, E = uint64_t{1} << 22;
+  NodeShape s = balanced_shape(uint64_t{1} << 20, 2 * E, 2, 1);
+  s.scatter = ScatterMode::kSparse;
+  auto csr = [&](uint64_t groups) {
+    return local_v * 8 + E * 4 + std::min(E, local_v * groups) * 12 + groups * 64;
+  };
+  auto run = [&](uint64_t groups) {
+    return csr(groups) + local_v * (8 + 1 + 4)  // value, frontier, scatter value
+           + groups * (local_v / 64) * 16       // a source index per block
+           + local_v * 2 * 4;                   // two accumulators
+  };
+  const uint64_t whole = E * 8;
+  const uint64_t cursors = std::max(local_v * 2 * 8, local_v * 17);
+  const uint64_t block = (E / 2) * 4 + local_v * 12 + 64;  // the (node, domain) block being split
+  struct Case {
+    unsigned queues;
+    uint64_t range_bytes, ranges;
+  };
+  for (const Case c : {Case{1, 256 * 1024, 8}, Case{3, 256 * 1024, 9}, Case{1, 128 * 1024, 16},
+                       Case{1, 4 << 20, 1}}) {
+    SCOPED_TRACE(std::to_string(c.queues) + " queues, " + std::to_string(c.range_bytes) + "-byte ranges");
+    s.queues = c.queues;
+    s.range_bytes = c.range_bytes;
+    const MemoryNeed n = estimate_node_memory(s, footprint_of<PageRank>());
+    const uint64_t groups = 2 * c.ranges;
+    EXPECT_EQ(n.ranges, c.ranges);
+    EXPECT_EQ(n.local_graph, csr(groups));
+    EXPECT_EQ(n.run, run(groups));
+    EXPECT_EQ(n.build, std::max(whole + csr(2) + cursors, csr(groups) + block))
+        << "the CSR as built (a block per node), or the split beside the ranges' blocks";
+  }
+  // 1 KiB ranges (256 accumulators): 2048 ranges per node, each with a
+  // block and a source index per destination node.
+  s.queues = 1;
+  s.range_bytes = 1024;
+  const MemoryNeed tiny = estimate_node_memory(s, footprint_of<PageRank>());
+  EXPECT_EQ(tiny.ranges, local_v / 256);
+  EXPECT_EQ(tiny.run, run(2 * local_v / 256));
+  EXPECT_GT(tiny.run, 3 * run(2)) << "2048 ranges: their source indexes outweigh the graph";
+}
+
+// The estimate covers what split_into_ranges and the workers' source
+// indexes really allocate on a Kronecker graph (vector capacities), without
+// overstating it more than twice; 1 KiB ranges (256 floats) make 6 to 16
+// ranges per node.
+TEST(MemoryEstimate, CoversTheRangeBlocks) {
+  const EdgeList g = generate_kronecker(parse_kronecker_spec("kron:12:8"));
+  for (unsigned P : {1u, 2u, 3u})
+    for (unsigned queues : {1u, 3u}) {
+      SCOPED_TRACE("P = " + std::to_string(P) + ", " + std::to_string(queues) + " queues");
+      LocalGraph lg = build_local_graph(g, P, 0, false);
+      const RangePlan plan = plan_ranges(lg.node_domain_offset, queues, range_entries_for(1024, 4));
+      split_into_ranges(lg, plan);
+      uint64_t csr = (lg.out_degree.capacity() + lg.in_degree.capacity() + lg.global_of.capacity()) * 4;
+      for (const EdgeBlock& b : lg.blocks)
+        csr += (b.sources.capacity() + b.targets.capacity() + b.weights.capacity()) * 4 + b.offsets.capacity() * 8;
+      const uint64_t source_index = lg.blocks.size() * ((lg.num_local + 63) / 64) * 16;  // one worker
+      uint64_t out = 0, in = 0;
+      for (const Edge& e : g.edges) {
+        out += e.src % P == 0;
+        in += e.dst % P == 0;
+      }
+      NodeShape s;
+      s.vertices = g.num_vertices;
+      s.held_edges = s.out_edges = out;
+      s.in_edges = in;
+      s.nodes = P;
+      s.scatter = ScatterMode::kSparse;
+      s.queues = queues;
+      s.range_bytes = 1024;
+      const MemoryNeed n = estimate_node_memory(s, footprint_of<PageRank>());
+      EXPECT_EQ(n.ranges, plan.ranges);
+      EXPECT_GE(n.local_graph, csr);
+      EXPECT_LE(n.local_graph, 2 * csr);
+      const uint64_t engine = uint64_t{lg.num_local} * (8 + 1 + 4 + 2 * 4) + source_index;
+      EXPECT_GE(n.run, csr + engine);
+      EXPECT_LE(n.run, 2 * (csr + engine));
+    }
 }
 
 // A header may declare anything: the sums saturate instead of wrapping.

@@ -780,5 +780,33 @@ TEST_F(Options, ChecksumIsForRunsWithoutAKey) {
   EXPECT_FALSE(parse({"--app", "bfs", "--graph", "a", "--nodes", "2", "--no-auth", "--checksum", "off"}).transport.checksum);
 }
 
+// --ids sparse: edge lists (text, bin, wbin) only; --source is then an
+// original, signed 64-bit id; every node must agree on it.
+TEST_F(Options, SparseIds) {
+  auto digest = [](std::initializer_list<const char*> args) { return parse(args).params_digest(); };
+  EXPECT_FALSE(parse({"--app", "bfs", "--graph", "g.el"}).sparse_ids) << "dense by default";
+  EXPECT_FALSE(parse({"--app", "bfs", "--graph", "g.el", "--ids", "dense"}).sparse_ids);
+  const Config c = parse({"--app", "bfs", "--graph", "g.el", "--ids", "sparse", "--source", "-9000000000"});
+  EXPECT_TRUE(c.sparse_ids);
+  EXPECT_TRUE(c.mapped_ids());
+  EXPECT_EQ(c.source_id, -9000000000);
+  EXPECT_NE(c.describe().find("sparse ids, source -9000000000"), std::string::npos) << c.describe();
+  EXPECT_TRUE(parse({"--app", "cc", "--graph", "g.bin", "--ids", "sparse"}).sparse_ids);
+  EXPECT_TRUE(parse({"--app", "cc", "--graph", "g.wbin", "--ids", "sparse"}).sparse_ids);
+  EXPECT_TRUE(parse({"--app", "cc", "--graph", "g.mtx", "--format", "edgelist", "--ids", "sparse"}).sparse_ids)
+      << "--format decides, not the name";
+  EXPECT_NE(digest({"--app", "cc", "--graph", "g.el"}), digest({"--app", "cc", "--graph", "g.el", "--ids", "sparse"}));
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "g.el", "--ids", "sparse", "--source", "1.5"}), "--source",
+                        "'1.5'", "signed 64-bit");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "g.el", "--source", "-1"}), "--source", "-1");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "g.el", "--ids", "compact"}), "--ids", "compact");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "g.mtx", "--ids", "sparse"}), "--ids sparse", "g.mtx",
+                        "Matrix Market");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "g.gr", "--ids", "sparse"}), "--ids sparse", "DIMACS");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "g.el", "--format", "metis", "--ids", "sparse"}), "METIS");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "kron:4:2", "--ids", "sparse"}), "--ids sparse", "kron:4:2",
+                        "dense");
+}
+
 }  // namespace
 }  // namespace wg

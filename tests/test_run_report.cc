@@ -71,7 +71,7 @@ RunReport sample_report() {
   c.ast_us = 1.5;
   s.links.push_back(c);
   r.steps.push_back(s);
-  r.cluster_top.push_back(wire::TopEntry{42, 0, 0.125});
+  r.cluster_top.push_back(wire::TopEntry{42, 0.125});
   return r;
 }
 
@@ -83,6 +83,7 @@ TEST(RunReport, NodeJsonShape) {
   json j = read_back(path);
   EXPECT_EQ(keys(j), (std::vector<std::string>{"rank", "nodes", "config", "load_seconds", "load", "peak_rss_bytes",
                                                "bytes_per_local_edge", "discovery_seconds", "compute_seconds",
+                                               "compute_cpu_seconds",
                                                "line_rate_gbps", "partition", "rx", "rx_queues", "tx", "faults",
                                                "links", "supersteps"}));
   EXPECT_EQ(keys(j["load"]), (std::vector<std::string>{"vertices", "edges", "input_edges", "weighted", "fingerprint", "input_bytes",
@@ -124,9 +125,9 @@ TEST(RunReport, NodeJsonShape) {
   ASSERT_EQ(j["supersteps"].size(), 1u);
   json& s = j["supersteps"][0];
   EXPECT_EQ(keys(s), (std::vector<std::string>{"superstep", "active", "messages_sent", "messages_local", "dense",
-                                               "messages_accumulated", "accumulated_by_queue", "buckets_sent",
+                                               "relaxed_locally", "local_rounds", "messages_accumulated", "accumulated_by_queue", "buckets_sent",
                                                "frames_sent", "bytes_sent",
-                                               "seconds", "l2_gbps", "wire_gbps", "pct_line_rate", "links",
+                                               "seconds", "worker_cpu_seconds", "l2_gbps", "wire_gbps", "pct_line_rate", "links",
                                                "role_seconds"}));
   EXPECT_EQ(s["messages_sent"].get<uint64_t>(), 18446744073709551615ull);
   EXPECT_TRUE(s["dense"].is_boolean());

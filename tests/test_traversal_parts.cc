@@ -1,8 +1,11 @@
 // The traversal machinery's parts on hand-made inputs, no EAL: the
-// frontier (compute/frontier.h), the source index (compute/source_index.h),
-// the pending buckets and the delta-stepping schedule
-// (compute/pending_buckets.h, compute/delta_schedule.h), the light-first
-// copy (compute/light_first.h). The engine tests run them inside workers
+// frontier (compute/frontier.h), each source's list of blocks and the
+// frontier grouped by block (compute/source_blocks.h,
+// compute/blocked_frontier.h), the pending buckets and the delta-stepping
+// schedule with its local rounds (compute/pending_buckets.h,
+// compute/delta_schedule.h), the light-first copy (compute/light_first.h),
+// the own vertices' messages of a program that applies early
+// (compute/own_messages.h). The engine tests run them inside workers
 // against the oracles; these pin each one's own rules.
 #include <gtest/gtest.h>
 
@@ -12,11 +15,14 @@
 #include <set>
 #include <vector>
 
+#include "apps/sssp.h"
+#include "compute/blocked_frontier.h"
 #include "compute/delta_schedule.h"
 #include "compute/frontier.h"
 #include "compute/light_first.h"
+#include "compute/own_messages.h"
 #include "compute/pending_buckets.h"
-#include "compute/source_index.h"
+#include "compute/source_blocks.h"
 
 namespace wg {
 namespace {
@@ -41,13 +47,108 @@ TEST(Frontier, ListsSmallFrontiersAndClearsBetweenSupersteps) {
   EXPECT_TRUE(f.all());
 }
 
-TEST(SourceIndex, FindsEverySourceOfTheRangeAndNothingElse) {
-  // A block's sources (ascending); the worker owns slots [100, 300), i.e.
-  // indices 2..6 of the block.
-  const std::vector<uint32_t> sources = {5, 99, 100, 163, 164, 227, 299, 300, 400};
-  const SourceIndex index(sources, 2, 7, 100, 300);
-  for (size_t i = 2; i < 7; ++i) EXPECT_EQ(index.find(sources[i]), i) << sources[i];
-  for (uint32_t u : {101u, 162u, 165u, 228u, 298u}) EXPECT_EQ(index.find(u), SourceIndex::kNone) << u;
+TEST(Frontier, ListsUpToTheShareItIsGiven) {
+  Frontier f(160, 4);  // lists up to 160 / 4 + 1 = 41 members
+  for (uint32_t i = 0; i < 41; ++i) f.add(i * 3);
+  EXPECT_TRUE(f.listed());
+  EXPECT_EQ(f.list().size(), 41u);
+  f.add(150);
+  EXPECT_FALSE(f.listed()) << "42 members";
+  f.reset();
+  for (uint32_t i = 0; i < 160; ++i) EXPECT_FALSE(f.contains(i)) << i;
+}
+
+// Three blocks of a node's out-edges, the worker owning slots [100, 300):
+// each block's sources ascend, and the worker's are a run of them.
+struct ThreeBlocks {
+  std::vector<EdgeBlock> blocks;
+  std::vector<std::pair<size_t, size_t>> ranges;
+  ThreeBlocks() : blocks(3), ranges(3) {
+    blocks[0].sources = {5, 100, 163, 299, 300};
+    blocks[1].sources = {163, 200};
+    blocks[2].sources = {99, 100, 200, 299};
+    for (size_t g = 0; g < 3; ++g) {
+      const auto& src = blocks[g].sources;
+      ranges[g] = {std::lower_bound(src.begin(), src.end(), 100u) - src.begin(),
+                   std::lower_bound(src.begin(), src.end(), 300u) - src.begin()};
+    }
+  }
+};
+
+// Every (source, block) pair of the slice once, from the source's side:
+// the blocks ascending, each with the source's index among its sources.
+TEST(SourceBlocks, ListsEachSourcesBlocksWithItsIndexInThem) {
+  const ThreeBlocks t;
+  const SourceBlocks sb(t.blocks, t.ranges, 100, 300);
+  std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> want;
+  uint64_t pairs = 0;
+  for (uint32_t g = 0; g < 3; ++g)
+    for (size_t i = t.ranges[g].first; i < t.ranges[g].second; ++i, ++pairs)
+      want[t.blocks[g].sources[i]].push_back({g, static_cast<uint32_t>(i)});
+  EXPECT_EQ(sb.pairs(), pairs);
+  EXPECT_EQ(pairs, 8u);
+  for (uint32_t u = 100; u < 300; ++u) {
+    std::vector<std::pair<uint32_t, uint32_t>> got;
+    for (const SourceBlocks::Entry& e : sb.of(u - 100)) got.push_back({e.group, e.index});
+    EXPECT_EQ(got, want[u]) << "vertex " << u;
+    EXPECT_EQ(sb.count(u - 100), want[u].size());
+  }
+  ASSERT_EQ(sb.of(200 - 100).size(), 2u);
+  EXPECT_EQ(sb.of(200 - 100)[1].index, 2u) << "200 is block 2's third source";
+}
+
+// Grouped by block, every member appears in each of its blocks, in the
+// order it was given, with what it sends; nothing else does. Built twice:
+// the second build forgets the first.
+TEST(BlockedFrontier, EachBlockHoldsItsActiveSourcesOnly) {
+  const ThreeBlocks t;
+  const SourceBlocks sb(t.blocks, t.ranges, 100, 300);
+  BlockedFrontier<uint32_t> bf(3, sb.pairs());
+  EXPECT_EQ(bf.capacity(), grouped_capacity(8));
+  BlockedFrontier<uint32_t> roomy(3, 64);  // room for the larger frontiers below
+  auto sending = [](uint32_t rel) { return Sending<uint32_t>{1000 + rel, static_cast<uint8_t>(rel % 3)}; };
+  auto block = [&](unsigned g) {
+    std::vector<std::pair<uint32_t, uint32_t>> got;  // (index, value)
+    for (const auto& item : roomy.in(g)) {
+      EXPECT_EQ(item.sending.edges, (item.sending.value - 1000) % 3);
+      got.push_back({item.index, item.sending.value});
+    }
+    return got;
+  };
+  const std::vector<uint32_t> members = {199, 100, 63};  // 299, 200, 163
+  roomy.build(members, sb, sending);
+  EXPECT_EQ(block(0), (std::vector<std::pair<uint32_t, uint32_t>>{{3, 1199}, {2, 1063}}));
+  EXPECT_EQ(block(1), (std::vector<std::pair<uint32_t, uint32_t>>{{1, 1100}, {0, 1063}}));
+  EXPECT_EQ(block(2), (std::vector<std::pair<uint32_t, uint32_t>>{{3, 1199}, {2, 1100}}));
+  const std::vector<uint32_t> one = {0};  // 100: blocks 0 and 2
+  roomy.build(one, sb, sending);
+  EXPECT_EQ(block(0), (std::vector<std::pair<uint32_t, uint32_t>>{{1, 1000}}));
+  EXPECT_TRUE(block(1).empty());
+  EXPECT_EQ(block(2), (std::vector<std::pair<uint32_t, uint32_t>>{{1, 1000}}));
+  const std::vector<uint32_t> none = {50};  // 150: no out-edges at all
+  roomy.build(none, sb, sending);
+  for (unsigned g = 0; g < 3; ++g) EXPECT_TRUE(block(g).empty()) << g;
+}
+
+// A program that applies early folds its own vertices' messages with its ⊕
+// (SSSP: min) and applies each vertex once, in slot order.
+TEST(OwnMessages, FoldsWithTheProgramsCombineAndDrainsEachVertexOnce) {
+  OwnMessages<Sssp> own(200);
+  using Record = wire::RecordOf<uint32_t>;
+  const Record first[] = {{130, 7}, {3, 9}, {130, 4}, {199, 0}};
+  own.fold(first, 4);
+  const Record second[] = {{3, 12}, {64, 5}};
+  own.fold(second, 2);
+  std::vector<std::pair<uint32_t, uint32_t>> got;
+  own.drain([&](uint32_t rel, uint32_t m) { got.push_back({rel, m}); });
+  EXPECT_EQ(got, (std::vector<std::pair<uint32_t, uint32_t>>{{3, 9}, {64, 5}, {130, 4}, {199, 0}}));
+  got.clear();
+  own.drain([&](uint32_t rel, uint32_t m) { got.push_back({rel, m}); });
+  EXPECT_TRUE(got.empty()) << "drained: nothing left";
+  const Record third[] = {{130, 20}};
+  own.fold(third, 1);
+  own.drain([&](uint32_t rel, uint32_t m) { got.push_back({rel, m}); });
+  EXPECT_EQ(got, (std::vector<std::pair<uint32_t, uint32_t>>{{130, 20}})) << "reset to the identity by the drain";
 }
 
 TEST(PendingBuckets, HandsOutTheLowestBucketFirstAndDropsStaleEntries) {
@@ -163,6 +264,48 @@ TEST(DeltaSchedule, TakesSmallBucketsTogetherAndFlushesEachOnceDone) {
   step();
   EXPECT_EQ(heavy, (std::vector<uint32_t>{1, 2, 3, 4}));
   EXPECT_TRUE(light.empty());
+}
+
+// Local rounds: after a superstep's next(), vertices that improved into the
+// lowest bucket it took (or below) are taken again, one bucket a round,
+// and owe their heavy edges like any taken vertex; the other buckets next()
+// took wait for the next superstep.
+TEST(DeltaSchedule, AgainRetakesTheLowestTakenBucketOnly) {
+  std::vector<uint64_t> bucket = {2, 2, 3, 9, 9, 9};
+  auto bucket_of = [&](uint32_t i) { return bucket[i]; };
+  DeltaSchedule d(6, 3);  // at least 3 vertices a superstep: buckets 2 and 3
+  for (uint32_t i : {0u, 1u, 2u}) d.improved(i, bucket[i]);
+  ScheduleSteps steps;
+  steps.next(d, bucket_of);
+  EXPECT_EQ(steps.light, (std::vector<uint32_t>{0, 1, 2}));
+  std::vector<uint32_t> again;
+  auto round = [&] {
+    again.clear();
+    const uint64_t n = d.again(bucket_of, [&](uint32_t i) { again.push_back(i); });
+    EXPECT_EQ(n, again.size());
+    std::sort(again.begin(), again.end());
+  };
+  round();
+  EXPECT_TRUE(again.empty()) << "nothing improved since";
+  bucket[3] = 2;  // improved into bucket 2 by a message applied at once
+  d.improved(3, 2);
+  bucket[1] = 1;  // below it
+  d.improved(1, 1);
+  bucket[4] = 3;  // into bucket 3, also taken, but not the lowest
+  d.improved(4, 3);
+  round();
+  EXPECT_EQ(again, std::vector<uint32_t>{1}) << "bucket 1 first";
+  round();
+  EXPECT_EQ(again, std::vector<uint32_t>{3}) << "then bucket 2";
+  round();
+  EXPECT_TRUE(again.empty()) << "bucket 3 waits for the next superstep";
+  steps.next(d, bucket_of);
+  EXPECT_EQ(steps.light, (std::vector<uint32_t>{4}));
+  EXPECT_EQ(steps.heavy, (std::vector<uint32_t>{0, 1, 3})) << "buckets 1 and 2 are done; 2's bucket 3 is not";
+  steps.next(d, bucket_of);
+  EXPECT_EQ(steps.heavy, (std::vector<uint32_t>{2, 4}));
+  round();
+  EXPECT_TRUE(again.empty()) << "the last next() took nothing";
 }
 
 TEST(LightFirstBlock, EachSourcesLightEdgesFirstInTheirOrder) {
