@@ -42,6 +42,7 @@
 
 #include "dataplane/dataplane.h"
 #include "dataplane/frame.h"
+#include "dataplane/frame_auth.h"
 #include "dataplane/idle.h"
 #include "dataplane/wire.h"
 #include "reliability/transport.h"
@@ -55,6 +56,7 @@ constexpr uint16_t kUdpPort = 47100;
 constexpr unsigned kQueues = 3;
 constexpr unsigned kPeer = 0, kRank = 1, kNodes = 2;
 constexpr uint16_t kRecords = 20;  // per frame
+const MacAddress kPeerMac = {0x02, 0, 0, 0, 0, 0x10};  // node 0's port
 
 // One frame the test sends: flow (node 0, queue), its sequence number, and
 // the receive queue it is put on.
@@ -87,6 +89,10 @@ class HandOver : public ::testing::Test {
     o.checksum = true;
     dp_ = std::make_unique<Dataplane>(o);
     ASSERT_EQ(dp_->steering(), Steering::kNone) << "net_ring cannot steer: any queue may get any frame";
+    // What discovery does on node 0's hello (no key: a zero salt will do):
+    // its frames count from port 0 and kPeerMac only, each flow starting at
+    // its initial sequence number.
+    ASSERT_TRUE(dp_->take_on_peer(kPeer, 0, kPeerMac, Salt{}));
     transport_ = std::make_unique<Transport>(*dp_, TransportConfig{});
     for (auto& d : delivered_) d.assign(size_t{kQueues} * kMaxFrames * kRecords, 0);
   }
@@ -144,12 +150,12 @@ class HandOver : public ::testing::Test {
     write_bucket_header(frame, wire::Kind::kData, kJob, kPeer, kRank, 0, kRecords);
     wire::BucketHeader* h = bucket_header(frame);
     h->queue = static_cast<uint8_t>(p.queue);
-    h->seq = p.seq;
+    h->seq = dp_->auth().receive_isn(kPeer, p.queue) + p.seq;
     h->domain = static_cast<uint16_t>(p.queue);  // range q, owned by queue q
     wire::Record* r = records(frame);
     for (unsigned i = 0; i < kRecords; ++i) r[i] = wire::Record{i, record_id(p.queue, p.seq, i)};
     FrameAddress a;
-    a.src_mac = {0x02, 0, 0, 0, 0, 0x10};
+    a.src_mac = kPeerMac;
     a.dst_mac = dp_->ports()[0].mac;
     a.src_ip = node_ipv4(kJob, kPeer);
     a.dst_ip = node_ipv4(kJob, kRank);

@@ -17,6 +17,7 @@
 #include "apps/pagerank.h"
 #include "apps/sssp.h"
 #include "apps/sssp_real.h"
+#include "compute/blocked_frontier.h"
 #include "compute/dense_block.h"
 #include "compute/kronecker.h"
 #include "compute/light_first.h"
@@ -180,7 +181,7 @@ TEST(MemoryEstimate, CoversTheNodesOwnStructures) {
 
 // Accumulation ranges (compute/range_plan.h): once loaded, the CSR is
 // regrouped into a block per (destination node, range), and the engine keeps
-// a source index per block. PageRank (4-byte messages), V = 2^20, P = 2:
+// each source's list of the blocks it has edges in. PageRank (4-byte messages), V = 2^20, P = 2:
 // 2^19 slots per node, 256 KiB ranges of 65536 accumulators, so 8 ranges per
 // node, 9 with 3 queues (a whole number per queue), 16 with 128 KiB ranges.
 TEST(MemoryEstimate, RangeBlocksAreCounted) {
@@ -191,9 +192,11 @@ TEST(MemoryEstimate, RangeBlocksAreCounted) {
     return local_v * 8 + E * 4 + std::min(E, local_v * groups) * 12 + groups * 64;
   };
   auto run = [&](uint64_t groups) {
-    return csr(groups) + local_v * (8 + 1 + 4)  // value, frontier, scatter value
-           + groups * (local_v / 64) * 16       // a source index per block
-           + local_v * 2 * 4;                   // two accumulators
+    const uint64_t pairs = std::min(E, local_v * groups);  // (source, block) pairs
+    return csr(groups) + local_v * (8 + 2 + 4 + 8)  // value, frontier, scatter value, list offset
+           + pairs * 8                              // each source's list of blocks
+           + (pairs / 8 + 1) * 12                   // room to group an eighth of them by block
+           + local_v * 2 * 4;                       // two accumulators
   };
   const uint64_t whole = E * 8;
   const uint64_t cursors = std::max(local_v * 2 * 8, local_v * 17);
@@ -216,17 +219,18 @@ TEST(MemoryEstimate, RangeBlocksAreCounted) {
         << "the CSR as built (a block per node), or the split beside the ranges' blocks";
   }
   // 1 KiB ranges (256 accumulators): 2048 ranges per node, each with a
-  // block and a source index per destination node.
+  // block per destination node; the sources' lists of blocks are bounded by
+  // the edges, not by ranges x vertices.
   s.queues = 1;
   s.range_bytes = 1024;
   const MemoryNeed tiny = estimate_node_memory(s, footprint_of<PageRank>());
   EXPECT_EQ(tiny.ranges, local_v / 256);
   EXPECT_EQ(tiny.run, run(2 * local_v / 256));
-  EXPECT_GT(tiny.run, 3 * run(2)) << "2048 ranges: their source indexes outweigh the graph";
+  EXPECT_LT(tiny.run, 3 * run(2)) << "2048 ranges: a (source, block) pair per edge at most";
 }
 
-// The estimate covers what split_into_ranges and the workers' source
-// indexes really allocate on a Kronecker graph (vector capacities), without
+// The estimate covers what split_into_ranges and the workers' lists of
+// blocks really allocate on a Kronecker graph (vector capacities), without
 // overstating it more than twice; 1 KiB ranges (256 floats) make 6 to 16
 // ranges per node.
 TEST(MemoryEstimate, CoversTheRangeBlocks) {
@@ -240,7 +244,13 @@ TEST(MemoryEstimate, CoversTheRangeBlocks) {
       uint64_t csr = (lg.out_degree.capacity() + lg.in_degree.capacity() + lg.global_of.capacity()) * 4;
       for (const EdgeBlock& b : lg.blocks)
         csr += (b.sources.capacity() + b.targets.capacity() + b.weights.capacity()) * 4 + b.offsets.capacity() * 8;
-      const uint64_t source_index = lg.blocks.size() * ((lg.num_local + 63) / 64) * 16;  // one worker
+      // One worker: every block source is one (source, block) pair of its
+      // list of blocks (compute/source_blocks.h: 8 B each, 8 B per vertex),
+      // and an eighth of them may be grouped (compute/blocked_frontier.h).
+      uint64_t pairs = 0;
+      for (const EdgeBlock& b : lg.blocks) pairs += b.sources.size();
+      const uint64_t source_lists = pairs * 8 + (uint64_t{lg.num_local} + 1) * 8 +
+                                    grouped_capacity(pairs) * sizeof(BlockedFrontier<float>::Item);
       uint64_t out = 0, in = 0;
       for (const Edge& e : g.edges) {
         out += e.src % P == 0;
@@ -258,7 +268,8 @@ TEST(MemoryEstimate, CoversTheRangeBlocks) {
       EXPECT_EQ(n.ranges, plan.ranges);
       EXPECT_GE(n.local_graph, csr);
       EXPECT_LE(n.local_graph, 2 * csr);
-      const uint64_t engine = uint64_t{lg.num_local} * (8 + 1 + 4 + 2 * 4) + source_index;
+      // value, frontier bit and list, scatter value, two accumulators
+      const uint64_t engine = uint64_t{lg.num_local} * (8 + 2 + 4 + 2 * 4) + source_lists;
       EXPECT_GE(n.run, csr + engine);
       EXPECT_LE(n.run, 2 * (csr + engine));
     }
