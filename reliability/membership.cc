@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
+#include <cstdio>
 #include <cstring>
 
 #include "dataplane/idle.h"
@@ -93,6 +94,8 @@ void Membership::discover(double timeout_s, const Pump& pump) {
 }
 
 std::string Membership::discovery_failure(double timeout_s) const {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%g", timeout_s);
   const RxCounters rx = dp_.rx_total();
   std::string hint;
   const uint64_t mismatched = rx.dropped[static_cast<size_t>(DropReason::kAuthMismatch)];
@@ -103,13 +106,22 @@ std::string Membership::discovery_failure(double timeout_s) const {
                                        : "a node has a key while this one runs with --no-auth");
   else if (forged > 0 && dp_.auth().authenticated())
     hint = "; " + std::to_string(forged) + " frame(s) failed authentication (bad_mac): do all nodes have the same key?";
+  // Without --job-id the token is derived from the input and --nodes, so a
+  // node started with another --nodes (or graph) runs "another job": its
+  // hellos are dropped as wrong_job, not refused by name.
+  const uint64_t other_jobs = rx.dropped[static_cast<size_t>(DropReason::kWrongJob)];
+  if (other_jobs > 0)
+    hint += "; " + std::to_string(other_jobs) +
+            " frame(s) of another job dropped (wrong_job): without --job-id the job id is derived from the "
+            "input and --nodes, so a node started with a different --nodes or --graph runs another job; give every "
+            "node the same --nodes and --graph (and the same --job-id, if any)";
   const uint64_t unheard = all_peers_ & ~heard_any_;
   if (unheard)
-    return "no hello from node(s) " + rank_list(unheard) + " within " + std::to_string(timeout_s) +
+    return "no hello from node(s) " + rank_list(unheard) + " within " + seconds +
            " s (are they running, on the same link, with the same --job-id? " + dp_.link_state() + ")" + hint;
   const uint64_t unconfirmed = all_peers_ & ~(heard_ & heard_us_);
   return "node(s) " + rank_list(unconfirmed) + " never confirmed hearing this node within " +
-         std::to_string(timeout_s) + " s (" + dp_.link_state() + ")" + hint;
+         seconds + " s (" + dp_.link_state() + ")" + hint;
 }
 
 void Membership::check_same_job(unsigned peer, const wire::HelloPayload& h) const {

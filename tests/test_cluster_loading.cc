@@ -288,6 +288,45 @@ TEST(LoadMismatch, SameSizeDifferentContentIsRefused) {
   EXPECT_NE(run.output.find("read different bytes where their parts meet"), std::string::npos) << describe(run);
 }
 
+// Two nodes started by hand with different --nodes and no --job-id (the
+// issue #14 finding): each derives another job id from the input and
+// --nodes, so neither can refuse the other by name; their hellos are dropped
+// as wrong_job, and the discovery error says what that means. A wrapper
+// removes the launcher's --job-id from every node and makes node 1 say
+// --nodes 3 (tap: one port, whatever P).
+TEST(LoadMismatch, DifferentNodesWithoutJobIdAreNamed) {
+  std::string skip;
+  ASSERT_TRUE(prerequisites("tap", 2, &skip));
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  TempDir tmp;
+  const std::string graph = tmp.file("corner.el");
+  write_snap(corner_case_graph(), graph);
+  const std::string wrapper = tmp.file("no-job-id.sh");
+  std::ofstream(wrapper) << "#!/bin/sh\n"
+                         << "rank=\nprev=\n"
+                         << "for a in \"$@\"; do [ \"$prev\" = --rank ] && rank=$a; prev=$a; done\n"
+                         << "prev=\n"
+                         << "for a in \"$@\"; do shift; p=$prev; prev=$a\n"
+                         << "  [ \"$a\" = --job-id ] && continue; [ \"$p\" = --job-id ] && continue\n"
+                         << "  [ \"$p\" = --nodes ] && [ \"$rank\" = 1 ] && a=3\n"
+                         << "  set -- \"$@\" \"$a\"\n"
+                         << "done\n"
+                         << "exec '" << binary_path() << "' \"$@\"\n";
+  ASSERT_EQ(::chmod(wrapper.c_str(), 0755), 0);
+  LaunchOptions opts;
+  opts.nodes = 2;
+  opts.link = "tap";
+  opts.timeout_sec = 60;
+  opts.launcher_flags = {"--binary", wrapper};
+  opts.app_args = {"--app", "cc", "--graph", graph, "--hello-timeout", "5"};
+  const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
+  EXPECT_NE(run.exit_code, 0) << describe(run);
+  EXPECT_NE(run.output.find("of another job dropped (wrong_job)"), std::string::npos) << describe(run);
+  EXPECT_NE(run.output.find("a node started with a different --nodes or --graph runs another job"),
+            std::string::npos)
+      << describe(run);
+}
+
 // A malformed line in one node's part: every node stops, and the message
 // names the file and the line's number in the whole file.
 TEST(LoadErrors, BadLineInAnotherNodesPart) {
