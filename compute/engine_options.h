@@ -44,6 +44,11 @@ struct EngineOptions {
   bool crash_in_load = false;       // test hook (--crash-node R:load): SIGKILL during the edge shuffle
   ScatterMode scatter = ScatterMode::kAuto;  // --scatter
   size_t segment_bytes = 0;         // --segment-kib x 1024 (0: default_segment_bytes(), the L2)
+  // --local-rounds: a program that applies early (SSSP) relaxes its worker's
+  // own vertices within a superstep. Off by default: fewer supersteps and
+  // records, but slower on every configuration measured but one (README,
+  // "Receive queues"; docs/DESIGN-NOTES.md, "SSSP's local rounds").
+  bool local_rounds = false;
 };
 
 // What every node of one job must agree on, checked by the hello exchange

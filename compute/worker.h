@@ -111,13 +111,17 @@ class Worker {
   // an mbuf come back, by running the network roles or waiting for them).
   using Stall = std::function<void(bool starved)>;
 
-  // segment_bytes: scatter values per segment of a dense pull (dense_block.h).
+  // segment_bytes: scatter values per segment of a dense pull (dense_block.h);
+  // local_rounds: apply own vertices' records early where the program allows
+  // (--local-rounds; see the top of the file).
   Worker(Dataplane& dp, const LocalGraph& g, const Prog& prog, uint32_t lo, uint32_t hi,
-         ScatterMode mode = ScatterMode::kAuto, size_t segment_bytes = default_segment_bytes())
+         ScatterMode mode = ScatterMode::kAuto, size_t segment_bytes = default_segment_bytes(),
+         bool local_rounds = false)
       : g_(g), prog_(prog), lo_(lo), hi_(hi), ring_(dp, g.partition.nodes, g.domains, g.rank),
         ranges_(g.blocks.size()), mode_(kCombinable && !kRealWeights ? mode : ScatterMode::kSparse),
         frontier_(hi - lo, kListFraction), sv_(hi - lo), schedule_(kPrioritized ? hi - lo : 0),
-        edge_class_(kSplitsEdges ? hi - lo : 0), own_(kEarly ? hi - lo : 0) {
+        edge_class_(kSplitsEdges ? hi - lo : 0), local_rounds_(kEarly && local_rounds),
+        own_(kEarly && local_rounds ? hi - lo : 0) {
     // This worker's sources in each block: a contiguous run, since sources ascend.
     for (size_t b = 0; b < g.blocks.size(); ++b) {
       const auto& src = g.blocks[b].sources;
@@ -186,7 +190,7 @@ class Worker {
     if constexpr (kEarly) {
       values_ = value;
       info_ = info;
-      early_now_ = applies_early<Prog>(info.phase);
+      early_now_ = local_rounds_ && applies_early<Prog>(info.phase);
     }
     Bitmap* own_reached = nullptr;  // kLevels: this worker's record of the domain's reached vertices
     uint32_t base = 0;              // the domain's first slot
@@ -750,7 +754,8 @@ class Worker {
   std::vector<Message> sv_;                  // scatter values of the slice's active vertices, from apply
   DeltaSchedule schedule_;                   // kPrioritized: improved vertices waiting for their bucket
   std::vector<uint8_t> edge_class_;          // kSplitsEdges: which edges each active vertex sends (DeltaSchedule::EdgeClass)
-  OwnMessages<Prog> own_;                    // kEarly: records to own vertices in the pass at hand
+  const bool local_rounds_;                  // kEarly and --local-rounds on
+  OwnMessages<Prog> own_;                    // local_rounds_: records to own vertices in the pass at hand
   std::vector<LightFirstBlock> light_first_;  // kSplitsEdges: per group, this worker's edges, light first
   uint8_t uniform_class_ = 0;                // kSplitsEdges: the class every active source sends this superstep, or 0
   Weight delta_now_ = 0;                     // kSplitsEdges: edges lighter than this are light

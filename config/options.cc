@@ -60,6 +60,7 @@ enum Opt {
   kOptRoles,
   kOptScatter,
   kOptSegmentKib,
+  kOptLocalRounds,
   kOptDomains,
   kOptDomainSplit,
   kOptLineRate,
@@ -108,6 +109,7 @@ const option kLongOptions[] = {
     {"roles", required_argument, nullptr, kOptRoles},
     {"scatter", required_argument, nullptr, kOptScatter},
     {"segment-kib", required_argument, nullptr, kOptSegmentKib},
+    {"local-rounds", required_argument, nullptr, kOptLocalRounds},
     {"domains", required_argument, nullptr, kOptDomains},
     {"line-rate", required_argument, nullptr, kOptLineRate},
     {"domain-split", required_argument, nullptr, kOptDomainSplit},
@@ -316,6 +318,7 @@ std::string Config::describe() const {
   if (engine.scatter != ScatterMode::kAuto)
     o << ", scatter " << (engine.scatter == ScatterMode::kDense ? "dense" : "sparse");
   if (engine.segment_bytes != 0) o << ", dense segments of " << engine.segment_bytes / 1024 << " KiB";
+  if (engine.local_rounds) o << ", local rounds";
   if (rx_queues != 0) o << ", " << rx_queues << " receive queue" << (rx_queues > 1 ? "s" : "");
   if (engine.range_bytes != 0) o << ", ranges of " << engine.range_bytes / 1024 << " KiB";
   if (mtu != wire::kMtu) o << ", MTU " << mtu;
@@ -421,6 +424,11 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
         else throw ConfigError(std::string("--scatter: '") + optarg + "' is not auto, sparse or dense");
         break;
       case kOptSegmentKib: c.engine.segment_bytes = parse_unsigned("segment-kib", optarg, 1, 1u << 20) * 1024; break;
+      case kOptLocalRounds:
+        if (std::strcmp(optarg, "on") == 0) c.engine.local_rounds = true;
+        else if (std::strcmp(optarg, "off") == 0) c.engine.local_rounds = false;
+        else throw ConfigError(std::string("--local-rounds: '") + optarg + "' is not on or off");
+        break;
       case kOptRoles:
         try {
           c.engine.roles = parse_roles(optarg);

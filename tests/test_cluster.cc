@@ -852,7 +852,8 @@ TEST(ClusterMtu, JumboFramesAreExactAndFewer) {
 // nodes), exact at P = 1, 2, 3 on memif and tap, with one lcore per node
 // (the worker folds its own records) and with three (two workers, the
 // chain crossing their slices; records for the other worker go by the
-// local queue). Node 0 ran local rounds, and the run took fewer supersteps
+// local queue), with --local-rounds on (off by default). Node 0 ran local
+// rounds, and the run took fewer supersteps
 // than the 200 a superstep per chain edge past the shortcut would need.
 struct RoundsCase {
   std::string link;
@@ -873,6 +874,7 @@ TEST_P(LocalRoundsTest, DeepChainsExactInFewSupersteps) {
   spec.nodes = c.nodes;
   spec.app = "sssp";
   spec.lcores = c.lcores;
+  spec.extra = {"--local-rounds", "on"};
   run_and_check(spec, graph, tmp);
   if (HasFatalFailure()) return;
   std::string error;

@@ -60,6 +60,9 @@ uint32_t g_range_bytes = 0;
 // Scatter mode of every engine the tests run: sparse unless a test says
 // otherwise, so that message counts are per edge.
 ScatterMode g_scatter = ScatterMode::kSparse;
+// --local-rounds of every engine the tests run (off, the default, unless a
+// test says otherwise).
+bool g_local_rounds = false;
 
 // Workers the engine will run: as --roles maps the EAL's lcores.
 unsigned engine_workers() { return plan_lcores(g_roles, g_queues).workers(); }
@@ -120,6 +123,7 @@ Outcome<Prog> run_engine(const EdgeList& g, Prog prog) {
   cfg.rx_queues = g_queues;
   cfg.engine.range_bytes = g_range_bytes;
   cfg.engine.scatter = g_scatter;
+  cfg.engine.local_rounds = g_local_rounds;
   cfg.engine.segment_bytes = g_segment_bytes;
   Node node(cfg);
   EXPECT_EQ(node.dataplane().num_ports(), 0u) << "the test EAL has no devices";
@@ -256,8 +260,9 @@ void check_sssp(const EdgeList& g, VertexId source, RunReport* report = nullptr)
     EXPECT_EQ(records, light);
   else
     EXPECT_LE(records, light);
-  // One worker owns every vertex: nothing goes through Σ while relaxing.
-  if (engine_workers() == 1) {
+  // With local rounds, one worker owns every vertex: nothing goes through Σ
+  // while relaxing.
+  if (g_local_rounds && engine_workers() == 1) {
     for (const StepStats& s : out.report.steps) EXPECT_EQ(s.messages_sent, 0u) << "superstep " << s.superstep;
   }
   if (report != nullptr) *report = out.report;
@@ -541,6 +546,7 @@ TEST(EngineLocalRounds, LightStretchesOfADeepChainSettleWithinASuperstep) {
       SCOPED_TRACE("mode " + std::to_string(static_cast<int>(mode)) + (roles.kind == RolesSpec::Kind::kShared ? ", shared" : ""));
       g_scatter = mode;
       g_roles = roles;
+      g_local_rounds = true;
       RunReport r;
       check_sssp(g, 0, &r);
       if (HasFatalFailure()) break;
@@ -555,6 +561,23 @@ TEST(EngineLocalRounds, LightStretchesOfADeepChainSettleWithinASuperstep) {
     }
   g_scatter = ScatterMode::kSparse;
   g_roles = RolesSpec{};
+  g_local_rounds = false;
+}
+
+// The same chain with local rounds off (the default): exact, no record
+// applied early, and a superstep per light hop of the chain.
+TEST(EngineLocalRounds, OffByDefault) {
+  const EdgeList g = test::local_rounds_graph();
+  RunReport r;
+  check_sssp(g, 0, &r);
+  uint64_t rounds = 0, relaxed = 0;
+  for (const StepStats& s : r.steps) {
+    rounds += s.local_rounds;
+    relaxed += s.relaxed_locally;
+  }
+  EXPECT_EQ(rounds, 0u);
+  EXPECT_EQ(relaxed, 0u);
+  EXPECT_GE(r.steps.size(), 200u);
 }
 
 // ---- k-core: a program with a slot accumulator and its own stop rule ----------

@@ -808,5 +808,15 @@ TEST_F(Options, SparseIds) {
                         "dense");
 }
 
+// --local-rounds: off by default, on|off only, shown in the banner.
+TEST_F(Options, LocalRounds) {
+  EXPECT_FALSE(parse({"--app", "sssp", "--graph", "a"}).engine.local_rounds);
+  const Config on = parse({"--app", "sssp", "--graph", "a", "--local-rounds", "on"});
+  EXPECT_TRUE(on.engine.local_rounds);
+  EXPECT_NE(on.describe().find("local rounds"), std::string::npos) << on.describe();
+  EXPECT_FALSE(parse({"--app", "sssp", "--graph", "a", "--local-rounds", "off"}).engine.local_rounds);
+  EXPECT_ERROR_MENTIONS(({"--app", "sssp", "--graph", "a", "--local-rounds", "yes"}), "--local-rounds", "'yes'");
+}
+
 }  // namespace
 }  // namespace wg
