@@ -1005,6 +1005,42 @@ TEST(ClusterErrors, UnknownAppIsRejected) {
   EXPECT_NE(run.exit_code, 0) << describe(run);
 }
 
+// A graph with no edges (issue #14: it ran without a word): every node
+// warns, exits 0 and writes every vertex with its initial value. Five
+// vertices declared by a Matrix Market header, none with an edge: all
+// dangling, so each PageRank is 1/5; and a file with no vertex at all.
+TEST(ClusterErrors, EmptyGraphsRunWithAWarning) {
+  ASSERT_TRUE(cluster_available());
+  TempDir tmp;
+  const std::string no_edges = tmp.file("five.mtx"), nothing = tmp.file("nothing.el");
+  std::ofstream(no_edges) << "%%MatrixMarket matrix coordinate pattern general\n5 5 0\n";
+  std::ofstream(nothing) << "# no edge here\n";
+  LaunchOptions opts;
+  opts.nodes = 2;
+  opts.app_args = {"--app", "pagerank", "--graph", no_edges, "--quiet", "--out", tmp.file("five")};
+  LaunchResult run = run_launcher(opts, tmp.file("five.log"));
+  EXPECT_EQ(run.exit_code, 0) << describe(run);
+  EXPECT_NE(run.output.find("[node 0] wiregraph: warning: " + no_edges + " has no edges"), std::string::npos)
+      << describe(run);
+  EXPECT_NE(run.output.find("[node 1] wiregraph: warning: " + no_edges + " has no edges"), std::string::npos)
+      << describe(run);
+  std::vector<std::string> values;
+  ASSERT_TRUE(read_results(tmp.file("five"), 5, &values)) << describe(run);
+  for (const std::string& v : values) EXPECT_NEAR(std::stod(v), 0.2, 1e-6);
+
+  opts.app_args = {"--app", "pagerank", "--graph", nothing, "--quiet", "--out", tmp.file("nothing")};
+  run = run_launcher(opts, tmp.file("nothing.log"));
+  EXPECT_EQ(run.exit_code, 0) << describe(run);
+  EXPECT_NE(run.output.find("wiregraph: warning: " + nothing + " has no vertices"), std::string::npos)
+      << describe(run);
+  // A program that starts from a vertex has none to start from: refused by name.
+  opts.app_args = {"--app", "bfs", "--graph", nothing, "--quiet"};
+  run = run_launcher(opts, tmp.file("bfs.log"));
+  EXPECT_NE(run.exit_code, 0) << describe(run);
+  EXPECT_NE(run.output.find("--source 0 is not a vertex of " + nothing + " (it has 0 vertices)"), std::string::npos)
+      << describe(run);
+}
+
 // ------------------------------------------------ exit status of one node
 
 // Runs the node binary alone (no launcher), with an EAL of its own that needs
