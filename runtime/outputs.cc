@@ -38,6 +38,8 @@ void print_top(const RunReport& r) {
 
 void prepare_out_dir(const std::string& dir) {
   std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    throw ConfigError("--out " + dir + ": exists and is not a directory");
   std::filesystem::create_directories(dir, ec);
   if (ec) throw ConfigError("--out " + dir + ": cannot create the directory: " + ec.message());
   if (!std::filesystem::is_directory(dir)) throw ConfigError("--out " + dir + ": exists and is not a directory");

@@ -18,6 +18,7 @@
 
 #include "runtime/eal_args.h"
 #include "runtime/node_files.h"
+#include "runtime/outputs.h"
 #include "tests/temp_dir.h"
 
 namespace wg {
@@ -135,6 +136,34 @@ TEST_F(Scratch, RemovesOnlyThisPrefixsHugepageFiles) {
   for (const auto& e : std::filesystem::directory_iterator(dir_)) left.push_back(e.path().filename());
   std::sort(left.begin(), left.end());
   EXPECT_EQ(left, (std::vector<std::string>{"wg1r01map_0", "wg1r0map_", "wg1r0map_x", "wg1r0other", "wg1r1map_0"}));
+}
+
+// --out is checked before anything is loaded (issue #14: an unusable
+// directory used to be found after the computation, losing the results):
+// created when missing, refused naming the problem when it is a file or
+// cannot be created, and the probe file it writes is gone afterwards.
+TEST(OutDir, CheckedBeforeLoading) {
+  test::TempDir tmp;
+  const std::string fresh = tmp.file("a/b/out");
+  EXPECT_NO_THROW(prepare_out_dir(fresh));
+  EXPECT_TRUE(std::filesystem::is_directory(fresh));
+  EXPECT_TRUE(std::filesystem::is_empty(fresh)) << "the write probe is removed";
+  const std::string file = tmp.file("a-file");
+  std::ofstream(file) << "x";
+  try {
+    prepare_out_dir(file);
+    ADD_FAILURE() << "a file accepted as --out";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("--out " + file + ": exists and is not a directory"), std::string::npos)
+        << e.what();
+  }
+  try {
+    prepare_out_dir("/proc/wiregraph-out");
+    ADD_FAILURE() << "/proc/wiregraph-out accepted as --out";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("--out /proc/wiregraph-out: cannot create the directory"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
