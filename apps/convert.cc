@@ -11,12 +11,14 @@
 
 #include <cerrno>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <string>
 
 #include "compute/graph_reader.h"
+#include "compute/memory_limit.h"
 
 namespace {
 
@@ -65,7 +67,13 @@ int main(int argc, char** argv) {
       usage(stderr);
       return 2;
     }
-    const wg::EdgeList g = wg::load_graph(graph, format);
+    // A pipe or device is read into memory: at most a quarter of what this
+    // process may use (a regular file is mapped), so /dev/zero is refused by
+    // name rather than read until the machine runs out of memory.
+    wg::LoadLimits limits;
+    const wg::MemoryLimit memory = wg::read_memory_limit();
+    if (memory.bytes != UINT64_MAX) limits.max_stream_bytes = memory.bytes / 4;
+    const wg::EdgeList g = wg::load_graph(graph, format, limits);
     const std::string tmp = out + ".part";
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
     if (f == nullptr) {

@@ -84,7 +84,7 @@ class FileData {
         fail(path, 0, "is not a regular file and holds more than " + format_bytes(max_bytes) + " (" +
                           std::to_string(max_bytes) +
                           " bytes), the most wiregraph reads into memory from a pipe or device (a quarter of "
-                          "what this node may use); save it to a regular file, which is mapped instead");
+                          "what this process may use); save it to a regular file, which is mapped instead");
       }
       if (buf_.size() + static_cast<size_t>(n) > buf_.capacity())  // grow, but never far past the bound
         buf_.reserve(std::min<uint64_t>(std::max<uint64_t>(2 * buf_.capacity(), sizeof chunk), max_bytes));
