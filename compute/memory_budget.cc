@@ -126,8 +126,9 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   const uint64_t source_groups = std::min(s.out_edges, mul(local_v, groups));
   uint64_t engine = sum(mul(local_v, app.value_bytes + 2 + app.message_bytes + 8),  // + scatter values, offsets
                         mul(source_groups, 8), mul(grouped_capacity(source_groups), app.grouped_bytes));
-  // Applying early: a message per vertex and a bit (compute/own_messages.h).
-  if (app.early) engine = sum(engine, mul(local_v, app.message_bytes), ceil_div(local_v, 8));
+  // Applying early (--local-rounds on): a message per vertex and a bit
+  // (compute/own_messages.h).
+  if (app.early && s.local_rounds) engine = sum(engine, mul(local_v, app.message_bytes), ceil_div(local_v, 8));
   if (app.slots)
     engine = sum(engine, mul(2, sum(mul(local_v, 12), mul(s.in_edges, app.message_bytes))));
   else

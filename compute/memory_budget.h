@@ -19,7 +19,7 @@
 //            for slot programs, two slot buffers of one message per in-edge)
 //            + the workers' scatter values, frontiers, their sources' lists
 //            of blocks and room to group a small frontier by block, and for
-//            programs that apply early, an accumulator per vertex more
+//            programs that apply early (with --local-rounds on), an accumulator per vertex more
 //            and, for programs with a scalar ⊕ unless --scatter sparse or
 //            real weights, the dense copy of the edges; SSSP's light-first
 //            copy of the edges, BFS's reached bitmaps and bottom-up lists
@@ -92,6 +92,7 @@ struct NodeShape {
   uint64_t segment_bytes = 1 << 20;  // scatter values per dense segment (--segment-kib)
   unsigned queues = 1;               // receive queues (--rx-queues): each owns whole ranges
   uint64_t range_bytes = kDefaultRangeBytes;  // Σ per accumulation range (--range-kib)
+  bool local_rounds = false;         // --local-rounds: a program that applies early holds its own messages
 };
 
 // The shape of a balanced node (E/P held, out- and in-edges each), for a

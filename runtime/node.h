@@ -44,8 +44,8 @@ class Node {
   // nodes of the job on this host (WIREGRAPH_NODES_PER_HOST, set by
   // scripts/wiregraph-cluster).
   MemoryLimit memory_limit() const;
-  // The estimate for `shape` (P, K, --scatter, --segment-kib, --rx-queues
-  // and --range-kib filled in from the configuration), less `held` bytes already allocated, checked
+  // The estimate for `shape` (P, K, --scatter, --segment-kib, --rx-queues,
+  // --range-kib and --local-rounds filled in from the configuration), less `held` bytes already allocated, checked
   // against memory_limit(); `what` starts the error. Throws MemoryBudgetError.
   void check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) const;
 

@@ -101,14 +101,18 @@ TEST(MemoryEstimate, RealWeightsAreDoublesAndNeverDense) {
   EXPECT_EQ(n.light_first, 0u) << "real weights run without delta-stepping's light-first copy";
 }
 
-// SSSP applies early: its workers fold their own vertices' messages into
-// a message per vertex more, with a bit each (compute/own_messages.h).
+// SSSP applies early with --local-rounds on: its workers fold their own
+// vertices' messages into a message per vertex more, with a bit each
+// (compute/own_messages.h); with them off (the default) it holds neither.
 TEST(MemoryEstimate, EarlyProgramsHoldAMessagePerVertexMore) {
-  const NodeShape s = balanced_shape(1000, 10000, 2, 1);
+  NodeShape s = balanced_shape(1000, 10000, 2, 1);
+  s.local_rounds = true;
   AppFootprint late = footprint_of<Sssp>();
   ASSERT_TRUE(late.early);
   late.early = false;
   EXPECT_EQ(estimate_node_memory(s, footprint_of<Sssp>()).run, estimate_node_memory(s, late).run + 500 * 4 + 500 / 8 + 1);
+  s.local_rounds = false;
+  EXPECT_EQ(estimate_node_memory(s, footprint_of<Sssp>()).run, estimate_node_memory(s, late).run);
 }
 
 // LCC runs on its own driver (compute/lcc_driver.h): the CSR and the
