@@ -424,11 +424,7 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
         else throw ConfigError(std::string("--scatter: '") + optarg + "' is not auto, sparse or dense");
         break;
       case kOptSegmentKib: c.engine.segment_bytes = parse_unsigned("segment-kib", optarg, 1, 1u << 20) * 1024; break;
-      case kOptLocalRounds:
-        if (std::strcmp(optarg, "on") == 0) c.engine.local_rounds = true;
-        else if (std::strcmp(optarg, "off") == 0) c.engine.local_rounds = false;
-        else throw ConfigError(std::string("--local-rounds: '") + optarg + "' is not on or off");
-        break;
+      case kOptLocalRounds: c.engine.local_rounds = parse_either("local-rounds", optarg, "on", "off"); break;
       case kOptRoles:
         try {
           c.engine.roles = parse_roles(optarg);
