@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -32,13 +33,11 @@ using namespace wg;
 }
 
 void properties(std::string_view text) {
-  static const std::string path = "/tmp/wg-fuzz-" + std::to_string(::getpid()) + "/fuzz.properties";
-  static const bool made = [] {
-    const std::string dir = path.substr(0, path.rfind('/'));
-    std::string cmd = "mkdir -p '" + dir + "'";
-    return std::system(cmd.c_str()) == 0;
+  static const std::string path = [] {
+    const std::filesystem::path dir = "/tmp/wg-fuzz-" + std::to_string(::getpid());
+    std::filesystem::create_directories(dir);
+    return (dir / "fuzz.properties").string();
   }();
-  if (!made) std::abort();
   std::ofstream(path, std::ios::binary | std::ios::trunc).write(text.data(), static_cast<std::streamsize>(text.size()));
   GraphalyticsSpec spec;
   try {
