@@ -7,12 +7,11 @@
 //
 // Segmented by source (CSR segmenting, as in Cagra): the pull reads the
 // scatter value of every in-edge's source, at random, and once those values
-// outgrow the L2 cache most reads miss it. So the sources are cut into
+// outgrow the caches most reads go to memory. So the sources are cut into
 // segments whose scatter values fit in `segment_vertices` entries, and the
 // pull runs segment by segment: one record per (segment, destination), folded
-// on receipt like any other. On kron:20:16 --undirected with 1 MiB of values
-// per segment (2 MiB L2) the pull ran 1.6x as fast at P=1 for 2.8x the records
-// (docs/DESIGN-NOTES.md).
+// on receipt like any other. The segment holds a quarter of the L3 by
+// default (default_segment_bytes(), docs/DESIGN-NOTES.md).
 //
 // Built once, at start-up, from the source-major block: a counting sort by
 // destination per segment (O(edges + largest destination index) each).
@@ -22,6 +21,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include "compute/partition.h"
@@ -37,14 +39,39 @@ struct DenseBlock {
   uint64_t num_edges() const { return sources.size(); }
 };
 
-// The L2 cache, or 2 MiB where the C library cannot tell. Half the L2 pulled
-// fastest on its own, but every segment is one record more per destination:
-// PageRank on GAP's kron20, P=2, thread CPU per node, 2 MiB segments (one
-// per group) against 1 MiB: 530-572 against 586-687 ms, 21.9 M against
-// 35.7 M records; at P=1 1071-1095 against 1110-1182 ms.
+// A quarter of the last-level (L3) cache, or the L2 where the L3 is
+// unknown, else 2 MiB. Segments first held the L2, which timed the pull
+// alone best; end to end every segment is one more record per destination,
+// folded and, across nodes, sent, and random reads from the L3 cost less
+// than those records. PageRank on GAP's graphs (1 MiB L2, 32 MiB L3;
+// bench/ab.py, alternating trials): kron20 P=2 2 MiB segments against
+// 1 MiB 0.82x the time (0.84 against 1.02 s, 21.9 M against 35.7 M records);
+// kron22 P=2 8 MiB against 2 MiB 0.74x (80 M against 204 M records), 4 MiB
+// and 8 MiB alike; kron22 P=1 8 MiB against 16 MiB (one segment, half the
+// L3) 0.85x. The sysfs L3 is read because glibc's sysconf reports 320 MiB
+// for it in this VM.
+inline size_t cache_bytes_from_sysfs(int level) {
+  for (int i = 0; i < 8; ++i) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    std::ifstream lf(dir + "level"), sf(dir + "size");
+    int l = 0;
+    std::string size;
+    if (!(lf >> l) || l != level || !(sf >> size) || size.empty()) continue;
+    const char unit = size.back();
+    const unsigned long long n = std::strtoull(size.c_str(), nullptr, 10);
+    const unsigned long long scale = unit == 'K' ? 1ull << 10 : unit == 'M' ? 1ull << 20 : unit == 'G' ? 1ull << 30 : 1;
+    return static_cast<size_t>(n * scale);
+  }
+  return 0;
+}
+
 inline size_t default_segment_bytes() {
-  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  return l2 > 0 ? static_cast<size_t>(l2) : size_t{2} << 20;
+  static const size_t bytes = [] {
+    if (const size_t l3 = cache_bytes_from_sysfs(3); l3 >= (size_t{4} << 20)) return l3 / 4;
+    const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return l2 > 0 ? static_cast<size_t>(l2) : size_t{2} << 20;
+  }();
+  return bytes;
 }
 
 namespace detail {

@@ -43,7 +43,7 @@ struct EngineOptions {
   int64_t crash_at_superstep = -1;  // test hook (--crash-node R:S): SIGKILL at this superstep
   bool crash_in_load = false;       // test hook (--crash-node R:load): SIGKILL during the edge shuffle
   ScatterMode scatter = ScatterMode::kAuto;  // --scatter
-  size_t segment_bytes = 0;         // --segment-kib x 1024 (0: default_segment_bytes(), the L2)
+  size_t segment_bytes = 0;         // --segment-kib x 1024 (0: default_segment_bytes(), a quarter of the L3)
   // --local-rounds: a program that applies early (SSSP) relaxes its worker's
   // own vertices within a superstep. Off by default: fewer supersteps and
   // records, but slower on every configuration measured but one (README,
