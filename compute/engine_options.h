@@ -29,6 +29,17 @@ struct RolesSpec {
 // with 64 / 256 / 1024 / 4096 KiB ranges. 256 KiB is within 3% of 64 KiB with
 // a quarter of the ranges (fuller buckets in sparse supersteps).
 inline constexpr uint32_t kDefaultRangeBytes = 256 * 1024;
+// ... but only where Σ outgrows the caches: without --range-kib, a job whose
+// largest node holds at most this much Σ keeps each node's Σ whole (one range
+// per NUMA domain and queue, range_entries_of in compute/range_plan.h). Every
+// range is one more (source, block) pair per source to a sparse superstep,
+// while folds at random into an L3-resident Σ cost little: on GAP's graphs at
+// P=2 (2 MiB and 8 MiB of Σ per node; docs/DESIGN-NOTES.md, "Ranges only past
+// the caches") whole Σ took 0.82x (SSSP kron20), 0.70x (SSSP kron22), 0.92x
+// and 0.91x (PageRank) the time of 256 KiB ranges. A quarter of this
+// machine's 32 MiB L3, like the dense segments (compute/dense_block.h), but
+// a constant: every node must derive the same plan, whatever its CPU.
+inline constexpr uint64_t kWholeSigmaBytes = 8u << 20;
 
 struct EngineOptions {
   double peer_timeout_s = 30.0;     // a peer silent this long is dead
@@ -38,7 +49,7 @@ struct EngineOptions {
   unsigned top = 10;                // top vertices reported at the end (0: none)
   RolesSpec roles;                  // --roles: how the EAL's lcores map to workers, senders, accumulators
   unsigned queues = 1;              // --rx-queues, resolved: receive queues per port (accumulator roles)
-  uint32_t range_bytes = 0;         // --range-kib x 1024: Σ per accumulation range (0: kDefaultRangeBytes)
+  uint32_t range_bytes = 0;         // --range-kib x 1024: Σ per accumulation range (0: range_entries_of's default)
   double line_rate_gbps = 0;        // for the "% of line rate" in the report; 0: the port's, else 10
   int64_t crash_at_superstep = -1;  // test hook (--crash-node R:S): SIGKILL at this superstep
   bool crash_in_load = false;       // test hook (--crash-node R:load): SIGKILL during the edge shuffle

@@ -45,7 +45,7 @@ uint64_t local_graph_bytes(const NodeShape& s, uint64_t local_v, uint64_t weight
 // per owning queue.
 uint64_t ranges_per_node(const NodeShape& s, uint64_t local_v, unsigned message_bytes) {
   const unsigned K = std::max(s.domains, 1u);
-  const uint32_t entries = range_entries_for(s.range_bytes, message_bytes);
+  const uint32_t entries = range_entries_of(s.range_bytes, local_v, message_bytes);
   const std::vector<std::vector<unsigned>> owners = domain_owners(K, std::max(s.queues, 1u));
   uint64_t ranges = 0;
   for (unsigned d = 0; d < K; ++d)

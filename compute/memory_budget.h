@@ -91,7 +91,7 @@ struct NodeShape {
   ScatterMode scatter = ScatterMode::kAuto;
   uint64_t segment_bytes = 1 << 20;  // scatter values per dense segment (--segment-kib)
   unsigned queues = 1;               // receive queues (--rx-queues): each owns whole ranges
-  uint64_t range_bytes = kDefaultRangeBytes;  // Σ per accumulation range (--range-kib)
+  uint64_t range_bytes = 0;  // Σ per accumulation range (--range-kib; 0: range_entries_of's default)
   bool local_rounds = false;         // --local-rounds: a program that applies early holds its own messages
 };
 

@@ -27,9 +27,11 @@
 // queues, for accumulators of up to 16 bytes at 64-byte alignment).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "compute/engine_options.h"
 #include "compute/partition.h"
 
 namespace wg {
@@ -70,6 +72,23 @@ void split_into_ranges(LocalGraph& g, const RangePlan& plan);
 inline uint32_t range_entries_for(uint64_t range_bytes, unsigned accumulator_bytes) {
   const uint64_t n = range_bytes / (accumulator_bytes ? accumulator_bytes : 1);
   return n < 64 ? 64 : n > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(n);
+}
+
+// The range size in accumulators of the job: --range-kib's (range_bytes != 0);
+// else, when the largest node's Σ (largest_node_slots accumulators of
+// accumulator_bytes) fits kWholeSigmaBytes, the whole node (one range per
+// NUMA domain and queue); else kDefaultRangeBytes (compute/engine_options.h).
+inline uint32_t range_entries_of(uint64_t range_bytes, uint64_t largest_node_slots, unsigned accumulator_bytes) {
+  if (range_bytes != 0) return range_entries_for(range_bytes, accumulator_bytes);
+  if (largest_node_slots * accumulator_bytes <= kWholeSigmaBytes) return UINT32_MAX;
+  return range_entries_for(kDefaultRangeBytes, accumulator_bytes);
+}
+// The slots of the job's largest node (the largest last domain boundary).
+inline uint64_t largest_node_slots(const std::vector<std::vector<uint32_t>>& numa_offsets) {
+  uint64_t most = 0;
+  for (const auto& o : numa_offsets)
+    if (!o.empty()) most = std::max<uint64_t>(most, o.back());
+  return most;
 }
 
 }  // namespace wg

@@ -60,7 +60,7 @@ void Node::check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t h
   shape.scatter = cfg_.engine.scatter;
   shape.segment_bytes = cfg_.engine.segment_bytes ? cfg_.engine.segment_bytes : default_segment_bytes();
   shape.queues = cfg_.rx_queues;  // resolved: the layout's
-  shape.range_bytes = cfg_.engine.range_bytes ? cfg_.engine.range_bytes : kDefaultRangeBytes;
+  shape.range_bytes = cfg_.engine.range_bytes;  // 0: range_entries_of's default
   shape.local_rounds = cfg_.engine.local_rounds;
   AppFootprint loaded = app;
   loaded.symmetrize |= cfg_.undirected;  // --undirected doubles the edges like the program's own rule

@@ -171,9 +171,9 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
                         std::to_string(load.num_vertices) + " vertices)");
     // Ranges of Σ that stay in cache, owned by the receive queues
     // (compute/range_plan.h), planned alike on every node.
-    const uint32_t range_bytes = eo.range_bytes ? eo.range_bytes : kDefaultRangeBytes;
     split_into_ranges(out.graph, plan_ranges(out.graph.node_domain_offset, layout.queues,
-                                             range_entries_for(range_bytes, sizeof(typename Prog::Message))));
+                                             range_entries_of(eo.range_bytes, largest_node_slots(out.graph.node_domain_offset),
+                                                              sizeof(typename Prog::Message))));
     if (announce) announce_graph(cfg, load, lg, layout, dp.ports().steering_summary().c_str());
     const auto n = static_cast<VertexId>(load.num_vertices);
     if constexpr (requires { typename Prog::Driver; })

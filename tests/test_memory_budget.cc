@@ -209,8 +209,10 @@ TEST(MemoryEstimate, RangeBlocksAreCounted) {
     unsigned queues;
     uint64_t range_bytes, ranges;
   };
+  // Without --range-kib (0) the node's 2 MiB of Σ stays whole
+  // (kWholeSigmaBytes): one range, one per queue with 3 queues.
   for (const Case c : {Case{1, 256 * 1024, 8}, Case{3, 256 * 1024, 9}, Case{1, 128 * 1024, 16},
-                       Case{1, 4 << 20, 1}}) {
+                       Case{1, 4 << 20, 1}, Case{1, 0, 1}, Case{3, 0, 3}}) {
     SCOPED_TRACE(std::to_string(c.queues) + " queues, " + std::to_string(c.range_bytes) + "-byte ranges");
     s.queues = c.queues;
     s.range_bytes = c.range_bytes;

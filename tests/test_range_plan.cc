@@ -70,6 +70,22 @@ TEST(RangePlan, OneDomainOneQueueSmallGraphIsOneRange) {
   EXPECT_EQ(p.offset[1], (std::vector<uint32_t>{0, 39}));
 }
 
+// Without --range-kib a job keeps each node's Σ whole while the largest
+// node's fits kWholeSigmaBytes (8 MiB), and cuts 256 KiB ranges past it;
+// --range-kib always wins.
+TEST(RangePlan, DefaultRangesOnlyPastWholeSigmaBytes) {
+  const std::vector<std::vector<uint32_t>> fits = {{0, 2097152}, {0, 2097151}};     // 8 MiB of 4-byte Σ
+  const std::vector<std::vector<uint32_t>> outgrows = {{0, 2097152}, {0, 2097153}};  // one slot more on node 1
+  EXPECT_EQ(largest_node_slots(fits), 2097152u);
+  EXPECT_EQ(largest_node_slots(outgrows), 2097153u);
+  EXPECT_EQ(plan_ranges(fits, 1, range_entries_of(0, largest_node_slots(fits), 4)).ranges, 1u);
+  EXPECT_EQ(plan_ranges(fits, 2, range_entries_of(0, largest_node_slots(fits), 4)).ranges, 2u) << "one per queue";
+  EXPECT_EQ(plan_ranges(outgrows, 1, range_entries_of(0, largest_node_slots(outgrows), 4)).ranges, 33u)
+      << "ceil(2097153 / 65536)";
+  EXPECT_EQ(range_entries_of(0, 2097152, 8), 32768u) << "8-byte messages: 16 MiB, cut";
+  EXPECT_EQ(range_entries_of(64 * 1024, 1000, 4), 16384u) << "--range-kib 64 on a tiny graph";
+}
+
 TEST(RangePlan, RangesHoldAtMostTheRangeSizePlusAlignment) {
   // 1000 000 vertices on node 0, 999 999 on node 1; 65536 accumulators a range.
   const std::vector<std::vector<uint32_t>> numa = {{0, 1000000}, {0, 999999}};
