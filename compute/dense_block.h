@@ -39,8 +39,8 @@ struct DenseBlock {
   uint64_t num_edges() const { return sources.size(); }
 };
 
-// A quarter of the last-level (L3) cache, or the L2 where the L3 is
-// unknown, else 2 MiB. Segments first held the L2, which timed the pull
+// A quarter of the last-level (L3) cache, or the L2 where sysfs names no
+// L3 of at least 4 MiB, else 2 MiB. Segments first held the L2, which timed the pull
 // alone best; end to end every segment is one more record per destination,
 // folded and, across nodes, sent, and random reads from the L3 cost less
 // than those records. PageRank on GAP's graphs (1 MiB L2, 32 MiB L3;
