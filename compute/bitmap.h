@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -18,6 +19,12 @@ class Bitmap {
   void set(uint64_t i) { words_[i >> 6] |= uint64_t{1} << (i & 63); }
   void reset(uint64_t i) { words_[i >> 6] &= ~(uint64_t{1} << (i & 63)); }
   void clear() { std::fill(words_.begin(), words_.end(), 0); }
+  // Sets [0, n) (n at most the size) and clears the rest.
+  void set_first(uint64_t n) {
+    std::fill(words_.begin(), words_.end(), 0);
+    std::fill(words_.begin(), words_.begin() + static_cast<ptrdiff_t>(n / 64), ~uint64_t{0});
+    if (n % 64) words_[n / 64] = (uint64_t{1} << (n % 64)) - 1;
+  }
   uint64_t* words() { return words_.data(); }
   const uint64_t* words() const { return words_.data(); }
   uint64_t num_words() const { return words_.size(); }

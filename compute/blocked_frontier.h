@@ -56,14 +56,22 @@ class BlockedFrontier {
   uint64_t capacity() const { return items_.size(); }
 
   // Groups `members` (slice-relative slots, each at most once) by block,
-  // with sending(rel) for each; their pairs, counted in SourceBlocks, must
-  // be at most capacity().
+  // with sending(rel) for each. False, grouping nothing, when their (source,
+  // block) pairs outnumber capacity(): the pairs are counted here, in the
+  // pass that groups them, and not per activation in apply, where the count
+  // was a random read per activated vertex (SSSP) or two per vertex of the
+  // slice (PageRank, whose frontier is never grouped).
   template <class SendingOf>
-  void build(std::span<const uint32_t> members, const SourceBlocks& blocks, SendingOf&& sending) {
+  bool build(std::span<const uint32_t> members, const SourceBlocks& blocks, SendingOf&& sending) {
     std::fill(start_.begin(), start_.end(), 0);
     uint64_t* count = start_.data() + 1;
-    for (uint32_t rel : members)
-      for (const SourceBlocks::Entry& e : blocks.of(rel)) ++count[e.group];
+    uint64_t pairs = 0;
+    for (uint32_t rel : members) {
+      const std::span<const SourceBlocks::Entry> of = blocks.of(rel);
+      pairs += of.size();
+      if (pairs > items_.size()) return false;
+      for (const SourceBlocks::Entry& e : of) ++count[e.group];
+    }
     for (size_t g = 1; g < start_.size(); ++g) start_[g] += start_[g - 1];  // start_[g]: group g's start
     // Shifted by one, start_[g + 1] is group g's cursor: filling moves it
     // from the group's start to its end, which is group g + 1's start.
@@ -74,6 +82,7 @@ class BlockedFrontier {
       const Sending<Message> what = sending(rel);
       for (const SourceBlocks::Entry& e : blocks.of(rel)) items[cursor[e.group]++] = Item{e.index, what};
     }
+    return true;
   }
 
   // The members that are sources of block `group`, in the order given to build().

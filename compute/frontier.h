@@ -11,9 +11,9 @@
 //     every block (BFS and SSSP run many supersteps with a handful of
 //     active vertices).
 //
-// apply builds it (add(), each member once, in any order) after reset(),
-// which clears the previous superstep's bits through its list when it had
-// one.
+// apply builds it (add(), each member once, in any order, or add_all())
+// after reset(), which clears the previous superstep's bits through its
+// list when it had one.
 // Owner: the worker.
 #pragma once
 
@@ -45,6 +45,15 @@ class Frontier {
     bits_.set(i);
     if (count_ < list_.size()) list_[count_] = i;
     ++count_;
+  }
+
+  // Every vertex of the slice, after reset(): a superstep in which all are
+  // active (PageRank), set in one pass rather than vertex by vertex.
+  void add_all() {
+    bits_.set_first(size_);
+    count_ = size_;
+    if (listed())
+      for (uint32_t i = 0; i < size_; ++i) list_[i] = i;
   }
 
   bool contains(uint32_t i) const { return bits_.test(i); }

@@ -98,6 +98,11 @@ struct ProgramBase {
 //     to a destination it knows to be reached, and a dense superstep is
 //     Beamer's bottom-up step: each unreached destination's pull stops at its
 //     first active in-neighbour.
+//   activates_uniformly(phase): in that phase init() and apply() return the
+//     same for every vertex (PageRank: whether iterations remain). The
+//     engine then sets the frontier whole after the pass instead of adding
+//     vertex by vertex: if any vertex's returns true, every vertex of the
+//     worker's slice scatters.
 template <class P>
 constexpr bool declares_idle_phases() {
   return requires { { P::applies_only_with_messages(uint32_t{}) } -> std::same_as<bool>; };
@@ -162,6 +167,15 @@ constexpr bool applies_early(uint32_t phase) {
 template <class P>
 constexpr bool applies_only_with_messages(uint32_t phase) {
   if constexpr (declares_idle_phases<P>()) return P::applies_only_with_messages(phase);
+  return false;
+}
+template <class P>
+constexpr bool declares_uniform_phases() {
+  return requires { { P::activates_uniformly(uint32_t{}) } -> std::same_as<bool>; };
+}
+template <class P>
+constexpr bool activates_uniformly(uint32_t phase) {
+  if constexpr (declares_uniform_phases<P>()) return P::activates_uniformly(phase);
   return false;
 }
 template <class P>

@@ -103,6 +103,9 @@ class Worker {
   // Records to the worker's own vertices are applied at once, and the
   // current buckets relaxed in local rounds (see above).
   static constexpr bool kEarly = kCombinable && declares_early_phases<Prog>();
+  // A phase in which every vertex scatters or none does (PageRank): apply
+  // sets the frontier whole after the pass, and counts nothing per vertex.
+  static constexpr bool kUniform = declares_uniform_phases<Prog>() && !kPrioritized && !kLevels;
   static bool dense_pays(uint64_t active_edges, uint64_t slice_edges) {
     return DensePays::dense(active_edges, slice_edges);
   }
@@ -186,7 +189,6 @@ class Worker {
     const bool levels = kLevels && level_synchronous<Prog>(info.phase);
     levels_now_ = levels;
     frontier_.reset();
-    active_pairs_ = 0;
     if constexpr (kEarly) {
       values_ = value;
       info_ = info;
@@ -211,7 +213,6 @@ class Worker {
       frontier_.add(i - lo_);
       ++n_active;
       active_edges += v.out_degree;
-      active_pairs_ += source_blocks_.count(i - lo_);
       sv[i - lo_] = prog.scatter_value(value[i], v);
     };
     auto one = [&](uint32_t i, const auto& view) {
@@ -228,13 +229,25 @@ class Worker {
           frontier_.add(i - lo_);
           ++n_active;
           active_edges += v.out_degree;
-          active_pairs_ += source_blocks_.count(i - lo_);
           own_reached->set(i - base);
           level_message_ = Prog::edge_message(prog.scatter_value(value[i], v), 1);
           return;
         }
       }
       activate(i, v);
+    };
+    // A uniform phase: the per-vertex bookkeeping of activate() (a frontier
+    // bit, its list, three counters) cost PageRank more than its arithmetic.
+    const bool uniform =
+        kUniform && activates_uniformly<Prog>(info.phase) && !(s > 0 && applies_only_with_messages<Prog>(info.phase));
+    bool uniform_any = false, uniform_all = true;
+    auto one_uniform = [&](uint32_t i, const auto& view) {
+      const VertexInfo v{g_.global_id(i), degree[i], in_degree[i]};
+      const bool a = s == 0 ? prog.init(value[i], v) : prog.apply(value[i], view, v, info);
+      prog.aggregate(value[i], v, agg);
+      uniform_any |= a;
+      uniform_all &= a;
+      if (a) sv[i - lo_] = prog.scatter_value(value[i], v);
     };
     for (unsigned d = 0; d < g_.domains; ++d) {
       Acc& acc = in[d];
@@ -250,10 +263,28 @@ class Worker {
             continue;
           }
         }
+        if constexpr (kUniform) {
+          if (uniform) {
+            for (uint32_t i = first; i < last; ++i) one_uniform(i, acc.take(i - base));
+            stall(false);
+            continue;
+          }
+        }
         for (uint32_t i = first; i < last; ++i) one(i, acc.take(i - base));  // take also resets for s+1
         // A long apply (cd sorts every vertex's labels) must not starve the
         // network roles on a shared lcore: acks and keepalives keep flowing.
         stall(false);
+      }
+    }
+    if constexpr (kUniform) {
+      if (uniform && uniform_any) {  // one vertex active: every vertex is
+        if (!uniform_all) {           // a program that broke its declaration: still defined
+          for (uint32_t i = lo_; i < hi_; ++i)
+            sv[i - lo_] = prog.scatter_value(value[i], VertexInfo{g_.global_id(i), degree[i], in_degree[i]});
+        }
+        frontier_.add_all();
+        n_active = hi_ - lo_;
+        active_edges = slice_edges_;
       }
     }
     if constexpr (kPrioritized) {  // the lowest bucket this worker holds scatters
@@ -370,9 +401,8 @@ class Worker {
   // A sparse superstep with few (source, block) pairs: the frontier's list
   // grouped by block, each member with what it sends.
   void group_frontier() {
-    blocked_now_ = !dense_now_ && frontier_.listed() && active_pairs_ <= blocked_.capacity();
-    if (!blocked_now_) return;
-    blocked_.build(frontier_.list(), source_blocks_, [this](uint32_t rel) { return sending_of(rel); });
+    blocked_now_ = !dense_now_ && frontier_.listed() &&
+                   blocked_.build(frontier_.list(), source_blocks_, [this](uint32_t rel) { return sending_of(rel); });
   }
   Sending<Message> sending_of(uint32_t rel) const {
     if constexpr (kSplitsEdges)
@@ -393,11 +423,9 @@ class Worker {
     for (;;) {
       apply_own();
       frontier_.reset();
-      active_pairs_ = 0;
       const uint64_t n = schedule_.again(bucket_of, [&](uint32_t rel) {
         const uint32_t i = lo_ + rel;
         frontier_.add(rel);
-        active_pairs_ += source_blocks_.count(rel);
         sv_[rel] = prog.scatter_value(value[i], VertexInfo{g_.global_id(i), g_.out_degree[i], g_.in_degree[i]});
         if constexpr (kSplitsEdges) edge_class_[rel] = DeltaSchedule::kLight;
       });
@@ -735,7 +763,6 @@ class Worker {
   SourceBlocks source_blocks_;               // per slice vertex: the groups it has edges in
   BlockedFrontier<Message> blocked_;          // a small frontier grouped by block
   bool blocked_now_ = false;                 // this superstep (or local round) uses blocked_
-  uint64_t active_pairs_ = 0;                // the frontier's (source, block) pairs
   const Stall* stall_ = nullptr;             // scatter's
   bool early_now_ = false;                   // kEarly: this superstep's phase applies early
   Value* values_ = nullptr;                  // kEarly: the engine's values (this worker writes its slice)

@@ -58,6 +58,35 @@ TEST(Frontier, ListsUpToTheShareItIsGiven) {
   for (uint32_t i = 0; i < 160; ++i) EXPECT_FALSE(f.contains(i)) << i;
 }
 
+// A uniform superstep (PageRank) sets every member at once; the next reset
+// clears them all, whatever the slice's size against a word, and a slice
+// small enough to list is listed whole.
+TEST(Frontier, AddAllSetsTheWholeSliceAndResetClearsIt) {
+  for (uint32_t size : {1u, 3u, 63u, 64u, 65u, 130u}) {
+    Frontier f(size, 4);
+    f.add(0);
+    f.reset();
+    f.add_all();
+    EXPECT_TRUE(f.all()) << size;
+    EXPECT_EQ(f.count(), size);
+    for (uint32_t i = 0; i < size; ++i) EXPECT_TRUE(f.contains(i)) << size << " " << i;
+    if (f.listed()) {
+      EXPECT_EQ(f.list().size(), size);
+      for (uint32_t i = 0; i < size; ++i) EXPECT_EQ(f.list()[i], i);
+    }
+    const uint64_t* w = f.bits().words();
+    if (size % 64) {
+      EXPECT_EQ(w[size / 64] >> (size % 64), 0u) << size << ": no bit past the slice";
+    }
+    f.reset();
+    EXPECT_EQ(f.count(), 0u);
+    for (uint32_t i = 0; i < size; ++i) EXPECT_FALSE(f.contains(i)) << size << " " << i;
+    f.add(size - 1);
+    EXPECT_EQ(f.count(), 1u);
+    EXPECT_TRUE(f.contains(size - 1));
+  }
+}
+
 // Three blocks of a node's out-edges, the worker owning slots [100, 300):
 // each block's sources ascend, and the worker's are a run of them.
 struct ThreeBlocks {
@@ -99,7 +128,8 @@ TEST(SourceBlocks, ListsEachSourcesBlocksWithItsIndexInThem) {
 
 // Grouped by block, every member appears in each of its blocks, in the
 // order it was given, with what it sends; nothing else does. Built twice:
-// the second build forgets the first.
+// the second build forgets the first. A frontier with more pairs than the
+// room is refused.
 TEST(BlockedFrontier, EachBlockHoldsItsActiveSourcesOnly) {
   const ThreeBlocks t;
   const SourceBlocks sb(t.blocks, t.ranges, 100, 300);
@@ -116,17 +146,19 @@ TEST(BlockedFrontier, EachBlockHoldsItsActiveSourcesOnly) {
     return got;
   };
   const std::vector<uint32_t> members = {199, 100, 63};  // 299, 200, 163
-  roomy.build(members, sb, sending);
+  EXPECT_FALSE(bf.build(members, sb, sending));            // 6 pairs, room for 2
+  EXPECT_TRUE(roomy.build(members, sb, sending));
   EXPECT_EQ(block(0), (std::vector<std::pair<uint32_t, uint32_t>>{{3, 1199}, {2, 1063}}));
   EXPECT_EQ(block(1), (std::vector<std::pair<uint32_t, uint32_t>>{{1, 1100}, {0, 1063}}));
   EXPECT_EQ(block(2), (std::vector<std::pair<uint32_t, uint32_t>>{{3, 1199}, {2, 1100}}));
   const std::vector<uint32_t> one = {0};  // 100: blocks 0 and 2
-  roomy.build(one, sb, sending);
+  EXPECT_TRUE(bf.build(one, sb, sending));  // 2 pairs: just fits
+  EXPECT_TRUE(roomy.build(one, sb, sending));
   EXPECT_EQ(block(0), (std::vector<std::pair<uint32_t, uint32_t>>{{1, 1000}}));
   EXPECT_TRUE(block(1).empty());
   EXPECT_EQ(block(2), (std::vector<std::pair<uint32_t, uint32_t>>{{1, 1000}}));
   const std::vector<uint32_t> none = {50};  // 150: no out-edges at all
-  roomy.build(none, sb, sending);
+  EXPECT_TRUE(roomy.build(none, sb, sending));
   for (unsigned g = 0; g < 3; ++g) EXPECT_TRUE(block(g).empty()) << g;
 }
 
