@@ -51,6 +51,8 @@ class LabelPropagation : public ProgramBase {
     if (!labels.empty()) y = most_frequent(labels);
     return step.superstep < iterations_;
   }
+  // Every vertex scatters in the same supersteps (compute/vertex_program.h).
+  static constexpr bool activates_uniformly(uint32_t) { return true; }
   Message scatter_value(const Value& y, const VertexInfo&) const { return y; }
   static Message edge_message(Message sv, Weight) { return sv; }
 
