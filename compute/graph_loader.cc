@@ -14,7 +14,7 @@
 
 namespace wg {
 
-LoadOptions load_options(const GraphRules& program, bool undirected, unsigned domains, bool metis) {
+LoadOptions load_options(const GraphRules& program, bool undirected, unsigned domains, bool metis, bool degree_order) {
   LoadOptions r;
   r.symmetrize = undirected || program.symmetrize;
   r.drop_self_loops = program.drop_self_loops;
@@ -23,6 +23,7 @@ LoadOptions load_options(const GraphRules& program, bool undirected, unsigned do
   r.real_weights = program.real_weights;
   r.domains = domains;
   r.metis = metis;
+  r.degree_order = degree_order;
   return r;
 }
 
@@ -61,7 +62,7 @@ GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptio
     steps_.insert(steps_.end(), {Step::kCount, Step::kVertices, Step::kOwners, Step::kRequests, Step::kResponses});
   }
   steps_.insert(steps_.end(), {Step::kEdges, Step::kDegrees});
-  if (rules.domains > 1) steps_.push_back(Step::kSlots);
+  if (rules.domains > 1 || rules.degree_order) steps_.push_back(Step::kSlots);
 }
 
 // Node r's share of the data is slice r of P (compute/graph_formats.h); its

@@ -81,6 +81,7 @@ struct LoadOptions {
   bool real_weights = false;     // keep them as doubles (the program's GraphRules::real_weights)
   unsigned domains = 1;          // k
   bool metis = true;             // refine the even domain split with METIS
+  bool degree_order = false;     // slots within a domain by out-degree, highest first (--vertex-order degree)
   bool progress = false;         // a line a second while the edges move
   bool crash_in_shuffle = false; // test hook (--crash-node R:load): SIGKILL mid-shuffle
   std::optional<int64_t> source;  // mapped ids (Graphalytics, --ids sparse): the original id of the program's source
@@ -89,7 +90,8 @@ struct LoadOptions {
   // (runtime/node.h check_memory_for).
   std::function<void(const HeldShape&)> check_memory;
 };
-LoadOptions load_options(const GraphRules& program, bool undirected, unsigned domains, bool metis);
+LoadOptions load_options(const GraphRules& program, bool undirected, unsigned domains, bool metis,
+                         bool degree_order = false);
 
 // The load figures of report/run_report.h, and this node's NUMA-domain split.
 struct LoadReport : LoadFigures {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "compute/graph_loader_driver.h"
+#include "compute/slot_renumber.h"
 
 namespace wg::load {
 
@@ -107,16 +108,28 @@ void GraphLoader::send_in_degrees(const Stall& stall) {
   }
 }
 
-// The slots superstep's apply (k > 1): this node's vertices over its
-// domains, numbered domain by domain (compute/slot_map.h).
+// The slots superstep's apply (k > 1, or degree order): this node's
+// vertices over its domains, numbered domain by domain (compute/slot_map.h)
+// and, with degree order, by out-degree within a domain, highest first
+// (ties by vertex id). A dense pull reads the scatter value of every
+// in-edge's source at random; on a power-law graph a few sources hold most
+// edges, and numbered first their values share a few cache lines instead of
+// one line each spread over the whole array (degree-based grouping, Faldu
+// et al., IISWC 2019; docs/DESIGN-NOTES.md, "Slots by degree").
 void GraphLoader::split_domains() {
   const unsigned k = rules_.domains;
-  partition_ = partition_domains(graph_, k, rules_.metis);
+  partition_ = partition_domains(graph_, k, rules_.metis && k > 1);
   std::vector<uint32_t> next(k + 1, 0);
   for (unsigned d = 0; d < k; ++d) next[d + 1] = next[d] + partition_.vertices_per_domain[d];
   own_slot_.resize(graph_.num_local);
   own_domain_ = partition_.domain_of;
-  for (uint32_t i = 0; i < graph_.num_local; ++i) own_slot_[i] = next[own_domain_[i]]++;
+  std::vector<uint32_t> order(graph_.num_local);
+  for (uint32_t i = 0; i < graph_.num_local; ++i) order[i] = i;
+  if (rules_.degree_order) {
+    const std::vector<uint32_t>& degree = graph_.out_degree;
+    std::stable_sort(order.begin(), order.end(), [&degree](uint32_t a, uint32_t b) { return degree[a] > degree[b]; });
+  }
+  for (uint32_t i : order) own_slot_[i] = next[own_domain_[i]]++;
 }
 
 // Every peer gets this node's slot table: (vertex, slot, domain) per vertex.
@@ -127,6 +140,31 @@ void GraphLoader::send_slot_table(const Stall& stall) {
     for (uint32_t i = 0; i < graph_.num_local; ++i)
       out.put(p, LoadRecord{graph_.partition.global_id(rank_, i), own_slot_[i], own_domain_[i]}, stall);
   }
+}
+
+// k = 1 with degree order: every node's slot table (ours, and the peers'
+// from the slots superstep), then the CSR renumbered in place.
+void GraphLoader::renumber_by_slot_tables(LocalGraph& g) {
+  const VertexId n = num_vertices_;
+  std::vector<std::vector<uint32_t>> new_slot(nodes_);
+  std::vector<uint64_t> entries(nodes_, 0);
+  for (unsigned p = 0; p < nodes_; ++p) new_slot[p].assign(g.partition.local_count(p, n), UINT32_MAX);
+  new_slot[rank_] = own_slot_;
+  entries[rank_] = own_slot_.size();
+  inbox_[static_cast<size_t>(Step::kSlots)].for_each([&](const LoadRecord& r) {
+    const unsigned owner = r.index % nodes_;
+    if (r.index >= n || owner == rank_ || r.b != 0 || r.a >= new_slot[owner].size())
+      throw std::runtime_error("a malformed slot-table entry (vertex " + std::to_string(r.index) + ", slot " +
+                               std::to_string(r.a) + ", domain " + std::to_string(r.b) + ") arrived while loading");
+    new_slot[owner][r.index / nodes_] = r.a;
+    ++entries[owner];
+  });
+  inbox_[static_cast<size_t>(Step::kSlots)].clear();
+  for (unsigned p = 0; p < nodes_; ++p)
+    if (entries[p] != new_slot[p].size())
+      throw std::runtime_error("node " + std::to_string(p) + "'s slot table has " + std::to_string(entries[p]) +
+                               " entries, not " + std::to_string(new_slot[p].size()));
+  renumber_slots(g, new_slot);  // also refuses a table that is not a permutation
 }
 
 LocalGraph GraphLoader::finish(LoadReport* report) {
@@ -147,6 +185,7 @@ LocalGraph GraphLoader::finish(LoadReport* report) {
     g.num_edges = edges_built_;
     g.in_degree = std::move(in_degree_);
     g.original_id = std::move(original_id_);
+    if (rules_.degree_order) renumber_by_slot_tables(g);
     partition_ = partition_domains(g, 1, false);
   } else {
     // Every node's slot table: ours, and the peers' from the slots superstep.

@@ -158,6 +158,7 @@ class GraphLoader final : public ProgramDriver {
   void build_blocks(const Stall& stall);
   void send_in_degrees(const Stall& stall);
   void split_domains();
+  void renumber_by_slot_tables(LocalGraph& g);
   void send_slot_table(const Stall& stall);
   void print_progress(bool last);
   reader::SliceSpec worker_slice(unsigned w) const { return worker_slice(w, header_); }
@@ -194,7 +195,7 @@ class GraphLoader final : public ProgramDriver {
   LocalGraph graph_;                 // identity numbering (slot = v div P) until finish()
   std::vector<uint32_t> in_degree_;  // by local index
   DomainPartition partition_;
-  std::vector<uint32_t> own_slot_;   // k > 1: each local vertex's slot
+  std::vector<uint32_t> own_slot_;   // k > 1 or degree order: each local vertex's slot
   std::vector<uint8_t> own_domain_;
   // Sparse ids (graph_loader_ids.cc): a Graphalytics graph's files' headers
   // (no header: sizes only); --ids sparse: the directories' ranges

@@ -31,12 +31,12 @@ uint64_t weight_bytes(const AppFootprint& app) { return app.real_weights ? 8 : a
 
 // This node's CSR (compute/partition.h LocalGraph) with `groups` edge blocks
 // (destination node x domain, or x range once split): degrees (and, with K >
-// 1, the slot -> vertex table) per local vertex; a target (and weight) per
+// 1 or degree order, the slot -> vertex table) per local vertex; a target (and weight) per
 // out-edge; a source and an offset per (source, block) pair with edges, at
 // most one per out-edge and one per local vertex and block.
 uint64_t local_graph_bytes(const NodeShape& s, uint64_t local_v, uint64_t weight_bytes, uint64_t groups) {
   const uint64_t pairs = std::min(s.out_edges, mul(local_v, groups));
-  return sum(mul(local_v, s.domains > 1 ? 12 : 8), mul(s.out_edges, 4 + weight_bytes), mul(pairs, 12),
+  return sum(mul(local_v, s.domains > 1 || s.degree_order ? 12 : 8), mul(s.out_edges, 4 + weight_bytes), mul(pairs, 12),
              mul(groups, 64));
 }
 
@@ -100,6 +100,17 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
                    mul(s.out_edges, 24), mul(local_v, 16));
   }
   need.build = add(whole, std::max(planning, sum(slot_map, csr, cursors)));
+  // With K > 1 the CSR is built again by slot from the first one, the held
+  // edges gone; degree order with K = 1 renumbers it in place
+  // (compute/slot_renumber.h): every node's slot table (4 B per vertex), a
+  // block copied at a time (a balanced share of the out-edges) and the
+  // per-slot vectors' copies.
+  const uint64_t node_block = ceil_div(s.out_edges, P);
+  if (K > 1)
+    need.build = std::max(need.build, sum(slot_map, csr, csr, cursors));
+  else if (s.degree_order)
+    need.build = std::max(need.build, sum(csr, mul(s.vertices, 4), mul(node_block, 4 + weight_bytes(app)),
+                                          mul(std::min(node_block, local_v), 12), mul(local_v, 16)));
   // Then the split into ranges (split_into_ranges), the held edges gone: the
   // blocks by range, and the (node, domain) block being split beside them
   // (a balanced share of the out-edges).
@@ -133,8 +144,14 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
     engine = sum(engine, mul(2, sum(mul(local_v, 12), mul(s.in_edges, app.message_bytes))));
   else
     engine = add(engine, mul(local_v, 2 * app.message_bytes));
+  // SSSP in auto mode: no dense copy (it never pulls unless forced), but a
+  // message and a destination per vertex of the largest block to another
+  // node, to combine a big superstep's records (compute/worker.h,
+  // scatter_combined): a balanced node's count.
+  const bool splits_auto = app.light_first && s.scatter == ScatterMode::kAuto;
+  if (splits_auto) engine = add(engine, mul(local_v, app.message_bytes + 4));
   uint64_t dense = 0;
-  if (!app.slots && !app.real_weights && s.scatter != ScatterMode::kSparse) {
+  if (!app.slots && !app.real_weights && s.scatter != ScatterMode::kSparse && !splits_auto) {
     // A source (and weight) per edge; a target and an offset per (segment,
     // destination) pair, at most one per edge.
     const uint64_t per_segment = std::max<uint64_t>(s.segment_bytes / app.message_bytes, 1);

@@ -12,7 +12,8 @@
 //   build  - those edges + this node's CSR (compute/partition.h) + the
 //            counting sort's cursors (8 B per (destination group, local
 //            vertex)) or, with K > 1 domains, the slot map and one node's
-//            METIS graph; then, the edges gone, the CSR regrouped by
+//            METIS graph; with K > 1 or --vertex-order degree, the CSR
+//            renumbered by slot beside the first one; then, the edges gone, the CSR regrouped by
 //            accumulation range (compute/range_plan.h: a block per
 //            (destination node, range), split one block at a time)
 //   run    - the CSR by range + the engine (values, two accumulators per vertex or,
@@ -21,7 +22,9 @@
 //            of blocks and room to group a small frontier by block, and for
 //            programs that apply early (with --local-rounds on), an accumulator per vertex more
 //            and, for programs with a scalar ⊕ unless --scatter sparse or
-//            real weights, the dense copy of the edges; SSSP's light-first
+//            real weights, the dense copy of the edges (SSSP: only with
+//            --scatter dense; in auto mode a message and a destination per
+//            vertex to combine records at the sender instead); SSSP's light-first
 //            copy of the edges, BFS's reached bitmaps and bottom-up lists
 //            (compute/worker.h). A program on its own driver (apps/lcc.h)
 //            holds what its DriverFootprint states instead of the engine's
@@ -93,6 +96,7 @@ struct NodeShape {
   unsigned queues = 1;               // receive queues (--rx-queues): each owns whole ranges
   uint64_t range_bytes = 0;  // Σ per accumulation range (--range-kib; 0: range_entries_of's default)
   bool local_rounds = false;         // --local-rounds: a program that applies early holds its own messages
+  bool degree_order = false;         // --vertex-order degree: slots renumbered as with K > 1
 };
 
 // The shape of a balanced node (E/P held, out- and in-edges each), for a

@@ -134,6 +134,14 @@ class Worker {
     for (uint32_t u = lo; u < hi; ++u) slice_edges_ += g.out_degree[u];
     beamer_ = BeamerSwitch(slice_edges_);
     if constexpr (kSplitsEdges) {
+      if (mode_ == ScatterMode::kAuto) {  // room to combine a block to another node (scatter_combined)
+        uint64_t size = 0;
+        for (size_t b = 0; b < g.blocks.size(); ++b)
+          if (b / g.domains != g.rank)
+            for (uint32_t t : g.blocks[b].targets) size = std::max<uint64_t>(size, uint64_t{t} + 1);
+        combined_.assign(size, Prog::identity());
+        touched_.reserve(size);
+      }
       light_first_.reserve(g.blocks.size());
       for (size_t b = 0; b < g.blocks.size(); ++b)
         light_first_.emplace_back(g.blocks[b], ranges_[b].first, ranges_[b].second, prog.light_below());
@@ -146,7 +154,10 @@ class Worker {
     // frontiers).
     const uint32_t segment = kLevels ? UINT32_MAX
                                      : static_cast<uint32_t>(std::max<size_t>(segment_bytes / sizeof(Message), 1));
-    if (mode_ != ScatterMode::kSparse) {
+    // Delta-stepping pulls only when forced (apply(), "its dense pull never
+    // paid"): no dense copy otherwise (on GAP's kron20 at P=1 building it
+    // took a fifth of SSSP's load).
+    if (mode_ == ScatterMode::kDense || (mode_ == ScatterMode::kAuto && !kSplitsEdges)) {
       dense_.reserve(g.blocks.size());
       for (size_t b = 0; b < g.blocks.size(); ++b)
         dense_.push_back(build_dense_block(g.blocks[b], ranges_[b].first, ranges_[b].second, kWeights, lo, segment));
@@ -319,6 +330,9 @@ class Worker {
     // at P=2; so it stays sparse unless forced.
     if (!levels) dense = !kSplitsEdges && dense_pays(active_edges, slice_edges_);
     dense_now_ = mode_ == ScatterMode::kDense || (mode_ == ScatterMode::kAuto && dense);
+    // At least one record per destination on average: combine at the sender.
+    if constexpr (kSplitsEdges)
+      combine_now_ = !combined_.empty() && !dense_now_ && active_edges >= uint64_t{g_.partition.nodes} * combined_.size();
   }
 
   // Scatter the slice's active vertices, destination by destination, starting
@@ -661,6 +675,12 @@ class Worker {
 
   // Records into the group's open bucket, rolling to a fresh one when full.
   void scatter_block(unsigned group, const Stall& stall) {
+    if constexpr (kSplitsEdges) {
+      if (combine_now_ && group / g_.domains != g_.rank && !(kEarly && early_now_)) {
+        scatter_combined(group, stall);
+        return;
+      }
+    }
     if constexpr (!kWeights && !kEarly) {
       if (!dense_now_ && !levels_now_) {
         scatter_runs(group, stall);
@@ -669,6 +689,35 @@ class Worker {
     }
     typename Ring::Open& o = ring_.open(group);
     produce_for(group, [&](uint32_t target, Message m) { put(group, o, Record{target, m}, stall); });
+  }
+
+  // A big sparse superstep of delta-stepping (a bucket's heavy flush: on
+  // GAP's kron20 at P=2 one superstep sends 25 M of the run's 33 M records,
+  // about 12 per destination): its records to another node are folded here
+  // with ⊕ first, one per destination, in the order destinations were first
+  // reached, so the network and the receiver's fold carry each destination
+  // once. Unlike a dense pull this costs the records the superstep makes
+  // (a min into combined_ each), not the node's in-edges. A destination
+  // whose ⊕ is the identity is not sent: applying the identity changes
+  // nothing (compute/vertex_program.h, applies_only_with_messages).
+  void scatter_combined(unsigned group, const Stall& stall) {
+    Message* const c = combined_.data();
+    const Message none = Prog::identity();
+    unsigned until_stall = kRecordsPerStall;
+    produce(group, [&](uint32_t target, Message m) {
+      if (c[target] == none) touched_.push_back(target);
+      c[target] = Prog::combine(c[target], m);
+      if (unlikely(--until_stall == 0)) {  // as often as scatter_block would stall
+        until_stall = kRecordsPerStall;
+        stall(false);
+      }
+    });
+    typename Ring::Open& o = ring_.open(group);
+    for (const uint32_t t : touched_) {
+      put(group, o, Record{t, c[t]}, stall);
+      c[t] = none;
+    }
+    touched_.clear();
   }
 
   // One record into the group's open bucket o, rolling to a fresh one when full.
@@ -745,6 +794,7 @@ class Worker {
   static constexpr unsigned kRun = 8;  // records written at once by scatter_runs (64 bytes)
   static constexpr unsigned kFoldBatch = 256;
   static constexpr unsigned kBatchesPerStall = kBucketsPerStall * Ring::kRecordsPerBucket / kFoldBatch;
+  static constexpr unsigned kRecordsPerStall = kBucketsPerStall * Ring::kRecordsPerBucket;
   static constexpr uint32_t kApplyChunk = 1u << 16;  // vertices between stalls in apply
   // A frontier is listed while it holds at most this share of the slice
   // (1 byte per vertex for the list), so that one with few pairs can be
@@ -785,6 +835,9 @@ class Worker {
   OwnMessages<Prog> own_;                    // local_rounds_: records to own vertices in the pass at hand
   std::vector<LightFirstBlock> light_first_;  // kSplitsEdges: per group, this worker's edges, light first
   uint8_t uniform_class_ = 0;                // kSplitsEdges: the class every active source sends this superstep, or 0
+  bool combine_now_ = false;                 // kSplitsEdges: this superstep combines records to other nodes
+  std::vector<Message> combined_;            // kSplitsEdges: per destination index, the ⊕ so far (identity: none)
+  std::vector<uint32_t> touched_;            // destinations in combined_ that hold one, first reached first
   Weight delta_now_ = 0;                     // kSplitsEdges: edges lighter than this are light
   std::vector<Bitmap> reached_;              // kLevels: per group, destinations known to be reached
   std::vector<std::vector<uint32_t>> unreached_;  // kLevels: per group, dense-copy positions a bottom-up step still visits

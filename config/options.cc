@@ -63,6 +63,7 @@ enum Opt {
   kOptLocalRounds,
   kOptDomains,
   kOptDomainSplit,
+  kOptVertexOrder,
   kOptLineRate,
   kOptRxQueues,
   kOptRangeKib,
@@ -113,6 +114,7 @@ const option kLongOptions[] = {
     {"domains", required_argument, nullptr, kOptDomains},
     {"line-rate", required_argument, nullptr, kOptLineRate},
     {"domain-split", required_argument, nullptr, kOptDomainSplit},
+    {"vertex-order", required_argument, nullptr, kOptVertexOrder},
     {"rx-queues", required_argument, nullptr, kOptRxQueues},
     {"range-kib", required_argument, nullptr, kOptRangeKib},
     {"mtu", required_argument, nullptr, kOptMtu},
@@ -294,6 +296,7 @@ uint64_t Config::params_digest() const {
   add(authenticated);       // (never compared: hellos of nodes that differ here do not verify)
   add(domains);             // senders address vertices by their slot in the destination's domains
   add(domain_metis);
+  add(degree_order);        // slot tables are sent, and slots numbered, only with it
   add(rx_queues);           // every node plans every node's ranges and queues alike (compute/range_plan.h)
   add(engine.range_bytes);
   add(mtu);                 // a node must take the largest frame its peers send
@@ -315,6 +318,7 @@ std::string Config::describe() const {
   if (double_precision) o << ", double precision";
   if (graphalytics_output) o << ", Graphalytics output";
   if (domains > 1) o << ", " << domains << " domains (" << (domain_metis ? "metis" : "even") << ")";
+  if (!degree_order) o << ", vertices in id order";
   if (engine.scatter != ScatterMode::kAuto)
     o << ", scatter " << (engine.scatter == ScatterMode::kDense ? "dense" : "sparse");
   if (engine.segment_bytes != 0) o << ", dense segments of " << engine.segment_bytes / 1024 << " KiB";
@@ -417,6 +421,7 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
       case kOptDomains: c.domains = parse_unsigned("domains", optarg, 1, 64); break;
       case kOptLineRate: c.engine.line_rate_gbps = parse_positive("line-rate", optarg, kMaxLineRateGbps); break;
       case kOptDomainSplit: c.domain_metis = parse_either("domain-split", optarg, "metis", "even"); break;
+      case kOptVertexOrder: c.degree_order = parse_either("vertex-order", optarg, "degree", "input"); break;
       case kOptScatter:
         if (std::strcmp(optarg, "auto") == 0) c.engine.scatter = ScatterMode::kAuto;
         else if (std::strcmp(optarg, "sparse") == 0) c.engine.scatter = ScatterMode::kSparse;

@@ -53,6 +53,7 @@ struct Config {
   unsigned rx_queues = 0;                 // receive queues per port; 0: one per accumulator lcore (--roles)
   uint32_t mtu = 1500;                    // --mtu: frames' IP size, 1500..9000
   bool domain_metis = true;               // refine the even split with METIS
+  bool degree_order = true;               // --vertex-order degree: slots by out-degree within a domain
   EngineOptions engine;                   // the node runtime: timeouts, roles, scatter, report
   TransportConfig transport;              // reliability: windows, timers, checksum, faults
 

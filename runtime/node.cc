@@ -62,6 +62,7 @@ void Node::check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t h
   shape.queues = cfg_.rx_queues;  // resolved: the layout's
   shape.range_bytes = cfg_.engine.range_bytes;  // 0: range_entries_of's default
   shape.local_rounds = cfg_.engine.local_rounds;
+  shape.degree_order = cfg_.degree_order;
   AppFootprint loaded = app;
   loaded.symmetrize |= cfg_.undirected;  // --undirected doubles the edges like the program's own rule
   check_memory(estimate_node_memory(shape, loaded), held, memory_limit(), what);

@@ -150,7 +150,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     runtime = std::make_unique<Runtime>(eo, job_identity<Prog>(cfg, input), dp, transport, layout, cfg.rank, cfg.nodes);
     LoadReport load;
     runtime->start();
-    LoadOptions lo = load_options(Prog::kTraits.graph, cfg.undirected, cfg.domains, cfg.domain_metis);
+    LoadOptions lo = load_options(Prog::kTraits.graph, cfg.undirected, cfg.domains, cfg.domain_metis, cfg.degree_order);
     lo.progress = announce && !eo.quiet;
     lo.crash_in_shuffle = eo.crash_in_load;
     const bool mapped_ids = input.kind == GraphInput::Kind::kGraphalytics ||

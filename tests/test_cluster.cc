@@ -759,7 +759,9 @@ TEST_P(SteeringTest, EveryRecordLandsInItsQueue) {
   spec.iterations = kIterations;
   spec.domains = 1;
   spec.lcores = 4;
-  spec.extra.insert(spec.extra.end(), {"--roles", "w=1,s=1,a=2", "--scatter", "sparse"});
+  // Slots in id order (slot = id / P), so that the queue of each record is
+  // known here from the edge list alone.
+  spec.extra.insert(spec.extra.end(), {"--roles", "w=1,s=1,a=2", "--scatter", "sparse", "--vertex-order", "input"});
   run_and_check(spec, graph, tmp);
   if (HasFatalFailure()) return;
 
@@ -898,6 +900,41 @@ INSTANTIATE_TEST_SUITE_P(Links, LocalRoundsTest,
                                   std::to_string(p.param.nodes) + "_lcores" + std::to_string(p.param.lcores);
                          });
 
+// Delta-stepping combines a big superstep's records to another node at the
+// sender (compute/worker.h, scatter_combined): exact on both links, and with
+// fewer records than the same run forced sparse (one record per edge sent),
+// which is also exact.
+class SenderCombiningTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SenderCombiningTest, ExactWithFewerRecordsThanSparse) {
+  if (const std::string why = link_unavailable_reason(GetParam(), 2); !why.empty()) GTEST_SKIP() << why;
+  uint64_t records[2] = {0, 0};
+  for (int sparse = 0; sparse < 2; ++sparse) {
+    SCOPED_TRACE(sparse ? "--scatter sparse" : "auto");
+    TempDir tmp;
+    TestGraph graph;
+    ASSERT_FALSE(prepare_graph(GraphKind::kKron, "sssp", tmp, &graph).has_value());
+    RunSpec spec;
+    spec.link = GetParam();
+    spec.nodes = 2;
+    spec.app = "sssp";
+    if (sparse) spec.extra = {"--scatter", "sparse"};
+    run_and_check(spec, graph, tmp);
+    if (HasFatalFailure()) return;
+    std::string error;
+    for (int node = 0; node < 2; ++node) {
+      nlohmann::json report;
+      ASSERT_TRUE(read_json_file(tmp.file("out") + "/node" + std::to_string(node) + ".json", &report, &error)) << error;
+      for (const nlohmann::json& step : report["supersteps"]) records[sparse] += json_counter(step, {"messages_sent"}, &error);
+    }
+    EXPECT_TRUE(error.empty()) << error;
+  }
+  EXPECT_LT(records[0], records[1]) << "combined at the sender: fewer records than one per edge";
+}
+
+INSTANTIATE_TEST_SUITE_P(Links, SenderCombiningTest, ::testing::Values(std::string("memif"), std::string("tap")),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
 // Multi-segment dense pulls across nodes: 1 KiB segments (256 scatter values)
 // on kron:10:8 at P = 2 (512 vertices per node) with 2 domains, so every
 // dense superstep pulls several segments per destination domain of another
@@ -920,6 +957,26 @@ TEST_P(SegmentedDenseTest, MatchesOracle) {
 
 INSTANTIATE_TEST_SUITE_P(P2Domains2Segment1KiB, SegmentedDenseTest,
                          ::testing::ValuesIn(program_names()),
+                         [](const ::testing::TestParamInfo<App>& p) { return std::string(app_name(p.param)); });
+
+// Slots in id order (--vertex-order input: slot = id / P, no slot tables),
+// the numbering every other test replaced by the default degree order:
+// every program exact at P = 3, whose nodes hold unequal shares.
+class InputOrderTest : public ::testing::TestWithParam<App> {};
+
+TEST_P(InputOrderTest, MatchesOracle) {
+  TempDir tmp;
+  TestGraph graph;
+  ASSERT_FALSE(prepare_graph(GraphKind::kKron, GetParam(), tmp, &graph).has_value());
+  RunSpec spec;
+  spec.nodes = 3;
+  spec.app = GetParam();
+  spec.iterations = 5;
+  spec.extra = {"--vertex-order", "input"};
+  run_and_check(spec, graph, tmp);
+}
+
+INSTANTIATE_TEST_SUITE_P(P3, InputOrderTest, ::testing::ValuesIn(program_names()),
                          [](const ::testing::TestParamInfo<App>& p) { return std::string(app_name(p.param)); });
 
 // The README's own first command, as written there: exit 0 and PageRank's top

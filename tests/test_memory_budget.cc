@@ -83,6 +83,31 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
   EXPECT_EQ(n.peak(), n.build);
 }
 
+// The same with --vertex-order degree: a slot -> vertex table per local
+// vertex, and the in-place renumbering (compute/slot_renumber.h: every
+// node's slot table, one block's copy, the per-slot vectors' copies) stays
+// below the build's peak, which the held edges set.
+TEST(MemoryEstimate, DegreeOrderKeepsASlotTable) {
+  NodeShape s;
+  s.vertices = 1000;
+  s.held_edges = 5000;
+  s.out_edges = s.in_edges = 5000;
+  s.nodes = 2;
+  s.scatter = ScatterMode::kSparse;
+  s.degree_order = true;
+  const MemoryNeed n = estimate_node_memory(s, footprint_of<Bfs>());
+  const uint64_t local_v = 500;
+  const uint64_t csr = local_v * 12 + 5000 * 4 + std::min<uint64_t>(5000, local_v * 2) * 12 + 2 * 64;
+  EXPECT_EQ(n.local_graph, csr);
+  const uint64_t renumbering = csr + 1000 * 4 + 2500 * 4 + std::min<uint64_t>(2500, local_v) * 12 + local_v * 16;
+  const uint64_t building = 5000u * 8 + csr + std::max<uint64_t>(local_v * 2 * 8, local_v * 17);
+  ASSERT_LT(renumbering, building);
+  EXPECT_EQ(n.build, building);
+  s.held_edges = 100;  // (not a real shape: only so that the renumbering is the peak)
+  EXPECT_EQ(estimate_node_memory(s, footprint_of<Bfs>()).build,
+            std::max<uint64_t>(renumbering, 100u * 8 + csr + std::max<uint64_t>(local_v * 2 * 8, local_v * 17)));
+}
+
 // SSSP with real weights (apps/sssp_real.h): 20-byte held edges
 // (compute/load_records.h WideLoadRecord), an 8-byte double per CSR edge, and
 // no dense copy even when --scatter allows one (its workers stay sparse).
@@ -173,7 +198,10 @@ TEST(MemoryEstimate, CoversTheNodesOwnStructures) {
     s.in_edges = in;
     s.nodes = P;
     s.segment_bytes = per_segment * 4;
+    s.scatter = ScatterMode::kDense;  // SSSP keeps a dense copy only when forced to pull
     const MemoryNeed n = estimate_node_memory(s, footprint_of<Sssp>());
+    s.scatter = ScatterMode::kAuto;
+    EXPECT_EQ(estimate_node_memory(s, footprint_of<Sssp>()).dense, 0u) << "auto: SSSP never pulls";
     EXPECT_GE(n.local_graph, csr);
     EXPECT_LE(n.local_graph, 2 * csr);
     EXPECT_GE(n.dense, dense);

@@ -414,6 +414,18 @@ TEST_F(Options, DomainsAreOneJobParameterAndTheLineRateIsNot) {
   EXPECT_NE(text.find("2 domains (even)"), std::string::npos) << text;
 }
 
+// Slots by degree unless --vertex-order input; every node must agree, so it
+// is a job parameter; a wrong word is named with both choices.
+TEST_F(Options, VertexOrderIsDegreeByDefaultAndOneJobParameter) {
+  EXPECT_TRUE(parse({"--app", "cc", "--graph", "a"}).degree_order);
+  EXPECT_FALSE(parse({"--app", "cc", "--graph", "a", "--vertex-order", "input"}).degree_order);
+  EXPECT_TRUE(parse({"--app", "cc", "--graph", "a", "--vertex-order=degree"}).degree_order);
+  EXPECT_NE(parse({"--app", "cc", "--graph", "a"}).params_digest(),
+            parse({"--app", "cc", "--graph", "a", "--vertex-order", "input"}).params_digest());
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "a", "--vertex-order", "random"}), "--vertex-order", "random",
+                        "degree", "input");
+}
+
 // ---- digests ------------------------------------------------------------------
 
 TEST_F(Options, ParamsDigestFollowsTheJobParameters) {

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "compute/edge_list.h"
+#include "compute/slot_map.h"
+#include "compute/slot_renumber.h"
 
 namespace wg {
 namespace {
@@ -259,6 +261,73 @@ TEST(BuildLocalGraphByHand, NoEdges) {
       }
     }
   }
+}
+
+// Renumbering a node's part in place (compute/slot_renumber.h) gives what
+// building it with the same slots from the edges gives (build_local_graph
+// with a one-domain SlotMap): the same blocks edge for edge, degrees, and
+// slot -> vertex table. The slots reverse each node's id order.
+TEST(RenumberSlots, MatchesABuildWithTheSameSlots) {
+  const EdgeList g = small_graph();
+  for (unsigned P : {1u, 2u, 3u}) {
+    SlotMap map;
+    map.nodes = P;
+    map.slot_of.assign(g.num_vertices, 0);
+    map.domain_of.assign(g.num_vertices, 0);
+    std::vector<std::vector<uint32_t>> new_slot(P);
+    for (unsigned p = 0; p < P; ++p) {
+      const uint32_t n = RoundRobin{P}.local_count(p, g.num_vertices);
+      map.domain_offset.push_back({0, n});
+      for (uint32_t i = 0; i < n; ++i) {
+        new_slot[p].push_back(n - 1 - i);
+        map.slot_of[VertexId{i} * P + p] = n - 1 - i;
+      }
+    }
+    for (unsigned r = 0; r < P; ++r) {
+      SCOPED_TRACE("P = " + std::to_string(P) + ", node " + std::to_string(r));
+      LocalGraph got = build_local_graph(g, P, r, true);
+      renumber_slots(got, new_slot);
+      const LocalGraph want = build_local_graph(g, P, r, true, &map);
+      ASSERT_EQ(got.blocks.size(), want.blocks.size());
+      for (size_t b = 0; b < got.blocks.size(); ++b) {
+        EXPECT_EQ(got.blocks[b].sources, want.blocks[b].sources) << "block " << b;
+        EXPECT_EQ(got.blocks[b].offsets, want.blocks[b].offsets) << "block " << b;
+        EXPECT_EQ(got.blocks[b].targets, want.blocks[b].targets) << "block " << b;
+        EXPECT_EQ(got.blocks[b].weights, want.blocks[b].weights) << "block " << b;
+      }
+      EXPECT_EQ(got.out_degree, want.out_degree);
+      EXPECT_EQ(got.in_degree, want.in_degree);
+      EXPECT_EQ(got.global_of, want.global_of);
+    }
+  }
+}
+
+// A slot table that is not a permutation of the node's vertices is refused,
+// naming the node and the slot.
+TEST(RenumberSlots, RefusesATableThatIsNotAPermutation) {
+  const EdgeList g = small_graph();
+  const uint32_t n0 = RoundRobin{2}.local_count(0, g.num_vertices), n1 = RoundRobin{2}.local_count(1, g.num_vertices);
+  std::vector<std::vector<uint32_t>> slots(2);
+  for (uint32_t i = 0; i < n0; ++i) slots[0].push_back(i);
+  for (uint32_t i = 0; i < n1; ++i) slots[1].push_back(i);
+  auto refused = [&](std::vector<std::vector<uint32_t>> t, const std::string& words) {
+    LocalGraph lg = build_local_graph(g, 2, 0, false);
+    try {
+      renumber_slots(lg, t);
+      ADD_FAILURE() << "accepted: " << words;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  auto twice = slots;
+  twice[1][1] = twice[1][0];
+  refused(twice, "node 1's slot table gives slot 0 twice");
+  auto beyond = slots;
+  beyond[0][0] = n0;
+  refused(beyond, "node 0's slot table gives slot " + std::to_string(n0) + " (it has " + std::to_string(n0));
+  auto short_table = slots;
+  short_table[1].pop_back();
+  refused(short_table, "node 1's slot table has " + std::to_string(n1 - 1) + " entries, not " + std::to_string(n1));
 }
 
 TEST(AddReverseEdges, DoublesAllButSelfLoops) {
