@@ -142,6 +142,23 @@ void GraphLoader::send_slot_table(const Stall& stall) {
   }
 }
 
+// The peers' slot-table entries from the slots superstep, each checked
+// against the cluster's shape: f(owner, vertex, slot, domain). The inbox is
+// emptied after.
+template <class F>
+void GraphLoader::for_each_peer_slot(F&& f) {
+  const VertexId n = num_vertices_;
+  const unsigned k = rules_.domains;
+  inbox_[static_cast<size_t>(Step::kSlots)].for_each([&](const LoadRecord& r) {
+    const unsigned owner = r.index % nodes_;
+    if (r.index >= n || owner == rank_ || r.b >= k || r.a >= graph_.partition.local_count(owner, n))
+      throw std::runtime_error("a malformed slot-table entry (vertex " + std::to_string(r.index) + ", slot " +
+                               std::to_string(r.a) + ", domain " + std::to_string(r.b) + ") arrived while loading");
+    f(owner, VertexId{r.index}, r.a, r.b);
+  });
+  inbox_[static_cast<size_t>(Step::kSlots)].clear();
+}
+
 // k = 1 with degree order: every node's slot table (ours, and the peers'
 // from the slots superstep), then the CSR renumbered in place.
 void GraphLoader::renumber_by_slot_tables(LocalGraph& g) {
@@ -151,15 +168,10 @@ void GraphLoader::renumber_by_slot_tables(LocalGraph& g) {
   for (unsigned p = 0; p < nodes_; ++p) new_slot[p].assign(g.partition.local_count(p, n), UINT32_MAX);
   new_slot[rank_] = own_slot_;
   entries[rank_] = own_slot_.size();
-  inbox_[static_cast<size_t>(Step::kSlots)].for_each([&](const LoadRecord& r) {
-    const unsigned owner = r.index % nodes_;
-    if (r.index >= n || owner == rank_ || r.b != 0 || r.a >= new_slot[owner].size())
-      throw std::runtime_error("a malformed slot-table entry (vertex " + std::to_string(r.index) + ", slot " +
-                               std::to_string(r.a) + ", domain " + std::to_string(r.b) + ") arrived while loading");
-    new_slot[owner][r.index / nodes_] = r.a;
+  for_each_peer_slot([&](unsigned owner, VertexId v, uint32_t slot, uint32_t) {
+    new_slot[owner][v / nodes_] = slot;
     ++entries[owner];
   });
-  inbox_[static_cast<size_t>(Step::kSlots)].clear();
   for (unsigned p = 0; p < nodes_; ++p)
     if (entries[p] != new_slot[p].size())
       throw std::runtime_error("node " + std::to_string(p) + "'s slot table has " + std::to_string(entries[p]) +
@@ -201,17 +213,11 @@ LocalGraph GraphLoader::finish(LoadReport* report) {
       map.domain_of[v] = own_domain_[i];
       ++per_domain[rank_][own_domain_[i]];
     }
-    inbox_[static_cast<size_t>(Step::kSlots)].for_each([&](const LoadRecord& r) {
-      const unsigned owner = r.index % nodes_;
-      if (r.index >= n || owner == rank_ || r.b >= k ||
-          r.a >= graph_.partition.local_count(owner, n))
-        throw std::runtime_error("a malformed slot-table entry (vertex " + std::to_string(r.index) + ", slot " +
-                                 std::to_string(r.a) + ", domain " + std::to_string(r.b) + ") arrived while loading");
-      map.slot_of[r.index] = r.a;
-      map.domain_of[r.index] = static_cast<uint8_t>(r.b);
-      ++per_domain[owner][r.b];
+    for_each_peer_slot([&](unsigned owner, VertexId v, uint32_t slot, uint32_t domain) {
+      map.slot_of[v] = slot;
+      map.domain_of[v] = static_cast<uint8_t>(domain);
+      ++per_domain[owner][domain];
     });
-    inbox_[static_cast<size_t>(Step::kSlots)].clear();
     map.domain_offset.assign(nodes_, std::vector<uint32_t>(k + 1, 0));
     for (unsigned p = 0; p < nodes_; ++p) {
       for (unsigned d = 0; d < k; ++d) map.domain_offset[p][d + 1] = map.domain_offset[p][d] + per_domain[p][d];

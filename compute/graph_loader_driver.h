@@ -158,6 +158,8 @@ class GraphLoader final : public ProgramDriver {
   void build_blocks(const Stall& stall);
   void send_in_degrees(const Stall& stall);
   void split_domains();
+  template <class F>
+  void for_each_peer_slot(F&& f);
   void renumber_by_slot_tables(LocalGraph& g);
   void send_slot_table(const Stall& stall);
   void print_progress(bool last);

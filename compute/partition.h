@@ -9,6 +9,7 @@
 // open bucket, a tight sequential loop (BlitzG's pre-arranged edges).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -41,6 +42,13 @@ struct EdgeBlock {
   std::vector<double> real_weights;  // empty unless the program needs real weights (then weights is empty)
 
   uint64_t num_edges() const { return targets.size(); }
+  // Destination indices up to the largest target (another node's domain
+  // sizes are not known to a sender): what an array indexed by them needs.
+  uint64_t target_span() const {
+    uint64_t span = 0;
+    for (uint32_t t : targets) span = std::max<uint64_t>(span, uint64_t{t} + 1);
+    return span;
+  }
 };
 
 struct LocalGraph {

@@ -137,8 +137,7 @@ class Worker {
       if (mode_ == ScatterMode::kAuto) {  // room to combine a block to another node (scatter_combined)
         uint64_t size = 0;
         for (size_t b = 0; b < g.blocks.size(); ++b)
-          if (b / g.domains != g.rank)
-            for (uint32_t t : g.blocks[b].targets) size = std::max<uint64_t>(size, uint64_t{t} + 1);
+          if (b / g.domains != g.rank) size = std::max(size, g.blocks[b].target_span());
         combined_.assign(size, Prog::identity());
         touched_.reserve(size);
       }
@@ -163,14 +162,13 @@ class Worker {
         dense_.push_back(build_dense_block(g.blocks[b], ranges_[b].first, ranges_[b].second, kWeights, lo, segment));
     }
     if constexpr (kLevels) {
-      // Indices up to the block's largest target (another node's domain
-      // sizes are not known here) and, for this node's own, its domain.
+      // Indices up to the block's largest target (EdgeBlock::target_span)
+      // and, for this node's own, its domain.
       reached_.reserve(g.blocks.size());
       unreached_.resize(g.blocks.size());
       todo_started_.assign(g.blocks.size(), false);
       for (size_t b = 0; b < g.blocks.size(); ++b) {
-        uint64_t size = 0;
-        for (uint32_t t : g.blocks[b].targets) size = std::max<uint64_t>(size, uint64_t{t} + 1);
+        uint64_t size = g.blocks[b].target_span();
         if (b / g.domains == g.rank) size = std::max<uint64_t>(size, g.domain_size(b % g.domains));
         reached_.emplace_back(size);
       }
@@ -210,6 +208,13 @@ class Worker {
     // A vertex that scatters this superstep (along edges of class cls, when
     // the program splits them).
     uint8_t classes_any = 0, classes_all = DeltaSchedule::kAll;  // kSplitsEdges: over the frontier
+    auto vertex = [&](uint32_t i) { return VertexInfo{g_.global_id(i), degree[i], in_degree[i]}; };
+    // Init or apply vertex i, adding it to the aggregate; whether it is active.
+    auto applied = [&](uint32_t i, const auto& view, const VertexInfo& v) {
+      const bool a = s == 0 ? prog.init(value[i], v) : prog.apply(value[i], view, v, info);
+      prog.aggregate(value[i], v, agg);
+      return a;
+    };
     auto activate = [&](uint32_t i, const VertexInfo& v, uint8_t cls = DeltaSchedule::kAll) {
       if constexpr (kSplitsEdges) {
         classes_any |= cls;
@@ -227,10 +232,8 @@ class Worker {
       sv[i - lo_] = prog.scatter_value(value[i], v);
     };
     auto one = [&](uint32_t i, const auto& view) {
-      const VertexInfo v{g_.global_id(i), degree[i], in_degree[i]};
-      const bool a = s == 0 ? prog.init(value[i], v) : prog.apply(value[i], view, v, info);
-      prog.aggregate(value[i], v, agg);
-      if (!a) return;
+      const VertexInfo v = vertex(i);
+      if (!applied(i, view, v)) return;
       if constexpr (kPrioritized) {  // improved: scatters with its bucket
         schedule_.improved(i - lo_, prog.bucket(value[i]));
         return;
@@ -253,9 +256,8 @@ class Worker {
         kUniform && activates_uniformly<Prog>(info.phase) && !(s > 0 && applies_only_with_messages<Prog>(info.phase));
     bool uniform_any = false, uniform_all = true;
     auto one_uniform = [&](uint32_t i, const auto& view) {
-      const VertexInfo v{g_.global_id(i), degree[i], in_degree[i]};
-      const bool a = s == 0 ? prog.init(value[i], v) : prog.apply(value[i], view, v, info);
-      prog.aggregate(value[i], v, agg);
+      const VertexInfo v = vertex(i);
+      const bool a = applied(i, view, v);
       uniform_any |= a;
       uniform_all &= a;
       if (a) sv[i - lo_] = prog.scatter_value(value[i], v);
@@ -291,7 +293,7 @@ class Worker {
       if (uniform && uniform_any) {  // one vertex active: every vertex is
         if (!uniform_all) {           // a program that broke its declaration: still defined
           for (uint32_t i = lo_; i < hi_; ++i)
-            sv[i - lo_] = prog.scatter_value(value[i], VertexInfo{g_.global_id(i), degree[i], in_degree[i]});
+            sv[i - lo_] = prog.scatter_value(value[i], vertex(i));
         }
         frontier_.add_all();
         n_active = hi_ - lo_;
@@ -303,7 +305,7 @@ class Worker {
       auto sender = [&](uint8_t cls) {
         return [&, cls](uint32_t rel) {
           const uint32_t i = lo_ + rel;
-          activate(i, VertexInfo{g_.global_id(i), degree[i], in_degree[i]}, cls);
+          activate(i, vertex(i), cls);
         };
       };
       if constexpr (kSplitsEdges) {
@@ -330,9 +332,11 @@ class Worker {
     // at P=2; so it stays sparse unless forced.
     if (!levels) dense = !kSplitsEdges && dense_pays(active_edges, slice_edges_);
     dense_now_ = mode_ == ScatterMode::kDense || (mode_ == ScatterMode::kAuto && dense);
-    // At least one record per destination on average: combine at the sender.
+    // At least one record per destination on average: combine at the sender
+    // (not with local rounds, whose buckets stay open through the rounds).
     if constexpr (kSplitsEdges)
-      combine_now_ = !combined_.empty() && !dense_now_ && active_edges >= uint64_t{g_.partition.nodes} * combined_.size();
+      combine_now_ = !combined_.empty() && !dense_now_ && !(kEarly && early_now_) &&
+                     active_edges >= uint64_t{g_.partition.nodes} * combined_.size();
   }
 
   // Scatter the slice's active vertices, destination by destination, starting
@@ -676,7 +680,7 @@ class Worker {
   // Records into the group's open bucket, rolling to a fresh one when full.
   void scatter_block(unsigned group, const Stall& stall) {
     if constexpr (kSplitsEdges) {
-      if (combine_now_ && group / g_.domains != g_.rank && !(kEarly && early_now_)) {
+      if (combine_now_ && group / g_.domains != g_.rank) {
         scatter_combined(group, stall);
         return;
       }

@@ -942,17 +942,23 @@ INSTANTIATE_TEST_SUITE_P(Links, SenderCombiningTest, ::testing::Values(std::stri
 // sparse whatever --scatter says; they run here all the same.
 class SegmentedDenseTest : public ::testing::TestWithParam<App> {};
 
-TEST_P(SegmentedDenseTest, MatchesOracle) {
+// `spec` (its app set here) on the test's kron graph, 5 iterations, exact
+// against the oracle.
+void kron_matches_oracle(const App& app, RunSpec spec) {
   TempDir tmp;
   TestGraph graph;
-  ASSERT_FALSE(prepare_graph(GraphKind::kKron, GetParam(), tmp, &graph).has_value());
+  ASSERT_FALSE(prepare_graph(GraphKind::kKron, app, tmp, &graph).has_value());
+  spec.app = app;
+  spec.iterations = 5;
+  run_and_check(spec, graph, tmp);
+}
+
+TEST_P(SegmentedDenseTest, MatchesOracle) {
   RunSpec spec;
   spec.nodes = 2;
-  spec.app = GetParam();
-  spec.iterations = 5;
   spec.domains = 2;
   spec.extra = {"--segment-kib", "1", "--scatter", "dense"};
-  run_and_check(spec, graph, tmp);
+  kron_matches_oracle(GetParam(), spec);
 }
 
 INSTANTIATE_TEST_SUITE_P(P2Domains2Segment1KiB, SegmentedDenseTest,
@@ -965,15 +971,10 @@ INSTANTIATE_TEST_SUITE_P(P2Domains2Segment1KiB, SegmentedDenseTest,
 class InputOrderTest : public ::testing::TestWithParam<App> {};
 
 TEST_P(InputOrderTest, MatchesOracle) {
-  TempDir tmp;
-  TestGraph graph;
-  ASSERT_FALSE(prepare_graph(GraphKind::kKron, GetParam(), tmp, &graph).has_value());
   RunSpec spec;
   spec.nodes = 3;
-  spec.app = GetParam();
-  spec.iterations = 5;
   spec.extra = {"--vertex-order", "input"};
-  run_and_check(spec, graph, tmp);
+  kron_matches_oracle(GetParam(), spec);
 }
 
 INSTANTIATE_TEST_SUITE_P(P3, InputOrderTest, ::testing::ValuesIn(program_names()),

@@ -55,16 +55,22 @@ TEST(AppFootprint, FollowsTheProgramsTypes) {
   EXPECT_EQ(kcore.value_bytes, 8u);  // core and the fell flag
 }
 
-// BFS, V = 1000, P = 2, 10000 edges (5000 out of and into node 0, which it
-// holds once they have arrived), sparse: every term written out from the
-// structures (compute/load_records.h, partition.h, engine.h, worker.h).
-TEST(MemoryEstimate, HandComputedScalarProgram) {
+// V = 1000, P = 2, 10000 edges (5000 out of and into node 0, which it
+// holds once they have arrived), sparse.
+NodeShape hand_computed_shape() {
   NodeShape s;
   s.vertices = 1000;
   s.held_edges = 5000;
   s.out_edges = s.in_edges = 5000;
   s.nodes = 2;
   s.scatter = ScatterMode::kSparse;
+  return s;
+}
+
+// BFS on hand_computed_shape(): every term written out from the
+// structures (compute/load_records.h, partition.h, engine.h, worker.h).
+TEST(MemoryEstimate, HandComputedScalarProgram) {
+  const NodeShape s = hand_computed_shape();
   const MemoryNeed n = estimate_node_memory(s, footprint_of<Bfs>());
   const uint64_t local_v = 500;
   const uint64_t csr = local_v * 8             // out- and in-degree
@@ -88,12 +94,7 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
 // node's slot table, one block's copy, the per-slot vectors' copies) stays
 // below the build's peak, which the held edges set.
 TEST(MemoryEstimate, DegreeOrderKeepsASlotTable) {
-  NodeShape s;
-  s.vertices = 1000;
-  s.held_edges = 5000;
-  s.out_edges = s.in_edges = 5000;
-  s.nodes = 2;
-  s.scatter = ScatterMode::kSparse;
+  NodeShape s = hand_computed_shape();
   s.degree_order = true;
   const MemoryNeed n = estimate_node_memory(s, footprint_of<Bfs>());
   const uint64_t local_v = 500;
