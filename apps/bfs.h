@@ -1,6 +1,6 @@
 // Breadth-first search: hop count from the source along directed edges.
 //
-// Level-synchronous (compute/vertex_program.h): superstep s's active
+// Level-synchronous (compute/engine/vertex_program.h): superstep s's active
 // vertices are exactly level s and all send s + 1, and a vertex reached
 // once keeps its level. So the engine runs it direction-optimizing
 // (Beamer): top-down (sparse) while the frontier is small, bottom-up (a

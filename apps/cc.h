@@ -42,7 +42,7 @@ class ConnectedComponents : public MinLabelBase {
   enum Phase : uint32_t { kFindHub = 0, kSeed = 1, kSpread = 2, kSettle = 3, kPropagate = 4 };
   static constexpr Value kReached = kInfinity - 1;  // phase 2's mark (and message): in the hub's component
 
-  // Merges start from all-zero bytes (compute/vertex_program.h), so ids are
+  // Merges start from all-zero bytes (compute/engine/vertex_program.h), so ids are
   // kept complemented (~id): the largest complement is the smallest id, and
   // 0 stands for none.
   struct Aggregate {

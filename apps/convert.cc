@@ -17,8 +17,8 @@
 #include <exception>
 #include <string>
 
-#include "compute/graph_reader.h"
-#include "compute/memory_limit.h"
+#include "compute/graph/graph_reader.h"
+#include "compute/graph/memory_limit.h"
 
 namespace {
 

@@ -19,8 +19,8 @@
 #include <functional>
 #include <span>
 
-#include "compute/accumulator.h"
-#include "compute/vertex_program.h"
+#include "compute/engine/accumulator.h"
+#include "compute/engine/vertex_program.h"
 
 namespace wg {
 

@@ -16,8 +16,8 @@
 #include <cstdio>
 #include <span>
 
-#include "compute/accumulator.h"
-#include "compute/vertex_program.h"
+#include "compute/engine/accumulator.h"
+#include "compute/engine/vertex_program.h"
 
 namespace wg {
 
@@ -51,7 +51,7 @@ class LabelPropagation : public ProgramBase {
     if (!labels.empty()) y = most_frequent(labels);
     return step.superstep < iterations_;
   }
-  // Every vertex scatters in the same supersteps (compute/vertex_program.h).
+  // Every vertex scatters in the same supersteps (compute/engine/vertex_program.h).
   static constexpr bool activates_uniformly(uint32_t) { return true; }
   Message scatter_value(const Value& y, const VertexInfo&) const { return y; }
   static Message edge_message(Message sv, Weight) { return sv; }

@@ -4,15 +4,15 @@
 // Clustering Coefficient"; on an undirected graph the usual 2 e / (d (d - 1))).
 // A vertex needs its neighbours' neighbour lists, which neither a per-vertex
 // ⊕ nor a fixed-size value can carry, so the program runs on its own driver
-// (compute/lcc_driver.h: the forward triangle algorithm in six supersteps,
+// (compute/engine/lcc_driver.h: the forward triangle algorithm in six supersteps,
 // its memory bound there); the members below are what every program lists
 // and are not called.
 #pragma once
 
 #include <cstdio>
 
-#include "compute/lcc_driver.h"
-#include "compute/vertex_program.h"
+#include "compute/engine/lcc_driver.h"
+#include "compute/engine/vertex_program.h"
 
 namespace wg {
 
@@ -25,7 +25,7 @@ class Lcc : public ProgramBase {
       .output = "local clustering coefficient, 0 with fewer than 2 neighbours",
       .value_kind = ValueKind::kReal,
   };
-  using Driver = LccDriver;  // runtime/run_program.h runs this instead of Engine<Lcc>
+  using Driver = LccDriver;  // apps/node/run_program.h runs this instead of Engine<Lcc>
   using Value = double;
   using Message = uint32_t;
   static Lcc make(const ProgramParams&, VertexId) { return {}; }

@@ -23,10 +23,10 @@
 #include "apps/registry.h"
 #include "dataplane/memif_quirks.h"
 #include "config/options.h"
-#include "runtime/eal_args.h"
-#include "runtime/node.h"
-#include "runtime/node_files.h"
-#include "runtime/outputs.h"
+#include "apps/node/eal_args.h"
+#include "apps/node/node.h"
+#include "apps/node/node_files.h"
+#include "apps/node/outputs.h"
 
 namespace {
 
@@ -37,7 +37,7 @@ int fail(const char* what) {
 
 // A node that dies on a fault says where before it goes, so that a crash in a
 // cluster run (where no core file is kept) can be diagnosed from the log, and
-// removes its files (runtime/node_files.h).
+// removes its files (apps/node/node_files.h).
 void report_fault(int sig, siginfo_t* info, void*) {
   char line[160];
   const char* name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGABRT ? "SIGABRT" : "SIGILL";
@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
   }
   install_fault_report();
   // Files left by an earlier run that was killed must not stop this one, and
-  // this one leaves none (runtime/node_files.h): stale memif sockets go,
+  // this one leaves none (apps/node/node_files.h): stale memif sockets go,
   // hugepages are mapped without files unless the EAL options say otherwise.
   const wg::EalArgs eal = wg::parse_eal_args(argc, argv);
   try {
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
     std::printf("wiregraph node %u/%u: %s\n", cfg.rank, cfg.nodes, cfg.describe().c_str());
     // Ports first: links (memif pairs, tap on a bridge) come up while the
     // nodes start; the hello exchange comes next, then every node loads its
-    // share of the graph (runtime/run_program.h).
+    // share of the graph (apps/node/run_program.h).
     wg::Node node(cfg);
     memif = node.dataplane().has_memif();
     std::printf("dataplane: %s, lcore %u on socket %u\n", node.dataplane().port_summary().c_str(), rte_lcore_id(),

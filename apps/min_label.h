@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "compute/vertex_program.h"
+#include "compute/engine/vertex_program.h"
 
 namespace wg {
 
@@ -15,7 +15,7 @@ struct MinLabelBase : ProgramBase {
   using Value = uint32_t;
   using Message = uint32_t;
 
-  // apply(y, identity()) changes nothing (compute/vertex_program.h).
+  // apply(y, identity()) changes nothing (compute/engine/vertex_program.h).
   static constexpr bool applies_only_with_messages(uint32_t) { return true; }
 
   static Message identity() { return kInfinity; }

@@ -8,7 +8,7 @@
 
 #include <cstdio>
 
-#include "compute/vertex_program.h"
+#include "compute/engine/vertex_program.h"
 
 namespace wg {
 
@@ -48,7 +48,7 @@ class BasicPageRank : public ProgramBase {
     y = (1.0 - damping_) * inv_v_ + damping_ * (double{sum} + step.aggregate * inv_v_);
     return step.superstep < iterations_;
   }
-  // Every vertex scatters in the same supersteps (compute/vertex_program.h).
+  // Every vertex scatters in the same supersteps (compute/engine/vertex_program.h).
   static constexpr bool activates_uniformly(uint32_t) { return true; }
   Message scatter_value(const Value& y, const VertexInfo& v) const {
     return static_cast<Message>(v.out_degree ? y / v.out_degree : 0.0);

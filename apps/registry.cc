@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "apps/programs.h"
-#include "runtime/run_program.h"
+#include "apps/node/run_program.h"
 
 namespace wg {
 

@@ -7,15 +7,15 @@
 #include <span>
 #include <string_view>
 
-#include "compute/memory_budget.h"
-#include "compute/program_traits.h"
-#include "runtime/node.h"
+#include "compute/engine/memory_budget.h"
+#include "compute/engine/program_traits.h"
+#include "apps/node/node.h"
 
 namespace wg {
 
 struct ProgramEntry {
   ProgramTraits traits;
-  int (*run)(Node& node);                     // runtime/run_program.h
+  int (*run)(Node& node);                     // apps/node/run_program.h
 };
 
 std::span<const ProgramEntry> program_entries();

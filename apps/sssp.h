@@ -1,7 +1,7 @@
 // Single-source shortest paths: distance = sum of integer weights;
 // UINT32_MAX ("inf") when unreachable.
 //
-// Delta-stepping (compute/delta_schedule.h): an improved vertex waits until
+// Delta-stepping (compute/engine/delta_schedule.h): an improved vertex waits until
 // its bucket (distance / delta) is the lowest its worker holds, then sends
 // along its light edges (weight < delta); along its heavy ones once that
 // bucket is done. Bellman-Ford (every improved vertex sending along every
@@ -73,7 +73,7 @@ class Sssp : public MinLabelBase {
   static constexpr bool applies_only_with_messages(uint32_t phase) { return phase == kRelax; }
   // A worker applies its own vertices' messages within the superstep and
   // relaxes its current bucket locally until it settles (local rounds,
-  // compute/worker.h): exact, since any order of relaxations gives the
+  // compute/engine/worker.h): exact, since any order of relaxations gives the
   // same distances; the relaxation's aggregate is not read (next() below).
   static constexpr bool applies_early(uint32_t phase) { return phase == kRelax; }
   void aggregate(const Value& y, const VertexInfo&, Aggregate& into) const { into += y == kOverflow; }

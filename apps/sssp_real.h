@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "compute/vertex_program.h"
+#include "compute/engine/vertex_program.h"
 
 namespace wg {
 

@@ -21,7 +21,7 @@
 //                        frames are reused), rx_burst, then per frame what the
 //                        engine's receive path does: validate_frame,
 //                        max_record_index against Σ's size, the accumulator's
-//                        fold (compute/accumulator.h, the engine's own inline
+//                        fold (compute/engine/accumulator.h, the engine's own inline
 //                        function), free
 //   ring, Transport    - the same through Transport::receive_step (validation,
 //                        receive window, in-order delivery), delivering to the
@@ -57,8 +57,8 @@
 
 #include "apps/pagerank.h"
 #include "bench/bench_common.h"
-#include "compute/accumulator.h"
-#include "compute/partition.h"
+#include "compute/engine/accumulator.h"
+#include "compute/partition/partition.h"
 #include "config/options.h"
 #include "dataplane/dataplane.h"
 #include "dataplane/frame.h"

@@ -1,5 +1,5 @@
 // Generation: how fast one lcore turns PageRank's scatter into buckets on a
-// port. The real worker (wg::Worker<wg::PageRank>, compute/worker.h) scatters
+// port. The real worker (wg::Worker<wg::PageRank>, compute/engine/worker.h) scatters
 // over node 0's part of a P-node round-robin partition (P = 2 by default, so
 // about half of the records go to the remote peer) into its BucketRingGroup;
 // remote buckets go to a net_null port, same-node buckets are freed (or folded,
@@ -20,7 +20,7 @@
 //   worker loop, chunked copy
 //                      - Worker::scatter_block's per-vertex work with that
 //                        chunked copy instead of a full-bucket check per
-//                        record: a proposal for compute/worker.h, measured here
+//                        record: a proposal for compute/engine/worker.h, measured here
 //   no reliability     - Worker::scatter, the sender role drains each peer's
 //                        descriptor queue straight to the port (dp.dequeue +
 //                        dp.tx_burst): no sequence numbers, no send window
@@ -52,12 +52,12 @@
 #include <vector>
 
 #include "apps/pagerank.h"
-#include "compute/accumulator.h"
+#include "compute/engine/accumulator.h"
 #include "bench/bench_common.h"
-#include "compute/graph_reader.h"
-#include "compute/partition.h"
-#include "compute/worker.h"
-#include "runtime/node.h"
+#include "compute/graph/graph_reader.h"
+#include "compute/partition/partition.h"
+#include "compute/engine/worker.h"
+#include "apps/node/node.h"
 #include "config/options.h"
 #include "dataplane/bucket_ring.h"
 #include "dataplane/dataplane.h"
@@ -343,7 +343,7 @@ int main(int argc, char** argv) {
   const double load_start = bench::loadavg();
   try {
     // ---- node 0 of a P-node PageRank job, assembled as the binary does it
-    // (runtime/node.h); its ports are the bench's own (net_null, the ack ring)
+    // (apps/node/node.h); its ports are the bench's own (net_null, the ack ring)
     Config cfg;
     cfg.app = PageRank::kTraits.name;
     cfg.program = PageRank::kTraits;
@@ -468,7 +468,7 @@ int main(int argc, char** argv) {
     variants.push_back(Variant{"worker loop, chunked copy",
                                "Worker<PageRank>::scatter_block's per-vertex work (sources, active flag, "
                                "scatter value from apply, offsets) with the chunked copy instead of a per-record "
-                               "full-bucket check: a proposal for compute/worker.h, measured here; same ring and ports",
+                               "full-bucket check: a proposal for compute/engine/worker.h, measured here; same ring and ports",
                                {}});
     passes.push_back([&](uint32_t s) {
       ring.start_superstep(s);
@@ -512,7 +512,7 @@ int main(int argc, char** argv) {
 
     // 2b. the same with the worker's apply first: a worker's whole superstep.
     // apply takes Σin, runs PageRank's apply and computes each vertex's
-    // scatter value once, which the scatter then reads (compute/worker.h); so
+    // scatter value once, which the scatter then reads (compute/engine/worker.h); so
     // the figures above leave out one division per vertex, these do not.
     const PageRank prog_forever(lg.num_vertices, UINT32_MAX);  // every superstep active, however many passes
     Worker<PageRank> w4(dp, lg, prog_forever, 0, lg.num_local, ScatterMode::kSparse);

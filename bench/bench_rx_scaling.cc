@@ -53,8 +53,8 @@
 
 #include "apps/pagerank.h"
 #include "bench/bench_common.h"
-#include "compute/accumulator.h"
-#include "compute/partition.h"
+#include "compute/engine/accumulator.h"
+#include "compute/partition/partition.h"
 #include "dataplane/dataplane.h"
 #include "dataplane/frame.h"
 #include "reliability/transport.h"
@@ -68,7 +68,7 @@ struct Options {
   unsigned sigma_log2 = 26;   // Σ of 2^26 floats: 256 MiB
   int records_log2 = -1;      // records per pass; default: sigma_log2
   std::vector<unsigned> accumulators = {1, 2};
-  std::vector<unsigned> range_kib = {256};  // the engine's default (compute/engine_options.h)
+  std::vector<unsigned> range_kib = {256};  // the engine's default (compute/engine/engine_options.h)
   bool blocked = true;
   unsigned mtu = wire::kMtu;
   unsigned trials = 5;

@@ -87,7 +87,7 @@ def summarize_run(r):
         "compute_seconds": compute,
         # the supersteps alone: compute_seconds also holds the barrier that
         # starts the computation, i.e. the wait for the slowest node's load
-        # and engine build (compute/runtime_supersteps.cc, run_phase)
+        # and engine build (compute/engine/superstep_loop.cc, run_phase)
         "superstep_seconds": max(sum(st["seconds"] for st in n.get("supersteps", [])) for n in nodes),
         "load_seconds": max(n["load_seconds"] for n in nodes),
         "discovery_seconds": max(n["discovery_seconds"] for n in nodes),
@@ -99,7 +99,7 @@ def summarize_run(r):
                            "bytes": s.get("bytes", 0), "buckets": s.get("buckets", 0)} for s in steps],
         "peak_rss_kib": rss,
         # lcore-seconds by role (apply, scatter, network, wait), over every
-        # node and superstep (report/role_clock.h)
+        # node and superstep (compute/report/role_clock.h)
         "role_seconds": {role: sum(st.get("role_seconds", {}).get(role, 0.0) for n in nodes
                                    for st in n.get("supersteps", []))
                          for role in ("apply", "scatter", "network", "wait")},

@@ -3,7 +3,7 @@
 
 Each node reads only its byte range of a graph file (or generates only its
 share of the generator's edges), sends every edge to the owner of its source
-and keeps its part (compute/graph_loader.h). This measures what that buys:
+and keeps its part (compute/load/graph_loader.h). This measures what that buys:
 for each input (the generator's kron:SCALE:DEGREE, and the same graph written
 as a binary file by build/apps/wiregraph-convert) and P = 1, 2, 4 over memif,
 every node's peak RSS and load time, split into read, parse, shuffle, build
@@ -27,7 +27,7 @@ the graph's and the engine's; with no-huge it adds about 100 MB per node (a
 4 KiB page per mbuf), more with more peers (larger receive pool).
 PageRank with one iteration: the load is what is measured, the run is short.
 
-The split (compute/graph_loader_build.cc): read and parse are this node's
+The split (compute/load/graph_loader_build.cc): read and parse are this node's
 (the sending of the edges it parses happens inside parse, one lcore per
 node); shuffle is the rest of the edges superstep, until every node's END:
 the edges still in flight and, above all, waiting for slower nodes to finish

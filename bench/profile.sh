@@ -59,13 +59,13 @@ profile() {
   echo "profile: wrote $out/profile/$name.txt"
 }
 
-profile generation-worker superstep3 'wg::Worker<wg::PageRank>::scatter*' compute/worker.h 'void scatter_block' \
+profile generation-worker superstep3 'wg::Worker<wg::PageRank>::scatter*' compute/engine/worker.h 'void scatter_block' \
   "$pb/bench/bench_generation" $gen_eal --file-prefix bprof1 -- --graph kron:16:16 --trials 3 --warmup 0 \
   --membw-mib 8 --no-reliable
-profile accumulation-plain $((2 * 1048576)) '*main::{lambda()#1}>::_M_invoke*' compute/accumulator.h 'bool fold(const wire::Record' \
+profile accumulation-plain $((2 * 1048576)) '*main::{lambda()#1}>::_M_invoke*' compute/engine/accumulator.h 'bool fold(const wire::Record' \
   "$pb/bench/bench_accumulation" $acc_eal --file-prefix bprof2 -- --sigma-log2 20 --records-log2 20 --trials 1 --warmup 0
-profile accumulation-ring-direct $((2 * 1048576)) '*main::{lambda()#2}>::_M_invoke*' compute/accumulator.h 'bool fold(const wire::Record' \
+profile accumulation-ring-direct $((2 * 1048576)) '*main::{lambda()#2}>::_M_invoke*' compute/engine/accumulator.h 'bool fold(const wire::Record' \
   "$pb/bench/bench_accumulation" $acc_eal --file-prefix bprof3 -- --sigma-log2 20 --records-log2 20 --trials 1 --warmup 0
-profile accumulation-ring-transport $((2 * 1048576)) '*main::{lambda()#4}>::_M_invoke*' compute/accumulator.h 'bool fold(const wire::Record' \
+profile accumulation-ring-transport $((2 * 1048576)) '*main::{lambda()#4}>::_M_invoke*' compute/engine/accumulator.h 'bool fold(const wire::Record' \
   "$pb/bench/bench_accumulation" $acc_eal --file-prefix bprof4 -- --sigma-log2 20 --records-log2 20 --trials 1 --warmup 0
 exit 0

@@ -30,8 +30,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compute/edge_list.h"
-#include "compute/graph_reader.h"
+#include "compute/graph/edge_list.h"
+#include "compute/graph/graph_reader.h"
 
 namespace {
 

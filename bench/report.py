@@ -539,7 +539,7 @@ def role_plot(e2e, md, plots_dir, pngs):
                                                   s["config"])), " ".join("%.2f" % x for x in shares)))
     md.append("")
     png = gnuplot(plots_dir, "time_by_role", """
-set title 'Time by role: share of lcore-seconds (report/role_clock.h), median trial'
+set title 'Time by role: share of lcore-seconds (compute/report/role_clock.h), median trial'
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.8 border -1

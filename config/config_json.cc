@@ -1,7 +1,7 @@
 #include "config/config_json.h"
 
-#include "compute/dense_block.h"
-#include "compute/lcore_layout.h"
+#include "compute/engine/dense_block.h"
+#include "compute/engine/lcore_layout.h"
 #include "reliability/transport_config.h"
 
 namespace wg {

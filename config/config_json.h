@@ -1,5 +1,5 @@
 // The configuration echo written as the "config" member of the report files
-// (DIR/node<R>.json, DIR/summary.json; report/run_report.h).
+// (DIR/node<R>.json, DIR/summary.json; compute/report/run_report.h).
 #pragma once
 
 #include <nlohmann/json.hpp>

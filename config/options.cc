@@ -1,6 +1,6 @@
 #include "config/options.h"
 
-#include "compute/lcore_layout.h"
+#include "compute/engine/lcore_layout.h"
 
 #include <getopt.h>
 
@@ -13,9 +13,9 @@
 #include <optional>
 #include <sstream>
 
-#include "compute/graphalytics_input.h"
-#include "compute/kronecker.h"
-#include "compute/lcore_layout.h"
+#include "compute/graph/graphalytics_input.h"
+#include "compute/graph/kronecker.h"
+#include "compute/engine/lcore_layout.h"
 #include "config/key_file.h"
 #include "dataplane/wire.h"
 
@@ -297,7 +297,7 @@ uint64_t Config::params_digest() const {
   add(domains);             // senders address vertices by their slot in the destination's domains
   add(domain_metis);
   add(degree_order);        // slot tables are sent, and slots numbered, only with it
-  add(rx_queues);           // every node plans every node's ranges and queues alike (compute/range_plan.h)
+  add(rx_queues);           // every node plans every node's ranges and queues alike (compute/engine/range_plan.h)
   add(engine.range_bytes);
   add(mtu);                 // a node must take the largest frame its peers send
   return h;

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "compute/engine_options.h"
-#include "compute/graph_reader.h"
-#include "compute/program_traits.h"
+#include "compute/engine/engine_options.h"
+#include "compute/graph/graph_reader.h"
+#include "compute/engine/program_traits.h"
 #include "dataplane/frame_mac.h"
 #include "reliability/transport_config.h"
 
@@ -37,7 +37,7 @@ struct Config {
   bool double_precision = false;          // PageRank's messages in double (--precision double)
   bool graphalytics = false;              // --graph names a Graphalytics graph (NAME.properties, .v or .e)
   bool graphalytics_output = false;       // --output-format graphalytics
-  bool sparse_ids = false;                // --ids sparse: an edge list's ids mapped while loading (compute/graph_loader_ids.cc)
+  bool sparse_ids = false;                // --ids sparse: an edge list's ids mapped while loading (compute/load/graph_loader_ids.cc)
   std::string out_dir;                    // empty: no result files
   uint32_t job_token = 0;                 // frames of other jobs are dropped
   // Authenticated frames (dataplane/frame_mac.h): the job's secret from

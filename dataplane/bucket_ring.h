@@ -1,5 +1,5 @@
 // A worker's bucket ring group: one open bucket per destination group (node,
-// range: compute/range_plan.h), written with a bump pointer straight into an
+// range: compute/engine/range_plan.h), written with a bump pointer straight into an
 // mbuf of --mtu. A full bucket is closed (header and L2-L4 written) and
 // handed on to the receive queue that owns its range (the dataplane's
 // routes): remote buckets to the sender's descriptor queue for that flow

@@ -20,7 +20,7 @@
 //     it (seen in rte_intr_fd_get). _exit: the kernel reclaims the memory;
 //     the files the EAL and the memif servers made (runtime directory,
 //     hugepage files, sockets) are removed by the node itself just before
-//     (runtime/node_files.h), which unlinks paths and touches no port.
+//     (apps/node/node_files.h), which unlinks paths and touches no port.
 //  4. A quiet pause before closing (quiet_before_close(), called by the
 //     engine's linger() through Dataplane::quiet_before_close()): stay off
 //     the ports for a moment after the last frame so that no peer still polls
@@ -57,7 +57,7 @@ void quiet_before_close();
 // Workaround 3: ends the process with status rc; with memif ports, without
 // rte_eal_cleanup() (stdio flushed, then _exit), else after rte_eal_cleanup().
 // `remove_files` (the node's runtime directory, hugepage files and sockets,
-// which neither path removes: runtime/node_files.h) runs just before the end.
+// which neither path removes: apps/node/node_files.h) runs just before the end.
 [[noreturn]] void exit_process(int rc, bool memif_ports, void (*remove_files)());
 
 }  // namespace wg::memif_quirks

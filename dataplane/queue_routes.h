@@ -1,12 +1,12 @@
 // Which receive queue of its destination node a data bucket travels to:
-// every node's slots are split into ranges (compute/range_plan.h), the same
+// every node's slots are split into ranges (compute/engine/range_plan.h), the same
 // number on every node, each range owned by one queue (its accumulator). A
 // bucket holds one range's records (the header's `domain`), so its flow is
 // (destination node, queue of that range). The loading phase has one range
 // per node, on queue 0.
 //
 // Written by the coordinator between phases (the phase's driver provides
-// it: compute/program_driver.h), read by workers (bucket_ring.h) and
+// it: compute/engine/program_driver.h), read by workers (bucket_ring.h) and
 // accumulators (ownership checks) during the phase.
 #pragma once
 

@@ -21,7 +21,7 @@
 // - Records are fixed-size (index, value) pairs: the index is the
 //   destination vertex's index within its NUMA domain on its owner node
 //   (with one domain, v / P: round-robin), so 32 bits suffice; the value is
-//   the program's message, 4, 8 or 16 bytes (compute/vertex_program.h), so a
+//   the program's message, 4, 8 or 16 bytes (compute/engine/vertex_program.h), so a
 //   record is 8, 12 or 20 bytes. Packed with 4-byte alignment: a 12-byte
 //   record wastes nothing, and the 4-byte-message record is exactly the
 //   8-byte pair it always was. Every node of a job runs the same program, so
@@ -83,7 +83,7 @@ struct __attribute__((packed)) BucketHeader {
                         // wraps), echoed in ACK frames (reliability/); else 0
   uint8_t flags;        // Flags
   uint8_t queue;        // the flow's receive queue at the destination (0 for HELLO, ABORT): see kMaxQueues
-  uint16_t domain;      // data: destination range (compute/range_plan.h: a cache-sized part of one NUMA
+  uint16_t domain;      // data: destination range (compute/engine/range_plan.h: a cache-sized part of one NUMA
                         // domain), whose accumulator folds it; else 0
   uint8_t nonce[6];     // the sealing context's 48-bit frame counter, little-endian: with the context,
                         // the MAC's IV (dataplane/frame_mac.h); 0 without a key
@@ -133,8 +133,8 @@ inline constexpr unsigned kMaxNodes = 64;  // membership keeps its sets of peers
 
 struct __attribute__((packed)) HelloPayload {
   uint32_t nodes;             // P
-  uint32_t app;               // program id: a hash of its name (compute/program_traits.h)
-  uint32_t input_kind;        // what the node loads: kind << 8 | format (compute/graph_input.h)
+  uint32_t app;               // program id: a hash of its name (compute/engine/program_traits.h)
+  uint32_t input_kind;        // what the node loads: kind << 8 | format (compute/graph/graph_input.h)
   uint32_t rx_steering;       // how the sender's ports steer flows to its queues (dataplane/steering.h)
   uint64_t input_size;        // file bytes, or generated edges
   uint64_t input_digest;      // the file header's digest, or the generator's spec

@@ -199,7 +199,7 @@ DropReason Membership::on_control(const uint8_t* frame, const wire::BucketHeader
     case wire::Kind::kAck: return DropReason::kNone;  // the transport used its ack; it proves liveness
     case wire::Kind::kData:
     case wire::Kind::kEnd:
-    case wire::Kind::kFin: break;  // the runtime's (compute/runtime.h)
+    case wire::Kind::kFin: break;  // the runtime's (compute/engine/superstep_runtime.h)
   }
   return DropReason::kBadKind;
 }

@@ -24,7 +24,7 @@
 // Owner: accumulator role 0 receives HELLO and ABORT (frames on queue 0; the
 // other accumulators hand them over) and discovers; hellos go out through
 // sender role 0 (Dataplane::broadcast). The coordinator queues END and FIN
-// (compute/runtime.h handles them on receipt) through send_control (a
+// (compute/engine/superstep_runtime.h handles them on receipt) through send_control (a
 // per-flow ring, multi-producer); ABORT goes out directly after the other
 // roles stopped.
 #pragma once
@@ -46,7 +46,7 @@ namespace wg {
 struct MembershipInfo {
   unsigned nodes;
   uint32_t app;
-  uint32_t input_kind;    // what the nodes load (compute/graph_input.h): kind and format
+  uint32_t input_kind;    // what the nodes load (compute/graph/graph_input.h): kind and format
   uint64_t input_size;    // its size
   uint64_t input_digest;  // its header's digest, or the generator's spec
   uint64_t params_digest;

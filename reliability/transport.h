@@ -32,7 +32,7 @@
 // Data buckets, END and FIN frames are sequenced; HELLO (repeated until
 // answered), ACK and ABORT (best effort, the sender is about to exit) are not.
 //
-// The runtime (compute/runtime.h) runs sender role q and accumulator role q
+// The runtime (compute/engine/superstep_runtime.h) runs sender role q and accumulator role q
 // on whichever lcores its layout gives them (all on one, or each its own);
 // send_step(q) applies the acks receive path q queued before it sends, and
 // receive_step(q) does the same after it receives when asked to (both roles
@@ -99,7 +99,7 @@ class Transport {
   bool all_acked() const;
   bool acked_by(unsigned peer) const;
   // Keepalives from now on every `ms` (any lcore). At the end of a run
-  // peers judge from our silence whether we have left (Runtime::finish), so
+  // peers judge from our silence whether we have left (SuperstepRuntime::finish), so
   // we must not look silent while we stay: frequent keepalives make a run of
   // lost ones improbable even under heavy loss.
   void set_keepalive_ms(double ms);

@@ -1,5 +1,5 @@
 """What scripts/wiregraph-cluster, bench/*.py and the tests share about a run's
-node reports (DIR/node<R>.json, written by report/run_report.cc): reading them
+node reports (DIR/node<R>.json, written by compute/report/run_report.cc): reading them
 and the cluster check that, in every superstep, the messages sent by all
 nodes equal the messages accumulated by all nodes (nothing lost, nothing
 folded twice). The check exists here only: the launcher runs it after a

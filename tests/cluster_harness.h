@@ -1,7 +1,7 @@
 // Runs scripts/wiregraph-cluster as a child process and checks what the node
 // processes leave in their --out directory against the oracles:
 //   DIR/result*.txt   lines "<vertex id> <value>", every vertex exactly once
-//   DIR/node<R>.json  the node's report (report/run_report.h), read with
+//   DIR/node<R>.json  the node's report (compute/report/run_report.h), read with
 //                     nlohmann-json; the launcher itself checks that their
 //                     messages sent and accumulated balance (scripts/wglib.py)
 // Every check returns a ::testing::AssertionResult whose message says what
@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compute/edge_list.h"
+#include "compute/graph/edge_list.h"
 #include "tests/reference.h"
 #include "tests/temp_dir.h"
 

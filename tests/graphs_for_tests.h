@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "compute/edge_list.h"
-#include "compute/graph_reader.h"
+#include "compute/graph/edge_list.h"
+#include "compute/graph/graph_reader.h"
 
 namespace wg::test {
 
@@ -40,7 +40,7 @@ EdgeList corner_case_graph();
 // The star, level two and the chain form the giant weak component (0..2099).
 EdgeList traversal_graph();
 
-// 2406 vertices, deterministic, for SSSP's local rounds (compute/worker.h)
+// 2406 vertices, deterministic, for SSSP's local rounds (compute/engine/worker.h)
 // from source 0:
 //  - a chain 0 -> 6 -> 12 -> ... -> 2400 (400 edges), all on one node at
 //    P = 1, 2 and 3 (6 is a multiple of each): every tenth edge heavy

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "compute/edge_list.h"
+#include "compute/graph/edge_list.h"
 
 namespace wg::ref {
 

@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "apps/registry.h"
-#include "compute/edge_list.h"
-#include "compute/graph_reader.h"
+#include "compute/graph/edge_list.h"
+#include "compute/graph/graph_reader.h"
 #include "tests/cluster_harness.h"
 #include "tests/graphs_for_tests.h"
 #include "tests/reference.h"
@@ -731,7 +731,7 @@ INSTANTIATE_TEST_SUITE_P(Kron10, RxQueuesTest, ::testing::ValuesIn(queue_cases()
 // owner(v) = v mod P = p whose slot v div P lies in queue q's range: with
 // one NUMA domain and a node's n_p vertices fewer than a range holds, queue
 // q owns slots [b(q), b(q+1)), b(q) = floor(q n_p / K) rounded down to a
-// multiple of 64, b(K) = n_p (compute/range_plan.h). Of those, the ones with
+// multiple of 64, b(K) = n_p (compute/engine/range_plan.h). Of those, the ones with
 // owner(u) != p come through the network, on that queue's flows: over the
 // run, iterations x as many records (queue 0 also carries the loader's edge
 // shuffle, so it is checked per superstep only). Counted independently here
@@ -848,7 +848,7 @@ TEST(ClusterMtu, JumboFramesAreExactAndFewer) {
   EXPECT_LT(frames[1] * 2, frames[0]) << "frames sent: " << frames[0] << " at MTU 1500, " << frames[1] << " at 9000";
 }
 
-// Delta-stepping's local rounds across nodes (compute/worker.h): SSSP on the
+// Delta-stepping's local rounds across nodes (compute/engine/worker.h): SSSP on the
 // local-rounds graph, whose 400-edge chain lies on node 0 (light stretches
 // with zero-weight edges between heavy edges, detours through the other
 // nodes), exact at P = 1, 2, 3 on memif and tap, with one lcore per node
@@ -901,7 +901,7 @@ INSTANTIATE_TEST_SUITE_P(Links, LocalRoundsTest,
                          });
 
 // Delta-stepping combines a big superstep's records to another node at the
-// sender (compute/worker.h, scatter_combined): exact on both links, and with
+// sender (compute/engine/worker.h, scatter_combined): exact on both links, and with
 // fewer records than the same run forced sparse (one record per edge sent),
 // which is also exact.
 class SenderCombiningTest : public ::testing::TestWithParam<std::string> {};

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "compute/graph_reader.h"
+#include "compute/graph/graph_reader.h"
 #include "tests/cluster_harness.h"
 #include "tests/reference.h"
 

@@ -54,8 +54,8 @@
 #include <vector>
 
 #include "apps/registry.h"
-#include "compute/edge_list.h"
-#include "compute/graph_reader.h"
+#include "compute/graph/edge_list.h"
+#include "compute/graph/graph_reader.h"
 #include "tests/cluster_harness.h"
 #include "tests/reference.h"
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "apps/registry.h"
-#include "compute/graph_reader.h"
+#include "compute/graph/graph_reader.h"
 #include "tests/cluster_harness.h"
 #include "tests/graphs_for_tests.h"
 #include "tests/reference.h"

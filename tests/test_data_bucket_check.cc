@@ -1,16 +1,16 @@
-// The receive-side checks of a data bucket (compute/data_bucket_check.h) with
+// The receive-side checks of a data bucket (compute/engine/data_bucket_check.h) with
 // hand-built headers and records, and the slot accumulator whose overflow is
-// the third way a data bucket is refused (compute/accumulator.h). Pure logic,
+// the third way a data bucket is refused (compute/engine/accumulator.h). Pure logic,
 // no EAL.
-#include "compute/data_bucket_check.h"
+#include "compute/engine/data_bucket_check.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
 
-#include "compute/accumulator.h"
-#include "compute/partition.h"
+#include "compute/engine/accumulator.h"
+#include "compute/partition/partition.h"
 #include "dataplane/frame.h"
 #include "dataplane/wire.h"
 #include "reliability/superstep_ledger.h"

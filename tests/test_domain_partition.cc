@@ -2,7 +2,7 @@
 // is checked against a count made here with a separate loop over the edge
 // blocks, and the real-graph cases check that METIS beats the even split
 // while keeping each domain's work (its out-edges) within the bound.
-#include "compute/domain_partition.h"
+#include "compute/partition/domain_partition.h"
 
 #include <gtest/gtest.h>
 
@@ -17,10 +17,10 @@
 #include <tuple>
 #include <vector>
 
-#include "compute/edge_list.h"
-#include "compute/graph_reader.h"
-#include "compute/kronecker.h"
-#include "compute/partition.h"
+#include "compute/graph/edge_list.h"
+#include "compute/graph/graph_reader.h"
+#include "compute/graph/kronecker.h"
+#include "compute/partition/partition.h"
 
 namespace wg {
 namespace {

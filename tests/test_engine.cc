@@ -37,12 +37,12 @@
 #include "apps/pagerank.h"
 #include "apps/sssp.h"
 #include "apps/sssp_real.h"
-#include "compute/edge_list.h"
-#include "runtime/run_program.h"
-#include "compute/graph_reader.h"
-#include "compute/partition.h"
-#include "report/role_clock.h"
-#include "report/telemetry.h"
+#include "compute/graph/edge_list.h"
+#include "apps/node/run_program.h"
+#include "compute/graph/graph_reader.h"
+#include "compute/partition/partition.h"
+#include "compute/report/role_clock.h"
+#include "compute/report/telemetry.h"
 #include "dataplane/dataplane.h"
 #include "tests/cluster_harness.h"
 #include "tests/eal_test_main.h"
@@ -121,7 +121,7 @@ struct Outcome {
   RunReport report;
 };
 
-// One node assembled as the binary assembles it (runtime/node.h), P = 1: the
+// One node assembled as the binary assembles it (apps/node/node.h), P = 1: the
 // loader takes `g` as input, applies the program's graph rules (symmetrise,
 // drop self-loops, duplicates) and builds the node's part; then the engine runs.
 template <class Prog>
@@ -550,7 +550,7 @@ TEST(EngineTraversals, EveryScatterModeAgreesWithTheOracles) {
   g_scatter = ScatterMode::kSparse;
 }
 
-// Delta-stepping's local rounds (compute/worker.h): the light stretches of
+// Delta-stepping's local rounds (compute/engine/worker.h): the light stretches of
 // a 400-edge chain in the worker's own vertices, with zero-weight edges,
 // heavy edges between the stretches, a heavy shortcut and detours, are
 // relaxed within a superstep each, distances exact; a superstep per chain
@@ -843,7 +843,7 @@ TEST(EngineSharedRoles, AllProgramsOnOneLcore) {
   g_roles = RolesSpec{};
 }
 
-// Dense supersteps (one record per destination, compute/dense_block.h): the
+// Dense supersteps (one record per destination, compute/engine/dense_block.h): the
 // same results as the oracles, with fewer records; and auto switches by the
 // active vertices' share of the edges.
 TEST(EngineDenseScatter, AllProgramsAgreeWithTheOracles) {
@@ -857,7 +857,7 @@ TEST(EngineDenseScatter, AllProgramsAgreeWithTheOracles) {
   g_scatter = ScatterMode::kSparse;
 }
 
-// Segmented pulls (compute/dense_block.h): segments of 4 and of 64 vertices
+// Segmented pulls (compute/engine/dense_block.h): segments of 4 and of 64 vertices
 // on graphs of 120 and 1024, so that most destinations get a record from
 // several segments; results still agree with the oracles and the record
 // count is one per (segment, destination).
@@ -892,7 +892,7 @@ TEST(EngineDenseScatter, AutoGoesDenseOnlyWhenActiveVerticesHoldMostEdges) {
   g_scatter = ScatterMode::kSparse;
 }
 
-// BFS in auto mode is direction-optimizing (compute/scatter_policy.h): from
+// BFS in auto mode is direction-optimizing (compute/engine/scatter_policy.h): from
 // the busiest vertex of kron:10:8 the big middle levels go bottom-up, the
 // first and last top-down; results and record counts as check_bfs wants.
 TEST(EngineDenseScatter, BfsGoesBottomUpForTheBigLevels) {
@@ -1032,7 +1032,7 @@ TEST(EngineSparseIds, EdgeListIdsNumberedByRankWithEveryWorker) {
 }
 
 // The auto switch goes dense when the active vertices hold more than 9/10
-// of the slice's out-edges (compute/worker.h, measured there): exactly at the
+// of the slice's out-edges (compute/engine/worker.h, measured there): exactly at the
 // boundary, not by choosing a test vertex with the function itself.
 TEST(DensePays, SwitchesAboveNineTenthsOfTheEdges) {
   EXPECT_FALSE(Worker<Bfs>::dense_pays(90, 100));  // exactly 9/10 stays sparse
@@ -1052,7 +1052,7 @@ TEST(DensePays, SwitchesAboveNineTenthsOfTheEdges) {
   EXPECT_EQ(Worker<PageRank>::dense_pays(91, 100), Worker<ConnectedComponents>::dense_pays(91, 100));
 }
 
-// Beamer's rule (compute/scatter_policy.h) on hand-made figures: a slice of
+// Beamer's rule (compute/engine/scatter_policy.h) on hand-made figures: a slice of
 // 1000 vertices and 15000 edges.
 TEST(BeamerSwitch, GoesBottomUpForBigFrontiersAndBackWhenTheyShrink) {
   BeamerSwitch b(15000);
@@ -1070,7 +1070,7 @@ TEST(BeamerSwitch, GoesBottomUpForBigFrontiersAndBackWhenTheyShrink) {
   EXPECT_FALSE(empty.bottom_up(1, 0, 1));
 }
 
-// ---- time by role (report/role_clock.h) -------------------------------------------
+// ---- time by role (compute/report/role_clock.h) -------------------------------------------
 
 void spin_cycles(uint64_t n) {
   const uint64_t t = rte_rdtsc();
@@ -1101,7 +1101,7 @@ TEST(RoleClock, ChargesTheRoleThatWasCurrentAndNoOther) {
   EXPECT_STREQ(role_name(Role::kNetwork), "network");
 }
 
-// ---- telemetry (report/telemetry.h) ---------------------------------------------
+// ---- telemetry (compute/report/telemetry.h) ---------------------------------------------
 
 // Sends one command to this process's own DPDK telemetry socket; the reply.
 std::string telemetry_query(const std::string& cmd) {

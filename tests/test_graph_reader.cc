@@ -1,7 +1,7 @@
 // Graph input tests. Expected values come from hand-written files (written to
 // a temp dir here) and from the counts in shared/datasets/SOURCES.md, never
 // from the reader itself.
-#include "compute/graph_reader.h"
+#include "compute/graph/graph_reader.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@
 #include <tuple>
 #include <vector>
 
-#include "compute/edge_list.h"
+#include "compute/graph/edge_list.h"
 
 namespace wg {
 namespace {

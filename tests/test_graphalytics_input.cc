@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "apps/registry.h"
-#include "compute/graphalytics_input.h"
-#include "compute/id_table.h"
+#include "compute/graph/graphalytics_input.h"
+#include "compute/graph/id_table.h"
 #include "config/options.h"
 
 namespace wg {

@@ -1,4 +1,4 @@
-// The pieces of the sparse-id mapping (compute/id_directory.h, id_table.h,
+// The pieces of the sparse-id mapping (compute/load/id_directory.h, id_table.h,
 // graph_formats.h's parse_sparse_slice), without DPDK: the directory ranges
 // drawn from per-worker samples, the numbering they give (each id's rank
 // among all distinct ids, the same for every P and worker split), the id
@@ -15,10 +15,10 @@
 #include <tuple>
 #include <vector>
 
-#include "compute/graph_formats.h"
-#include "compute/id_directory.h"
-#include "compute/id_table.h"
-#include "compute/input_bytes.h"
+#include "compute/graph/graph_formats.h"
+#include "compute/load/id_directory.h"
+#include "compute/graph/id_table.h"
+#include "compute/graph/input_bytes.h"
 
 namespace wg {
 namespace {

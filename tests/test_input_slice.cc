@@ -1,4 +1,4 @@
-// Reading a graph file in byte ranges (compute/line_slice.h, graph_formats.h):
+// Reading a graph file in byte ranges (compute/graph/line_slice.h, graph_formats.h):
 // whatever the boundaries, the slices of a file hold each edge exactly once
 // and in file order, and a slice reads nothing before its range and little
 // past it (only the line that crosses its end). The expected edges are
@@ -15,10 +15,10 @@
 #include <tuple>
 #include <vector>
 
-#include "compute/graph_formats.h"
-#include "compute/input_bytes.h"
-#include "compute/kronecker.h"
-#include "compute/load_aggregate.h"
+#include "compute/graph/graph_formats.h"
+#include "compute/graph/input_bytes.h"
+#include "compute/graph/kronecker.h"
+#include "compute/load/load_aggregate.h"
 
 namespace wg {
 namespace {
@@ -422,7 +422,7 @@ TEST(InputSlice, GeneratorSharesAreTheWholeGraph) {
     }
 }
 
-// ---- the loading phase's reductions (compute/load_aggregate.h) ----------------
+// ---- the loading phase's reductions (compute/load/load_aggregate.h) ----------------
 
 // Node r's part, as its END carries it.
 load::LoadAggregate part(unsigned rank, uint8_t columns, std::optional<uint64_t> head, std::optional<uint64_t> tail) {

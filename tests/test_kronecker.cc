@@ -1,7 +1,7 @@
 // Kronecker generator tests. Statistical expectations are derived from the
 // R-MAT probabilities (A, B, C, D = 0.57, 0.19, 0.19, 0.05), not from the
 // generator's own output.
-#include "compute/kronecker.h"
+#include "compute/graph/kronecker.h"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "compute/edge_list.h"
-#include "compute/graph_reader.h"
+#include "compute/graph/edge_list.h"
+#include "compute/graph/graph_reader.h"
 
 namespace wg {
 namespace {

@@ -1,8 +1,8 @@
-// The memory estimate and check (compute/memory_budget.h) and the machine's
-// limit (compute/memory_limit.h): the estimate against hand-computed sums and
+// The memory estimate and check (compute/engine/memory_budget.h) and the machine's
+// limit (compute/graph/memory_limit.h): the estimate against hand-computed sums and
 // against what the node's own structures really allocate, the refusal's
 // message, and /proc and cgroup files laid out as Linux lays them out.
-#include "compute/memory_budget.h"
+#include "compute/engine/memory_budget.h"
 
 #include <gtest/gtest.h>
 #include <filesystem>
@@ -17,13 +17,13 @@
 #include "apps/pagerank.h"
 #include "apps/sssp.h"
 #include "apps/sssp_real.h"
-#include "compute/blocked_frontier.h"
-#include "compute/dense_block.h"
-#include "compute/kronecker.h"
-#include "compute/light_first.h"
-#include "compute/memory_limit.h"
-#include "compute/partition.h"
-#include "compute/range_plan.h"
+#include "compute/engine/blocked_frontier.h"
+#include "compute/engine/dense_block.h"
+#include "compute/graph/kronecker.h"
+#include "compute/engine/light_first.h"
+#include "compute/graph/memory_limit.h"
+#include "compute/partition/partition.h"
+#include "compute/engine/range_plan.h"
 #include "tests/temp_dir.h"
 
 namespace wg {
@@ -68,7 +68,7 @@ NodeShape hand_computed_shape() {
 }
 
 // BFS on hand_computed_shape(): every term written out from the
-// structures (compute/load_records.h, partition.h, engine.h, worker.h).
+// structures (compute/load/load_records.h, partition.h, engine.h, worker.h).
 TEST(MemoryEstimate, HandComputedScalarProgram) {
   const NodeShape s = hand_computed_shape();
   const MemoryNeed n = estimate_node_memory(s, footprint_of<Bfs>());
@@ -90,7 +90,7 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
 }
 
 // The same with --vertex-order degree: a slot -> vertex table per local
-// vertex, and the in-place renumbering (compute/slot_renumber.h: every
+// vertex, and the in-place renumbering (compute/partition/slot_renumber.h: every
 // node's slot table, one block's copy, the per-slot vectors' copies) stays
 // below the build's peak, which the held edges set.
 TEST(MemoryEstimate, DegreeOrderKeepsASlotTable) {
@@ -110,7 +110,7 @@ TEST(MemoryEstimate, DegreeOrderKeepsASlotTable) {
 }
 
 // SSSP with real weights (apps/sssp_real.h): 20-byte held edges
-// (compute/load_records.h WideLoadRecord), an 8-byte double per CSR edge, and
+// (compute/load/load_records.h WideLoadRecord), an 8-byte double per CSR edge, and
 // no dense copy even when --scatter allows one (its workers stay sparse).
 TEST(MemoryEstimate, RealWeightsAreDoublesAndNeverDense) {
   const NodeShape s = balanced_shape(1000, 10000, 2, 1);  // 5000 edges held, out and in
@@ -129,7 +129,7 @@ TEST(MemoryEstimate, RealWeightsAreDoublesAndNeverDense) {
 
 // SSSP applies early with --local-rounds on: its workers fold their own
 // vertices' messages into a message per vertex more, with a bit each
-// (compute/own_messages.h); with them off (the default) it holds neither.
+// (compute/engine/own_messages.h); with them off (the default) it holds neither.
 TEST(MemoryEstimate, EarlyProgramsHoldAMessagePerVertexMore) {
   NodeShape s = balanced_shape(1000, 10000, 2, 1);
   s.local_rounds = true;
@@ -141,7 +141,7 @@ TEST(MemoryEstimate, EarlyProgramsHoldAMessagePerVertexMore) {
   EXPECT_EQ(estimate_node_memory(s, footprint_of<Sssp>()).run, estimate_node_memory(s, late).run);
 }
 
-// LCC runs on its own driver (compute/lcc_driver.h): the CSR and the
+// LCC runs on its own driver (compute/engine/lcc_driver.h): the CSR and the
 // driver's neighbour lists, degree records, per-vertex arrays and the credit
 // per vertex of the graph, none of the engine's structures.
 TEST(MemoryEstimate, OwnDriverStatesItsOwnFootprint) {
@@ -212,7 +212,7 @@ TEST(MemoryEstimate, CoversTheNodesOwnStructures) {
   }
 }
 
-// Accumulation ranges (compute/range_plan.h): once loaded, the CSR is
+// Accumulation ranges (compute/engine/range_plan.h): once loaded, the CSR is
 // regrouped into a block per (destination node, range), and the engine keeps
 // each source's list of the blocks it has edges in. PageRank (4-byte messages), V = 2^20, P = 2:
 // 2^19 slots per node, 256 KiB ranges of 65536 accumulators, so 8 ranges per
@@ -280,8 +280,8 @@ TEST(MemoryEstimate, CoversTheRangeBlocks) {
       for (const EdgeBlock& b : lg.blocks)
         csr += (b.sources.capacity() + b.targets.capacity() + b.weights.capacity()) * 4 + b.offsets.capacity() * 8;
       // One worker: every block source is one (source, block) pair of its
-      // list of blocks (compute/source_blocks.h: 8 B each, 8 B per vertex),
-      // and an eighth of them may be grouped (compute/blocked_frontier.h).
+      // list of blocks (compute/engine/source_blocks.h: 8 B each, 8 B per vertex),
+      // and an eighth of them may be grouped (compute/engine/blocked_frontier.h).
       uint64_t pairs = 0;
       for (const EdgeBlock& b : lg.blocks) pairs += b.sources.size();
       const uint64_t source_lists = pairs * 8 + (uint64_t{lg.num_local} + 1) * 8 +

@@ -1,5 +1,5 @@
-// What the node makes of its EAL arguments (runtime/eal_args.h) and the
-// removal of the files it leaves (runtime/node_files.h), without an EAL:
+// What the node makes of its EAL arguments (apps/node/eal_args.h) and the
+// removal of the files it leaves (apps/node/node_files.h), without an EAL:
 // argument lists as users write them, real Unix sockets and real files in a
 // temporary directory.
 #include <sys/socket.h>
@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/eal_args.h"
-#include "runtime/node_files.h"
-#include "runtime/outputs.h"
+#include "apps/node/eal_args.h"
+#include "apps/node/node_files.h"
+#include "apps/node/outputs.h"
 #include "tests/temp_dir.h"
 
 namespace wg {

@@ -17,7 +17,7 @@
 
 #include <fstream>
 
-#include "compute/graph_reader.h"
+#include "compute/graph/graph_reader.h"
 #include "config/config_json.h"
 #include "config/key_file.h"
 #include "tests/temp_dir.h"

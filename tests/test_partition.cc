@@ -1,5 +1,5 @@
-// Round-robin partition and the node-local edge blocks (compute/partition.h).
-#include "compute/partition.h"
+// Round-robin partition and the node-local edge blocks (compute/partition/partition.h).
+#include "compute/partition/partition.h"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <tuple>
 #include <vector>
 
-#include "compute/edge_list.h"
-#include "compute/slot_map.h"
-#include "compute/slot_renumber.h"
+#include "compute/graph/edge_list.h"
+#include "compute/partition/slot_map.h"
+#include "compute/partition/slot_renumber.h"
 
 namespace wg {
 namespace {
@@ -263,7 +263,7 @@ TEST(BuildLocalGraphByHand, NoEdges) {
   }
 }
 
-// Renumbering a node's part in place (compute/slot_renumber.h) gives what
+// Renumbering a node's part in place (compute/partition/slot_renumber.h) gives what
 // building it with the same slots from the edges gives (build_local_graph
 // with a one-domain SlotMap): the same blocks edge for edge, degrees, and
 // slot -> vertex table. The slots reverse each node's id order.

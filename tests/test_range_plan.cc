@@ -1,6 +1,6 @@
 // The receive side's plan (issue #12), pure logic: accumulation ranges and
-// their queues (compute/range_plan.h), edges regrouped by range, the lcore
-// layout and --roles (compute/lcore_layout.h), and RSS steering's choice of
+// their queues (compute/engine/range_plan.h), edges regrouped by range, the lcore
+// layout and --roles (compute/engine/lcore_layout.h), and RSS steering's choice of
 // source ports against a plain Toeplitz hash written here from its
 // definition (dataplane/steering.h).
 #include <gtest/gtest.h>
@@ -13,10 +13,10 @@
 #include <tuple>
 #include <vector>
 
-#include "compute/edge_list.h"
-#include "compute/lcore_layout.h"
-#include "compute/partition.h"
-#include "compute/range_plan.h"
+#include "compute/graph/edge_list.h"
+#include "compute/engine/lcore_layout.h"
+#include "compute/partition/partition.h"
+#include "compute/engine/range_plan.h"
 #include "dataplane/steering.h"
 
 namespace wg {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "compute/edge_list.h"
+#include "compute/graph/edge_list.h"
 #include "tests/reference.h"
 
 namespace wg::ref {

@@ -1,7 +1,7 @@
-// The report files' shape (report/run_report.h): the members, their nesting
+// The report files' shape (compute/report/run_report.h): the members, their nesting
 // and their JSON types, which scripts/wiregraph-cluster (scripts/wglib.py),
 // bench/*.py and the cluster tests read. Pure logic, no EAL.
-#include "report/run_report.h"
+#include "compute/report/run_report.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
 // The traversal machinery's parts on hand-made inputs, no EAL: the
-// frontier (compute/frontier.h), each source's list of blocks and the
-// frontier grouped by block (compute/source_blocks.h,
-// compute/blocked_frontier.h), the pending buckets and the delta-stepping
-// schedule with its local rounds (compute/pending_buckets.h,
-// compute/delta_schedule.h), the light-first copy (compute/light_first.h),
+// frontier (compute/engine/frontier.h), each source's list of blocks and the
+// frontier grouped by block (compute/engine/source_blocks.h,
+// compute/engine/blocked_frontier.h), the pending buckets and the delta-stepping
+// schedule with its local rounds (compute/engine/pending_buckets.h,
+// compute/engine/delta_schedule.h), the light-first copy (compute/engine/light_first.h),
 // the own vertices' messages of a program that applies early
-// (compute/own_messages.h). The engine tests run them inside workers
+// (compute/engine/own_messages.h). The engine tests run them inside workers
 // against the oracles; these pin each one's own rules.
 #include <gtest/gtest.h>
 
@@ -16,13 +16,13 @@
 #include <vector>
 
 #include "apps/sssp.h"
-#include "compute/blocked_frontier.h"
-#include "compute/delta_schedule.h"
-#include "compute/frontier.h"
-#include "compute/light_first.h"
-#include "compute/own_messages.h"
-#include "compute/pending_buckets.h"
-#include "compute/source_blocks.h"
+#include "compute/engine/blocked_frontier.h"
+#include "compute/engine/delta_schedule.h"
+#include "compute/engine/frontier.h"
+#include "compute/engine/light_first.h"
+#include "compute/engine/own_messages.h"
+#include "compute/engine/pending_buckets.h"
+#include "compute/engine/source_blocks.h"
 
 namespace wg {
 namespace {

@@ -2,7 +2,7 @@
 // engine folds it: validate_frame (dataplane/frame.h), authentication
 // (dataplane/frame_verifier.h: MAC, address pinning, hellos and aborts with
 // their own salts) and, for an accepted data bucket, the receive-side checks
-// (compute/data_bucket_check.h: index range, superstep in the ledger) and
+// (compute/engine/data_bucket_check.h: index range, superstep in the ledger) and
 // the fold into a scalar and a slot accumulator; for an accepted END, the
 // ledger.
 //
@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "apps/bfs.h"
-#include "compute/accumulator.h"
-#include "compute/data_bucket_check.h"
+#include "compute/engine/accumulator.h"
+#include "compute/engine/data_bucket_check.h"
 #include "dataplane/frame.h"
 #include "dataplane/frame_auth.h"
 #include "dataplane/frame_verifier.h"

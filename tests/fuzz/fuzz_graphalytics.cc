@@ -1,4 +1,4 @@
-// libFuzzer target for LDBC Graphalytics input (compute/graphalytics_input.h):
+// libFuzzer target for LDBC Graphalytics input (compute/graph/graphalytics_input.h):
 // the first byte chooses what the rest is,
 //   0: NAME.properties, read as the loader reads it (written to a file first:
 //      read_graphalytics_properties takes a path), keys graph.fuzz.*;
@@ -20,8 +20,8 @@
 #include <string>
 #include <string_view>
 
-#include "compute/graphalytics_input.h"
-#include "compute/reader_support.h"
+#include "compute/graph/graphalytics_input.h"
+#include "compute/graph/reader_support.h"
 
 namespace {
 

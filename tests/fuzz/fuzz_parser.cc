@@ -1,7 +1,7 @@
 // libFuzzer target for one graph parser, chosen at compile time
 // (WG_FUZZ_PARSER, tests/fuzz/meson.build): the whole-file entry points
 // read_edge_list, read_matrix_market, read_dimacs, read_metis and
-// read_binary (compute/reader_support.h) on arbitrary bytes.
+// read_binary (compute/graph/reader_support.h) on arbitrary bytes.
 //
 // A parser may refuse input only with a GraphError; anything else thrown is
 // a bug (libFuzzer reports the uncaught exception). What it accepts must be
@@ -11,7 +11,7 @@
 // (the memory check before reading relies on it). And a node reading its
 // byte range must get exactly its part: the same bytes cut into three ranges
 // at places taken from a hash of the input, each parsed alone as the loader
-// parses them (compute/graph_formats.h), give the whole-file reader's edges
+// parses them (compute/graph/graph_formats.h), give the whole-file reader's edges
 // in the same order.
 #include <algorithm>
 #include <cstdint>
@@ -19,8 +19,8 @@
 #include <cstdio>
 #include <string_view>
 
-#include "compute/graph_formats.h"
-#include "compute/reader_support.h"
+#include "compute/graph/graph_formats.h"
+#include "compute/graph/reader_support.h"
 
 namespace {
 

@@ -1,0 +1,73 @@
+#include "apps/node/eal_args.h"
+
+#include <rte_ethdev.h>
+
+#include <cstring>
+#include <string_view>
+
+namespace wg {
+
+namespace {
+
+// The value of key=VALUE in a comma-separated device string, or `fallback`.
+std::string device_arg(std::string_view dev, std::string_view key, std::string_view fallback) {
+  for (size_t at = dev.find(','); at != std::string_view::npos;) {
+    const size_t next = dev.find(',', at + 1);
+    const std::string_view kv = dev.substr(at + 1, next == std::string_view::npos ? next : next - at - 1);
+    if (kv.size() > key.size() && kv.substr(0, key.size()) == key && kv[key.size()] == '=')
+      return std::string(kv.substr(key.size() + 1));
+    at = next;
+  }
+  return std::string(fallback);
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+}  // namespace
+
+EalArgs parse_eal_args(int argc, char* const* argv) {
+  EalArgs eal;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--") break;
+    if (a == "--in-memory" || a == "--no-huge" || a == "--legacy-mem" || starts_with(a, "--huge-unlink") ||
+        starts_with(a, "--proc-type"))
+      eal.memory_mode_given = true;
+    std::string dev;
+    if (a == "--vdev" && i + 1 < argc)
+      dev = argv[++i];
+    else if (starts_with(a, "--vdev="))
+      dev = std::string(a.substr(7));
+    else
+      continue;
+    eal.vdevs.push_back(dev);
+    // As the PMD reads them: a client unless the role says server (or its old
+    // name, master); an abstract socket unless socket-abstract says no.
+    const std::string role = device_arg(dev, "role", "client"), abstract = device_arg(dev, "socket-abstract", "yes");
+    const bool server = role.find("server") != std::string::npos || role.find("master") != std::string::npos;
+    if (starts_with(dev, "net_memif") && server && abstract.find("yes") == std::string::npos &&
+        abstract.find("no") != std::string::npos)
+      eal.memif_sockets.push_back(device_arg(dev, "socket", "/run/memif.sock"));
+  }
+  return eal;
+}
+
+std::vector<char*> with_default_memory_mode(int argc, char** argv, const EalArgs& eal) {
+  static char in_memory[] = "--in-memory";
+  std::vector<char*> out(argv, argv + argc);
+  if (!eal.memory_mode_given && argc > 0) out.insert(out.begin() + 1, in_memory);
+  out.push_back(nullptr);
+  return out;
+}
+
+std::vector<std::string> missing_vdev_ports(const EalArgs& eal) {
+  std::vector<std::string> missing;
+  for (const std::string& dev : eal.vdevs) {
+    const std::string name = dev.substr(0, dev.find(','));
+    uint16_t port;
+    if (rte_eth_dev_get_port_by_name(name.c_str(), &port) != 0) missing.push_back(name);
+  }
+  return missing;
+}
+
+}  // namespace wg

@@ -1,0 +1,82 @@
+#include "apps/node/node.h"
+
+#include <sys/resource.h>
+
+#include <cstdlib>
+
+#include "compute/engine/dense_block.h"
+#include "compute/graph/memory_limit.h"
+#include "numa/topology.h"
+
+namespace wg {
+
+DataplaneOptions dataplane_options(const Config& c) {
+  DataplaneOptions o;
+  o.job_token = c.job_token;
+  o.rank = c.rank;
+  o.nodes = c.nodes;
+  o.udp_port = c.udp_port;
+  o.mbufs = c.mbufs;
+  o.rx_mbufs = 0;  // the dataplane's default for this many nodes and this window
+  o.window = c.transport.window;
+  o.checksum = c.transport.checksum;
+  o.auth.authenticated = c.authenticated;
+  o.auth.key = c.key;
+  o.queues = c.rx_queues;
+  o.mtu = c.mtu;
+  return o;
+}
+
+namespace {
+
+// NUMA domains from the machine; the lcore layout from --roles and the
+// EAL's lcores, and from it the receive queues when --rx-queues is not given.
+Config resolved(Config c, LcoreLayout* layout) {
+  if (c.domains == 0) c.domains = static_cast<unsigned>(read_topology().numa_domains);
+  try {
+    *layout = plan_lcores(c.engine.roles, c.rx_queues);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
+  c.rx_queues = layout->queues;
+  c.engine.queues = layout->queues;
+  return c;
+}
+
+}  // namespace
+
+Node::Node(const Config& config)
+    : cfg_(resolved(config, &layout_)), dp_(std::make_unique<Dataplane>(dataplane_options(cfg_))) {}
+
+MemoryLimit Node::memory_limit() const {
+  unsigned sharing = 1;
+  if (const char* n = std::getenv("WIREGRAPH_NODES_PER_HOST")) sharing = static_cast<unsigned>(std::atoi(n));
+  return share_of(read_memory_limit(), sharing);
+}
+
+void Node::check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) const {
+  shape.nodes = cfg_.nodes;
+  shape.domains = cfg_.domains;
+  shape.scatter = cfg_.engine.scatter;
+  shape.segment_bytes = cfg_.engine.segment_bytes ? cfg_.engine.segment_bytes : default_segment_bytes();
+  shape.queues = cfg_.rx_queues;  // resolved: the layout's
+  shape.range_bytes = cfg_.engine.range_bytes;  // 0: range_entries_of's default
+  shape.local_rounds = cfg_.engine.local_rounds;
+  shape.degree_order = cfg_.degree_order;
+  AppFootprint loaded = app;
+  loaded.symmetrize |= cfg_.undirected;  // --undirected doubles the edges like the program's own rule
+  check_memory(estimate_node_memory(shape, loaded), held, memory_limit(), what);
+}
+
+double Node::line_rate_gbps() const {
+  if (cfg_.engine.line_rate_gbps > 0) return cfg_.engine.line_rate_gbps;
+  return dp_->link_speed_gbps() > 0 ? dp_->link_speed_gbps() : 10.0;
+}
+
+uint64_t peak_rss_bytes() {
+  struct rusage ru{};
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+  return static_cast<uint64_t>(ru.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+}  // namespace wg

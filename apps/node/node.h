@@ -1,0 +1,67 @@
+// One wiregraph node, assembled once from one Config: its DPDK resources
+// (ports first, so links come up while the other nodes start) and the input
+// it loads its share of; apps/node/run_program.h then runs the loader and the
+// program on one runtime and writes the outputs. The node binary
+// (apps/main.cc), the engine tests and the benchmarks all build nodes this way.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "compute/graph/graph_input.h"
+#include "compute/engine/lcore_layout.h"
+#include "compute/engine/memory_budget.h"
+#include "config/options.h"
+#include "dataplane/dataplane.h"
+
+namespace wg {
+
+class Node {
+ public:
+  // The EAL must be initialised. config.domains == 0 is resolved to the
+  // machine's NUMA node count, config.rx_queues == 0 to the layout's
+  // accumulator lcores. Throws ConfigError for --roles that do not fit the
+  // EAL's lcores.
+  explicit Node(const Config& config);
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  const Config& config() const { return cfg_; }
+  Dataplane& dataplane() { return *dp_; }
+  // Which lcore runs which role (--roles over the EAL's lcores).
+  const LcoreLayout& layout() const { return layout_; }
+
+  // --graph as an input (a file or the generator), with --ids. Throws
+  // GraphError for a bad kron: spec or a compressed file name.
+  GraphInput input() const {
+    GraphInput in = GraphInput::from_spec(cfg_.graph, cfg_.format, cfg_.undirected);
+    in.sparse_ids = cfg_.sparse_ids;
+    return in;
+  }
+
+  // What this node may allocate: read_memory_limit(), shared with the other
+  // nodes of the job on this host (WIREGRAPH_NODES_PER_HOST, set by
+  // scripts/wiregraph-cluster).
+  MemoryLimit memory_limit() const;
+  // The estimate for `shape` (P, K, --scatter, --segment-kib, --rx-queues,
+  // --range-kib and --local-rounds filled in from the configuration), less `held` bytes already allocated, checked
+  // against memory_limit(); `what` starts the error. Throws MemoryBudgetError.
+  void check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) const;
+
+  // The line rate the report compares with: --line-rate, else the port's, else 10.
+  double line_rate_gbps() const;
+
+ private:
+  LcoreLayout layout_;
+  Config cfg_;
+  std::unique_ptr<Dataplane> dp_;
+};
+
+// Dataplane settings of a node: pools, ports' validation context.
+DataplaneOptions dataplane_options(const Config& c);
+
+// The process's largest resident set so far, in bytes (getrusage).
+uint64_t peak_rss_bytes();
+
+}  // namespace wg

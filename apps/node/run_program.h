@@ -1,0 +1,276 @@
+// A program's run on an assembled node (apps/node/node.h): one runtime, two
+// phases. The loader gives the node its share of the graph
+// (compute/load/graph_loader.h), then the program's engine runs on it; run_program
+// reports and writes the outputs. The only code instantiated per program
+// outside compute/engine/engine.h and compute/engine/worker.h.
+#pragma once
+
+#include <cinttypes>
+#include <cstdio>
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "compute/engine/engine.h"
+#include "compute/graph/graph_input.h"
+#include "compute/load/graph_loader.h"
+#include "compute/load/id_lookup.h"
+#include "compute/engine/lcore_layout.h"
+#include "compute/partition/partition.h"
+#include "compute/engine/range_plan.h"
+#include "compute/engine/superstep_runtime.h"
+#include "compute/engine/vertex_program.h"
+#include "reliability/membership.h"
+#include "reliability/transport.h"
+#include "compute/report/run_report.h"
+#include "apps/node/node.h"
+#include "apps/node/graphalytics_output.h"
+#include "apps/node/outputs.h"
+
+namespace wg {
+
+// What runs a program: Engine<Prog>, or the program's own driver (Prog::Driver,
+// e.g. LCC's) built from the same arguments.
+template <class Prog>
+struct DriverFor {
+  using type = Engine<Prog>;
+};
+template <class Prog>
+  requires requires { typename Prog::Driver; }
+struct DriverFor<Prog> {
+  using type = typename Prog::Driver;
+};
+
+template <VertexProgram Prog>
+struct RunResult {
+  LocalGraph graph;                          // this node's part
+  std::vector<typename Prog::Value> values;  // by slot: graph.global_id(i) is the vertex
+  // Labels (WCC, CDLP) as original ids, by slot, when the loader mapped the
+  // input's ids (a Graphalytics graph, --ids sparse; compute/load/id_lookup.h);
+  // else empty.
+  std::vector<int64_t> label_ids;
+  RunReport report;
+};
+
+// The error of a run that failed after it told the peers (ABORT).
+class RuntimeFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What every node of the job must agree on before anything is loaded.
+template <VertexProgram Prog>
+JobIdentity job_identity(const Config& cfg, const GraphInput& input) {
+  const InputIdentity in = identify_input(input);
+  return JobIdentity{program_id(Prog::kTraits.name), cfg.params_digest(), in.kind, in.size, in.digest, &describe_input};
+}
+
+// What the input declares (a header, a binary file's length, the generator's
+// spec) against what this node may use, before anything is read or sent. An
+// edge list declares nothing: the loader checks it once its edges are in.
+template <VertexProgram Prog>
+void check_declared_memory(const Node& node, const GraphInput& input) {
+  const Config& cfg = node.config();
+  const DeclaredSize d = declared_input_size(input);
+  if (d.vertices == 0 && d.edges == 0) return;
+  const bool doubled = cfg.undirected || Prog::kTraits.graph.symmetrize;
+  const uint64_t edges = doubled && d.edges <= UINT64_MAX / 2 ? 2 * d.edges : d.edges;
+  node.check_memory_for(balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains), footprint_of<Prog>(), 0,
+                        input.spec + ": " + d.what);
+}
+
+inline uint32_t max_range_size(const LocalGraph& g) {
+  uint32_t m = 0;
+  for (unsigned d = 0; d < g.domains; ++d) m = std::max(m, g.domain_size(d));
+  return m;
+}
+
+// What the node prints once its share is loaded.
+inline void announce_graph(const Config& cfg, const LoadReport& load, const LocalGraph& lg, const LcoreLayout& layout,
+                           const char* steering) {
+  std::printf("graph: %lu vertices, %lu edges%s (fingerprint 0x%016lx); this node read %.1f MB and holds %u "
+              "vertices, %lu out-edges; loaded in %.3f s\n",
+              static_cast<unsigned long>(load.num_vertices), static_cast<unsigned long>(load.num_edges),
+              load.weighted ? " (weighted)" : "", static_cast<unsigned long>(load.fingerprint), load.bytes_read / 1e6,
+              lg.num_local, static_cast<unsigned long>(local_out_edges(lg)), load.seconds);
+  if (load.num_vertices == 0 || load.num_edges == 0)
+    std::fprintf(stderr, "wiregraph: warning: %s has no %s: every vertex keeps its initial value\n", cfg.graph.c_str(),
+                 load.num_vertices == 0 ? "vertices" : "edges");
+  std::printf("%s", format_partition_report(load.partition).c_str());
+  std::printf("roles: %s\n", layout.describe().c_str());
+  const unsigned numa = lg.numa_count();
+  std::printf("accumulation: %u range%s of up to %u vertices in %u NUMA domain%s, over %u receive queue%s",
+              lg.domains, lg.domains == 1 ? "" : "s", max_range_size(lg), numa, numa == 1 ? "" : "s",
+              layout.queues, layout.queues == 1 ? "" : "s");
+  if (layout.queues > 1) {
+    for (unsigned q = 0; q < layout.queues; ++q) {
+      unsigned first = UINT32_MAX, last = 0;
+      for (unsigned r = 0; r < lg.domains; ++r)
+        if (lg.range_queue.empty() ? q == 0 : lg.range_queue[r] == q) first = std::min(first, r), last = r;
+      if (first != UINT32_MAX) std::printf("%squeue %u: ranges %u-%u", q ? "; " : " (", q, first, last);
+    }
+    std::printf(")");
+  }
+  std::printf("; steering: %s\n", steering);
+  std::fflush(stdout);
+}
+
+// Loads this node's share of `input` and runs the program `make(V)` (or
+// `make(V, source)`, the dense id of --source) returns on it. A failure is
+// sent to the peers (ABORT) and rethrown: ConfigError as itself (exit status
+// 2), anything else as RuntimeFailure.
+template <VertexProgram Prog, class Make>
+RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make, bool announce) {
+  const Config& cfg = node.config();
+  EngineOptions eo = cfg.engine;
+  eo.line_rate_gbps = node.line_rate_gbps();
+  const LcoreLayout& layout = node.layout();
+  Dataplane& dp = node.dataplane();
+  Transport transport(dp, cfg.transport);
+  // Destroyed in reverse order: the runtime (its lcores stopped) before the
+  // drivers its network role folds into (the engine, the label lookup), and
+  // all before the graph they read (also on the error path, where the runtime
+  // still runs while the peers are told).
+  RunResult<Prog> out;
+  std::unique_ptr<typename DriverFor<Prog>::type> engine;
+  std::unique_ptr<IdLookup> lookup;
+  std::unique_ptr<SuperstepRuntime> runtime;
+  auto tell_peers = [&](const std::string& what) {
+    if (runtime) runtime->abort(what);
+    else Membership::abort_cluster(dp, "node " + std::to_string(cfg.rank) + ": " + what);
+  };
+  try {
+    const auto started = std::chrono::steady_clock::now();
+    check_declared_memory<Prog>(node, input);
+    runtime = std::make_unique<SuperstepRuntime>(eo, job_identity<Prog>(cfg, input), dp, transport, layout, cfg.rank, cfg.nodes);
+    LoadReport load;
+    runtime->start();
+    LoadOptions lo = load_options(Prog::kTraits.graph, cfg.undirected, cfg.domains, cfg.domain_metis, cfg.degree_order);
+    lo.progress = announce && !eo.quiet;
+    lo.crash_in_shuffle = eo.crash_in_load;
+    const bool mapped_ids = input.kind == GraphInput::Kind::kGraphalytics ||
+                            (input.kind == GraphInput::Kind::kFile && input.sparse_ids);
+    if (mapped_ids && Prog::kTraits.uses_source) lo.source = cfg.source_id;  // the loader maps it
+    lo.check_memory = [&node, &cfg](const HeldShape& h) {
+      NodeShape shape;
+      shape.vertices = h.vertices;
+      shape.held_edges = shape.out_edges = h.held_edges;
+      shape.in_edges = std::max<uint64_t>(h.held_edges, h.edges / cfg.nodes);  // in-edges are not known yet
+      node.check_memory_for(shape, footprint_of<Prog>(), h.held_bytes, h.what);
+    };
+    out.graph = load_graph_share(*runtime, dp, input, lo, layout, &load);
+    const LocalGraph& lg = out.graph;
+    const VertexId source = load.source ? *load.source : cfg.source;
+    if (Prog::kTraits.uses_source && !mapped_ids && cfg.source >= load.num_vertices)
+      throw ConfigError("--source " + std::to_string(cfg.source) + " is not a vertex of " + cfg.graph + " (it has " +
+                        std::to_string(load.num_vertices) + " vertices)");
+    // Ranges of Σ that stay in cache, owned by the receive queues
+    // (compute/engine/range_plan.h), planned alike on every node.
+    split_into_ranges(out.graph, plan_ranges(out.graph.node_domain_offset, layout.queues,
+                                             range_entries_of(eo.range_bytes, largest_node_slots(out.graph.node_domain_offset),
+                                                              sizeof(typename Prog::Message))));
+    if (announce) announce_graph(cfg, load, lg, layout, dp.ports().steering_summary().c_str());
+    const auto n = static_cast<VertexId>(load.num_vertices);
+    if constexpr (requires { typename Prog::Driver; })
+      engine = std::make_unique<typename Prog::Driver>(eo, dp, lg, layout);
+    else if constexpr (std::is_invocable_v<Make, VertexId, VertexId>)
+      engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(n, source));
+    else
+      engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(n));
+    const auto t0 = std::chrono::steady_clock::now();
+    const double cpu0 = process_cpu_seconds();
+    out.report.steps = runtime->run_phase(*engine, PhaseOptions{"the computation", !eo.quiet, eo.crash_at_superstep});
+    out.report.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.report.compute_cpu_seconds = process_cpu_seconds() - cpu0;
+    if constexpr (Prog::kTraits.value_kind == ValueKind::kLabel) {
+      // Labels are dense ids: their original ids come from their owners
+      // (dense ids follow the original ids' order, so the smallest label is
+      // the smallest original id either way).
+      if (!lg.original_id.empty()) {
+        const std::vector<typename Prog::Value>& labels = engine->values();
+        lookup = std::make_unique<IdLookup>(dp, lg, layout.workers(),
+                                            std::vector<uint32_t>(labels.begin(), labels.end()));
+        runtime->run_phase(*lookup, PhaseOptions{"the label lookup", false, -1});
+        out.label_ids.reserve(labels.size());
+        for (const uint32_t label : labels) out.label_ids.push_back(lookup->original(label));
+        lookup.reset();  // the phase is over: the runtime has let it go
+      }
+    }
+    runtime->finish(*engine, out.report);
+    out.report.makespan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    out.report.rank = cfg.rank;
+    out.report.nodes = cfg.nodes;
+    out.report.line_rate_gbps = eo.line_rate_gbps;
+    out.report.discovery_seconds = runtime->discovery_seconds();
+    out.report.load_seconds = load.seconds;
+    out.report.load = load;
+    out.report.partition_json = partition_report_json(load.partition);
+    out.report.peak_rss_bytes = peak_rss_bytes();
+    out.values = engine->values();
+    runtime.reset();
+    engine.reset();
+    return out;
+  } catch (const ConfigError& e) {
+    tell_peers(e.what());
+    throw;
+  } catch (const std::exception& e) {
+    // Tell the other nodes now (they may still be discovering us), so they
+    // stop with this reason instead of timing out.
+    tell_peers(e.what());
+    throw RuntimeFailure(e.what());
+  }
+}
+
+// The node binary's run: compute, print the totals, write --out. Returns
+// the exit code (errors are printed and sent to the peers).
+template <VertexProgram Prog>
+int run_program(Node& node) {
+  const Config& cfg = node.config();
+  RunResult<Prog> r;
+  try {
+    r = compute_on_node<Prog>(node, node.input(),
+                              [&cfg](VertexId n, VertexId source) {
+                                ProgramParams p = cfg.params();
+                                p.source = source;
+                                return Prog::make(p, n);
+                              },
+                              true);
+  } catch (const ConfigError& e) {
+    std::fprintf(stderr, "wiregraph: error: node %u: %s\n", cfg.rank, e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "wiregraph: error: node %u: %s\n", cfg.rank, e.what());
+    return 1;
+  }
+  print_run_totals(r.report);
+  print_fault_counts(r.report);
+  if (cfg.rank == 0 && Prog::kTraits.ranks_top) print_top(r.report);
+  if (!cfg.out_dir.empty()) {
+    write_outputs(cfg, r.report, [&](std::FILE* f) {
+      const std::vector<int64_t>& original = r.graph.original_id;
+      for (uint32_t i = 0; i < r.graph.num_local; ++i) {
+        if (original.empty())
+          std::fprintf(f, "%u ", r.graph.global_id(i));
+        else
+          std::fprintf(f, "%" PRId64 " ", original[i]);
+        if (cfg.graphalytics_output)
+          write_graphalytics_value<Prog>(f, r.values[i], [&](uint32_t label) {
+            return r.label_ids.empty() ? int64_t{label} : r.label_ids[i];
+          });
+        else if (Prog::kTraits.value_kind == ValueKind::kLabel && !r.label_ids.empty())
+          std::fprintf(f, "%" PRId64, r.label_ids[i]);
+        else
+          Prog::print_value(f, r.values[i]);
+        std::fputc('\n', f);
+      }
+    });
+  }
+  return 0;
+}
+
+}  // namespace wg

@@ -1,0 +1,170 @@
+// Engine<Prog>: the part of a node that depends on the vertex program, and
+// nothing else. It owns the vertex values, the two Σ arrays per NUMA domain
+// (by superstep parity) and the workers (each with its slice's frontier), and answers
+// the program-independent runtime (compute/engine/superstep_runtime.h) through ProgramDriver:
+// one virtual call per worker and superstep or per received bucket, while
+// apply, scatter and ⊕ inline into the loops of Worker<Prog> and the
+// accumulators.
+//
+// Ownership: worker w writes its slice of values_ (and its own frontier) and
+// reads (and resets) its slice of Σ[s&1]; accumulator role q folds into the
+// ranges of Σ[(t+1)&1] that queue q owns (see the superstep protocol in
+// compute/engine/superstep_runtime.h).
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "compute/engine/accumulator.h"
+#include "compute/engine/engine_options.h"
+#include "compute/engine/lcore_layout.h"
+#include "compute/partition/partition.h"
+#include "compute/engine/program_driver.h"
+#include "compute/engine/vertex_program.h"
+#include "compute/engine/worker.h"
+#include "dataplane/dataplane.h"
+#include "numa/placement.h"
+
+namespace wg {
+
+template <VertexProgram Prog>
+class Engine final : public ProgramDriver {
+ public:
+  using Value = typename Prog::Value;
+  using Message = typename Prog::Message;
+  using Aggregate = typename Prog::Aggregate;
+  using Accumulator = typename AccumulatorFor<Prog>::type;
+  using Record = wire::RecordOf<Message>;
+
+  // g's domains are its accumulation ranges (compute/engine/range_plan.h: each
+  // within one NUMA domain, owned by receive queue g.range_queue[d]), or its
+  // NUMA domains if it was not split (then all on queue 0).
+  Engine(const EngineOptions& opt, Dataplane& dp, const LocalGraph& g, const LcoreLayout& layout, Prog prog)
+      : g_(g), prog_(prog), values_(g.num_local),
+        routes_(g.range_queue.empty() ? QueueRoutes(dp.queue_count(), std::vector<uint8_t>(g.domains, 0))
+                                      : QueueRoutes(dp.queue_count(), g.range_queue)) {
+    // A range's accumulators and vertex values live on the NUMA node of its
+    // domain when the machine has it (workers of domain d and the
+    // accumulators of its queues use them).
+    for (unsigned d = 0; d < g.domains; ++d) {
+      const unsigned numa = g.numa_of(d);
+      const PreferredDomain on(numa);
+      for (auto& parity : sigma_) parity.emplace_back(g, d);
+      place_on_domain(values_.data() + g.domain_offset[d], g.domain_size(d) * sizeof(Value), numa);
+    }
+    if constexpr (prepares<Prog>()) prog_.prepare(node_figures(g));
+    const size_t segment = opt.segment_bytes ? opt.segment_bytes : default_segment_bytes();
+    for (const auto& [lo, hi] : worker_slices(g, layout.workers()))
+      workers_.push_back(std::make_unique<Worker<Prog>>(dp, g, prog_, lo, hi, opt.scatter, segment, opt.local_rounds));
+    // One lcore owns both the only worker and every accumulator: same-node
+    // records need no bucket (see worker.h).
+    if (!layout.split()) workers_[0]->fold_locally(&sigma_[0], &sigma_[1]);
+  }
+
+  // Per-vertex results, by slot (LocalGraph::global_id gives the vertex).
+  const std::vector<Value>& values() const { return values_; }
+
+  // ---- ProgramDriver --------------------------------------------------------
+  unsigned workers() const override { return static_cast<unsigned>(workers_.size()); }
+
+  void apply(unsigned w, const StepControl& c, const Stall& stall) override {
+    StepInfo<Aggregate> info{c.superstep, c.phase, g_.num_vertices, {}};
+    std::memcpy(&info.aggregate, c.aggregate.data(), sizeof(Aggregate));
+    workers_[w]->apply(info, values_, sigma_[c.superstep & 1], stall);
+  }
+  void scatter(unsigned w, const StepControl& c, const Stall& stall) override {
+    workers_[w]->scatter(c.superstep, c.epoch, stall);
+  }
+  const StepStats& worker_stats(unsigned w) const override { return workers_[w]->stats(); }
+  AggregateBytes worker_aggregate(unsigned w) const override { return to_bytes(workers_[w]->aggregate()); }
+  uint64_t buckets_to(unsigned w, unsigned node, unsigned queue) const override {
+    return workers_[w]->ring().buckets_to(node, queue);
+  }
+  uint64_t records_to(unsigned w, unsigned node, unsigned queue) const override {
+    return workers_[w]->ring().records_to(node, queue);
+  }
+  uint64_t folded_directly(unsigned w) const override { return workers_[w]->folded_directly(); }
+  uint64_t direct_overflows(unsigned w) const override { return workers_[w]->direct_overflows(); }
+
+  unsigned record_bytes() const override { return sizeof(Record); }
+  const QueueRoutes& routes() const override { return routes_; }
+  unsigned domains() const override { return g_.domains; }
+  uint32_t domain_size(unsigned d) const override { return g_.domain_size(d); }
+  // A separate pass vectorises and keeps the fold loop free of branches.
+  uint32_t max_index(const uint8_t* records, unsigned count) const override {
+    const Record* r = reinterpret_cast<const Record*>(records);
+    uint32_t m = 0;
+    for (unsigned i = 0; i < count; ++i) m = r[i].index > m ? r[i].index : m;
+    return m;
+  }
+  // Gather on receive: Σ[(t+1)&1] of domain d, [i] ⊕= value, for records of
+  // superstep t (i is the index within the domain).
+  bool fold(const uint8_t* records, unsigned count, uint32_t t, unsigned d) override {
+    return sigma_[(t + 1) & 1][d].fold(reinterpret_cast<const Record*>(records), count);
+  }
+
+  void merge(AggregateBytes& into, const AggregateBytes& from) const override {
+    Aggregate a = from_bytes(into);
+    Prog::merge(a, from_bytes(from));
+    into = to_bytes(a);
+  }
+  // Between supersteps (no worker runs): workers copy prog_ at their next apply.
+  Decision decide(uint32_t s, uint32_t phase, uint64_t active, const AggregateBytes& aggregate) override {
+    return prog_.next(StepOutcome<Aggregate>{s, phase, active, from_bytes(aggregate)});
+  }
+
+  std::vector<wire::TopEntry> top(unsigned k) const override {
+    std::vector<uint32_t> order(g_.num_local);
+    for (uint32_t i = 0; i < g_.num_local; ++i) order[i] = i;
+    k = std::min<unsigned>(k, g_.num_local);
+    std::partial_sort(order.begin(), order.begin() + k, order.end(), [this](uint32_t a, uint32_t b) {
+      const double ka = Prog::sort_key(values_[a]), kb = Prog::sort_key(values_[b]);
+      return ka != kb ? ka > kb : a < b;
+    });
+    std::vector<wire::TopEntry> out;
+    // Named as the input names them (the original ids, when the loader mapped them).
+    for (unsigned j = 0; j < k; ++j) {
+      const uint32_t s = order[j];
+      out.push_back({g_.original_id.empty() ? int64_t{g_.global_id(s)} : g_.original_id[s], Prog::sort_key(values_[s])});
+    }
+    return out;
+  }
+
+ private:
+  static_assert(std::is_trivially_copyable_v<Aggregate> && sizeof(Aggregate) <= sizeof(AggregateBytes));
+  static NodeGraphFigures node_figures(const LocalGraph& g) {
+    NodeGraphFigures f;
+    for (const EdgeBlock& b : g.blocks) {
+      f.out_edges += b.num_edges();
+      if (b.weights.empty())
+        f.weight_sum += b.num_edges();
+      else
+        for (uint32_t w : b.weights) f.weight_sum += w;
+    }
+    return f;
+  }
+  static AggregateBytes to_bytes(const Aggregate& a) {
+    AggregateBytes b{};
+    std::memcpy(b.data(), &a, sizeof a);
+    return b;
+  }
+  static Aggregate from_bytes(const AggregateBytes& b) {
+    Aggregate a;
+    std::memcpy(&a, b.data(), sizeof a);
+    return a;
+  }
+
+  const LocalGraph& g_;
+  Prog prog_;  // next() may update it between supersteps; workers read it in apply
+  std::vector<Value> values_;    // workers, each its slice
+  // Per superstep parity, one accumulator per NUMA domain: the network role
+  // folds into [(t+1)&1][d]; workers take from [s&1][d].
+  std::vector<Accumulator> sigma_[2];
+  const QueueRoutes routes_;
+  std::vector<std::unique_ptr<Worker<Prog>>> workers_;
+};
+
+}  // namespace wg

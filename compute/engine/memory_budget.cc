@@ -1,0 +1,191 @@
+#include "compute/engine/memory_budget.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "compute/engine/range_plan.h"
+
+namespace wg {
+
+namespace {
+
+// Saturating arithmetic: a header may declare 2^64 - 1 edges.
+uint64_t mul(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+uint64_t add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+template <class... T>
+uint64_t sum(uint64_t a, T... rest) {
+  ((a = add(a, rest)), ...);
+  return a;
+}
+uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+// An edge the loader holds until the build (compute/load/load_records.h EdgeStore).
+constexpr uint64_t kHeldEdge = 8, kHeldWeightedEdge = 12, kHeldRealWeightedEdge = 20;
+
+// A weight per edge in the CSR and the dense copy.
+uint64_t weight_bytes(const AppFootprint& app) { return app.real_weights ? 8 : app.weights ? 4 : 0; }
+
+// This node's CSR (compute/partition/partition.h LocalGraph) with `groups` edge blocks
+// (destination node x domain, or x range once split): degrees (and, with K >
+// 1 or degree order, the slot -> vertex table) per local vertex; a target (and weight) per
+// out-edge; a source and an offset per (source, block) pair with edges, at
+// most one per out-edge and one per local vertex and block.
+uint64_t local_graph_bytes(const NodeShape& s, uint64_t local_v, uint64_t weight_bytes, uint64_t groups) {
+  const uint64_t pairs = std::min(s.out_edges, mul(local_v, groups));
+  return sum(mul(local_v, s.domains > 1 || s.degree_order ? 12 : 8), mul(s.out_edges, 4 + weight_bytes), mul(pairs, 12),
+             mul(groups, 64));
+}
+
+// Accumulation ranges per node (compute/engine/range_plan.h): each of a balanced
+// node's K domains cut into ranges of range_bytes of messages, a whole number
+// per owning queue.
+uint64_t ranges_per_node(const NodeShape& s, uint64_t local_v, unsigned message_bytes) {
+  const unsigned K = std::max(s.domains, 1u);
+  const uint32_t entries = range_entries_of(s.range_bytes, local_v, message_bytes);
+  const std::vector<std::vector<unsigned>> owners = domain_owners(K, std::max(s.queues, 1u));
+  uint64_t ranges = 0;
+  for (unsigned d = 0; d < K; ++d)
+    ranges = add(ranges, ranges_in_domain(ceil_div(local_v, K), static_cast<unsigned>(owners[d].size()), entries));
+  return ranges;
+}
+
+}  // namespace
+
+NodeShape balanced_shape(uint64_t vertices, uint64_t edges, unsigned nodes, unsigned domains) {
+  NodeShape s;
+  s.vertices = vertices;
+  s.held_edges = s.out_edges = s.in_edges = ceil_div(edges, std::max(nodes, 1u));
+  s.nodes = nodes;
+  s.domains = domains;
+  return s;
+}
+
+uint64_t MemoryNeed::peak() const { return std::max({load, build, run}); }
+
+MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
+  const unsigned P = std::max(s.nodes, 1u), K = std::max(s.domains, 1u);
+  const uint64_t local_v = ceil_div(s.vertices, P);
+  const uint64_t whole =
+      mul(s.held_edges, app.real_weights ? kHeldRealWeightedEdge : app.weights ? kHeldWeightedEdge : kHeldEdge);
+  // The CSR as built (a block per destination node and domain), and as the
+  // run holds it (a block per destination node and range).
+  const uint64_t csr = local_graph_bytes(s, local_v, weight_bytes(app), uint64_t{P} * K);
+  const uint64_t ranges = ranges_per_node(s, local_v, app.message_bytes);
+  const uint64_t groups = mul(P, ranges);
+  const uint64_t csr_ranges = local_graph_bytes(s, local_v, weight_bytes(app), groups);
+  MemoryNeed need;
+  need.ranges = ranges;
+
+  // Load: the held edges (symmetrising routes both directions: the caller's
+  // held_edges counts them).
+  need.load = whole;
+
+  // Build: the counting sort's per-(group, local vertex) cursors, or the
+  // partition report's work and prefix sums (17 B per local vertex) after them;
+  // with K > 1 the slot map (5 B per global vertex) first, and before the CSR,
+  // for each node in turn, an unweighted CSR with its cursors and the METIS
+  // graph (adjacency, pair weights, staging: about 24 B per local edge and 16
+  // per local vertex).
+  const uint64_t cursors = std::max(mul(mul(local_v, uint64_t{P} * K), 8), mul(local_v, 17));
+  const uint64_t slot_map = K > 1 ? mul(s.vertices, 5) : 0;
+  uint64_t planning = 0;
+  if (K > 1) {
+    NodeShape one = s;
+    one.domains = 1;
+    planning = sum(slot_map, local_graph_bytes(one, local_v, 0, P), mul(mul(local_v, P), 8),
+                   mul(s.out_edges, 24), mul(local_v, 16));
+  }
+  need.build = add(whole, std::max(planning, sum(slot_map, csr, cursors)));
+  // With K > 1 the CSR is built again by slot from the first one, the held
+  // edges gone; degree order with K = 1 renumbers it in place
+  // (compute/partition/slot_renumber.h): every node's slot table (4 B per vertex), a
+  // block copied at a time (a balanced share of the out-edges) and the
+  // per-slot vectors' copies.
+  const uint64_t node_block = ceil_div(s.out_edges, P);
+  if (K > 1)
+    need.build = std::max(need.build, sum(slot_map, csr, csr, cursors));
+  else if (s.degree_order)
+    need.build = std::max(need.build, sum(csr, mul(s.vertices, 4), mul(node_block, 4 + weight_bytes(app)),
+                                          mul(std::min(node_block, local_v), 12), mul(local_v, 16)));
+  // Then the split into ranges (split_into_ranges), the held edges gone: the
+  // blocks by range, and the (node, domain) block being split beside them
+  // (a balanced share of the out-edges).
+  const uint64_t block_edges = ceil_div(s.out_edges, uint64_t{P} * K);
+  const uint64_t block = sum(mul(block_edges, 4 + weight_bytes(app)), mul(std::min(block_edges, local_v), 12), 64);
+  need.build = std::max(need.build, add(csr_ranges, block));
+
+  need.local_graph = csr_ranges;
+  if (app.own_driver) {
+    // Run: the CSR and what the program's own driver holds.
+    need.run = sum(csr_ranges, mul(add(s.out_edges, s.in_edges), app.driver.bytes_per_neighbour),
+                   mul(local_v, app.driver.bytes_per_local_vertex), mul(s.vertices, app.driver.bytes_per_vertex));
+    return need;
+  }
+
+  // Run: the engine's values and two accumulators (scalar: a message per
+  // vertex; slots: an 8-byte offset, a 4-byte fill count and a message per
+  // in-edge), the workers' scatter values, two bytes per vertex for the
+  // frontier (a bit and, while small, a list of a quarter of the slice) and
+  // the delta-stepping schedule's bitmaps, each source's list of blocks (an
+  // 8-byte entry per (source, group) pair and an 8-byte offset per vertex:
+  // compute/engine/source_blocks.h) with room to group an eighth of those pairs
+  // (compute/engine/blocked_frontier.h), and the dense copy.
+  const uint64_t source_groups = std::min(s.out_edges, mul(local_v, groups));
+  uint64_t engine = sum(mul(local_v, app.value_bytes + 2 + app.message_bytes + 8),  // + scatter values, offsets
+                        mul(source_groups, 8), mul(grouped_capacity(source_groups), app.grouped_bytes));
+  // Applying early (--local-rounds on): a message per vertex and a bit
+  // (compute/engine/own_messages.h).
+  if (app.early && s.local_rounds) engine = sum(engine, mul(local_v, app.message_bytes), ceil_div(local_v, 8));
+  if (app.slots)
+    engine = sum(engine, mul(2, sum(mul(local_v, 12), mul(s.in_edges, app.message_bytes))));
+  else
+    engine = add(engine, mul(local_v, 2 * app.message_bytes));
+  // SSSP in auto mode: no dense copy (it never pulls unless forced), but a
+  // message and a destination per vertex of the largest block to another
+  // node, to combine a big superstep's records (compute/engine/worker.h,
+  // scatter_combined): a balanced node's count.
+  const bool splits_auto = app.light_first && s.scatter == ScatterMode::kAuto;
+  if (splits_auto) engine = add(engine, mul(local_v, app.message_bytes + 4));
+  uint64_t dense = 0;
+  if (!app.slots && !app.real_weights && s.scatter != ScatterMode::kSparse && !splits_auto) {
+    // A source (and weight) per edge; a target and an offset per (segment,
+    // destination) pair, at most one per edge.
+    const uint64_t per_segment = std::max<uint64_t>(s.segment_bytes / app.message_bytes, 1);
+    const uint64_t segments = ceil_div(local_v, per_segment);
+    const uint64_t pairs = std::min(s.out_edges, mul(segments, s.vertices));
+    dense = sum(mul(s.out_edges, 4 + weight_bytes(app)), mul(pairs, 12));
+    // BFS: a bit per destination of every group it sends to, and the
+    // positions a bottom-up step still visits (at most one per pair).
+    if (app.levels) engine = sum(engine, ceil_div(s.vertices, 8), mul(pairs, 4));
+  }
+  // SSSP: a target and a weight per edge, light first, a light-edge count
+  // per (source, group) pair and an edge class per vertex.
+  uint64_t light_first = 0;
+  if (app.light_first)
+    light_first = sum(mul(s.out_edges, 8), mul(std::min(s.out_edges, mul(local_v, groups)), 4), local_v);
+  need.run = sum(csr_ranges, engine, dense, light_first);
+  need.dense = dense;
+  need.light_first = light_first;
+  return need;
+}
+
+std::string MemoryNeed::describe() const {
+  return format_bytes(peak()) + " (loading " + format_bytes(load) + ", partitioning " + format_bytes(build) +
+         ", computing " + format_bytes(run) + ")";
+}
+
+void check_memory(const MemoryNeed& need, uint64_t held, const MemoryLimit& limit, const std::string& what) {
+  const uint64_t more = need.peak() > held ? need.peak() - held : 0;
+  if (more <= limit.bytes) return;
+  const std::string holding = held > 0 ? ", " + format_bytes(held) + " of it already held," : "";
+  throw MemoryBudgetError(what + ": this node would need about " + need.describe() + " of memory" + holding +
+                          " but may use " + (held > 0 ? "only " : "") + format_bytes(limit.bytes) +
+                          (held > 0 ? " more" : "") + " (" + limit.source +
+                          "); use more nodes (--nodes), a machine with more memory or a smaller graph");
+}
+
+}  // namespace wg

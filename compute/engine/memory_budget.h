@@ -1,0 +1,129 @@
+// What a node will need in memory for a graph, estimated from V and E
+// (declared by a file's header, or observed after loading) before it is
+// spent, and the check that refuses a run that cannot fit with an error
+// naming both numbers (compute/graph/memory_limit.h says what the machine allows).
+//
+// The estimate follows the structures a node builds, byte for byte per vertex
+// and per edge (allocator overheads and DPDK's own memory, reserved at EAL
+// start, are not counted), in three phases of which the largest is the peak:
+//   load   - the edges this node holds once they have arrived (its share of
+//            the graph after the shuffle, compute/load/graph_loader.h): 8 B each,
+//            12 when the program keeps weights, 20 when they are real (doubles)
+//   build  - those edges + this node's CSR (compute/partition/partition.h) + the
+//            counting sort's cursors (8 B per (destination group, local
+//            vertex)) or, with K > 1 domains, the slot map and one node's
+//            METIS graph; with K > 1 or --vertex-order degree, the CSR
+//            renumbered by slot beside the first one; then, the edges gone, the CSR regrouped by
+//            accumulation range (compute/engine/range_plan.h: a block per
+//            (destination node, range), split one block at a time)
+//   run    - the CSR by range + the engine (values, two accumulators per vertex or,
+//            for slot programs, two slot buffers of one message per in-edge)
+//            + the workers' scatter values, frontiers, their sources' lists
+//            of blocks and room to group a small frontier by block, and for
+//            programs that apply early (with --local-rounds on), an accumulator per vertex more
+//            and, for programs with a scalar ⊕ unless --scatter sparse or
+//            real weights, the dense copy of the edges (SSSP: only with
+//            --scatter dense; in auto mode a message and a destination per
+//            vertex to combine records at the sender instead); SSSP's light-first
+//            copy of the edges, BFS's reached bitmaps and bottom-up lists
+//            (compute/engine/worker.h). A program on its own driver (apps/lcc.h)
+//            holds what its DriverFootprint states instead of the engine's
+//            structures.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "compute/engine/accumulator.h"
+#include "compute/engine/blocked_frontier.h"
+#include "compute/engine/engine_options.h"
+#include "compute/engine/scatter_mode.h"
+#include "compute/engine/vertex_program.h"
+#include "compute/graph/memory_limit.h"
+
+namespace wg {
+
+// What a program's own driver (Prog::Driver, apps/node/run_program.h) holds
+// at its peak, instead of the engine's values, accumulators and dense copy.
+struct DriverFootprint {
+  unsigned bytes_per_neighbour = 0;     // per in- or out-edge of this node's vertices
+  unsigned bytes_per_local_vertex = 0;  // per vertex this node owns
+  unsigned bytes_per_vertex = 0;        // per vertex of the whole graph
+};
+
+// What a program's types and rules cost per vertex and per edge.
+struct AppFootprint {
+  unsigned value_bytes = 4;    // sizeof(Value): one per local vertex
+  unsigned message_bytes = 4;  // sizeof(Message): accumulators, scatter values, slots
+  bool slots = false;          // SlotAccumulator: every message kept, one slot per in-edge
+  bool weights = false;        // the CSR (and the dense copy) keeps edge weights
+  bool real_weights = false;   // ... as 8-byte doubles, sparse supersteps only (no dense copy)
+  bool symmetrize = false;     // the loader adds reverse edges (also --undirected)
+  bool levels = false;         // level-synchronous (BFS): reached bitmaps, bottom-up lists
+  bool light_first = false;    // splits light and heavy edges (SSSP): a light-first copy of the edges
+  bool early = false;          // applies early (SSSP): the workers fold their own vertices' messages
+  unsigned grouped_bytes = 12;  // an active (source, block) pair grouped by block (compute/engine/blocked_frontier.h)
+  bool own_driver = false;     // runs on Prog::Driver: `driver` instead of the engine's terms
+  DriverFootprint driver;
+};
+
+template <VertexProgram P>
+constexpr AppFootprint footprint_of() {
+  using Acc = typename AccumulatorFor<P>::type;
+  AppFootprint f{sizeof(typename P::Value), sizeof(typename P::Message),
+                 !std::is_same_v<Acc, ScalarAccumulator<P>>, P::kTraits.graph.weights,
+                 P::kTraits.graph.real_weights, P::kTraits.graph.symmetrize,
+                 declares_level_phases<P>(), splits_light_edges<P>(), declares_early_phases<P>()};
+  f.grouped_bytes = sizeof(typename BlockedFrontier<typename P::Message>::Item);
+  if constexpr (requires { P::Driver::kFootprint; }) {
+    f.own_driver = true;
+    f.driver = P::Driver::kFootprint;
+  }
+  return f;
+}
+
+// The graph as one node sees it, after the program's rules.
+struct NodeShape {
+  uint64_t vertices = 0;      // global V
+  uint64_t held_edges = 0;    // edges this node holds while loading (its out-edges, before duplicates go)
+  uint64_t out_edges = 0;     // out-edges of this node's vertices
+  uint64_t in_edges = 0;      // in-edges of this node's vertices
+  unsigned nodes = 1;         // P
+  unsigned domains = 1;       // K
+  ScatterMode scatter = ScatterMode::kAuto;
+  uint64_t segment_bytes = 1 << 20;  // scatter values per dense segment (--segment-kib)
+  unsigned queues = 1;               // receive queues (--rx-queues): each owns whole ranges
+  uint64_t range_bytes = 0;  // Σ per accumulation range (--range-kib; 0: range_entries_of's default)
+  bool local_rounds = false;         // --local-rounds: a program that applies early holds its own messages
+  bool degree_order = false;         // --vertex-order degree: slots renumbered as with K > 1
+};
+
+// The shape of a balanced node (E/P held, out- and in-edges each), for a
+// graph known only by its declared V and E (after the program's rules).
+NodeShape balanced_shape(uint64_t vertices, uint64_t edges, unsigned nodes, unsigned domains);
+
+struct MemoryNeed {
+  uint64_t load = 0, build = 0, run = 0;  // the phases' totals
+  uint64_t local_graph = 0;               // of which this node's CSR by range (run)
+  uint64_t ranges = 0;                    // accumulation ranges per node (one edge block per node and range)
+  uint64_t dense = 0;                     // and the dense copy of its edges (run)
+  uint64_t light_first = 0;               // and the light-first copy of its edges (run)
+  uint64_t peak() const;
+  std::string describe() const;  // "26.0 GiB (load 1.2 GiB, build 26.0 GiB, run 9.1 GiB)"
+};
+
+MemoryNeed estimate_node_memory(const NodeShape& shape, const AppFootprint& app);
+
+class MemoryBudgetError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws MemoryBudgetError naming `what`, the need and the limit, when the
+// need's peak, less the `held` bytes of it already allocated (and so no
+// longer in the limit), exceeds the limit.
+void check_memory(const MemoryNeed& need, uint64_t held, const MemoryLimit& limit, const std::string& what);
+
+}  // namespace wg

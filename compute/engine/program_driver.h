@@ -1,0 +1,80 @@
+// What the program-independent runtime (compute/engine/superstep_runtime.h) asks of the
+// program's engine (compute/engine/engine.h, Engine<Prog>): one virtual call per
+// worker and superstep, per received bucket, or per run, never per message.
+// Aggregates cross this boundary as bytes of the program's own Aggregate
+// type, so that END frames and the rank-order merge need no template.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "compute/engine/vertex_program.h"
+#include "dataplane/queue_routes.h"
+#include "dataplane/wire.h"
+#include "compute/report/run_report.h"
+
+namespace wg {
+
+using AggregateBytes = std::array<uint8_t, wire::kMaxAggregateBytes>;
+
+// Called by a worker every few buckets (starved = false: a chance to run the
+// network roles on a shared lcore) and when the pool is empty (starved =
+// true: make an mbuf come back, by running the network roles or waiting).
+using Stall = std::function<void(bool starved)>;
+
+struct StepControl {
+  uint32_t superstep = 0;      // the driver's own, from 0
+  uint32_t phase = 0;
+  AggregateBytes aggregate{};  // cluster-wide merge after the previous superstep
+  uint32_t epoch = 0;          // the runtime's superstep count: what buckets carry (compute/engine/superstep_runtime.h, "Phases")
+};
+
+class ProgramDriver {
+ public:
+  virtual ~ProgramDriver() = default;
+
+  virtual unsigned workers() const = 0;
+  // Worker w's apply (init at superstep 0), then its scatter, on the calling lcore.
+  virtual void apply(unsigned w, const StepControl& step, const Stall& stall) = 0;
+  virtual void scatter(unsigned w, const StepControl& step, const Stall& stall) = 0;
+  // Worker w's figures for the superstep it last ran.
+  virtual const StepStats& worker_stats(unsigned w) const = 0;
+  virtual AggregateBytes worker_aggregate(unsigned w) const = 0;
+  // Buckets and records worker w sent to the ranges of `node` that receive
+  // queue `queue` owns (routes()), this superstep: what END of flow (node,
+  // queue) announces; for this node, what accumulator `queue` must fold.
+  virtual uint64_t buckets_to(unsigned w, unsigned node, unsigned queue) const = 0;
+  virtual uint64_t records_to(unsigned w, unsigned node, unsigned queue) const = 0;
+  // Same-node records worker w folded itself (shared lcore only), and how
+  // many of its folds did not fit (slot accumulators).
+  virtual uint64_t folded_directly(unsigned w) const = 0;
+  virtual uint64_t direct_overflows(unsigned w) const = 0;
+
+  // Accumulator role routes().queue(d), per bucket of `count` records of the
+  // driver's superstep t for range d: the largest record index (checked
+  // against the range before folding), then the fold into Σ[(t+1)&1]. fold
+  // is false if a record did not fit (a slot accumulator's vertex got more
+  // messages than in-edges). Accumulators of different queues fold at once,
+  // into different ranges.
+  virtual unsigned record_bytes() const = 0;
+  // Which receive queue owns each range (a bucket's domain): the phase's
+  // routes, the same on every node (dataplane/queue_routes.h).
+  virtual const QueueRoutes& routes() const = 0;
+  virtual unsigned domains() const = 0;                 // a bucket's domain (its range) is below this
+  virtual uint32_t domain_size(unsigned d) const = 0;   // its records' indices are below this
+  virtual uint32_t max_index(const uint8_t* records, unsigned count) const = 0;
+  virtual bool fold(const uint8_t* records, unsigned count, uint32_t t, unsigned d) = 0;
+
+  // Rank-order merge of aggregates, and the program's decision after a
+  // superstep, taken on identical cluster-wide figures on every node (the
+  // program may keep some of them for its later supersteps).
+  virtual void merge(AggregateBytes& into, const AggregateBytes& from) const = 0;
+  virtual Decision decide(uint32_t superstep, uint32_t phase, uint64_t active, const AggregateBytes& aggregate) = 0;
+
+  // This node's k best vertices by the program's sort key (the end-of-run top).
+  virtual std::vector<wire::TopEntry> top(unsigned k) const = 0;
+};
+
+}  // namespace wg

@@ -1,0 +1,142 @@
+#include "compute/graph/graph_input.h"
+
+#include <cinttypes>
+#include <algorithm>
+#include <cstdio>
+
+#include "compute/graph/graph_formats.h"
+#include "compute/graph/input_bytes.h"
+#include "compute/graph/line_slice.h"
+
+namespace wg {
+
+namespace {
+
+bool compressed_name(const std::string& path) {
+  const std::string l = reader::lower(path);
+  return reader::ends_with(l, ".gz") || reader::ends_with(l, ".bz2") || reader::ends_with(l, ".xz") ||
+         reader::ends_with(l, ".zst");
+}
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
+  return buf;
+}
+
+}  // namespace
+
+GraphInput GraphInput::from_spec(const std::string& spec, GraphFormat format, bool undirected) {
+  GraphInput in;
+  in.spec = spec;
+  if (spec.rfind("kron:", 0) == 0) {
+    in.kind = Kind::kGenerator;
+    in.kron = parse_kronecker_spec(spec);
+    return in;
+  }
+  if (format == GraphFormat::kAuto && is_graphalytics_path(spec)) {
+    in.kind = Kind::kGraphalytics;
+    in.format = GraphFormat::kEdgeList;  // its lines are edge-list lines with 64-bit ids
+    in.graphalytics = std::make_shared<const GraphalyticsSpec>(graphalytics_spec(spec, undirected));
+    return in;
+  }
+  in.kind = Kind::kFile;
+  in.format = format == GraphFormat::kAuto ? format_from_extension(spec) : format;
+  if (compressed_name(spec))
+    throw GraphError(spec, 0, reader::ends_with(reader::lower(spec), ".gz")
+                                  ? "compressed input is not supported; gunzip it first"
+                                  : "compressed input is not supported; decompress it first");
+  return in;
+}
+
+GraphInput GraphInput::from_edges(const EdgeList& g, std::string name) {
+  GraphInput in;
+  in.kind = Kind::kMemory;
+  in.spec = std::move(name);
+  in.edges = &g;
+  return in;
+}
+
+InputIdentity identify_input(const GraphInput& in) {
+  InputIdentity id;
+  id.kind = static_cast<uint32_t>(in.kind) << 8 | static_cast<uint32_t>(in.format);
+  switch (in.kind) {
+    case GraphInput::Kind::kFile: {
+      FileBytes bytes(in.spec);
+      const reader::InputHeader h = reader::read_header(bytes, in.format);
+      id.size = h.size;
+      id.digest = h.digest;
+      break;
+    }
+    case GraphInput::Kind::kGenerator: {
+      const KroneckerGenerator gen(in.kron);
+      id.size = gen.num_edges();
+      id.digest = in.kron.seed * 0x9e3779b97f4a7c15ULL ^ (uint64_t{in.kron.scale} << 32 | in.kron.degree);
+      break;
+    }
+    case GraphInput::Kind::kMemory:
+      id.size = in.edges->num_edges();
+      id.digest = fingerprint(*in.edges);
+      break;
+    case GraphInput::Kind::kGraphalytics: {
+      // Both files' sizes and their first bytes, and how they are read.
+      const GraphalyticsSpec& g = *in.graphalytics;
+      uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t{g.directed} << 8 | static_cast<uint8_t>(g.weight_column + 1));
+      for (const std::string* path : {&g.vertex_file, &g.edge_file}) {
+        FileBytes bytes(*path);
+        char head[256];
+        const size_t n = bytes.read_at(0, head, std::min<uint64_t>(sizeof head, bytes.size()));
+        h = fnv1a(std::string_view(head, n), h * 31 + bytes.size());
+        id.size += bytes.size();
+      }
+      id.digest = h;
+      break;
+    }
+  }
+  return id;
+}
+
+DeclaredSize declared_input_size(const GraphInput& in) {
+  switch (in.kind) {
+    case GraphInput::Kind::kFile: {
+      FileBytes bytes(in.spec);
+      return reader::declared_size(reader::read_header(bytes, in.format));
+    }
+    case GraphInput::Kind::kGenerator: {
+      const KroneckerGenerator gen(in.kron);
+      return {gen.num_vertices(), gen.num_edges(),
+              "it generates " + std::to_string(gen.num_vertices()) + " vertices and " +
+                  std::to_string(gen.num_edges()) + " edges"};
+    }
+    case GraphInput::Kind::kMemory:
+      return {in.edges->num_vertices, in.edges->num_edges(), std::to_string(in.edges->num_edges()) + " edges in memory"};
+    case GraphInput::Kind::kGraphalytics: {
+      // What NAME.properties says (meta.vertices, meta.edges), when it says it;
+      // else nothing is declared and the loader checks once the edges are in.
+      const GraphalyticsSpec& g = *in.graphalytics;
+      if (g.meta_vertices == 0 && g.meta_edges == 0) return {};
+      return {g.meta_vertices, g.meta_edges,
+              "its properties declare " + std::to_string(g.meta_vertices) + " vertices and " +
+                  std::to_string(g.meta_edges) + " edges"};
+    }
+  }
+  return {};
+}
+
+std::string describe_input(uint32_t kind, uint64_t size, uint64_t digest) {
+  const auto k = static_cast<GraphInput::Kind>(kind >> 8);
+  switch (k) {
+    case GraphInput::Kind::kFile:
+      return "a " + std::to_string(size) + "-byte " +
+             graph_format_name(static_cast<GraphFormat>(kind & 0xff)) + " file (header digest " + hex(digest) + ")";
+    case GraphInput::Kind::kGenerator:
+      return "the generator, " + std::to_string(size) + " edges (spec digest " + hex(digest) + ")";
+    case GraphInput::Kind::kMemory:
+      return std::to_string(size) + " edges in memory (fingerprint " + hex(digest) + ")";
+    case GraphInput::Kind::kGraphalytics:
+      return "a Graphalytics graph of " + std::to_string(size) + " bytes (.v and .e; digest " + hex(digest) + ")";
+  }
+  return "input kind " + std::to_string(kind);
+}
+
+}  // namespace wg

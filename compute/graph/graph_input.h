@@ -1,0 +1,59 @@
+// What a node loads, and what tells the nodes of a job that they load the
+// same thing: a graph file (--graph PATH [--format F]), the generator
+// (--graph kron:SCALE:DEGREE[:SEED]), or edges the caller already holds (the
+// engine tests and the benchmarks: the same list on every node).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "compute/graph/edge_list.h"
+#include "compute/graph/graph_reader.h"
+#include "compute/graph/graphalytics_input.h"
+#include "compute/graph/kronecker.h"
+
+namespace wg {
+
+struct GraphInput {
+  enum class Kind : uint8_t { kFile = 1, kGenerator = 2, kMemory = 3, kGraphalytics = 4 };
+  Kind kind = Kind::kFile;
+  std::string spec;                         // as given: a path, kron:..., or a name
+  GraphFormat format = GraphFormat::kAuto;  // kFile: resolved from the name when kAuto
+  KroneckerSpec kron;                       // kGenerator
+  const EdgeList* edges = nullptr;          // kMemory
+  std::shared_ptr<const GraphalyticsSpec> graphalytics;  // kGraphalytics: NAME.v + NAME.e, sparse ids
+  // kFile, --ids sparse: the vertices are the distinct ids the edges name
+  // (signed 64-bit in text), mapped to dense ids while loading; edge lists
+  // and binary files only (why_ids_are_dense). Graphalytics graphs
+  // are mapped whatever it says.
+  bool sparse_ids = false;
+
+  // A path or kron: spec. Throws GraphError for a bad kron: spec or a
+  // compressed file name. With format kAuto, NAME.properties, NAME.v and
+  // NAME.e are a Graphalytics graph (a bare pair is directed unless
+  // `undirected`).
+  static GraphInput from_spec(const std::string& spec, GraphFormat format, bool undirected);
+
+  static GraphInput from_spec(const std::string& spec, GraphFormat format) { return from_spec(spec, format, false); }
+  static GraphInput from_edges(const EdgeList& g, std::string name = "<memory>");
+};
+
+// What the hello compares before anything is loaded (JobIdentity's input
+// fields): kind and format, the file's size (or the edge count), and a digest
+// of the header (or of the generator's spec, or of the edges in memory).
+// Reading a file's header is all it costs. Throws GraphError.
+struct InputIdentity {
+  uint32_t kind = 0;  // Kind << 8 | GraphFormat
+  uint64_t size = 0;
+  uint64_t digest = 0;
+};
+InputIdentity identify_input(const GraphInput& in);
+// What the input declares it holds before anything is read (a file's header
+// or length, the generator's spec, the edges in memory), for the memory
+// check; an edge list declares nothing (0 edges). Throws GraphError.
+DeclaredSize declared_input_size(const GraphInput& in);
+// "a 1234-byte edgelist file (header 0x...)": the hello's mismatch message.
+std::string describe_input(uint32_t kind, uint64_t size, uint64_t digest);
+
+}  // namespace wg

@@ -1,0 +1,234 @@
+// Shared by the graph readers (compute/graph/graph_reader.cc, text_formats.cc):
+// tokenising lines, parsing ids and weights with errors that name the file,
+// line, field and value. Internal to compute/.
+#pragma once
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compute/graph/graph_reader.h"
+#include "compute/graph/input_bytes.h"
+
+namespace wg::reader {
+
+// The largest usable id is 2^32 - 2 so that num_vertices = max id + 1 still
+// fits in a VertexId.
+inline constexpr uint64_t kMaxVertexId = 0xFFFFFFFEull;
+inline constexpr uint64_t kMaxWeight = 0xFFFFFFFFull;
+
+inline std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+inline bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+[[noreturn]] inline void fail(const std::string& file, uint64_t line, const std::string& what) {
+  throw GraphError(file, line, what);
+}
+
+// Yields lines without their "\n" or "\r\n"; the last line may lack a newline.
+class LineReader {
+ public:
+  explicit LineReader(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+
+  bool next(std::string_view& line) {
+    if (p_ == end_) return false;
+    const char* nl = static_cast<const char*>(std::memchr(p_, '\n', static_cast<size_t>(end_ - p_)));
+    const char* stop = nl != nullptr ? nl : end_;
+    line = std::string_view(p_, static_cast<size_t>(stop - p_));
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    p_ = nl != nullptr ? nl + 1 : end_;
+    ++line_no_;
+    return true;
+  }
+  uint64_t line_no() const { return line_no_; }
+
+ private:
+  const char* p_;
+  const char* end_;
+  uint64_t line_no_ = 0;
+};
+
+inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+inline std::string_view trim_left(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && is_blank(s[i])) ++i;
+  return s.substr(i);
+}
+
+// True for lines that carry no data: blank, or a '#'/'%' comment.
+inline bool is_skippable(std::string_view line, bool hash_comments) {
+  const std::string_view t = trim_left(line);
+  return t.empty() || t[0] == '%' || (hash_comments && t[0] == '#');
+}
+
+// Splits LINE into fields separated by runs of blanks and, when ALLOW_COMMA,
+// at most one comma. Stores up to MAX fields in OUT and returns the total
+// count; on a syntax error returns SIZE_MAX and sets *ERR.
+inline constexpr size_t kSplitError = static_cast<size_t>(-1);
+inline size_t split_fields(std::string_view line, bool allow_comma, std::string_view* out, size_t max,
+                    const char** err) {
+  const char* p = line.data();
+  const char* end = p + line.size();
+  auto skip = [&] {
+    while (p < end && is_blank(*p)) ++p;
+  };
+  size_t n = 0;
+  skip();
+  while (p < end) {
+    if (*p == ',') {
+      *err = "empty field (two separators in a row, or a leading comma)";
+      return kSplitError;
+    }
+    const char* start = p;
+    while (p < end && !is_blank(*p) && !(allow_comma && *p == ',')) ++p;
+    if (n < max) out[n] = std::string_view(start, static_cast<size_t>(p - start));
+    ++n;
+    skip();
+    if (p < end && allow_comma && *p == ',') {
+      ++p;
+      skip();
+      if (p == end) {
+        *err = "empty field after a trailing comma";
+        return kSplitError;
+      }
+    }
+  }
+  return n;
+}
+
+inline bool parse_u64(std::string_view s, uint64_t& v) {
+  const char* end = s.data() + s.size();
+  const auto [ptr, ec] = std::from_chars(s.data(), end, v);
+  return ec == std::errc() && ptr == end;
+}
+
+// Where a token came from, for error messages.
+struct Where {
+  const std::string& file;
+  uint64_t line;
+  const char* field;  // e.g. "field 1 (src)"
+};
+
+inline std::string quoted(std::string_view s) {
+  constexpr size_t kMaxShown = 40;
+  std::string q = "'";
+  q += s.substr(0, kMaxShown);
+  if (s.size() > kMaxShown) q += "...";
+  return q + "'";
+}
+
+// A vertex id as written in the file (before any 1-based adjustment).
+[[noreturn]] inline void bad_id(const Where& w, std::string_view tok, uint64_t max) {
+  const bool negative = !tok.empty() && tok[0] == '-';
+  const std::string_view body = tok.substr(negative ? 1 : 0);
+  const bool digits =
+      !body.empty() && std::all_of(body.begin(), body.end(), [](char c) { return c >= '0' && c <= '9'; });
+  std::string why;
+  if (digits && negative)
+    why = "is negative; vertex ids must be non-negative integers";
+  else if (digits)
+    why = "is too large (max " + std::to_string(max) + ")";
+  else
+    why = "is not a vertex id (expected a non-negative decimal integer)";
+  fail(w.file, w.line, std::string(w.field) + ": " + quoted(tok) + " " + why);
+}
+
+inline uint64_t parse_id(const Where& w, std::string_view tok, uint64_t max) {
+  uint64_t v;
+  if (!parse_u64(tok, v) || v > max) bad_id(w, tok, max);
+  return v;
+}
+
+// A signed 64-bit vertex id (Graphalytics graphs, and edge lists under --ids
+// sparse, whose ids the loader maps to dense ones).
+inline int64_t parse_signed_id(const std::string& path, const char* field, std::string_view tok) {
+  int64_t v = 0;
+  const char* end = tok.data() + tok.size();
+  const auto [ptr, ec] = std::from_chars(tok.data(), end, v);
+  if (ec == std::errc::result_out_of_range)
+    fail(path, 0, std::string(field) + ": " + quoted(tok) + " is out of the signed 64-bit range");
+  if (ec != std::errc() || ptr != end || tok.empty())
+    fail(path, 0, std::string(field) + ": " + quoted(tok) + " is not a vertex id (a signed 64-bit integer)");
+  return v;
+}
+
+[[noreturn]] inline void bad_weight(const Where& w, std::string_view tok, const char* why) {
+  fail(w.file, w.line, std::string(w.field) + ": " + quoted(tok) + " " + why);
+}
+
+// Weights are unsigned 32-bit integers. Integral-valued reals ("1.0", "3e0")
+// are accepted because many files write unit weights that way; anything that
+// would need rounding is refused rather than silently changed.
+inline Weight parse_weight_slow(const Where& w, std::string_view tok) {
+  double d;
+  const char* end = tok.data() + tok.size();
+  const auto [ptr, ec] = std::from_chars(tok.data(), end, d);
+  if (ptr != end || (ec != std::errc() && ec != std::errc::result_out_of_range) || tok.empty())
+    bad_weight(w, tok, "is not a number");
+  if (ec == std::errc::result_out_of_range || std::isinf(d))
+    bad_weight(w, tok, "is out of range (weights are integers 0..4294967295)");
+  if (std::isnan(d)) bad_weight(w, tok, "is not a number");
+  if (d < 0) bad_weight(w, tok, "is negative; weights must be non-negative integers");
+  if (d != std::floor(d)) bad_weight(w, tok, "is not an integer (wiregraph weights are integers)");
+  if (d > static_cast<double>(kMaxWeight))
+    bad_weight(w, tok, "is too large (max 4294967295)");
+  return static_cast<Weight>(d);
+}
+
+inline Weight parse_weight(const Where& w, std::string_view tok) {
+  uint64_t v;
+  if (parse_u64(tok, v)) {
+    if (v > kMaxWeight) bad_weight(w, tok, "is too large (max 4294967295)");
+    return static_cast<Weight>(v);
+  }
+  return parse_weight_slow(w, tok);
+}
+
+inline VertexId vertices_for(const std::vector<Edge>& edges) {
+  VertexId max = 0;
+  for (const Edge& e : edges) max = std::max({max, e.src, e.dst});
+  return edges.empty() ? 0 : max + 1;
+}
+
+inline size_t count_lines(std::string_view text) {
+  size_t n = 1;
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while ((p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)))) != nullptr) {
+    ++n;
+    ++p;
+  }
+  return n;
+}
+
+inline void reject_compressed(const std::string& path, std::string_view text) {
+  if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f &&
+      static_cast<unsigned char>(text[1]) == 0x8b)
+    fail(path, 0, "compressed input is not supported; gunzip it first");
+}
+
+// The whole-file readers (compute/graph/text_formats.cc): a file's bytes in any
+// format. `check`, when set, sees the size the input declares (its header,
+// a binary file's length, an edge list's line count: at most one edge each)
+// before the edges are read.
+EdgeList read_whole(InputBytes& in, GraphFormat format, const SizeCheck& check = {});
+EdgeList read_edge_list(const std::string& path, std::string_view text, const SizeCheck& check = {});
+EdgeList read_matrix_market(const std::string& path, std::string_view text, const SizeCheck& check = {});
+EdgeList read_dimacs(const std::string& path, std::string_view text, const SizeCheck& check = {});
+EdgeList read_metis(const std::string& path, std::string_view text, const SizeCheck& check = {});
+// Little-endian uint32 (src, dst[, weight]) records.
+EdgeList read_binary(const std::string& path, std::string_view data, bool weighted, const SizeCheck& check = {});
+
+}  // namespace wg::reader

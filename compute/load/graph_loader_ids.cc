@@ -1,0 +1,340 @@
+// The loading phase's id mapping (compute/load/graph_loader.h lists the
+// supersteps): sparse signed 64-bit ids become dense 32-bit ones, distributed
+// so that no node holds every id. Two inputs have them:
+//   - Graphalytics graphs: a vertex's dense id is its line's rank among the
+//     vertex lines of NAME.v (count, vertices); the directory node of id x,
+//     hash(x) mod P, holds x -> dense for its share;
+//   - edge lists and binary files under --ids sparse: the vertices are the
+//     distinct ids the edges name, and a vertex's dense id is its id's rank
+//     among them. Each worker collects the distinct ids of its range and
+//     sends every node a sample of them (sample); every node cuts the id
+//     space at the same sampled splitters into P ranges, one per directory
+//     node (compute/load/id_directory.h); the workers send their ids to the
+//     directories (requests); each directory sorts the distinct ids of its
+//     range, and the rank-order sum of their counts gives V and the ids
+//     before its range (numbering).
+// Then alike: the owner of dense id d (d mod P) learns x, for the result files
+// (owners); every node asks the directories for the ids its part of the edges
+// uses (requests) and translates its edges with the answers (responses).
+//
+// Memory per node (V vertices, E input edges, W workers per node), beyond
+// the loader's edges:
+//   - the directory's share: about V/P ids in an IdTable (at most 24 bytes
+//     each); under --ids sparse also the requests it answers (12 bytes each,
+//     about min(V W P, 2 E)/P of them: every worker's distinct ids, spread over
+//     the directories) and its distinct ids, sorted, until they are numbered
+//     (8 bytes each), and the samples (12 bytes times kSample = 4096 times W P);
+//   - the owners' original ids: 8 bytes per owned vertex;
+//   - the distinct ids of the node's part of the edges with their dense ids:
+//     at most 24 bytes each, at most min(V, 2 E/P) of them (per worker until
+//     the responses are in). On a power-law graph every range names most
+//     hubs: this is the figure that can approach V.
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "compute/load/graph_loader_driver.h"
+#include "compute/graph/graphalytics_input.h"
+#include "compute/load/id_directory.h"
+#include "compute/graph/input_bytes.h"
+
+namespace wg::load {
+
+namespace {
+
+uint32_t low(int64_t x) { return static_cast<uint32_t>(static_cast<uint64_t>(x)); }
+uint32_t high(int64_t x) { return static_cast<uint32_t>(static_cast<uint64_t>(x) >> 32); }
+int64_t join(uint32_t lo, uint32_t hi) { return static_cast<int64_t>(uint64_t{hi} << 32 | lo); }
+
+// A request's third word: the asking node, and this bit when it only asks
+// (the program's source: not a vertex unless an edge names it).
+constexpr uint32_t kLookupOnly = 0x80000000u;
+
+// The END aggregate of the vertices superstep: the first and last id of each
+// part, merged in rank order, so that the vertex lines ascend across parts.
+struct VertexOrder {
+  int64_t first, last;     // of the merged parts
+  int64_t bad_before, bad_after;  // the first pair out of order where parts meet
+  uint8_t flags;           // kSeen, kUnsorted
+  uint8_t bad_rank;        // the node whose first line is out of order
+};
+enum : uint8_t { kAny = 1, kUnsorted = 2 };
+
+}  // namespace
+
+unsigned GraphLoader::directory_of(int64_t id) const {
+  return sparse_ ? ids::range_directory(splitters_, id) : ids::hash_directory(id, nodes_);
+}
+
+uint64_t GraphLoader::count_vertex_lines(unsigned w) {
+  WorkerState& ws = workers_[w];
+  const GraphalyticsSpec& spec = *input_.graphalytics;
+  FileBytes bytes(spec.vertex_file);
+  const reader::SliceSpec sp = worker_slice(w, vertex_header_);
+  LineSlice lines(bytes, sp.begin, sp.end, sp.first, sp.first ? 0 : LineSlice::kUnknown);
+  std::string_view line;
+  uint64_t n = 0;
+  while (lines.next(line)) n += reader::is_graphalytics_vertex_line(line);
+  ws.bytes_read += bytes.bytes_read();
+  ws.read_seconds += bytes.read_seconds();
+  return n;
+}
+
+// Worker w's vertex lines, each (id, dense id) to the id's directory node.
+void GraphLoader::send_vertices(unsigned w, const Stall& stall) {
+  WorkerState& ws = workers_[w];
+  const GraphalyticsSpec& spec = *input_.graphalytics;
+  FileBytes bytes(spec.vertex_file);
+  const reader::SliceSpec sp = worker_slice(w, vertex_header_);
+  uint64_t dense = vertex_lines_before_;
+  for (unsigned v = 0; v < w; ++v) dense += workers_[v].vertex_lines;
+  LineSlice lines(bytes, sp.begin, sp.end, sp.first, sp.first ? 0 : LineSlice::kUnknown);
+  VertexOrder order{0, 0, 0, 0, 0, 0};
+  std::string_view line;
+  uint64_t since_stall = 0;
+  try {
+    while (lines.next(line)) {
+      if (!reader::is_graphalytics_vertex_line(line)) continue;
+      const int64_t id = reader::parse_graphalytics_vertex(spec.vertex_file, line);
+      if ((order.flags & kAny) && id <= order.last)
+        reader::fail(spec.vertex_file, 0,
+                     "vertex id " + std::to_string(id) + (id == order.last ? " appears twice" : " comes after " + std::to_string(order.last)) +
+                         ": the vertex file must list distinct ids in ascending order (Graphalytics' EVLP format)");
+      if (!(order.flags & kAny)) order.first = id;
+      order.last = id;
+      order.flags |= kAny;
+      ws.writer->put(directory_of(id), LoadRecord{low(id), high(id), static_cast<uint32_t>(dense++)}, stall);
+      if (++since_stall == kEdgesPerStall) [[unlikely]] {
+        since_stall = 0;
+        stall(false);
+      }
+    }
+  } catch (const GraphError& e) {
+    lines.rethrow_at_line(e.detail());
+  }
+  order.bad_rank = static_cast<uint8_t>(rank_);
+  ws.bytes_read += bytes.bytes_read();
+  ws.read_seconds += bytes.read_seconds();
+  std::memcpy(ws.aggregate.data(), &order, sizeof order);
+}
+
+void GraphLoader::merge_vertex_order(AggregateBytes& into, const AggregateBytes& from) const {
+  VertexOrder a, b;
+  std::memcpy(&a, into.data(), sizeof a);
+  std::memcpy(&b, from.data(), sizeof b);
+  if (!(b.flags & kAny)) return;
+  if (!(a.flags & kAny)) {
+    a = b;
+  } else {
+    if (b.first <= a.last && !(a.flags & kUnsorted)) {
+      a.flags |= kUnsorted;
+      a.bad_before = a.last;
+      a.bad_after = b.first;
+      a.bad_rank = b.bad_rank;
+    }
+    a.last = b.last;
+  }
+  std::memcpy(into.data(), &a, sizeof a);
+}
+
+void GraphLoader::check_vertex_order(const AggregateBytes& aggregate) const {
+  VertexOrder o;
+  std::memcpy(&o, aggregate.data(), sizeof o);
+  if (o.flags & kUnsorted)
+    throw GraphError(input_.graphalytics->vertex_file, 0,
+                     "vertex id " + std::to_string(o.bad_after) + " (the first of node " + std::to_string(o.bad_rank) +
+                         "'s part) is not above " + std::to_string(o.bad_before) +
+                         ", the last before it: the vertex file must list distinct ids in ascending order");
+}
+
+// This node's directory share: x -> dense.
+void GraphLoader::build_directory() {
+  if (sparse_) {
+    directory_ = IdTable(numbered_.size());
+    for (size_t i = 0; i < numbered_.size(); ++i)
+      directory_.insert(numbered_[i], static_cast<uint32_t>(vertex_lines_before_ + i));
+    numbered_ = {};
+    return;
+  }
+  Chunks<LoadRecord>& in = inbox_[static_cast<size_t>(Step::kVertices)];
+  directory_ = IdTable(in.size());
+  in.for_each(
+      [&](const LoadRecord& r) {
+        const int64_t id = join(r.index, r.a);
+        if (!directory_.insert(id, r.b))
+          throw GraphError(input_.graphalytics->vertex_file, 0,
+                           "vertex id " + std::to_string(id) + " appears twice (vertex lines " +
+                               std::to_string(std::min(*directory_.find(id), r.b) + 1) + " and " +
+                               std::to_string(std::max(*directory_.find(id), r.b) + 1) + ")");
+      },
+      true);
+}
+
+// Every vertex's original id to the owner of its dense id.
+void GraphLoader::send_owners(const Stall& stall) {
+  LoadWriter& out = *workers_[0].writer;
+  const detail::FastDiv by_nodes(nodes_);
+  directory_.for_each([&](int64_t id, uint32_t dense) {
+    out.put(by_nodes.mod(dense), LoadRecord{by_nodes.div(dense), low(id), high(id)}, stall);
+  });
+}
+
+void GraphLoader::take_original_ids() {
+  const uint32_t local = RoundRobin{nodes_}.local_count(rank_, num_vertices_);
+  original_id_.assign(local, 0);
+  std::vector<uint8_t> seen(local, 0);
+  uint64_t got = 0;
+  inbox_[static_cast<size_t>(Step::kOwners)].for_each(
+      [&](const LoadRecord& r) {
+        if (r.index >= local || seen[r.index])
+          throw std::runtime_error("a malformed original-id record (local vertex " + std::to_string(r.index) +
+                                   ") arrived while loading: corrupted frames (try --checksum on)?");
+        seen[r.index] = 1;
+        original_id_[r.index] = join(r.a, r.b);
+        ++got;
+      },
+      true);
+  if (got != local)
+    throw std::runtime_error("this node owns " + std::to_string(local) + " vertices but learned the ids of " +
+                             std::to_string(got));
+}
+
+// Worker w's part of the edges: the distinct ids they name, into wanted_[w]
+// (parse errors name the file, line, field and value, as the edges
+// superstep's would).
+void GraphLoader::collect_ids(unsigned w, const Stall& stall) {
+  WorkerState& ws = workers_[w];
+  IdTable& ids = wanted_[w];
+  ids.clear();
+  uint64_t since_stall = 0;
+  // A range names up to min(V, 2E/P) ids: the table outgrows the cache, so
+  // its probes are batched with prefetches.
+  auto prefetch = [&ids](int64_t id) { ids.prefetch(id); };
+  auto insert = [&ids](int64_t id) { ids.insert(id); };
+  detail::Batched<int64_t, decltype(prefetch), decltype(insert)> batch(prefetch, insert);
+  auto note = [&](int64_t src, int64_t dst) {
+    batch(src);
+    batch(dst);
+    if (++since_stall == kEdgesPerStall) [[unlikely]] {  // the network roles of a shared lcore
+      since_stall = 0;
+      stall(false);
+    }
+  };
+  const auto t0 = Clock::now();
+  const double read_before = ws.read_seconds;
+  if (sparse_) {
+    FileBytes bytes(input_.spec);
+    reader::parse_sparse_slice(bytes, header_, worker_slice(w),
+                               [&](int64_t src, int64_t dst, Weight) { note(src, dst); });
+    ws.bytes_read += bytes.bytes_read();
+    ws.read_seconds += bytes.read_seconds();
+  } else {
+    LoadAggregate ignored{};
+    read_graphalytics_edges(w, [&](int64_t src, int64_t dst, double) { note(src, dst); }, ignored);
+  }
+  batch.flush();
+  ws.parse_seconds += seconds_since(t0) - (ws.read_seconds - read_before);
+}
+
+// --ids sparse: worker w's bottom-k sample of its ids, to every node.
+void GraphLoader::send_samples(unsigned w, const Stall& stall) {
+  if (nodes_ == 1) return;  // one directory: no splitters
+  const std::vector<int64_t> sample = ids::bottom_k(wanted_[w], ids::kSample);
+  for (unsigned k = 0; k < nodes_; ++k) {
+    const unsigned p = (rank_ + k) % nodes_;
+    for (const int64_t id : sample) workers_[w].writer->put(p, LoadRecord{low(id), high(id), 0}, stall);
+  }
+}
+
+// Between the sample and requests supersteps: the same splitters on every node.
+void GraphLoader::choose_splitters() {
+  Chunks<LoadRecord>& in = inbox_[static_cast<size_t>(Step::kSample)];
+  std::vector<int64_t> samples;
+  samples.reserve(in.size());
+  in.for_each([&](const LoadRecord& r) { samples.push_back(join(r.index, r.a)); }, true);
+  splitters_ = ids::choose_splitters(std::move(samples), ids::kSample, nodes_);
+}
+
+// --ids sparse, the numbering superstep's apply: the distinct ids of this
+// directory's range, sorted (the requests stay: they are answered later).
+void GraphLoader::number_ids() {
+  numbered_.clear();
+  numbered_.reserve(inbox_[static_cast<size_t>(Step::kRequests)].size());
+  inbox_[static_cast<size_t>(Step::kRequests)].for_each([&](const LoadRecord& r) {
+    const int64_t id = join(r.index, r.a);
+    if (directory_of(id) != rank_)
+      throw std::runtime_error("a request for id " + std::to_string(id) + ", which node " +
+                               std::to_string(directory_of(id)) +
+                               " keeps, arrived while loading: corrupted frames (try --checksum on)?");
+    if (!(r.b & kLookupOnly)) numbered_.push_back(id);
+  });
+  std::sort(numbered_.begin(), numbered_.end());
+  numbered_.erase(std::unique(numbered_.begin(), numbered_.end()), numbered_.end());
+  numbered_.shrink_to_fit();
+}
+
+// Worker w's distinct ids (Graphalytics: collected now; --ids sparse: in the
+// sample superstep), each asked of its directory node; worker 0 also asks for
+// the program's source, as a lookup only.
+void GraphLoader::send_requests(unsigned w, const Stall& stall) {
+  WorkerState& ws = workers_[w];
+  if (!sparse_) collect_ids(w, stall);
+  wanted_[w].for_each(
+      [&](int64_t id, uint32_t) { ws.writer->put(directory_of(id), LoadRecord{low(id), high(id), rank_}, stall); });
+  if (w == 0 && rules_.source) {
+    const int64_t id = *rules_.source;
+    ws.writer->put(directory_of(id), LoadRecord{low(id), high(id), rank_ | kLookupOnly}, stall);
+  }
+}
+
+// The directory's answers: (id, dense) for every id asked that is a vertex.
+// An id that is not is left unanswered: the asking node names the line (or
+// the source).
+void GraphLoader::send_responses(const Stall& stall) {
+  LoadWriter& out = *workers_[0].writer;
+  inbox_[static_cast<size_t>(Step::kRequests)].for_each(
+      [&](const LoadRecord& r) {
+        const int64_t id = join(r.index, r.a);
+        const uint32_t asker = r.b & ~kLookupOnly;
+        if (asker >= nodes_)
+          throw std::runtime_error("a malformed id request (from node " + std::to_string(asker) +
+                                   ") arrived while loading: corrupted frames (try --checksum on)?");
+        if (const uint32_t* dense = directory_.find(id)) out.put(asker, LoadRecord{r.index, r.a, *dense}, stall);
+      },
+      true);
+  directory_.clear();
+}
+
+// The coordinator, once the responses are in: id -> dense for the workers'
+// edge lines, and the program's source.
+void GraphLoader::build_translation() const {
+  Chunks<LoadRecord>& in = inbox_[static_cast<size_t>(Step::kResponses)];
+  translation_ = IdTable(in.size());
+  in.for_each([&](const LoadRecord& r) { translation_.insert(join(r.index, r.a), r.b); }, true);
+  for (IdTable& ids : wanted_) ids.clear();
+  if (rules_.source) {
+    const uint32_t* dense = translation_.find(*rules_.source);
+    if (dense == nullptr) {
+      if (sparse_)
+        throw GraphError(input_.spec, 0,
+                         "the source vertex " + std::to_string(*rules_.source) +
+                             " is not a vertex of the graph: no edge names it (--ids sparse: the vertices are the ids "
+                             "the edges name)");
+      throw GraphError(input_.graphalytics->vertex_file, 0,
+                       "the source vertex " + std::to_string(*rules_.source) + " is not a vertex of the graph");
+    }
+    source_ = *dense;
+  }
+}
+
+// --ids sparse, the edges superstep: every id this node's edges name was
+// asked and answered.
+VertexId GraphLoader::translated(int64_t id) const {
+  const uint32_t* dense = translation_.find(id);
+  if (dense == nullptr) [[unlikely]]
+    throw std::runtime_error("no directory answered for vertex id " + std::to_string(id) +
+                             " while loading: corrupted frames (try --checksum on)?");
+  return *dense;
+}
+
+}  // namespace wg::load
