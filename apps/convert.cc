@@ -3,6 +3,7 @@
 // read fastest (no parsing; ranges are whole records):
 //
 //   wiregraph-convert --graph SPEC [--format FMT] --out FILE.bin|FILE.wbin|FILE.el
+//   wiregraph-convert --version
 //
 // .bin: uint32 (src, dst) pairs; .wbin: uint32 (src, dst, weight) triples;
 // anything else: "src dst weight" text lines. One process, the whole graph in
@@ -19,12 +20,14 @@
 
 #include "compute/graph/graph_reader.h"
 #include "compute/graph/memory_limit.h"
+#include "compute/report/build_info.h"
 
 namespace {
 
 void usage(std::FILE* to) {
   std::fprintf(to,
                "usage: wiregraph-convert --graph SPEC [--format FMT] --out FILE\n"
+               "       wiregraph-convert --version\n"
                "  --graph SPEC   a graph file or kron:SCALE:DEGREE[:SEED] (as for wiregraph)\n"
                "  --format FMT   the input's format (default: from its extension)\n"
                "  --out FILE     .bin: uint32 (src, dst) pairs, weights dropped;\n"
@@ -52,6 +55,7 @@ int main(int argc, char** argv) {
                                     {"format", required_argument, nullptr, 'f'},
                                     {"out", required_argument, nullptr, 'o'},
                                     {"help", no_argument, nullptr, 'h'},
+                                    {"version", no_argument, nullptr, 'v'},
                                     {nullptr, 0, nullptr, 0}};
   try {
     for (int c; (c = getopt_long(argc, argv, "h", kOptions, nullptr)) != -1;) {
@@ -60,6 +64,7 @@ int main(int argc, char** argv) {
         case 'f': format = wg::parse_graph_format(optarg); break;
         case 'o': out = optarg; break;
         case 'h': usage(stdout); return 0;
+        case 'v': std::printf("%s\n", wg::build::version_line("wiregraph-convert").c_str()); return 0;
         default: usage(stderr); return 2;
       }
     }

@@ -15,12 +15,14 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "apps/registry.h"
+#include "compute/report/build_info.h"
 #include "dataplane/memif_quirks.h"
 #include "config/options.h"
 #include "apps/node/eal_args.h"
@@ -33,6 +35,13 @@ namespace {
 int fail(const char* what) {
   std::fprintf(stderr, "wiregraph: error: %s\n", what);
   return 1;
+}
+
+// --version, anywhere on the line (the EAL's own is -v).
+bool wants_version(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--version") == 0) return true;
+  return false;
 }
 
 // A node that dies on a fault says where before it goes, so that a crash in a
@@ -63,6 +72,10 @@ void install_fault_report() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (wants_version(argc, argv)) {
+    std::printf("%s\n", wg::build::version_line("wiregraph").c_str());
+    return 0;
+  }
   if (wg::wants_help(argc, argv)) {
     wg::print_usage(argv[0], wg::program_traits());
     return 0;

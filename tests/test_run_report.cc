@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -81,7 +82,7 @@ TEST(RunReport, NodeJsonShape) {
   const std::string path = temp_path("node1.json");
   write_node_json(path, kConfig, sample_report());
   json j = read_back(path);
-  EXPECT_EQ(keys(j), (std::vector<std::string>{"rank", "nodes", "config", "load_seconds", "load", "peak_rss_bytes",
+  EXPECT_EQ(keys(j), (std::vector<std::string>{"version", "commit", "rank", "nodes", "config", "load_seconds", "load", "peak_rss_bytes",
                                                "bytes_per_local_edge", "discovery_seconds", "compute_seconds",
                                                "compute_cpu_seconds",
                                                "line_rate_gbps", "partition", "rx", "rx_queues", "tx", "faults",
@@ -142,7 +143,7 @@ TEST(RunReport, SummaryJsonShape) {
   r.partition_json = nullptr;  // none: no partition_rank0 member
   write_summary_json(path, kConfig, r);
   json j = read_back(path);
-  EXPECT_EQ(keys(j), (std::vector<std::string>{"nodes", "config", "supersteps_run", "compute_seconds",
+  EXPECT_EQ(keys(j), (std::vector<std::string>{"version", "commit", "nodes", "config", "supersteps_run", "compute_seconds",
                                                "superstep_seconds_total", "metrics", "supersteps", "top"}));
   EXPECT_EQ(keys(j["metrics"]), (std::vector<std::string>{"load_seconds", "makespan_seconds", "processing_seconds",
                                                           "vertices", "edges", "evps"}));
@@ -156,6 +157,37 @@ TEST(RunReport, SummaryJsonShape) {
   ASSERT_EQ(j["top"].size(), 1u);
   EXPECT_EQ(j["top"][0]["vertex"], 42);
   EXPECT_DOUBLE_EQ(j["top"][0]["key"].get<double>(), 0.125);
+}
+
+// Both report files say which build wrote them: meson.build's version and
+// the commit of the checkout it was built from.
+TEST(RunReport, FilesCarryTheVersionAndCommit) {
+  const char* source = std::getenv("WG_SOURCE_DIR");
+  ASSERT_NE(source, nullptr) << "WG_SOURCE_DIR (tests/meson.build sets it)";
+  std::ifstream meson(std::string(source) + "/meson.build");
+  const std::string text((std::istreambuf_iterator<char>(meson)), std::istreambuf_iterator<char>());
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(text, m, std::regex(R"(version:\s*'([^']+)')"))) << "no version in meson.build";
+  const std::string want_version = m[1];
+  std::string head;  // the checkout's commit, when git can tell
+  if (std::FILE* git = ::popen(("git -C '" + std::string(source) + "' rev-parse HEAD 2>/dev/null").c_str(), "r")) {
+    char buf[64] = {};
+    if (std::fgets(buf, sizeof buf, git) != nullptr) head = buf;
+    ::pclose(git);
+  }
+  for (const char* name : {"node0.json", "summary.json"}) {
+    const std::string path = temp_path(name);
+    if (std::string(name) == "node0.json")
+      write_node_json(path, kConfig, sample_report());
+    else
+      write_summary_json(path, kConfig, sample_report());
+    const json j = read_back(path);
+    EXPECT_EQ(j["version"], want_version) << name;
+    const std::string commit = j["commit"];
+    if (head.empty()) continue;  // not a git checkout: "unknown"
+    EXPECT_TRUE(std::regex_match(commit, std::regex("[0-9a-f]{7,}(-dirty)?"))) << name << ": " << commit;
+    EXPECT_EQ(head.rfind(commit.substr(0, commit.find('-')), 0), 0u) << name << ": " << commit << " is not " << head;
+  }
 }
 
 }  // namespace

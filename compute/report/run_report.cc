@@ -5,6 +5,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "compute/report/build_info.h"
+
 namespace wg {
 
 using nlohmann::ordered_json;
@@ -117,6 +119,8 @@ std::string role_shares(const std::array<double, kRoles>& seconds) {
 
 void write_node_json(const std::string& path, const ordered_json& config, const RunReport& r) {
   ordered_json j;
+  j["version"] = build::version();
+  j["commit"] = build::commit();
   j["rank"] = r.rank;
   j["nodes"] = r.nodes;
   j["config"] = config;
@@ -179,6 +183,8 @@ void write_summary_json(const std::string& path, const ordered_json& config, con
   double total = 0;
   for (const StepStats& s : r.steps) total += s.seconds;
   ordered_json j;
+  j["version"] = build::version();
+  j["commit"] = build::commit();
   j["nodes"] = r.nodes;
   j["config"] = config;
   j["supersteps_run"] = r.steps.size();

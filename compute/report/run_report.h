@@ -92,8 +92,9 @@ struct RunReport {
   double line_rate_gbps = 10.0;
 };
 
-// DIR/node<R>.json: this node's configuration echo and per-superstep counts.
-// DIR/summary.json (rank 0): the cluster's per-superstep figures and the
+// DIR/node<R>.json: the build's version and commit (compute/report/build_info.h),
+// this node's configuration echo and per-superstep counts.
+// DIR/summary.json (rank 0): the version and commit, the cluster's per-superstep figures and the
 // Graphalytics metrics (load time, makespan, processing time, EVPS = (V + E)
 // / processing time, E as the input lists the edges).
 // `config` is the configuration echo (config/config_json.h), a JSON object.
