@@ -18,6 +18,7 @@ class Bfs : public MinLabelBase {
       .name = "bfs",
       .summary = "breadth-first search from --source along directed edges",
       .uses_source = true,
+      .graphalytics = {.algorithm = "bfs", .source = "source-vertex"},
       .graph = {},
       .output = "hop count, or inf when unreachable",
       .value_kind = ValueKind::kHops,

@@ -35,6 +35,7 @@ class ConnectedComponents : public MinLabelBase {
       .name = "cc",
       .summary = "weakly connected components (direction ignored): BFS from the largest-degree vertex, then "
                  "min-label propagation among the rest",
+      .graphalytics = {.algorithm = "wcc"},
       .graph = {.symmetrize = true},
       .output = "smallest vertex id of the vertex's weakly connected component",
       .value_kind = ValueKind::kLabel,

@@ -28,6 +28,7 @@ class LabelPropagation : public ProgramBase {
       .summary = "community detection: K rounds of synchronous label propagation on the undirected graph",
       .uses_iterations = true,
       .default_iterations = 10,
+      .graphalytics = {.algorithm = "cdlp", .iterations = "max-iterations"},
       .graph = {.symmetrize = true, .drop_self_loops = true},
       .output = "community label after K rounds (most frequent neighbour label, smallest on ties)",
       .value_kind = ValueKind::kLabel,

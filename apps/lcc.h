@@ -21,6 +21,7 @@ class Lcc : public ProgramBase {
   static constexpr ProgramTraits kTraits{
       .name = "lcc",
       .summary = "local clustering coefficient (neighbours: in- and out-, each once; directed edges among them)",
+      .graphalytics = {.algorithm = "lcc"},
       .graph = {.drop_self_loops = true, .drop_duplicates = true},
       .output = "local clustering coefficient, 0 with fewer than 2 neighbours",
       .value_kind = ValueKind::kReal,

@@ -1,9 +1,12 @@
 // wiregraph: one node of a distributed graph computation over DPDK.
 //
 //   wiregraph [EAL options] -- --app APP --graph SPEC [options]
+//   wiregraph --check-options -- APP-OPTIONS
 //
 // EAL options first (ports, lcores, memory), application options after `--`,
-// as in DPDK's l2fwd. See --help and README.md.
+// as in DPDK's l2fwd. --help, --version, --check-options and application
+// options misplaced before `--` are answered before the EAL starts. See
+// --help and docs/OPTIONS.md.
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
@@ -17,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,6 +29,7 @@
 #include "compute/report/build_info.h"
 #include "dataplane/memif_quirks.h"
 #include "config/options.h"
+#include "config/usage.h"
 #include "apps/node/eal_args.h"
 #include "apps/node/node.h"
 #include "apps/node/node_files.h"
@@ -37,11 +42,40 @@ int fail(const char* what) {
   return 1;
 }
 
+int usage_error(const std::string& what) {
+  std::fprintf(stderr, "wiregraph: error: %s\n", what.c_str());
+  return 2;
+}
+
 // --version, anywhere on the line (the EAL's own is -v).
 bool wants_version(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--version") == 0) return true;
   return false;
+}
+
+// `wiregraph --check-options -- APP-OPTIONS`: the node's own parse of the
+// application options, without the EAL, so that a launcher can refuse bad
+// options before it starts any node (scripts/wiregraph-cluster).
+bool wants_option_check(int argc, char** argv) {
+  for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i)
+    if (std::strcmp(argv[i], "--check-options") == 0) return true;
+  return false;
+}
+
+int check_options(int argc, char** argv) {
+  std::vector<char*> app = {argv[0]};
+  int i = 1;
+  while (i < argc && std::strcmp(argv[i], "--") != 0) ++i;
+  for (++i; i < argc; ++i) app.push_back(argv[i]);
+  app.push_back(nullptr);
+  try {
+    const wg::Config cfg = wg::parse_app_args(static_cast<int>(app.size()) - 1, app.data(), wg::program_traits());
+    std::printf("wiregraph: options ok: %s\n", cfg.describe().c_str());
+    return 0;
+  } catch (const wg::ConfigError& e) {
+    return usage_error(e.what());
+  }
 }
 
 // A node that dies on a fault says where before it goes, so that a crash in a
@@ -76,10 +110,19 @@ int main(int argc, char** argv) {
     std::printf("%s\n", wg::build::version_line("wiregraph").c_str());
     return 0;
   }
-  if (wg::wants_help(argc, argv)) {
-    wg::print_usage(argv[0], wg::program_traits());
-    return 0;
+  if (const std::optional<wg::HelpRequest> help = wg::help_request(argc, argv)) {
+    try {
+      std::fputs(wg::help_text(*help, wg::program_traits()).c_str(), stdout);
+      return 0;
+    } catch (const wg::ConfigError& e) {
+      return usage_error(e.what());
+    }
   }
+  // The EAL would answer an application option before `--` with its whole
+  // usage and "EAL initialisation failed".
+  if (const std::optional<std::string> misplaced = wg::misplaced_app_option(argc, argv))
+    return usage_error(wg::misplaced_app_option_error(*misplaced));
+  if (wants_option_check(argc, argv)) return check_options(argc, argv);
   install_fault_report();
   // Files left by an earlier run that was killed must not stop this one, and
   // this one leaves none (apps/node/node_files.h): stale memif sockets go,

@@ -21,8 +21,14 @@ int run_entry(Node& node) {
   return run_program<P>(node);
 }
 
+// A program says it reads --precision exactly when it has a twin to run.
+template <VertexProgram P>
+constexpr bool precision_is_declared =
+    P::kTraits.uses_precision == !std::is_same_v<typename DoublePrecision<P>::type, P>;
+
 template <VertexProgram... P>
 constexpr auto entries_of(ProgramList<P...>) {
+  static_assert((precision_is_declared<P> && ...), "kTraits.uses_precision must match DoublePrecision<P>");
   return std::array<ProgramEntry, sizeof...(P)>{
       ProgramEntry{P::kTraits, &run_entry<P>}...};
 }

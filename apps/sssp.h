@@ -41,6 +41,8 @@ class Sssp : public MinLabelBase {
       .name = "sssp",
       .summary = "single-source shortest paths from --source (sum of integer weights, at most 2^32-3)",
       .uses_source = true,
+      .uses_precision = true,
+      .graphalytics = {.algorithm = "sssp", .source = "source-vertex"},
       .graph = {.weights = true},
       .output = "distance, or inf when unreachable",
       .value_kind = ValueKind::kDistance,

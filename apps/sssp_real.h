@@ -20,6 +20,8 @@ class RealSssp : public ProgramBase {
       .name = "sssp",
       .summary = "single-source shortest paths from --source (sum of real weights, in double precision)",
       .uses_source = true,
+      .uses_precision = true,
+      .graphalytics = {.algorithm = "sssp", .source = "source-vertex"},
       .graph = {.weights = true, .real_weights = true},
       .output = "distance, or inf when unreachable",
       .value_kind = ValueKind::kDistance,

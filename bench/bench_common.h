@@ -29,6 +29,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/options.h"
+#include "config/usage.h"
 #include "dataplane/dataplane.h"
 #include "dataplane/frame.h"
 

@@ -9,17 +9,21 @@ namespace wg {
 nlohmann::ordered_json config_json(const Config& c) {
   const char* scatter =
       c.engine.scatter == ScatterMode::kDense ? "dense" : c.engine.scatter == ScatterMode::kSparse ? "sparse" : "auto";
+  // A program parameter the program does not read is null: it did not apply.
+  auto read = [&c](const char* option, nlohmann::ordered_json value) {
+    return c.reads(option) ? std::move(value) : nlohmann::ordered_json(nullptr);
+  };
   return {{"app", c.app},
           {"graph", c.graph},
           {"nodes", c.nodes},
           {"nodes_from", c.nodes_from},
           {"rank", c.rank},
           {"rank_from", c.rank_from},
-          {"iterations", c.iterations},
-          {"source", c.mapped_ids() ? c.source_id : int64_t{c.source}},
+          {"iterations", read("iterations", c.iterations)},
+          {"source", read("source", c.mapped_ids() ? c.source_id : int64_t{c.source})},
           {"ids", c.sparse_ids ? "sparse" : "dense"},
-          {"damping", c.damping},
-          {"precision", c.double_precision ? "double" : "single"},
+          {"damping", read("damping", c.damping)},
+          {"precision", read("precision", c.double_precision ? "double" : "single")},
           {"output_format", c.graphalytics_output ? "graphalytics" : "plain"},
           {"undirected", c.undirected},
           {"job_id", c.job_token},

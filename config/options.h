@@ -1,17 +1,20 @@
 // The node's application options: everything after `--` on the command line
 // (EAL options come before it, DPDK convention). Parsed once into an
-// immutable Config; every error names the option and the value.
+// immutable Config; every error names the option and the value. Each option
+// is declared once, in config/option_table.cc.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
-#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compute/engine/engine_options.h"
 #include "compute/graph/graph_reader.h"
 #include "compute/engine/program_traits.h"
+#include "config/option_values.h"
 #include "dataplane/frame_mac.h"
 #include "reliability/transport_config.h"
 
@@ -30,11 +33,13 @@ struct Config {
   // the banner, errors and nodeR.json name it instead of an option never given.
   std::string nodes_from = "default";
   std::string rank_from = "default";
-  VertexId source = 0;                    // programs that use a source (sssp, bfs): its dense id
+  // The shared program parameters: each program reads those its traits name
+  // (uses_source, ...); the others keep these defaults.
+  VertexId source = 0;                    // --source as a dense id
   int64_t source_id = 0;                  // --source as given: with mapped ids, a signed 64-bit vertex id of the input
-  uint32_t iterations = 0;                // programs that iterate: --iterations, else the program's default
-  double damping = 0.85;                  // PageRank's damping factor (--damping)
-  bool double_precision = false;          // PageRank's messages in double (--precision double)
+  uint32_t iterations = 0;                // --iterations, else the program's default_iterations
+  double damping = ProgramParams{}.damping;  // --damping
+  bool double_precision = false;          // --precision double: the program's DoublePrecision twin runs
   bool graphalytics = false;              // --graph names a Graphalytics graph (NAME.properties, .v or .e)
   bool graphalytics_output = false;       // --output-format graphalytics
   bool sparse_ids = false;                // --ids sparse: an edge list's ids mapped while loading (compute/load/graph_loader_ids.cc)
@@ -58,29 +63,33 @@ struct Config {
   TransportConfig transport;              // reliability: windows, timers, checksum, faults
 
   ProgramParams params() const { return {source, iterations, damping}; }
+  // Whether the program reads the program parameter `option` ("damping");
+  // true for every option that is not a program parameter.
+  bool reads(std::string_view option) const;
   // Whether the loader maps the input's ids (a Graphalytics graph, or --ids
   // sparse): --source and the results then use the input's own ids.
   bool mapped_ids() const { return graphalytics || sparse_ids; }
-  // One line per option, for the start-up banner.
+  // The start-up banner: each option's part (config/option_table.cc), the
+  // program parameters only where the program reads them.
   std::string describe() const;
-  uint64_t params_digest() const;         // what every node of a job must agree on
-};
-
-class ConfigError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
+  // What every node of a job must agree on: the program and the options the
+  // table marks so (the hello carries it).
+  uint64_t params_digest() const;
 };
 
 // Parses the application arguments (argv[0] is the program name); --app must
-// name one of `programs` (apps/registry.h: program_traits()). Environment
-// fallbacks: rank from SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK; nodes
-// from SLURM_NTASKS, OMPI_COMM_WORLD_SIZE or PMI_SIZE; the key from
-// WIREGRAPH_KEY. Throws ConfigError.
+// name one of `programs` (apps/registry.h: program_traits()), and a program
+// parameter the program does not read (--damping for bfs) is refused.
+// Defaults from elsewhere: a Graphalytics graph's properties
+// (config/graphalytics_defaults.h), the launcher's rank and size
+// (config/launcher_env.h), the key from WIREGRAPH_KEY. Throws ConfigError.
 Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> programs);
 
-// True if the arguments ask for help (-h / --help anywhere).
-bool wants_help(int argc, char** argv);
-// The whole --help text (config/usage.cc), listing `programs`.
-void print_usage(const char* prog, std::span<const ProgramTraits> programs);
+// The first argument before `--` (all of them when there is none) that is
+// an application option, e.g. "--app" in `wiregraph --no-pci --app bfs`:
+// the EAL would refuse it with its whole usage. nullopt when there is none.
+std::optional<std::string> misplaced_app_option(int argc, char** argv);
+// What to say about it (the node exits 2 with it).
+std::string misplaced_app_option_error(const std::string& option);
 
 }  // namespace wg

@@ -1,215 +1,273 @@
-// The --help text of the wiregraph node (config/options.h), with the list of
-// programs from their traits.
-#include <cstdio>
-#include <string>
+// The help pages and docs/OPTIONS.md, from the option table and the
+// programs' traits: nothing here names an option's meaning or a program.
+#include "config/usage.h"
 
-#include "config/options.h"
-#include "dataplane/wire.h"
+#include <initializer_list>
+#include <string_view>
+
+#include "config/option_table.h"
 
 namespace wg {
 
-void print_usage(const char* prog, std::span<const ProgramTraits> programs) {
-  std::printf(
-      "Usage: %s [EAL options] -- --app APP --graph SPEC [options]\n"
-      "\n"
-      "One wiregraph node. Start one per machine (srun, mpirun, pdsh, ssh) or let\n"
-      "scripts/wiregraph-cluster start a local cluster. EAL options (before --) choose\n"
-      "the DPDK port(s), lcores and memory, e.g. -a 0000:3b:00.0 or --vdev net_tap0.\n"
-      "Without an EAL memory option (--in-memory, --no-huge, --huge-unlink...) the node\n"
-      "adds --in-memory, so that hugepages leave no files; on every exit it sees it\n"
-      "removes its EAL runtime directory, hugepage files and memif sockets. A graph\n"
-      "whose estimated memory exceeds what the machine or its cgroup allows is refused\n"
-      "before it is read or partitioned, naming both numbers.\n"
-      "\n"
-      "Application options (after --):\n"
-      "  --app APP           the program to run (required; see Programs below)\n"
-      "  --graph SPEC        graph file, or kron:SCALE:DEGREE[:SEED] for a generated\n"
-      "                      Kronecker graph (2^SCALE vertices, DEGREE edges per vertex)\n"
-      "                      A file must be a regular file: each node reads its byte\n"
-      "                      range of it and the header (a pipe or device is refused)\n"
-      "                      A Graphalytics graph: NAME.properties (its parameters are\n"
-      "                      the defaults of --source, --iterations, --damping and\n"
-      "                      --undirected), or NAME.v / NAME.e (the pair, directed unless\n"
-      "                      --undirected); its sparse 64-bit ids are mapped while loading\n"
-      "  --format FMT        auto (default: from the extension) | edgelist | mtx | bin |\n"
-      "                      wbin | dimacs | metis\n"
-      "  --ids dense|sparse  dense (default): ids are 0..V-1, V = largest id + 1. sparse:\n"
-      "                      the vertices are the distinct ids the edges name (signed\n"
-      "                      64-bit in text, any uint32 in bin/wbin), V = their count,\n"
-      "                      mapped to dense ids while loading (each node keeps a range\n"
-      "                      of the ids); --source and the results use the original\n"
-      "                      ids. Edge lists only: mtx, dimacs and metis declare their\n"
-      "                      vertices 1..n and are refused; Graphalytics graphs are\n"
-      "                      always mapped\n"
-      "  --undirected        add the reverse of every edge (while loading: the node that\n"
-      "                      reads an edge sends both directions to their owners)\n"
-      "  --nodes P           cluster size (default: SLURM_NTASKS, OMPI_COMM_WORLD_SIZE,\n"
-      "                      PMI_SIZE, else 1); at most %u\n"
-      "  --rank R            this node's rank 0..P-1 (default: SLURM_PROCID,\n"
-      "                      OMPI_COMM_WORLD_RANK, PMI_RANK, else 0); a value taken from\n"
-      "                      a variable is named as such in the banner, errors and\n"
-      "                      nodeR.json (rank_from, nodes_from)\n"
-      "  --source V          source vertex of the programs that start from one (default 0;\n"
-      "                      a Graphalytics graph's own id, or under --ids sparse an id\n"
-      "                      of the file, signed 64-bit; it must be a vertex)\n"
-      "  --iterations K      rounds of the programs that iterate a fixed number of times\n"
-      "                      (default: the program's, see Programs below)\n"
-      "  --damping D         PageRank's damping factor (default 0.85)\n"
-      "  --precision P       single (default) or double (the default for Graphalytics\n"
-      "                      graphs, whose rules forbid single precision): PageRank's\n"
-      "                      messages; sssp's weights and distances (integers or doubles)\n"
-      "  --output-format F   plain (default) or graphalytics (the default for Graphalytics\n"
-      "                      graphs): `id value` lines with the vertex's original id,\n"
-      "                      reals as %%.15e, BFS's unreachable as 9223372036854775807 and\n"
-      "                      SSSP's as infinity, labels as original vertex ids (plain\n"
-      "                      output too writes the original ids when they were mapped)\n"
-      "  --out DIR           write DIR/result-R.txt (`<vertex> <value>` lines for the\n"
-      "                      vertices this node owns), DIR/nodeR.json (this node's load:\n"
-      "                      bytes read, edges read, sent, received and held, load time\n"
-      "                      split into read, parse, shuffle, build and wait; its peak\n"
-      "                      RSS and bytes per edge held; counters and per-superstep\n"
-      "                      figures) and, on rank 0, DIR/summary.json\n"
-      "  --job-id N          32-bit job token shared by all nodes of one job (default:\n"
-      "                      derived from the graph and P); frames of other jobs are dropped\n"
-      "  --key-file PATH     the job's secret: every frame (hellos included) carries an\n"
-      "                      AES-128-GMAC tag under a key derived from it, a peer's\n"
-      "                      frames count only from the address its hello came from,\n"
-      "                      and sequence numbers start at random. PATH holds 64 hex\n"
-      "                      digits (or 32 raw bytes) and must be private (mode 0600).\n"
-      "                      Make one: head -c 32 /dev/urandom | xxd -p -c 64 > key\n"
-      "                      Without --key-file the key is read from the environment\n"
-      "                      variable WIREGRAPH_KEY (64 hex digits; srun passes it to\n"
-      "                      every task, mpirun with -x WIREGRAPH_KEY). With --nodes\n"
-      "                      above 1 a node without a\n"
-      "                      key refuses to start (exit 2); scripts/wiregraph-cluster\n"
-      "                      makes a fresh key per run\n"
-      "  --no-auth           run without a key: frames are not authenticated (anyone on\n"
-      "                      the link can forge them; the banner says so)\n"
-      "  --udp-port N        UDP port of wiregraph frames (default %u)\n"
-      "  --peer-timeout S    a peer silent for S seconds is declared dead and the node\n"
-      "                      exits non-zero naming it (default 30; live peers send\n"
-      "                      keepalives)\n"
-      "  --hello-timeout S   time for all peers to be discovered (default 60)\n"
-      "  --progress-timeout S  a superstep that receives nothing for S seconds while\n"
-      "                      every peer is alive ends the run with an error naming the\n"
-      "                      peer and what is missing (its END, or buckets and records\n"
-      "                      its END announced; default 120, at most 86400)\n"
-      "  --mbufs N           mbufs in the node's packet pool (default 16383; with --mtu\n"
-      "                      above 1500 as many as hold the same bytes, at least 4095)\n"
-      "  --top N             print the N top-ranked vertices at the end (default 10, at\n"
-      "                      most 10, 0: off)\n"
-      "  --quiet             no per-superstep report lines\n"
-      "  --line-rate GBPS    link speed the report compares with (10, 25, 40, 100...;\n"
-      "                      default: the port's reported speed, else 10)\n"
-      "  --domains K         NUMA domains per node (default: the machine's, from libnuma):\n"
-      "                      vertices are split over K domains, each with its own\n"
-      "                      accumulator arrays and same-node queue; K larger than the\n"
-      "                      machine's emulates K logical domains (all nodes must agree)\n"
-      "  --domain-split S    metis (default): the even split refined by METIS to cut\n"
-      "                      cross-domain edges, out-edges within 3%%; even: contiguous\n"
-      "                      ranges of equal out-edges (the workers' work)\n"
-      "  --vertex-order O    degree (default): each node numbers its vertices by\n"
-      "                      out-degree, highest first (within a domain), so that the\n"
-      "                      values a dense pull reads at random share cache lines;\n"
-      "                      input: in id order (slot = id / P). All nodes must agree\n"
-      "  --roles SPEC        how the EAL's lcores (-l) map to roles; the banner's\n"
-      "                      'roles:' line shows the map. workers=W,senders=S,\n"
-      "                      accumulators=A (or w=W,s=S,a=A): the lcores in order, W\n"
-      "                      workers (the main lcore first, it also coordinates), S\n"
-      "                      sender lcores, A accumulator lcores; S = 0 puts each queue's\n"
-      "                      sender beside its accumulator. split (default): 2 lcores:\n"
-      "                      w=1,a=1; 3: w=2,a=1; n >= 4: s=1, a=(n-2)/2 (at most\n"
-      "                      --rx-queues), the rest workers. shared: every role on the\n"
-      "                      main lcore (one lcore: always)\n"
-      "  --rx-queues K       receive queues per port, 1..16 (default: one per\n"
-      "                      accumulator lcore): one accumulator role and one flow per\n"
-      "                      peer each; queue q owns a contiguous share of this node's\n"
-      "                      vertices. Ports steer flow q to queue q (memif: queue\n"
-      "                      pairs; NICs: rte_flow, else RSS with senders choosing\n"
-      "                      source ports; net_tap: the kernel's flow steering); a frame\n"
-      "                      on another queue is handed to its owner. Every node must\n"
-      "                      use the same K\n"
-      "  --range-kib N       Σ per accumulation range: workers send one range's records\n"
-      "                      after the other, so a receiver folds a range while it is\n"
-      "                      in cache. Default: a node's whole Σ while the largest\n"
-      "                      node's is at most 8 MiB, else 256. Every node must agree\n"
-      "  --mtu N             IP size of the frames, 1500 (default) to 9000: buckets fill\n"
-      "                      them; the port must take it (NICs with jumbo frames,\n"
-      "                      net_ring; memif when its vdev's bsize= holds a whole\n"
-      "                      frame, e.g. bsize=9216: the node says so; not net_tap,\n"
-      "                      at most 1504). Every node must agree\n"
-      "  --scatter MODE      auto (default): a superstep whose active vertices hold more\n"
-      "                      than 9/10 of a worker's out-edges is dense: one record per\n"
-      "                      destination vertex (and source segment, --segment-kib)\n"
-      "                      carrying the sum/min of that worker's messages to it; else\n"
-      "                      sparse: one record per edge. sparse or dense force one.\n"
-      "                      bfs (and cc's BFS) switch by Beamer's rule instead: dense\n"
-      "                      steps are bottom-up, each unreached vertex stopping at its\n"
-      "                      first active in-neighbour; sssp stays sparse unless dense\n"
-      "                      is forced, and in auto mode a superstep with a record per\n"
-      "                      destination or more sends each other node one min per\n"
-      "                      destination. Programs that need every message (cd, kcore),\n"
-      "                      and sssp --precision double, always scatter sparse.\n"
-      "                      Dense keeps a second, destination-major copy of the\n"
-      "                      node's edges (4 bytes per edge, 8 when weighted; sssp\n"
-      "                      only with dense forced)\n"
-      "  --segment-kib N     dense supersteps pull source segment by source segment, each\n"
-      "                      with N KiB of scatter values, so that the values read at\n"
-      "                      random stay in the cache (one record per segment and\n"
-      "                      destination). Default: a quarter of the L3 cache (sysfs),\n"
-      "                      else the L2, else 2048\n"
-      "  --local-rounds on|off  sssp: a worker applies the records for its own vertices\n"
-      "                      within the superstep and relaxes its current bucket again\n"
-      "                      (fewer supersteps and records). Default off: measured\n"
-      "                      slower here (README, Receive queues)\n"
-      "\n"
-      "Transport (reliability/):\n"
-      "  --window N          frames in flight per peer, also the reorder buffer (default 512)\n"
-      "  --rto-min-us US     retransmission timeout floor (default 200); the timeout\n"
-      "                      follows the measured round trip (RFC 6298: SRTT + 4 RTTVAR\n"
-      "                      + the ack delay) and doubles on each expiry up to\n"
-      "  --rto-max-us US     this ceiling (default 200000). Losses are found sooner by\n"
-      "                      selective acks, a time-based rule and a tail-loss probe\n"
-      "  --ast-us US         initial average send time per frame, AST (default 0.2); the\n"
-      "                      gap between sends to a peer is AST x N, N rising by one in a\n"
-      "                      round trip with a congestion signal (8 frames lost in a row,\n"
-      "                      queue growth, drops at the peer's port, a 2nd timeout in a\n"
-      "                      row) and falling by one in a round trip without\n"
-      "  --ack-delay-us US   longest delay before a received frame is acked (default 50)\n"
-      "  --keepalive-ms MS   an idle connection sends an ack this often (default 100,\n"
-      "                      at most a fifth of --peer-timeout)\n"
-      "  --checksum on|off   with --no-auth: CRC32C over every bucket (default on: 33 ns\n"
-      "                      a bucket with AVX-512, 56 on AMD Zen 4 without it; no\n"
-      "                      measurable cost end to end; all nodes must agree). With a\n"
-      "                      key it is refused: the MAC detects every corruption the\n"
-      "                      CRC would, and frames carry no CRC\n"
-      "  --fault-rx SPEC     inject faults on receive: SPEC is KIND=FRACTION,... with\n"
-      "                      KIND drop, dup, reorder, corrupt (flip one bit; needs a key\n"
-      "                      or --checksum on), delay, or\n"
-      "                      burst (the fraction of frames that start a run of 16 lost\n"
-      "                      frames: congestion rather than random loss)\n"
-      "  --fault-tx SPEC     the same on transmit\n"
-      "  --fault-seed N      seed of the fault injectors (default 1): same seed, same faults\n"
-      "  --fault-delay-us US how long a delay fault holds a frame (default 200)\n"
-      "  --crash-node R:S    test hook: node R kills itself (SIGKILL) when it reaches\n"
-      "                      superstep S (S = load: in the middle of the edge shuffle),\n"
-      "                      to exercise peer-failure detection\n"
-      "  -h, --help          this text\n"
-      "\n"
-      "Programs (--app), and the value each result line holds:\n",
-      prog, wire::kMaxNodes, wire::kDefaultUdpPort);
+namespace {
+
+constexpr size_t kHelpColumn = 24;     // where an option's help starts
+constexpr size_t kProgramColumn = 12;  // where a program's text starts
+
+// The parts one after the other. (Instead of "text" + std::string(...),
+// in which GCC 12 at -O3 sees a false -Wrestrict.)
+std::string cat(std::initializer_list<std::string_view> parts) {
+  std::string s;
+  for (std::string_view p : parts) s += p;
+  return s;
+}
+
+constexpr const char* kUsage = "wiregraph [EAL options] -- --app APP --graph SPEC [options]";
+constexpr const char* kCheckUsage = "wiregraph --check-options -- APP-OPTIONS";
+
+// Appends `text` after `lead` (one line's start), its words wrapped at
+// kHelpColumns with continuation lines indented by `indent`; `lead` gets a
+// line of its own when it reaches into the text's column.
+void put_wrapped(std::string& out, std::string_view lead, std::string_view text, size_t indent) {
+  std::string line(lead);
+  if (!line.empty() && line.size() + 1 > indent) {
+    out += line + "\n";
+    line.clear();
+  }
+  line.resize(indent, ' ');
+  bool first = true;
+  while (!text.empty()) {
+    const size_t space = text.find(' ');
+    const std::string_view word = text.substr(0, space);
+    text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+    if (word.empty()) continue;
+    if (!first && line.size() + 1 + word.size() > kHelpColumns) {
+      out += line + "\n";
+      line.assign(indent, ' ');
+      first = true;
+    }
+    if (!first) line += ' ';
+    line += word;
+    first = false;
+  }
+  out += line + "\n";
+}
+
+std::string label(const OptionSpec& o) {
+  return cat({o.name == "help" ? "-h, " : "", "--", o.name, o.arg.empty() ? "" : " ", o.arg});
+}
+
+std::string with_default(const OptionSpec& o) {
+  std::string s(o.help);
+  if (!o.default_text.empty()) s += cat({" (default: ", o.default_text, ")"});
+  return s;
+}
+
+// The rest of an option's story, after its help and default: its details,
+// and for a program parameter who reads it and which Graphalytics key gives
+// its default. Empty, or sentences after ". ".
+std::string more_text(const OptionSpec& o, std::span<const ProgramTraits> programs) {
+  std::string s(o.details);
+  auto add = [&s](const std::string& sentence) { s += (s.empty() ? "" : " ") + sentence; };
+  if (o.read_by != nullptr) {
+    const std::string readers = programs_reading(o, programs);
+    add("Read by " + (readers.empty() ? std::string("no program") : readers) + "; refused for the others.");
+  }
+  if (o.graphalytics_key != nullptr) {
+    std::string keys;
+    for (const ProgramTraits& p : programs) {
+      const std::string_view key = p.graphalytics.*o.graphalytics_key;
+      if (key.empty() || !(p.*o.read_by)) continue;
+      keys += cat({keys.empty() ? "" : ", ", p.graphalytics.algorithm, ".", key});
+    }
+    if (!keys.empty()) add("A Graphalytics graph's properties give its default (" + keys + ").");
+  }
+  return s.empty() ? s : ". " + s;
+}
+
+// "--iterations (default 20), --damping, --precision": the program parameters it reads.
+std::string parameters_read(const ProgramTraits& p) {
+  std::string s;
+  for (const OptionSpec& o : option_table()) {
+    if (o.read_by == nullptr || !(p.*o.read_by)) continue;
+    const bool iterations = o.read_by == &ProgramTraits::uses_iterations;
+    s += cat({s.empty() ? "" : ", ", "--", o.name,
+              iterations ? cat({" (default ", std::to_string(p.default_iterations), ")"}) : ""});
+  }
+  return s;
+}
+
+// "undirected, self-loops dropped": how the loader shapes the graph for it.
+std::string graph_rules(const ProgramTraits& p) {
+  std::string s;
+  auto add = [&s](const char* rule) { s += cat({s.empty() ? "" : ", ", rule}); };
+  if (p.graph.symmetrize) add("undirected");
+  if (p.graph.drop_self_loops) add("self-loops dropped");
+  if (p.graph.drop_duplicates) add("duplicate edges dropped");
+  if (p.graph.weights) add("weighted");
+  return s;
+}
+
+std::string graphalytics_text(const ProgramTraits& p) {
+  const GraphalyticsNames& g = p.graphalytics;
+  if (g.algorithm.empty()) return "";
+  std::string keys;
+  for (const std::string_view GraphalyticsNames::*k :
+       {&GraphalyticsNames::source, &GraphalyticsNames::iterations, &GraphalyticsNames::damping})
+    if (!(g.*k).empty()) keys += cat({keys.empty() ? "" : ", ", g.algorithm, ".", g.*k});
+  return cat({g.algorithm, keys.empty() ? "" : " (", keys, keys.empty() ? "" : ")"});
+}
+
+void put_header(std::string& out) {
+  out += std::string("Usage: ") + kUsage + "\n       " + kCheckUsage + "\n\n";
+  put_wrapped(out, "",
+              "One node of a wiregraph job: start one per machine (srun, mpirun, ssh), or let "
+              "scripts/wiregraph-cluster start a local cluster. EAL options (before --) choose the ports, "
+              "lcores and memory, e.g. --no-pci --vdev net_tap0 -l 0-1; application options come after --. "
+              "--check-options parses the application options, starts nothing and exits 0, or 2 with the "
+              "error a node would give.",
+              0);
+}
+
+void put_topic(std::string& out, Topic t, bool all, std::span<const ProgramTraits> programs) {
+  out += cat({"\n", topic_title(t), t == Topic::kCommon ? " (after --):\n" : ":\n"});
+  for (const OptionSpec& o : option_table())
+    if (o.topic == t) put_wrapped(out, "  " + label(o), all ? with_default(o) + more_text(o, programs) : with_default(o), kHelpColumn);
+}
+
+void put_programs(std::string& out, std::span<const ProgramTraits> programs) {
+  out += "\nPrograms (--app), and the value each result line holds:\n";
   for (const ProgramTraits& p : programs) {
-    std::printf("  %-10s %.*s\n", std::string(p.name).c_str(), static_cast<int>(p.summary.size()), p.summary.data());
-    std::string uses;
-    if (p.uses_source) uses += ", --source";
-    if (p.uses_iterations) uses += ", --iterations (default " + std::to_string(p.default_iterations) + ")";
-    if (p.graph.symmetrize) uses += ", on the undirected graph";
-    if (p.graph.drop_self_loops) uses += ", self-loops dropped";
-    if (p.graph.drop_duplicates) uses += ", duplicate edges dropped";
-    if (p.graph.weights) uses += ", weighted";
-    std::printf("             value: %.*s%s\n", static_cast<int>(p.output.size()), p.output.data(), uses.c_str());
+    put_wrapped(out, cat({"  ", p.name}), p.summary, kProgramColumn);
+    std::string more = cat({"value: ", p.output});
+    if (const std::string r = parameters_read(p); !r.empty()) more += cat({"; reads ", r});
+    if (const std::string g = graph_rules(p); !g.empty()) more += cat({"; graph: ", g});
+    if (const std::string g = graphalytics_text(p); !g.empty()) more += "; Graphalytics: " + g;
+    put_wrapped(out, "", more, kProgramColumn);
   }
 }
 
+std::string topic_list() {
+  std::string s;
+  for (Topic t : kTopics) s += std::string(topic_name(t)) + ", ";
+  return s + "programs";
+}
+
+std::string short_page(std::span<const ProgramTraits> programs) {
+  std::string out;
+  out += std::string("Usage: ") + kUsage + "\n\n";
+  put_wrapped(out, "",
+              "One node of a wiregraph job (scripts/wiregraph-cluster starts a local cluster). EAL options "
+              "(before --) choose the ports, lcores and memory, e.g. --no-pci --vdev net_tap0.",
+              0);
+  put_topic(out, Topic::kCommon, false, programs);
+  out += "\n";
+  put_wrapped(out, "", "Programs: " + program_list(programs) + " (--help programs).", 0);
+  put_wrapped(out, "", cat({"More: --help TOPIC (", topic_list(), ") or --help-all (docs/OPTIONS.md)."}), 0);
+  return out;
+}
+
+std::string all_pages(std::span<const ProgramTraits> programs) {
+  std::string out;
+  put_header(out);
+  for (Topic t : kTopics) put_topic(out, t, true, programs);
+  put_programs(out, programs);
+  out += "\nExit status: 0 on success, 1 on a runtime error (bad input file, dead or\n"
+         "mismatched peer, DPDK failure), 2 on a command-line error.\n";
+  return out;
+}
+
+// ---- docs/OPTIONS.md ----------------------------------------------------------
+
+std::string cell(std::string_view text) {
+  std::string s;
+  for (char ch : text) {
+    if (ch == '|') s += '\\';
+    s += ch;
+  }
+  return s;
+}
+
+std::string markdown(std::span<const ProgramTraits> programs) {
+  std::string out =
+      "# wiregraph's options\n\n"
+      "<!-- Generated by `wiregraph --help-all --markdown > docs/OPTIONS.md` from the option table\n"
+      "     (config/option_table.cc) and the programs' traits: edit those, not this file.\n"
+      "     tests/test_options.cc fails when this file differs from what they generate. -->\n\n";
+  out += std::string("```\n") + kUsage + "\n" + kCheckUsage + "\n```\n\n";
+  out += "EAL options (before `--`) choose the ports, lcores and memory, e.g. `--no-pci --vdev net_tap0 -l 0-1`;\n"
+         "application options come after `--`. `--check-options` parses the application options, starts\n"
+         "nothing and exits 0, or 2 with the error a node would give (`scripts/wiregraph-cluster` runs it\n"
+         "before it starts any node). `wiregraph --help` shows the common options, `--help TOPIC` one\n"
+         "topic's, `--help-all` all of them.\n";
+  for (Topic t : kTopics) {
+    out += cat({"\n## ", topic_title(t), "\n\n| option | default | meaning |\n| --- | --- | --- |\n"});
+    for (const OptionSpec& o : option_table()) {
+      if (o.topic != t) continue;
+      const std::string meaning = std::string(o.help) + more_text(o, programs);
+      out += "| `" + cell(label(o)) + "` | " + cell(o.default_text) + " | " + cell(meaning) + " |\n";
+    }
+  }
+  out += "\n## Programs (`--app`)\n\n"
+         "| program | what it computes | a result line's value | reads | graph | Graphalytics |\n"
+         "| --- | --- | --- | --- | --- | --- |\n";
+  for (const ProgramTraits& p : programs)
+    out += cat({"| `", cell(p.name), "` | ", cell(p.summary), " | ", cell(p.output), " | ", cell(parameters_read(p)),
+                " | ", cell(graph_rules(p)), " | ", cell(graphalytics_text(p)), " |\n"});
+  out += "\nExit status: 0 on success, 1 on a runtime error (bad input file, dead or mismatched peer, DPDK\n"
+         "failure), 2 on a command-line error.\n";
+  return out;
+}
+
+bool is_topic(std::string_view name) {
+  if (name == "all" || name == "programs") return true;
+  for (Topic t : kTopics)
+    if (topic_name(t) == name) return true;
+  return false;
+}
+
+}  // namespace
+
+std::optional<HelpRequest> help_request(int argc, char** argv) {
+  std::optional<HelpRequest> r;
+  bool markdown = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--markdown") markdown = true;
+    if (a == "-h" || a == "--help") {
+      r = HelpRequest{};
+      if (i + 1 < argc && is_topic(argv[i + 1])) r->topic = argv[i + 1];
+    } else if (a.starts_with("--help=")) {
+      r = HelpRequest{std::string(a.substr(7))};
+    } else if (a == "--help-all") {
+      r = HelpRequest{"all"};
+    }
+  }
+  if (r) r->markdown = markdown;
+  return r;
+}
+
+bool wants_help(int argc, char** argv) { return help_request(argc, argv).has_value(); }
+
+std::string help_text(const HelpRequest& request, std::span<const ProgramTraits> programs) {
+  const std::string& t = request.topic;
+  if (request.markdown) {
+    if (t != "all") throw ConfigError("--markdown goes with --help-all (docs/OPTIONS.md)");
+    return markdown(programs);
+  }
+  if (t.empty()) return short_page(programs);
+  if (t == "all") return all_pages(programs);
+  std::string out = std::string("Usage: ") + kUsage + "\n";
+  if (t == "programs") {
+    put_programs(out, programs);
+    return out;
+  }
+  for (Topic topic : kTopics)
+    if (topic_name(topic) == t) {
+      put_topic(out, topic, true, programs);
+      return out;
+    }
+  throw ConfigError("--help: unknown topic '" + t + "' (expected " + topic_list() + " or all)");
+}
 
 }  // namespace wg

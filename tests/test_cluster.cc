@@ -425,7 +425,7 @@ void run_and_check(const RunSpec& spec, const TestGraph& graph, const TempDir& t
   opts.app_args = {"--app", app_name(spec.app)};
   opts.app_args.insert(opts.app_args.end(), graph.args.begin(), graph.args.end());
   if (traits.uses_source) opts.app_args.insert(opts.app_args.end(), {"--source", std::to_string(graph.source)});
-  if (spec.iterations)
+  if (spec.iterations && traits.uses_iterations)  // a program refuses --iterations it does not read
     opts.app_args.insert(opts.app_args.end(), {"--iterations", std::to_string(*spec.iterations)});
   if (spec.undirected) opts.app_args.push_back("--undirected");
   if (spec.domains != 0) opts.app_args.insert(opts.app_args.end(), {"--domains", std::to_string(spec.domains)});

@@ -1,12 +1,17 @@
 """Command-line habits of every command, without a cluster and without the EAL:
 --version of wiregraph, wiregraph-convert and scripts/wiregraph-cluster
-(meson.build's version and the checkout's commit). Run by meson (suite unit)
-as `python3 -m unittest`."""
+(meson.build's version and the checkout's commit), application options given
+before `--` (refused by name before the EAL starts), `wiregraph
+--check-options`, and the launcher refusing a node's options before it starts
+any node, and naming --timeout when it hits it. Run by meson (suite unit) as
+`python3 -m unittest`."""
 
 import os
 import re
+import stat
 import subprocess
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -60,6 +65,90 @@ class Version(unittest.TestCase):
 
     def test_launcher(self):
         self.check([sys.executable, LAUNCHER, "--binary", WIREGRAPH, "--version"], "wiregraph-cluster")
+
+
+class MisplacedOptions(unittest.TestCase):
+    def test_application_options_before_the_separator_are_named(self):
+        for argv in ([WIREGRAPH, "--app", "pagerank", "--graph", "kron:4:2"],
+                     [WIREGRAPH, "--no-pci", "--vdev", "net_null0", "--app", "pagerank", "--graph", "kron:4:2"]):
+            r = run(argv)
+            self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+            self.assertIn("application options go after --: wiregraph [EAL options] -- --app", r.stderr)
+            self.assertIn("'--app' came before --", r.stderr)
+            # The EAL never ran: none of its usage, no "EAL initialisation failed", one line.
+            self.assertNotIn("EAL initialisation", r.stdout + r.stderr)
+            self.assertNotIn("EAL common options", r.stdout + r.stderr)
+            self.assertEqual(len((r.stdout + r.stderr).splitlines()), 1, r.stdout + r.stderr)
+
+
+class CheckOptions(unittest.TestCase):
+    def test_good_options_pass_bad_ones_exit_2_with_the_nodes_message(self):
+        r = run([WIREGRAPH, "--check-options", "--", "--app", "bfs", "--graph", "kron:4:2", "--source", "3"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("options ok: app bfs, graph kron:4:2", r.stdout)
+        r = run([WIREGRAPH, "--check-options", "--", "--app", "bfs", "--graph", "kron:4:2", "--damping", "0.5"])
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr.strip(),
+                         "wiregraph: error: --damping does not apply to bfs: only pagerank reads it")
+
+
+class Launcher(unittest.TestCase):
+    """The launcher with a node binary that records how it is run."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.log = os.path.join(self.dir.name, "runs.log")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def wrapper(self, node_command):
+        """A node binary that logs its arguments, runs the option check with
+        the real binary and runs `node_command` as a node."""
+        path = os.path.join(self.dir.name, "node.sh")
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\n"
+                    "echo \"$*\" >> '%s'\n"
+                    "if [ \"$1\" = --check-options ]; then exec '%s' \"$@\"; fi\n"
+                    "%s\n" % (self.log, WIREGRAPH, node_command))
+        os.chmod(path, stat.S_IRWXU)
+        return path
+
+    def runs(self):
+        if not os.path.exists(self.log):
+            return []
+        with open(self.log) as f:
+            return f.read().splitlines()
+
+    def test_refused_options_start_no_node(self):
+        binary = self.wrapper("exec '%s' \"$@\"" % WIREGRAPH)
+        r = run([sys.executable, LAUNCHER, "--nodes", "2", "--binary", binary, "--",
+                 "--app", "pagerank", "--graph", "kron:4:2", "--source", "3"])
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("wiregraph: error: --source does not apply to pagerank: only sssp and bfs read it",
+                      r.stderr)
+        runs = self.runs()
+        self.assertEqual(len(runs), 1, runs)
+        self.assertTrue(runs[0].startswith("--check-options -- --nodes 2 --job-id 0x"), runs[0])
+        self.assertNotIn("--rank", runs[0])
+        self.assertNotIn("[node", r.stdout)
+
+    def test_bad_values_are_refused_as_the_node_refuses_them(self):
+        binary = self.wrapper("exec '%s' \"$@\"" % WIREGRAPH)
+        r = run([sys.executable, LAUNCHER, "--nodes", "3", "--binary", binary, "--",
+                 "--app", "sssp", "--graph", "kron:4:2", "--window", "0"])
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertEqual(r.stderr.strip(), "wiregraph: error: --window: 0 is out of range [1, 65536]")
+        self.assertEqual(len(self.runs()), 1)
+
+    def test_the_timeout_message_says_how_to_raise_it(self):
+        # One node (no link, no EAL: the wrapper's node only waits) that outlives --timeout.
+        binary = self.wrapper("exec sleep %d" % LIMIT_S)
+        r = run([sys.executable, LAUNCHER, "--nodes", "1", "--timeout", "0.5", "--binary", binary, "--",
+                 "--app", "bfs", "--graph", "kron:4:2"])
+        self.assertEqual(r.returncode, 124, r.stdout + r.stderr)
+        self.assertIn("a longer run needs a larger --timeout SEC", r.stdout)
+        self.assertEqual(len(self.runs()), 2, self.runs())  # the check, then the node
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
-// Application options (config/options.h): parse_app_args, its environment
-// fallbacks, and the digests every node of a job must agree on.
+// Application options (config/options.h, config/option_table.h):
+// parse_app_args, its environment fallbacks, program parameters against the
+// programs' traits, the digests every node of a job must agree on, --help
+// and docs/OPTIONS.md, and options misplaced before `--`.
 #include "config/options.h"
 
 #include "apps/registry.h"
@@ -9,7 +11,10 @@
 #include <cstdlib>
 #include <deque>
 #include <initializer_list>
+#include <iterator>
 #include <optional>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,6 +25,8 @@
 #include "compute/graph/graph_reader.h"
 #include "config/config_json.h"
 #include "config/key_file.h"
+#include "config/option_table.h"
+#include "config/usage.h"
 #include "tests/temp_dir.h"
 
 namespace wg {
@@ -121,7 +128,7 @@ TEST_F(Options, Defaults) {
 
 TEST_F(Options, EveryOption) {
   const Config c = parse({"--app", "sssp", "--graph", "kron:4:2", "--format", "edgelist", "--undirected",
-                          "--nodes", "4", "--rank", "3", "--source", "17", "--iterations", "7", "--out",
+                          "--nodes", "4", "--rank", "3", "--source", "17", "--out",
                           "/tmp/wg out", "--job-id", "99", "--udp-port", "5000", "--peer-timeout", "2.5",
                           "--hello-timeout", "0.5", "--mbufs", "4095", "--top", "3", "--quiet",
                           "--progress-timeout", "7.5"});
@@ -132,7 +139,6 @@ TEST_F(Options, EveryOption) {
   EXPECT_EQ(c.nodes, 4u);
   EXPECT_EQ(c.rank, 3u);
   EXPECT_EQ(c.source, 17u);
-  EXPECT_EQ(c.iterations, 7u);
   EXPECT_EQ(c.out_dir, "/tmp/wg out");
   EXPECT_EQ(c.job_token, 99u);
   EXPECT_EQ(c.udp_port, 5000);
@@ -438,14 +444,12 @@ TEST_F(Options, ParamsDigestFollowsTheJobParameters) {
 
   const uint64_t pr = digest({"--app", "pagerank", "--graph", "a", "--iterations", "10"});
   EXPECT_NE(pr, digest({"--app", "pagerank", "--graph", "a", "--iterations", "11"}));
-  EXPECT_NE(pr, digest({"--app", "cc", "--graph", "a", "--iterations", "10"}));
+  EXPECT_NE(pr, digest({"--app", "cd", "--graph", "a", "--iterations", "10"}));
   EXPECT_NE(digest({"--app", "cc", "--graph", "a"}), digest({"--app", "bfs", "--graph", "a"}));
   // Settings that do not change the result are not part of it: per-node
-  // settings (rank, output, reporting) and iterations for apps without them.
+  // settings (rank, output, reporting).
   EXPECT_EQ(pr, digest({"--app", "pagerank", "--graph", "a", "--iterations", "10", "--nodes", "3", "--rank",
                         "2", "--out", "x", "--quiet", "--top", "1", "--peer-timeout", "9"}));
-  EXPECT_EQ(digest({"--app", "bfs", "--graph", "a", "--iterations", "3"}),
-            digest({"--app", "bfs", "--graph", "a", "--iterations", "4"}));
 }
 
 TEST_F(Options, DefaultJobTokenIsTheSameOnEveryNodeOfAJob) {
@@ -828,6 +832,298 @@ TEST_F(Options, LocalRounds) {
   EXPECT_NE(on.describe().find("local rounds"), std::string::npos) << on.describe();
   EXPECT_FALSE(parse({"--app", "sssp", "--graph", "a", "--local-rounds", "off"}).engine.local_rounds);
   EXPECT_ERROR_MENTIONS(({"--app", "sssp", "--graph", "a", "--local-rounds", "yes"}), "--local-rounds", "'yes'");
+}
+
+
+// ---- program parameters (the programs' traits say who reads which) -------------
+
+// Who reads what, written down here independently of the traits: a program
+// given a parameter it does not read refuses it, naming those that read it.
+struct Reads {
+  const char* app;
+  bool source, iterations, damping, precision;
+};
+constexpr Reads kReads[] = {
+    {"pagerank", false, true, true, true}, {"sssp", true, false, false, true}, {"bfs", true, false, false, false},
+    {"cc", false, false, false, false},    {"cd", false, true, false, false},  {"kcore", false, false, false, false},
+    {"lcc", false, false, false, false},
+};
+
+TEST_F(Options, ProgramParametersAProgramDoesNotReadAreRefused) {
+  ASSERT_EQ(program_traits().size(), std::size(kReads)) << "a program was added: say what it reads above";
+  const std::pair<const char*, const char*> params[] = {
+      {"--source", "3"}, {"--iterations", "3"}, {"--damping", "0.5"}, {"--precision", "double"}};
+  for (const Reads& r : kReads) {
+    const bool reads[] = {r.source, r.iterations, r.damping, r.precision};
+    for (size_t i = 0; i < std::size(params); ++i) {
+      const std::string e = error_of({"--app", r.app, "--graph", "a", params[i].first, params[i].second});
+      if (reads[i]) {
+        EXPECT_EQ(e, "") << r.app << " reads " << params[i].first;
+      } else {
+        EXPECT_NE(e.find(std::string(params[i].first) + " does not apply to " + r.app), std::string::npos)
+            << r.app << " " << params[i].first << ": " << e;
+      }
+    }
+  }
+  // The message names the programs that do read it.
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--damping", "0.5"}), "--damping does not apply to bfs",
+                        "only pagerank reads it");
+  EXPECT_ERROR_MENTIONS(({"--app", "pagerank", "--graph", "a", "--source", "3"}), "--source", "only sssp and bfs read it");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "a", "--iterations", "5"}), "--iterations", "pagerank and cd");
+}
+
+TEST_F(Options, TheBannerShowsOnlyTheParametersTheProgramReads) {
+  const std::string pr = parse({"--app", "pagerank", "--graph", "a", "--damping", "0.5", "--precision", "double"}).describe();
+  for (const char* want : {"20 iterations", "damping 0.5", "double precision"})
+    EXPECT_NE(pr.find(want), std::string::npos) << want << " not in: " << pr;
+  EXPECT_EQ(pr.find("source"), std::string::npos) << pr;
+  const std::string bfs = parse({"--app", "bfs", "--graph", "a", "--source", "7"}).describe();
+  EXPECT_NE(bfs.find("source 7"), std::string::npos) << bfs;
+  for (const char* unwanted : {"iterations", "damping", "precision"})
+    EXPECT_EQ(bfs.find(unwanted), std::string::npos) << unwanted << " in: " << bfs;
+  EXPECT_EQ(parse({"--app", "cc", "--graph", "a"}).describe().find("source"), std::string::npos);
+  // nodeR.json's configuration echo says the same: null where it did not apply.
+  const nlohmann::ordered_json j = config_json(parse({"--app", "bfs", "--graph", "a", "--source", "7"}));
+  EXPECT_EQ(j["source"], 7);
+  for (const char* unread : {"iterations", "damping", "precision"}) EXPECT_TRUE(j[unread].is_null()) << unread;
+  EXPECT_EQ(config_json(parse({"--app", "pagerank", "--graph", "a", "--damping", "0.5"}))["damping"], 0.5);
+}
+
+// A Graphalytics graph's properties carry every algorithm's parameters: a
+// program reads its own (named by its traits) and nothing else, so another
+// algorithm's bad value does not stop it, and its own names the file, line
+// and key.
+TEST_F(Options, GraphalyticsPropertiesGiveOnlyTheProgramsOwnParameters) {
+  test::TempDir dir;
+  const std::string path = dir.file("g.properties");
+  std::ofstream(path) << "graph.g.directed = true\n"
+                         "graph.g.bfs.source-vertex = -4\n"
+                         "graph.g.sssp.source-vertex = 12\n"
+                         "graph.g.pr.damping-factor = 7\n"
+                         "graph.g.pr.num-iterations = 3\n"
+                         "graph.g.cdlp.max-iterations = 6\n";
+  arena().push_back(path);
+  const char* g = arena().back().c_str();
+  const Config bfs = parse({"--app", "bfs", "--graph", g});
+  EXPECT_EQ(bfs.source_id, -4);
+  EXPECT_FALSE(bfs.double_precision) << "bfs reads no --precision";
+  EXPECT_EQ(bfs.describe().find("precision"), std::string::npos) << bfs.describe();
+  EXPECT_EQ(bfs.damping, 0.85) << "pr.damping-factor is PageRank's";
+  const Config sssp = parse({"--app", "sssp", "--graph", g});
+  EXPECT_EQ(sssp.source_id, 12);
+  EXPECT_TRUE(sssp.double_precision) << "Graphalytics' rules forbid single precision";
+  EXPECT_EQ(parse({"--app", "cd", "--graph", g}).iterations, 6u);
+  EXPECT_EQ(parse({"--app", "cc", "--graph", g}).iterations, 0u);
+  EXPECT_ERROR_MENTIONS(({"--app", "pagerank", "--graph", g}), "g.properties:4: graph.g.pr.damping-factor: '7'",
+                        "[0, 1]");
+  EXPECT_EQ(parse({"--app", "pagerank", "--graph", g, "--damping", "0.5"}).damping, 0.5) << "the command line wins";
+}
+
+// ---- the option table: digest, help, docs -------------------------------------
+
+// Every option the node has taken so far (the switch this table replaced),
+// and the options answered before the EAL starts.
+constexpr const char* kEveryOption[] = {
+    "app", "graph", "format", "undirected", "nodes", "rank", "source", "iterations", "out", "job-id", "udp-port",
+    "peer-timeout", "hello-timeout", "progress-timeout", "mbufs", "top", "quiet", "window", "rto-min-us",
+    "rto-max-us", "ast-us", "ack-delay-us", "keepalive-ms", "checksum", "fault-rx", "fault-tx", "fault-seed",
+    "fault-delay-us", "crash-node", "roles", "scatter", "segment-kib", "local-rounds", "domains", "domain-split",
+    "vertex-order", "line-rate", "rx-queues", "range-kib", "mtu", "damping", "precision", "output-format",
+    "key-file", "no-auth", "ids", "help", "help-all", "version"};
+
+TEST(OptionTable, HoldsEveryOptionOnce) {
+  std::set<std::string> names;
+  for (const OptionSpec& o : option_table()) {
+    EXPECT_TRUE(names.insert(std::string(o.name)).second) << "--" << o.name << " twice";
+    EXPECT_FALSE(o.help.empty()) << "--" << o.name;
+    EXPECT_NE(o.parse, nullptr) << "--" << o.name;
+  }
+  EXPECT_EQ(names, std::set<std::string>(std::begin(kEveryOption), std::end(kEveryOption)));
+}
+
+// Which options every node of a job must agree on, and values that differ:
+// the digest changes with each, and with nothing else.
+TEST_F(Options, TheDigestHoldsTheJobsOptionsAndNoOthers) {
+  using Args = std::vector<const char*>;
+  struct Pair {
+    const char* option;
+    Args a, b;
+  };
+  const Args g = {"--graph", "g.el"};
+  auto with = [&g](const char* app, Args more) {
+    Args v = {"--app", app};
+    v.insert(v.end(), g.begin(), g.end());
+    v.insert(v.end(), more.begin(), more.end());
+    return v;
+  };
+  const Pair job[] = {
+      {"undirected", with("cc", {}), with("cc", {"--undirected"})},
+      {"source", with("sssp", {"--source", "1"}), with("sssp", {"--source", "2"})},
+      {"iterations", with("pagerank", {"--iterations", "3"}), with("pagerank", {"--iterations", "4"})},
+      {"damping", with("pagerank", {"--damping", "0.5"}), with("pagerank", {"--damping", "0.6"})},
+      {"precision", with("pagerank", {"--precision", "single"}), with("pagerank", {"--precision", "double"})},
+      {"ids", with("cc", {"--ids", "dense"}), with("cc", {"--ids", "sparse"})},
+      {"checksum", with("cc", {"--no-auth", "--checksum", "on"}), with("cc", {"--no-auth", "--checksum", "off"})},
+      {"key-file", with("cc", {"--nodes", "2"}), with("cc", {"--nodes", "2", "--no-auth"})},
+      {"domains", with("cc", {"--domains", "2"}), with("cc", {"--domains", "4"})},
+      {"domain-split", with("cc", {"--domain-split", "metis"}), with("cc", {"--domain-split", "even"})},
+      {"vertex-order", with("cc", {"--vertex-order", "degree"}), with("cc", {"--vertex-order", "input"})},
+      {"rx-queues", with("cc", {"--rx-queues", "1"}), with("cc", {"--rx-queues", "2"})},
+      {"range-kib", with("cc", {"--range-kib", "64"}), with("cc", {"--range-kib", "128"})},
+      {"mtu", with("cc", {"--mtu", "1500"}), with("cc", {"--mtu", "9000"})},
+  };
+  const Pair per_node[] = {
+      {"rank", with("cc", {"--nodes", "2", "--rank", "0"}), with("cc", {"--nodes", "2", "--rank", "1"})},
+      {"out", with("cc", {}), with("cc", {"--out", "x"})},
+      {"job-id", with("cc", {"--job-id", "5"}), with("cc", {"--job-id", "6"})},
+      {"udp-port", with("cc", {}), with("cc", {"--udp-port", "5000"})},
+      {"format", with("cc", {}), with("cc", {"--format", "edgelist"})},
+      {"output-format", with("cc", {}), with("cc", {"--output-format", "graphalytics"})},
+      {"peer-timeout", with("cc", {}), with("cc", {"--peer-timeout", "9"})},
+      {"hello-timeout", with("cc", {}), with("cc", {"--hello-timeout", "9"})},
+      {"progress-timeout", with("cc", {}), with("cc", {"--progress-timeout", "9"})},
+      {"mbufs", with("cc", {}), with("cc", {"--mbufs", "4095"})},
+      {"top", with("cc", {}), with("cc", {"--top", "2"})},
+      {"quiet", with("cc", {}), with("cc", {"--quiet"})},
+      {"line-rate", with("cc", {}), with("cc", {"--line-rate", "25"})},
+      {"roles", with("cc", {}), with("cc", {"--roles", "shared"})},
+      {"scatter", with("cc", {}), with("cc", {"--scatter", "dense"})},
+      {"segment-kib", with("cc", {}), with("cc", {"--segment-kib", "64"})},
+      {"local-rounds", with("sssp", {}), with("sssp", {"--local-rounds", "on"})},
+      {"window", with("cc", {}), with("cc", {"--window", "8"})},
+      {"rto-min-us", with("cc", {}), with("cc", {"--rto-min-us", "300"})},
+      {"rto-max-us", with("cc", {}), with("cc", {"--rto-max-us", "300000"})},
+      {"ast-us", with("cc", {}), with("cc", {"--ast-us", "1"})},
+      {"ack-delay-us", with("cc", {}), with("cc", {"--ack-delay-us", "10"})},
+      {"keepalive-ms", with("cc", {}), with("cc", {"--keepalive-ms", "50"})},
+      {"fault-rx", with("cc", {}), with("cc", {"--fault-rx", "drop=0.5"})},
+      {"fault-tx", with("cc", {}), with("cc", {"--fault-tx", "dup=0.5"})},
+      {"fault-seed", with("cc", {}), with("cc", {"--fault-seed", "9"})},
+      {"fault-delay-us", with("cc", {}), with("cc", {"--fault-delay-us", "9"})},
+      {"crash-node", with("cc", {}), with("cc", {"--crash-node", "0:3"})},
+  };
+  std::set<std::string> job_options;
+  for (const Pair& p : job) {
+    job_options.insert(p.option);
+    EXPECT_NE(parse(p.a).params_digest(), parse(p.b).params_digest()) << "--" << p.option;
+  }
+  for (const Pair& p : per_node) EXPECT_EQ(parse(p.a).params_digest(), parse(p.b).params_digest()) << "--" << p.option;
+  for (const OptionSpec& o : option_table())
+    EXPECT_EQ(o.digest != nullptr, job_options.count(std::string(o.name)) == 1) << "--" << o.name;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+void expect_within_80_columns(const std::string& text, const std::string& what) {
+  for (const std::string& line : lines_of(text))
+    EXPECT_LE(line.size(), 80u) << what << ": " << line.size() << " columns: " << line;
+}
+
+TEST(Help, TheShortPageHoldsTheCommonOptionsAndSaysWhereTheRestIs) {
+  const std::string page = help_text({}, program_traits());
+  expect_within_80_columns(page, "--help");
+  const std::vector<std::string> lines = lines_of(page);
+  EXPECT_LE(lines.size(), 30u) << page;
+  for (const char* common : {"--app APP", "--graph SPEC", "--source V", "--iterations K", "--nodes P", "--rank R",
+                             "--out DIR", "--help", "--version"})
+    EXPECT_NE(page.find(common), std::string::npos) << common << " not in:\n" << page;
+  for (const char* rest : {"--rto-min-us", "--fault-rx", "--segment-kib", "--window"})
+    EXPECT_EQ(page.find(rest), std::string::npos) << rest << " on the short page";
+  for (const ProgramTraits& p : program_traits()) EXPECT_NE(page.find(p.name), std::string::npos) << p.name;
+  ASSERT_FALSE(lines.empty());
+  const std::string end = lines[lines.size() - 2] + " " + lines.back();
+  EXPECT_NE(end.find("--help-all"), std::string::npos) << "the page ends saying how to see the rest: " << end;
+  EXPECT_NE(end.find("--help TOPIC"), std::string::npos) << end;
+}
+
+TEST(Help, EveryTopicAndTheWholeTextFit80Columns) {
+  const std::string all = help_text({"all"}, program_traits());
+  expect_within_80_columns(all, "--help-all");
+  for (const char* name : kEveryOption) EXPECT_NE(all.find(std::string("--") + name), std::string::npos) << name;
+  for (const char* topic : {"common", "input", "output", "security", "tuning", "transport", "testing", "programs"}) {
+    const std::string text = help_text({topic}, program_traits());
+    expect_within_80_columns(text, std::string("--help ") + topic);
+    EXPECT_GT(lines_of(text).size(), 2u) << topic;
+  }
+  const std::string tuning = help_text({"tuning"}, program_traits());
+  EXPECT_NE(tuning.find("--segment-kib N"), std::string::npos) << tuning;
+  EXPECT_EQ(tuning.find("--window"), std::string::npos) << tuning;
+  EXPECT_NE(help_text({"testing"}, program_traits()).find("--crash-node R:S"), std::string::npos);
+  // A program parameter says who reads it and where a Graphalytics graph's default comes from.
+  const std::string common = help_text({"common"}, program_traits());
+  EXPECT_NE(common.find("Read by pagerank and cd"), std::string::npos) << common;
+  EXPECT_NE(all.find("pr.damping-factor"), std::string::npos);
+  EXPECT_THROW(help_text({"bogus"}, program_traits()), ConfigError);
+}
+
+TEST(Help, RequestsAreFoundAnywhere) {
+  auto request = [](std::vector<const char*> args) {
+    std::vector<char*> argv;
+    for (const char* a : args) argv.push_back(arena().emplace_back(a).data());
+    return help_request(static_cast<int>(argv.size()), argv.data());
+  };
+  EXPECT_FALSE(request({"wiregraph", "--no-pci", "--", "--app", "bfs"}));
+  EXPECT_EQ(request({"wiregraph", "--", "--app", "bfs", "--help"})->topic, "");
+  EXPECT_EQ(request({"wiregraph", "-h"})->topic, "");
+  EXPECT_EQ(request({"wiregraph", "--help", "tuning"})->topic, "tuning");
+  EXPECT_EQ(request({"wiregraph", "--help=transport"})->topic, "transport");
+  EXPECT_EQ(request({"wiregraph", "--help", "--app"})->topic, "") << "not a topic: the short page";
+  const std::optional<HelpRequest> md = request({"wiregraph", "--help-all", "--markdown"});
+  EXPECT_EQ(md->topic, "all");
+  EXPECT_TRUE(md->markdown);
+}
+
+// docs/OPTIONS.md is generated (wiregraph --help-all --markdown): the
+// committed file must be what the table makes of it today.
+TEST(Help, DocsOptionsMdIsWhatTheTableGenerates) {
+  const char* source = std::getenv("WG_SOURCE_DIR");
+  ASSERT_NE(source, nullptr) << "WG_SOURCE_DIR (tests/meson.build sets it)";
+  const std::string path = std::string(source) + "/docs/OPTIONS.md";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << "cannot read " << path;
+  std::ostringstream committed;
+  committed << in.rdbuf();
+  const std::string generated = help_text({"all", true}, program_traits());
+  EXPECT_TRUE(committed.str() == generated)
+      << path << " differs from the option table: regenerate it with\n"
+      << "  build/apps/wiregraph --help-all --markdown > docs/OPTIONS.md";
+  for (const char* name : kEveryOption) EXPECT_NE(generated.find(std::string("`--") + name), std::string::npos) << name;
+}
+
+// ---- application options before `--` ---------------------------------------------
+
+std::optional<std::string> misplaced(std::vector<const char*> args) {
+  std::vector<char*> argv;
+  for (const char* a : args) argv.push_back(arena().emplace_back(a).data());
+  return misplaced_app_option(static_cast<int>(argv.size()), argv.data());
+}
+
+TEST(MisplacedOptions, ApplicationOptionsBeforeTheSeparatorAreFound) {
+  EXPECT_EQ(misplaced({"wiregraph", "--app", "pagerank", "--graph", "g"}), "--app");
+  EXPECT_EQ(misplaced({"wiregraph", "--no-pci", "--vdev", "net_null0", "--app", "pagerank"}), "--app");
+  EXPECT_EQ(misplaced({"wiregraph", "-l", "0-1", "--nodes=2", "--", "--app", "bfs"}), "--nodes=2");
+  EXPECT_FALSE(misplaced({"wiregraph", "--no-pci", "--vdev", "net_null0", "--", "--app", "bfs", "--graph", "g"}));
+  EXPECT_FALSE(misplaced({"wiregraph", "--no-pci", "--file-prefix", "wg1", "--in-memory", "-l", "0"}));
+  EXPECT_FALSE(misplaced({"wiregraph", "--version"}));
+  const std::string e = misplaced_app_option_error("--app");
+  EXPECT_NE(e.find("application options go after --: wiregraph [EAL options] -- --app"), std::string::npos) << e;
+}
+
+// DPDK 22.11's EAL long options (`dpdk-test-acl --help`): none may be an
+// application option too, or the check above would refuse an EAL option.
+TEST(MisplacedOptions, NoApplicationOptionIsAnEalOption) {
+  for (const char* eal :
+       {"allow", "base-virtaddr", "block", "create-uio-dev", "file-prefix", "force-max-simd-bitwidth", "huge-dir",
+        "huge-unlink", "huge-worker-stack", "in-memory", "iova-mode", "lcores", "legacy-mem", "log-level",
+        "main-lcore", "match-allocations", "mbuf-pool-ops-name", "no-hpet", "no-huge", "no-pci", "no-shconf",
+        "no-telemetry", "proc-type", "single-file-segments", "socket-limit", "socket-mem", "syslog", "telemetry",
+        "trace", "trace-bufsz", "trace-dir", "trace-mode", "vdev", "vfio-intr", "vfio-vf-token", "vmware-tsc-map"})
+    EXPECT_EQ(find_option(eal), nullptr) << "--" << eal;
 }
 
 }  // namespace

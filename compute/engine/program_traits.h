@@ -1,9 +1,11 @@
 // What a program tells the rest of wiregraph about itself, in one constant
 // (Program::kTraits): its name on the command line, its one-line summary for
-// --help, which of the shared program options it reads, how the graph must be
-// loaded for it, and what its output values are. Option parsing, --help,
-// dispatch, the hello's program id and the tests all read these
-// (apps/programs.h lists the programs).
+// --help, which of the shared program parameters it reads (the others are
+// refused on its command line), its name and parameters in LDBC
+// Graphalytics, how the graph must be loaded for it, and what its output
+// values are. Option parsing, --help, dispatch, the hello's program id and
+// the tests all read these (apps/programs.h lists the programs); nothing
+// else names a program.
 #pragma once
 
 #include <cstdint>
@@ -32,12 +34,29 @@ enum class ValueKind : uint8_t {
   kLabel,     // WCC, CDLP: a vertex id, written as the vertex's original id
 };
 
+// The program's algorithm in LDBC Graphalytics and the keys of its
+// parameters in a graph's NAME.properties ("graph.NAME.<algorithm>.<key>"),
+// each the default of the shared option it stands for
+// (config/graphalytics_defaults.h). Empty: none.
+struct GraphalyticsNames {
+  std::string_view algorithm;   // "pr", "bfs", ...; empty: not a Graphalytics algorithm
+  std::string_view source;      // --source's key, e.g. "source-vertex"
+  std::string_view iterations;  // --iterations' key, e.g. "num-iterations"
+  std::string_view damping;     // --damping's key, e.g. "damping-factor"
+};
+
 struct ProgramTraits {
   std::string_view name;     // --app NAME
   std::string_view summary;  // one line for --help
-  bool uses_source = false;  // reads --source
-  bool uses_iterations = false;  // reads --iterations
+  // The shared program parameters it reads (config/option_table.cc: the
+  // options whose read_by names these): a parameter it does not read is
+  // refused on its command line and left out of the banner and the digest.
+  bool uses_source = false;      // --source
+  bool uses_iterations = false;  // --iterations
   uint32_t default_iterations = 0;
+  bool uses_damping = false;     // --damping
+  bool uses_precision = false;   // --precision: double runs DoublePrecision<P> (apps/programs.h)
+  GraphalyticsNames graphalytics;
   GraphRules graph;
   std::string_view output;   // what a result line's value is, for --help and the README
   bool ranks_top = false;    // the end-of-run report lists the top vertices by value
@@ -54,7 +73,9 @@ constexpr uint32_t program_id(std::string_view name) {
 }
 
 // Program parameters shared by every program that reads them (the traits say
-// which): resolved from the command line and the traits' defaults.
+// which): resolved from the command line, a Graphalytics graph's properties
+// and the traits' defaults. (--precision chooses the program's type instead:
+// apps/registry.cc.)
 struct ProgramParams {
   uint64_t source = 0;
   uint32_t iterations = 0;

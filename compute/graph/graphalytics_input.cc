@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "compute/graph/reader_support.h"
@@ -100,6 +101,7 @@ GraphalyticsSpec read_graphalytics_properties(const std::string& path) {
   for (const PropertyLine& p : lines) {
     if (p.key.rfind(prefix, 0) != 0) continue;
     any = true;
+    s.properties.push_back(p);
     const std::string key = p.key.substr(prefix.size());
     auto bad = [&](const std::string& why) {
       reader::fail(path, p.line, p.key + ": " + reader::quoted(p.value) + " " + why);
@@ -123,16 +125,7 @@ GraphalyticsSpec read_graphalytics_properties(const std::string& path) {
       names = split_list(p.value);
       names_line = p.line;
     } else if (key == "sssp.weight-property") weight_property = p.value;
-    else if (key == "bfs.source-vertex") s.bfs_source = integer(INT64_MIN, INT64_MAX);
-    else if (key == "sssp.source-vertex") s.sssp_source = integer(INT64_MIN, INT64_MAX);
-    else if (key == "cdlp.max-iterations") s.cdlp_iterations = static_cast<uint32_t>(integer(0, 1000000));
-    else if (key == "pr.num-iterations") s.pr_iterations = static_cast<uint32_t>(integer(0, 1000000));
-    else if (key == "pr.damping-factor") {
-      char* end = nullptr;
-      const double d = std::strtod(p.value.c_str(), &end);
-      if (p.value.empty() || *end != '\0' || !(d >= 0 && d <= 1)) bad("is not a number in [0, 1]");
-      s.pr_damping = d;
-    } else if (key == "meta.vertices") s.meta_vertices = static_cast<uint64_t>(integer(0, INT64_MAX));
+    else if (key == "meta.vertices") s.meta_vertices = static_cast<uint64_t>(integer(0, INT64_MAX));
     else if (key == "meta.edges") s.meta_edges = static_cast<uint64_t>(integer(0, INT64_MAX));
   }
   if (!any) reader::fail(path, 0, "no key starts with '" + prefix + "' (the keys of NAME.properties are graph.NAME.*)");
@@ -154,6 +147,13 @@ GraphalyticsSpec read_graphalytics_properties(const std::string& path) {
   s.vertex_file = resolve(vertex_file);
   s.edge_file = resolve(edge_file);
   return s;
+}
+
+const PropertyLine* GraphalyticsSpec::property(std::string_view key) const {
+  const std::string full = "graph." + name + "." + std::string(key);
+  for (auto it = properties.rbegin(); it != properties.rend(); ++it)
+    if (it->key == full) return &*it;
+  return nullptr;
 }
 
 GraphalyticsSpec graphalytics_pair(const std::string& path, bool undirected) {

@@ -5,7 +5,8 @@
 // necessarily from 0 nor contiguous; NAME.properties (Java properties, keys
 // "graph.NAME.*", as in ldbc_graphalytics' config-template/graphs/) says
 // whether the graph is directed, names the edge properties and gives the
-// algorithms' parameters.
+// algorithms' parameters (kept as lines here: which of them a run reads is
+// the program's business, config/graphalytics_defaults.h).
 //
 // The loader (compute/load/graph_loader.h) reads the two files in byte ranges with
 // the line rule of compute/graph/line_slice.h and maps the ids to dense 32-bit ones
@@ -14,7 +15,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +23,12 @@
 
 namespace wg {
 
+// One line of a Java .properties file (parse_properties).
+struct PropertyLine {
+  std::string key, value;
+  uint64_t line;
+};
+
 struct GraphalyticsSpec {
   std::string name;              // NAME of the graph.NAME.* keys
   std::string properties_path;   // empty for a bare .v/.e pair
@@ -30,11 +36,15 @@ struct GraphalyticsSpec {
   bool directed = true;
   unsigned edge_properties = 0;  // property columns after "src dst"
   int weight_column = -1;        // which of them is the weight (0-based), -1: unweighted
-  // Per-algorithm parameters (absent: not in the file).
-  std::optional<int64_t> bfs_source, sssp_source;
-  std::optional<uint32_t> cdlp_iterations, pr_iterations;
-  std::optional<double> pr_damping;
   uint64_t meta_vertices = 0, meta_edges = 0;  // for reporting only (0: absent)
+  // Every graph.NAME.* line of NAME.properties, in file order (none for a
+  // bare pair): the algorithms' parameters among them, read as the defaults
+  // of the options they stand for.
+  std::vector<PropertyLine> properties;
+
+  // The line of graph.NAME.<key>, e.g. key "pr.damping-factor"; null when
+  // the file has none (the last one wins, as in Java).
+  const PropertyLine* property(std::string_view key) const;
 };
 
 // True for a --graph that names a Graphalytics graph: NAME.properties, or
@@ -57,10 +67,6 @@ GraphalyticsSpec graphalytics_spec(const std::string& path, bool undirected);
 // or "key: value" or "key value", '#' and '!' comments, blank lines, a
 // trailing backslash continuing a line. Throws GraphError on a line with no
 // key. (The subset Graphalytics' files use; Unicode escapes are not decoded.)
-struct PropertyLine {
-  std::string key, value;
-  uint64_t line;
-};
 std::vector<PropertyLine> parse_properties(const std::string& path, std::string_view text);
 
 namespace reader {

@@ -47,7 +47,12 @@ void properties(std::string_view text) {
   }
   if (spec.weight_column >= 0 && static_cast<unsigned>(spec.weight_column) >= spec.edge_properties)
     broken("weight column beyond the edge properties", spec.weight_column);
-  if (spec.pr_damping && !std::isfinite(*spec.pr_damping)) broken("damping not finite", *spec.pr_damping);
+  // The algorithms' parameters are kept as lines (config/ parses those a run
+  // reads): each must be found again by its key.
+  const std::string prefix = "graph." + spec.name + ".";
+  for (const PropertyLine& p : spec.properties)
+    if (p.key.rfind(prefix, 0) != 0 || spec.property(std::string_view(p.key).substr(prefix.size())) == nullptr)
+      broken("a property line property() does not find", static_cast<double>(p.line));
 }
 
 template <class Each>
