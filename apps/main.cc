@@ -27,6 +27,7 @@
 #include "apps/node/node.h"
 #include "apps/node/node_files.h"
 #include "apps/node/outputs.h"
+#include "apps/node/parent_death.h"
 
 namespace {
 
@@ -67,6 +68,7 @@ int main(int argc, char** argv) {
     wg::print_usage(argv[0], wg::program_traits());
     return 0;
   }
+  wg::end_with_parent();  // srun, mpirun or the launcher killed: the node ends too (apps/node/parent_death.h)
   install_fault_report();
   // Files left by an earlier run that was killed must not stop this one, and
   // this one leaves none (apps/node/node_files.h): stale memif sockets go,
