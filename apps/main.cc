@@ -15,11 +15,13 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "apps/doctor/doctor.h"
 #include "apps/registry.h"
 #include "dataplane/memif_quirks.h"
 #include "config/options.h"
@@ -64,6 +66,11 @@ void install_fault_report() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "doctor") == 0 && !wg::wants_help(argc, argv)) {
+    wg::end_with_parent();
+    argv[1] = argv[0];  // the doctor reads the job's own command line (apps/doctor/doctor.h)
+    return wg::doctor::run(argc - 1, argv + 1);
+  }
   if (wg::wants_help(argc, argv)) {
     wg::print_usage(argv[0], wg::program_traits());
     return 0;

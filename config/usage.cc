@@ -11,6 +11,7 @@ namespace wg {
 void print_usage(const char* prog, std::span<const ProgramTraits> programs) {
   std::printf(
       "Usage: %s [EAL options] -- --app APP --graph SPEC [options]\n"
+      "       %s doctor [the same EAL options] -- [the same options]\n"
       "\n"
       "One wiregraph node. Start one per machine (srun, mpirun, pdsh, ssh) or let\n"
       "scripts/wiregraph-cluster start a local cluster. EAL options (before --) choose\n"
@@ -20,6 +21,9 @@ void print_usage(const char* prog, std::span<const ProgramTraits> programs) {
       "removes its EAL runtime directory, hugepage files and memif sockets. A graph\n"
       "whose estimated memory exceeds what the machine or its cgroup allows is refused\n"
       "before it is read or partitioned, naming both numbers.\n"
+      "`doctor` before the job's command line checks this machine for it instead of\n"
+      "running it (hugepages, ports, queues, MTU, steering, NUMA, CPU isolation, clock):\n"
+      "a verdict and a fix per item, exit 1 if any item fails (docs/LAB-CLUSTER.md).\n"
       "\n"
       "Application options (after --):\n"
       "  --app APP           the program to run (required; see Programs below)\n"
@@ -197,7 +201,7 @@ void print_usage(const char* prog, std::span<const ProgramTraits> programs) {
       "  -h, --help          this text\n"
       "\n"
       "Programs (--app), and the value each result line holds:\n",
-      prog, wire::kMaxNodes, wire::kDefaultUdpPort);
+      prog, prog, wire::kMaxNodes, wire::kDefaultUdpPort);
   for (const ProgramTraits& p : programs) {
     std::printf("  %-10s %.*s\n", std::string(p.name).c_str(), static_cast<int>(p.summary.size()), p.summary.data());
     std::string uses;

@@ -44,6 +44,10 @@ void remove_at_exit(const std::vector<std::string>& memif_sockets);
 // and the second time.
 void remove_now();
 
+// The hugetlbfs mount points listed in ROOT/proc/mounts, where hugepage
+// files live (`root` "" for this machine; the doctor's tests give a fake tree).
+std::vector<std::string> hugetlbfs_mounts(const std::string& root = "");
+
 // The pieces, async-signal-safe, for tests: a directory and the files in it
 // (the EAL's runtime directory holds no subdirectories), and the files in
 // `dir` named `prefix` + "map_" + digits. True when nothing is left.
