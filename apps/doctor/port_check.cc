@@ -1,4 +1,5 @@
 #include <rte_bus.h>
+#include <rte_cycles.h>
 #include <rte_dev.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
@@ -86,8 +87,16 @@ void check_port(uint16_t id, const Config& cfg, rte_mempool* pool, std::vector<F
                         "--rx-queues 1, or a PMD with rte_flow or RSS (docs/LAB-CLUSTER.md, steering table)"));
   else
     out->push_back(ok(item + " steering", steering + (p.steering_note.empty() ? "" : " (" + p.steering_note + ")")));
+  // A link comes up some time after the port starts (autonegotiation; a
+  // tap's carrier once its queues attach): asked every 100 ms for up to
+  // 9 s, as DPDK's examples wait for it.
   rte_eth_link link{};
-  if (rte_eth_link_get(id, &link) != 0) {
+  int rc = rte_eth_link_get_nowait(id, &link);
+  for (int tries = 0; rc == 0 && link.link_status != RTE_ETH_LINK_UP && tries < 90; ++tries) {
+    rte_delay_ms(100);
+    rc = rte_eth_link_get_nowait(id, &link);
+  }
+  if (rc != 0) {
     out->push_back(not_checked(item + " link", what + " does not report its link"));
   } else if (link.link_status != RTE_ETH_LINK_UP) {
     out->push_back(fail(item + " link", what + " link down",
