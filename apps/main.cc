@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/doctor/doctor.h"
 #include "apps/registry.h"
 #include "compute/report/build_info.h"
 #include "dataplane/memif_quirks.h"
@@ -34,6 +35,7 @@
 #include "apps/node/node.h"
 #include "apps/node/node_files.h"
 #include "apps/node/outputs.h"
+#include "apps/node/parent_death.h"
 
 namespace {
 
@@ -110,6 +112,11 @@ int main(int argc, char** argv) {
     std::printf("%s\n", wg::build::version_line("wiregraph").c_str());
     return 0;
   }
+  if (argc > 1 && std::strcmp(argv[1], "doctor") == 0 && !wg::help_request(argc, argv)) {
+    wg::end_with_parent();
+    argv[1] = argv[0];  // the doctor reads the job's own command line (apps/doctor/doctor.h)
+    return wg::doctor::run(argc - 1, argv + 1);
+  }
   if (const std::optional<wg::HelpRequest> help = wg::help_request(argc, argv)) {
     try {
       std::fputs(wg::help_text(*help, wg::program_traits()).c_str(), stdout);
@@ -123,6 +130,7 @@ int main(int argc, char** argv) {
   if (const std::optional<std::string> misplaced = wg::misplaced_app_option(argc, argv))
     return usage_error(wg::misplaced_app_option_error(*misplaced));
   if (wants_option_check(argc, argv)) return check_options(argc, argv);
+  wg::end_with_parent();  // srun, mpirun or the launcher killed: the node ends too (apps/node/parent_death.h)
   install_fault_report();
   // Files left by an earlier run that was killed must not stop this one, and
   // this one leaves none (apps/node/node_files.h): stale memif sockets go,

@@ -25,6 +25,12 @@ uint16_t Pools::buffer_size(uint32_t mtu) {
   return static_cast<uint16_t>(std::max<uint32_t>(RTE_MBUF_DEFAULT_BUF_SIZE, (need + 63) / 64 * 64));
 }
 
+uint64_t Pools::pool_bytes(unsigned mbufs, uint32_t mtu) {
+  rte_mempool_objsz sz{};
+  const uint32_t object = rte_mempool_calc_obj_size(sizeof(rte_mbuf) + buffer_size(mtu), 0, &sz);
+  return uint64_t{mbufs} * object + uint64_t{rte_align32pow2(mbufs + 1)} * sizeof(void*);
+}
+
 Pools::Pools(unsigned instance, unsigned mbufs, unsigned rx_mbufs, bool with_rx_pool, uint32_t mtu) {
   const uint16_t room = buffer_size(mtu);
   try {

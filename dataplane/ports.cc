@@ -89,11 +89,24 @@ bool configure_rss(const rte_eth_dev_info& info, rte_eth_conf& conf, uint8_t (&k
   return true;
 }
 
+// Why configure_rss says no, in the terms of the port's device info.
+std::string rss_refusal(const rte_eth_dev_info& info) {
+  if ((info.flow_type_rss_offloads & RTE_ETH_RSS_NONFRAG_IPV4_UDP) == 0) return "no UDP/IPv4 hash offered";
+  if (info.reta_size < 64) return "a RETA of " + std::to_string(info.reta_size) + " entries (64 needed)";
+  return "a hash key of " + std::to_string(info.hash_key_size) + " bytes (16 to 64 needed)";
+}
+
+rte_eth_dev_info info_of(uint16_t id) {
+  rte_eth_dev_info info{};
+  rte_eth_dev_info_get(id, &info);
+  return info;
+}
+
 // rte_flow: UDP destination port udp_base + q -> queue q, for every q. A
 // PMD may validate a rule and still fail to create it (net_tap here: no
-// multiq qdisc), so each is created; any failure removes them all. The
-// attempt is quiet: a PMD that cannot logs errors we expect.
-bool install_flow_rules(uint16_t id, unsigned queues, uint16_t udp_base) {
+// multiq qdisc), so each is created; any failure removes them all and says
+// why in *refusal. The attempt is quiet: a PMD that cannot logs errors we expect.
+bool install_flow_rules(uint16_t id, unsigned queues, uint16_t udp_base, std::string* refusal) {
   const uint32_t level = rte_log_get_global_level();
   rte_log_set_global_level(RTE_LOG_EMERG);
   std::vector<rte_flow*> made;
@@ -111,11 +124,16 @@ bool install_flow_rules(uint16_t id, unsigned queues, uint16_t udp_base) {
     const rte_flow_action_queue to{static_cast<uint16_t>(q)};
     const rte_flow_action actions[] = {{RTE_FLOW_ACTION_TYPE_QUEUE, &to}, {RTE_FLOW_ACTION_TYPE_END, nullptr}};
     rte_flow_error err{};
-    rte_flow* f = rte_flow_validate(id, &attr, pattern, actions, &err) == 0
-                      ? rte_flow_create(id, &attr, pattern, actions, &err)
-                      : nullptr;
-    if (f == nullptr) ok = false;
-    else made.push_back(f);
+    const bool valid = rte_flow_validate(id, &attr, pattern, actions, &err) == 0;
+    rte_flow* f = valid ? rte_flow_create(id, &attr, pattern, actions, &err) : nullptr;
+    if (f == nullptr) {
+      ok = false;
+      *refusal = std::string("rte_flow rule UDP dst ") + std::to_string(udp_base + q) + " -> queue " +
+                 std::to_string(q) + (valid ? " validated but refused at creation: " : " not valid: ") +
+                 (err.message != nullptr ? err.message : rte_strerror(rte_errno));
+    } else {
+      made.push_back(f);
+    }
   }
   if (!ok) {
     rte_flow_error err{};
@@ -138,30 +156,27 @@ bool program_reta(uint16_t id, uint16_t reta_size, unsigned queues) {
 
 }  // namespace
 
-Steering Ports::steer(uint16_t id, const Port& p, unsigned queues, uint16_t udp_base, bool rss_configured) {
+Steering Ports::steer(uint16_t id, Port& p, unsigned queues, uint16_t udp_base, bool rss_configured) {
   if (queues == 1) return Steering::kSingle;
   if (p.memif) return Steering::kQueuePairs;
-  if (install_flow_rules(id, queues, udp_base)) return Steering::kFlowRule;
+  if (install_flow_rules(id, queues, udp_base, &p.steering_note)) return Steering::kFlowRule;
   rte_eth_dev_info info;
   if (rss_configured && rte_eth_dev_info_get(id, &info) == 0 && program_reta(id, info.reta_size, queues))
     return Steering::kRss;
+  p.steering_note += rss_configured ? "; RSS: the RETA could not be programmed"
+                                    : "; RSS: " + rss_refusal(info_of(id));
   if (p.driver == "net_tap") return Steering::kKernelFlows;
   return Steering::kNone;
 }
 
-namespace {
-
-// The largest MTU rte_eth_dev_configure accepts: max_mtu, and what fits
-// max_rx_pktlen with the port's L2 overhead (DPDK's rule: the gap between the
-// two when the PMD reports both, else Ethernet header + CRC). net_tap reports
-// max_mtu 65535 but max_rx_pktlen 1522, so it takes MTU 1504 at most.
-uint32_t largest_mtu(const rte_eth_dev_info& info) {
+// DPDK's rule for the L2 overhead: the gap between max_rx_pktlen and
+// max_mtu when the PMD reports both, else Ethernet header + CRC. net_tap
+// reports max_mtu 65535 but max_rx_pktlen 1522, so it takes MTU 1504 at most.
+uint32_t Ports::largest_mtu(const rte_eth_dev_info& info) {
   const bool gap = info.max_mtu != UINT16_MAX && info.max_rx_pktlen > info.max_mtu;
   const uint32_t overhead = gap ? info.max_rx_pktlen - info.max_mtu : RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
   return std::min<uint32_t>(info.max_mtu, info.max_rx_pktlen > overhead ? info.max_rx_pktlen - overhead : 0);
 }
-
-}  // namespace
 
 void Ports::open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base) {
   Port p;

@@ -7,6 +7,7 @@
 // accumulator role q.
 #pragma once
 
+#include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
 #include <cstdint>
@@ -30,6 +31,9 @@ class Ports {
     bool memif = false;
     std::string driver;
     Steering steering = Steering::kSingle;
+    // Why rte_flow and RSS were not used, when they were tried (the PMD's
+    // own message): what `wiregraph doctor` prints.
+    std::string steering_note;
   };
 
   // Configures and starts every port the EAL knows with `queues` queue
@@ -38,6 +42,11 @@ class Ports {
   // the port and the step (a port with too few queues, one that refuses the MTU).
   // rte_flow rules match UDP destination ports udp_base + q.
   void open_all(rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base);
+  // The same for port `id` alone (the doctor opens them one by one).
+  void open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base);
+  // The largest MTU rte_eth_dev_configure accepts for a port with `info`:
+  // max_mtu, and what fits max_rx_pktlen with the port's L2 overhead.
+  static uint32_t largest_mtu(const rte_eth_dev_info& info);
   // Stops and closes every port that may be closed; true if memif ports were
   // left open (dataplane/memif_quirks.h: their pools must then stay too).
   bool close_all();
@@ -69,8 +78,7 @@ class Ports {
   Steering steering() const;
 
  private:
-  void open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base);
-  static Steering steer(uint16_t id, const Port& p, unsigned queues, uint16_t udp_base, bool rss_configured);
+  static Steering steer(uint16_t id, Port& p, unsigned queues, uint16_t udp_base, bool rss_configured);
   std::vector<Port> ports_;
 };
 

@@ -2,8 +2,9 @@
 // hugepage files and its memif sockets on every exit it can see (here: the
 // SIGTERM a launcher sends), a stale memif socket does not stop the next
 // node and one still in use is named with what to do, a node started
-// directly leaves no hugepage files, and what a launcher killed with SIGKILL
-// leaves (bridge, run directory) is swept by the next run. Real node
+// directly leaves no hugepage files, a node whose starter is killed with
+// SIGKILL ends at once (its own parent-death signal), and what a launcher
+// killed with SIGKILL leaves (bridge, run directory) is swept by the next run. Real node
 // processes, a real launcher, real sockets and hugepages.
 #include <signal.h>
 #include <sys/socket.h>
@@ -74,13 +75,14 @@ int bind_socket(const std::string& path) {
 // A node of a 2-node job whose memif server socket is `socket`, waiting for a
 // peer that never comes (so that it is alive when the test signals it).
 std::vector<std::string> lonely_memif_node(const std::string& prefix, const std::string& socket,
-                                           const std::vector<std::string>& memory, const std::string& key) {
+                                           const std::vector<std::string>& memory, const std::string& key,
+                                           const std::string& hello_timeout = "120") {
   std::vector<std::string> argv = {binary_path(), "--no-pci", "--lcores", "0", "--log-level", "lib.eal:error",
                                    "--file-prefix", prefix, "-m", "64"};
   argv.insert(argv.end(), memory.begin(), memory.end());
   argv.insert(argv.end(), {"--vdev", "net_memif1,role=server,socket=" + socket + ",socket-abstract=no,id=0", "--",
                            "--app", "bfs", "--graph", "kron:4:2", "--nodes", "2", "--rank", "0", "--hello-timeout",
-                           "120", "--mbufs", "2047", "--key-file", key});
+                           hello_timeout, "--mbufs", "2047", "--key-file", key});
   return argv;
 }
 
@@ -121,6 +123,51 @@ TEST(NodeFiles, SigtermRemovesRuntimeDirHugepageFilesAndMemifSocket) {
     EXPECT_TRUE(matching(huge, files).empty());
   }
   if (huge.empty()) GTEST_SKIP() << "no hugetlbfs with 128 MiB free: hugepage files not checked";
+}
+
+// Whether process `pid` still runs (a zombie no longer does: whoever
+// inherited it may be slow to reap it).
+bool process_runs(int pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  const size_t paren = line.rfind(')');
+  return paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] != 'Z' && line[paren + 2] != 'X';
+}
+
+// The process that started a node dies of SIGKILL (here a shell that
+// started it and waits, as slurmstepd or mpirun do, neither of which asks
+// for a parent-death signal for its tasks): the node ends at once through
+// its own (apps/node/parent_death.h) and removes its files as on SIGTERM.
+// Before, it went on waiting for its peer until --hello-timeout (600 s here).
+TEST(NodeFiles, NodeEndsWhenTheProcessThatStartedItIsKilled) {
+  TempDir tmp;
+  const std::string prefix = "wg_orphan_" + std::to_string(::getpid());
+  const std::string socket = tmp.file("memif.sock");
+  const std::string pid_file = tmp.file("node.pid");
+  std::vector<std::string> argv = {"/bin/sh", "-c", "\"$@\" & echo $! > " + pid_file + "; wait", "starter"};
+  for (const std::string& a : lonely_memif_node(prefix, socket, {"--no-huge"}, write_key_file(tmp), "600"))
+    argv.push_back(a);
+  ChildProcess starter(argv, tmp.file("node.log"));
+  int node_pid = 0;
+  ASSERT_TRUE(eventually(
+      [&] {
+        std::ifstream in(pid_file);
+        return node_is_up(starter) && fs::exists(socket) && (in >> node_pid) && node_pid > 0;
+      },
+      60))
+      << starter.output();
+  ASSERT_EQ(starter.output().find("wiregraph: error"), std::string::npos) << starter.output();
+  const std::string runtime_dir = dpdk_runtime_root() + "/" + prefix;
+  EXPECT_TRUE(fs::exists(runtime_dir));
+  starter.signal(SIGKILL);
+  int status = 0;
+  ASSERT_TRUE(starter.wait(10, &status));
+  EXPECT_TRUE(eventually([&] { return !process_runs(node_pid); }, 60))
+      << "node (pid " << node_pid << ") still runs after its starter was killed:\n" << starter.output();
+  EXPECT_TRUE(eventually([&] { return !fs::exists(socket) && !fs::exists(runtime_dir); }, 10))
+      << "the node left " << (fs::exists(socket) ? socket + " " : "") << (fs::exists(runtime_dir) ? runtime_dir : "");
+  if (process_runs(node_pid)) ::kill(node_pid, SIGKILL);
 }
 
 // A socket file left by a node killed with SIGKILL: the next node removes it

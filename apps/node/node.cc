@@ -27,11 +27,9 @@ DataplaneOptions dataplane_options(const Config& c) {
   return o;
 }
 
-namespace {
-
 // NUMA domains from the machine; the lcore layout from --roles and the
 // EAL's lcores, and from it the receive queues when --rx-queues is not given.
-Config resolved(Config c, LcoreLayout* layout) {
+Config resolve_config(Config c, LcoreLayout* layout) {
   if (c.domains == 0) c.domains = static_cast<unsigned>(read_topology().numa_domains);
   try {
     *layout = plan_lcores(c.engine.roles, c.rx_queues);
@@ -43,29 +41,33 @@ Config resolved(Config c, LcoreLayout* layout) {
   return c;
 }
 
-}  // namespace
-
 Node::Node(const Config& config)
-    : cfg_(resolved(config, &layout_)), dp_(std::make_unique<Dataplane>(dataplane_options(cfg_))) {}
+    : cfg_(resolve_config(config, &layout_)), dp_(std::make_unique<Dataplane>(dataplane_options(cfg_))) {}
 
-MemoryLimit Node::memory_limit() const {
+MemoryLimit node_memory_limit() {
   unsigned sharing = 1;
   if (const char* n = std::getenv("WIREGRAPH_NODES_PER_HOST")) sharing = static_cast<unsigned>(std::atoi(n));
   return share_of(read_memory_limit(), sharing);
 }
 
-void Node::check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) const {
-  shape.nodes = cfg_.nodes;
-  shape.domains = cfg_.domains;
-  shape.scatter = cfg_.engine.scatter;
-  shape.segment_bytes = cfg_.engine.segment_bytes ? cfg_.engine.segment_bytes : default_segment_bytes();
-  shape.queues = cfg_.rx_queues;  // resolved: the layout's
-  shape.range_bytes = cfg_.engine.range_bytes;  // 0: range_entries_of's default
-  shape.local_rounds = cfg_.engine.local_rounds;
-  shape.degree_order = cfg_.degree_order;
+MemoryLimit Node::memory_limit() const { return node_memory_limit(); }
+
+MemoryNeed node_memory_need(const Config& cfg, NodeShape shape, const AppFootprint& app) {
+  shape.nodes = cfg.nodes;
+  shape.domains = cfg.domains;
+  shape.scatter = cfg.engine.scatter;
+  shape.segment_bytes = cfg.engine.segment_bytes ? cfg.engine.segment_bytes : default_segment_bytes();
+  shape.queues = cfg.rx_queues;  // resolved: the layout's
+  shape.range_bytes = cfg.engine.range_bytes;  // 0: range_entries_of's default
+  shape.local_rounds = cfg.engine.local_rounds;
+  shape.degree_order = cfg.degree_order;
   AppFootprint loaded = app;
-  loaded.symmetrize |= cfg_.undirected;  // --undirected doubles the edges like the program's own rule
-  check_memory(estimate_node_memory(shape, loaded), held, memory_limit(), what);
+  loaded.symmetrize |= cfg.undirected;  // --undirected doubles the edges like the program's own rule
+  return estimate_node_memory(shape, loaded);
+}
+
+void Node::check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) const {
+  check_memory(node_memory_need(cfg_, shape, app), held, memory_limit(), what);
 }
 
 double Node::line_rate_gbps() const {

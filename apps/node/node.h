@@ -40,9 +40,7 @@ class Node {
     return in;
   }
 
-  // What this node may allocate: read_memory_limit(), shared with the other
-  // nodes of the job on this host (WIREGRAPH_NODES_PER_HOST, set by
-  // scripts/wiregraph-cluster).
+  // What this node may allocate: node_memory_limit().
   MemoryLimit memory_limit() const;
   // The estimate for `shape` (P, K, --scatter, --segment-kib, --rx-queues,
   // --range-kib and --local-rounds filled in from the configuration), less `held` bytes already allocated, checked
@@ -57,6 +55,20 @@ class Node {
   Config cfg_;
   std::unique_ptr<Dataplane> dp_;
 };
+
+// `config` as a Node resolves it: domains == 0 to the machine's NUMA node
+// count, rx_queues == 0 to the layout's accumulator lcores (*layout: --roles
+// over the EAL's lcores; the EAL must be initialised). Throws ConfigError.
+Config resolve_config(Config config, LcoreLayout* layout);
+
+// What a node with the resolved `config` needs for `shape` (P, K and the
+// options that shape its structures filled in from `config`): the estimate
+// Node::check_memory_for checks, and `wiregraph doctor` reports.
+MemoryNeed node_memory_need(const Config& config, NodeShape shape, const AppFootprint& app);
+
+// What a node may allocate: read_memory_limit(), shared with the other nodes
+// of the job on this host (WIREGRAPH_NODES_PER_HOST, set by scripts/wiregraph-cluster).
+MemoryLimit node_memory_limit();
 
 // Dataplane settings of a node: pools, ports' validation context.
 DataplaneOptions dataplane_options(const Config& c);

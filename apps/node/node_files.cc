@@ -73,9 +73,11 @@ void on_signal(int sig) {
   raise(sig);
 }
 
-std::vector<std::string> hugetlbfs_mounts() {
+}  // namespace
+
+std::vector<std::string> hugetlbfs_mounts(const std::string& root) {
   std::vector<std::string> dirs;
-  std::ifstream mounts("/proc/mounts");
+  std::ifstream mounts(root + "/proc/mounts");
   std::string line;
   while (std::getline(mounts, line)) {
     std::istringstream f(line);
@@ -84,8 +86,6 @@ std::vector<std::string> hugetlbfs_mounts() {
   }
   return dirs;
 }
-
-}  // namespace
 
 SocketState socket_state(const std::string& path, const std::string& proc_net_unix) {
   struct stat st {};
@@ -141,7 +141,7 @@ void remove_at_exit(const std::vector<std::string>& memif_sockets) {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaction(sig, &sa, nullptr);
+  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGPIPE}) sigaction(sig, &sa, nullptr);
 }
 
 void remove_now() {

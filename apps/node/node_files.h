@@ -8,7 +8,9 @@
 //
 // Covered: a normal exit or an error (exit, _exit through
 // memif_quirks::exit_process), SIGTERM, SIGINT and SIGHUP (srun, mpirun and
-// scripts/wiregraph-cluster stop nodes with them), and the fatal signals
+// scripts/wiregraph-cluster stop nodes with them; the parent-death signal is
+// SIGTERM too, apps/node/parent_death.h), SIGPIPE (the output pipe of a
+// launcher that died: a write can beat its parent-death signal), and the fatal signals
 // apps/main.cc reports. Not covered, by nature: SIGKILL; the launcher's sweep
 // and the next node's check of its memif sockets take care of that.
 #pragma once
@@ -35,7 +37,7 @@ void clear_stale_sockets(const std::vector<std::string>& paths);
 
 // After rte_eal_init: remembers this process's runtime directory, hugepage
 // file prefix and memif server sockets, and removes them at exit and on
-// SIGTERM, SIGINT and SIGHUP (after which the process dies of the signal as
+// SIGTERM, SIGINT, SIGHUP and SIGPIPE (after which the process dies of the signal as
 // it would have).
 void remove_at_exit(const std::vector<std::string>& memif_sockets);
 
@@ -43,6 +45,10 @@ void remove_at_exit(const std::vector<std::string>& memif_sockets);
 // _exit paths and fatal-signal handlers; does nothing before remove_at_exit
 // and the second time.
 void remove_now();
+
+// The hugetlbfs mount points listed in ROOT/proc/mounts, where hugepage
+// files live (`root` "" for this machine; the doctor's tests give a fake tree).
+std::vector<std::string> hugetlbfs_mounts(const std::string& root = "");
 
 // The pieces, async-signal-safe, for tests: a directory and the files in it
 // (the EAL's runtime directory holds no subdirectories), and the files in
