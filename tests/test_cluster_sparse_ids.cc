@@ -312,16 +312,21 @@ TEST(SparseIds, SourceThatNoEdgeNames) {
       << describe(r);
 }
 
-// Formats whose header declares n vertices are dense already: refused
-// before anything starts (a command-line error, exit status 2 of the node).
+// Formats whose header declares n vertices are dense already: a command-line
+// error, so the launcher's option check refuses it (exit 2) before any node starts.
 TEST(SparseIds, RefusedForAFormatThatDeclaresItsVertices) {
   TempDir dir;
   const std::string path = dir.file("g.mtx");
   std::ofstream(path) << "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n2 3\n";
-  const LaunchResult r = run_refused(dir, 2, {"--app", "cc", "--graph", path, "--ids", "sparse"});
+  LaunchOptions opts;
+  opts.nodes = 2;
+  opts.timeout_sec = 60;
+  opts.app_args = {"--app", "cc", "--graph", path, "--ids", "sparse"};
+  const LaunchResult r = run_launcher(opts, dir.file("cluster.log"));
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
   EXPECT_NE(r.output.find("--ids sparse: " + path + ": a Matrix Market file declares"), std::string::npos)
       << describe(r);
-  EXPECT_NE(r.output.find("exit code 2"), std::string::npos) << describe(r);
+  EXPECT_EQ(r.output.find("[node 0]"), std::string::npos) << "a node started:\n" << describe(r);
 }
 
 }  // namespace
