@@ -2,6 +2,11 @@
 // processes joined by memif or tap links, and what they write to --out is
 // compared with the oracles of tests/reference.h. The first tests check the
 // harness and the test graph themselves and need no wiregraph binary.
+//
+// Matrices run one program per wire class (tests/wire_classes.h) in the fast
+// default; their other cases are instantiated under a name that starts with
+// Full and run in the full suite (`meson test -C build --suite full`,
+// docs/TESTING.md).
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -30,6 +35,7 @@
 #include "tests/cluster_harness.h"
 #include "tests/graphs_for_tests.h"
 #include "tests/reference.h"
+#include "tests/wire_classes.h"
 
 namespace wg::test {
 namespace {
@@ -405,6 +411,13 @@ struct RunSpec {
   std::vector<std::string> extra;      // more node options (--scatter dense, --segment-kib 1 ...)
 };
 
+// `spec` running `program`: its app, and its options after those already in spec.extra.
+RunSpec& with_program(RunSpec& spec, const ProgramRun& program) {
+  spec.app = program.app;
+  spec.extra.insert(spec.extra.end(), program.args.begin(), program.args.end());
+  return spec;
+}
+
 // Launches one cluster run on `graph` and checks exit code, results and
 // message counts. Fatal failures end only this function; callers stop too.
 void run_and_check(const RunSpec& spec, const TestGraph& graph, const TempDir& tmp) {
@@ -450,8 +463,9 @@ void run_and_check(const RunSpec& spec, const TestGraph& graph, const TempDir& t
 struct ClusterCase {
   std::string link;
   int nodes;
-  App app;
+  ProgramRun program;
   GraphKind graph;
+  bool operator==(const ClusterCase&) const = default;
 };
 
 // The corner-case graph everywhere; the bigger graphs on one node and on
@@ -464,24 +478,51 @@ std::vector<ClusterCase> all_cases() {
       const App app = program.name;
       const bool everywhere = graph == GraphKind::kCorner || graph == GraphKind::kTraversal;
       if (graph == GraphKind::kTraversal && app != "bfs" && app != "sssp" && app != "cc") continue;
-      cases.push_back({"memif", 1, app, graph});  // one node: no link at all
+      cases.push_back({"memif", 1, plain_run(app), graph});  // one node: no link at all
       for (const char* link : {"memif", "tap"})
         for (int nodes : {2, 3})
-          if (everywhere || nodes == 3) cases.push_back({link, nodes, app, graph});
+          if (everywhere || nodes == 3) cases.push_back({link, nodes, plain_run(app), graph});
     }
+  return cases;
+}
+
+// The fast default's share: no P = 1 run (one node is the engine alone, which
+// tests/test_engine.cc checks in-process on the same graphs); on the
+// corner-case graph every class on memif and tap and at P = 2 and 3 (two
+// complementary clusters each); on kron and the datasets at P = 3 every class
+// once; a traversal on the traversal graph on two clusters. Each class's
+// members take turns (tests/wire_classes.h).
+std::vector<ClusterCase> fast_cluster_cases() {
+  struct Cell {
+    const char* link;
+    int nodes;
+    GraphKind graph;
+    size_t first_class;  // this cell runs classes first_class and first_class + 1
+  };
+  const Cell cells[] = {
+      {"memif", 2, GraphKind::kCorner, 0}, {"tap", 3, GraphKind::kCorner, 0},   {"memif", 3, GraphKind::kCorner, 2},
+      {"tap", 2, GraphKind::kCorner, 2},   {"memif", 3, GraphKind::kKron, 0},   {"tap", 3, GraphKind::kKron, 2},
+      {"memif", 3, GraphKind::kDataset, 2}, {"tap", 3, GraphKind::kDataset, 0},
+  };
+  std::vector<ClusterCase> cases;
+  size_t turns[std::size(kWireClasses)] = {};
+  for (const Cell& cell : cells)
+    for (size_t k : {cell.first_class, cell.first_class + 1})
+      cases.push_back({cell.link, cell.nodes, representative(kWireClasses[k], turns[k]++), cell.graph});
+  cases.push_back({"memif", 2, traversal_representative(0), GraphKind::kTraversal});
+  cases.push_back({"tap", 3, traversal_representative(1), GraphKind::kTraversal});
   return cases;
 }
 
 // What gtest shows for a parameter (instead of its bytes).
 void PrintTo(const ClusterCase& c, std::ostream* os) {
-  *os << c.link << " P=" << c.nodes << " " << app_name(c.app) << " " << graph_name(c.graph);
+  *os << c.link << " P=" << c.nodes << " " << c.program.label << " " << graph_name(c.graph);
 }
 
 std::string case_name(const ::testing::TestParamInfo<ClusterCase>& info) {
   const ClusterCase& c = info.param;
   const std::string link = c.nodes == 1 ? "single" : c.link;
-  return link + "_P" + std::to_string(c.nodes) + "_" + app_name(c.app) + "_" +
-         graph_name(c.graph);
+  return link + "_P" + std::to_string(c.nodes) + "_" + c.program.label + "_" + graph_name(c.graph);
 }
 
 class ClusterTest : public ::testing::TestWithParam<ClusterCase> {};
@@ -494,19 +535,21 @@ TEST_P(ClusterTest, MatchesOracle) {
   }
   TempDir tmp;
   TestGraph graph;
-  if (auto why = prepare_graph(c.graph, c.app, tmp, &graph)) GTEST_SKIP() << *why;
+  if (auto why = prepare_graph(c.graph, c.program.app, tmp, &graph)) GTEST_SKIP() << *why;
 
   RunSpec spec;
   spec.link = c.link;
   spec.nodes = c.nodes;
-  spec.app = c.app;
+  with_program(spec, c.program);
   // The corner case graph checks the default iteration count; the others
   // check that --iterations is obeyed (and run shorter).
   if (c.graph != GraphKind::kCorner) spec.iterations = 10;
   run_and_check(spec, graph, tmp);
 }
 
-INSTANTIATE_TEST_SUITE_P(Links, ClusterTest, ::testing::ValuesIn(all_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Links, ClusterTest, ::testing::ValuesIn(fast_cluster_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(FullLinks, ClusterTest, ::testing::ValuesIn(without(all_cases(), fast_cluster_cases())),
+                         case_name);
 
 // The second-level partition (numa/): k logical NUMA domains per node, each
 // with its own accumulators and same-node queue, vertices renumbered by a
@@ -514,15 +557,22 @@ INSTANTIATE_TEST_SUITE_P(Links, ClusterTest, ::testing::ValuesIn(all_cases()), c
 struct DomainCase {
   int nodes;
   unsigned domains;
-  App app;
+  ProgramRun program;
+  bool operator==(const DomainCase&) const = default;
 };
 
 std::vector<DomainCase> domain_cases() {
   std::vector<DomainCase> cases;
   for (int nodes : {1, 2})
     for (unsigned k : {2u, 3u})
-      for (const ProgramTraits& program : program_traits()) cases.push_back({nodes, k, program.name});
+      for (const ProgramTraits& program : program_traits()) cases.push_back({nodes, k, plain_run(program.name)});
   return cases;
+}
+
+// The fast default's share: P = 2, every class, two with k = 2 and two with 3.
+std::vector<DomainCase> fast_domain_cases() {
+  return {{2, 2, representative(WireClass::kScalar4, 0)}, {2, 2, representative(WireClass::kSlot, 0)},
+          {2, 3, representative(WireClass::kScalar8, 0)}, {2, 3, representative(WireClass::kLccDriver, 0)}};
 }
 
 class DomainTest : public ::testing::TestWithParam<DomainCase> {};
@@ -531,10 +581,10 @@ TEST_P(DomainTest, MatchesOracle) {
   const DomainCase& c = GetParam();
   TempDir tmp;
   TestGraph graph;
-  if (auto why = prepare_graph(GraphKind::kCorner, c.app, tmp, &graph)) GTEST_SKIP() << *why;
+  if (auto why = prepare_graph(GraphKind::kCorner, c.program.app, tmp, &graph)) GTEST_SKIP() << *why;
   RunSpec spec;
   spec.nodes = c.nodes;
-  spec.app = c.app;
+  with_program(spec, c.program);
   spec.domains = c.domains;
   run_and_check(spec, graph, tmp);
 }
@@ -545,25 +595,34 @@ std::string domain_case_name(const ::testing::TestParamInfo<DomainCase>& p) {
   name += "_k";
   name += std::to_string(p.param.domains);
   name += "_";
-  name += app_name(p.param.app);
+  name += p.param.program.label;
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Numa, DomainTest, ::testing::ValuesIn(domain_cases()), domain_case_name);
+INSTANTIATE_TEST_SUITE_P(Numa, DomainTest, ::testing::ValuesIn(fast_domain_cases()), domain_case_name);
+INSTANTIATE_TEST_SUITE_P(FullNuma, DomainTest, ::testing::ValuesIn(without(domain_cases(), fast_domain_cases())),
+                         domain_case_name);
 
 // Several workers and a separate network lcore over real links: 3 lcores per
 // node (2 workers scattering concurrently, each folding into the shared
 // accumulators through the network lcore), every app, P = 2 and 3.
 struct LcoreCase {
   int nodes;
-  App app;
+  ProgramRun program;
+  bool operator==(const LcoreCase&) const = default;
 };
 
 std::vector<LcoreCase> lcore_cases() {
   std::vector<LcoreCase> cases;
   for (int nodes : {2, 3})
-    for (const ProgramTraits& program : program_traits()) cases.push_back({nodes, program.name});
+    for (const ProgramTraits& program : program_traits()) cases.push_back({nodes, plain_run(program.name)});
   return cases;
+}
+
+// The fast default's share: every class once, two at P = 2 and two at P = 3.
+std::vector<LcoreCase> fast_lcore_cases() {
+  return {{2, representative(WireClass::kScalar4, 1)}, {2, representative(WireClass::kSlot, 1)},
+          {3, representative(WireClass::kScalar8, 1)}, {3, representative(WireClass::kLccDriver, 1)}};
 }
 
 class LcoresTest : public ::testing::TestWithParam<LcoreCase> {};
@@ -572,23 +631,26 @@ TEST_P(LcoresTest, ThreeLcoresPerNodeMatchOracle) {
   const LcoreCase& c = GetParam();
   TempDir tmp;
   TestGraph graph;
-  if (auto why = prepare_graph(GraphKind::kCorner, c.app, tmp, &graph)) GTEST_SKIP() << *why;
+  if (auto why = prepare_graph(GraphKind::kCorner, c.program.app, tmp, &graph)) GTEST_SKIP() << *why;
   RunSpec spec;
   spec.nodes = c.nodes;
-  spec.app = c.app;
-  spec.iterations = traits_of(c.app).uses_iterations ? std::optional<unsigned>(5) : std::nullopt;
+  with_program(spec, c.program);
+  spec.iterations = traits_of(c.program.app).uses_iterations ? std::optional<unsigned>(5) : std::nullopt;
   spec.lcores = 3;
   run_and_check(spec, graph, tmp);
 }
 
-INSTANTIATE_TEST_SUITE_P(Memif, LcoresTest, ::testing::ValuesIn(lcore_cases()),
-                         [](const ::testing::TestParamInfo<LcoreCase>& p) {
-                           std::string name = "P";
-                           name += std::to_string(p.param.nodes);
-                           name += "_lcores3_";
-                           name += app_name(p.param.app);
-                           return name;
-                         });
+std::string lcore_case_name(const ::testing::TestParamInfo<LcoreCase>& p) {
+  std::string name = "P";
+  name += std::to_string(p.param.nodes);
+  name += "_lcores3_";
+  name += p.param.program.label;
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Memif, LcoresTest, ::testing::ValuesIn(fast_lcore_cases()), lcore_case_name);
+INSTANTIATE_TEST_SUITE_P(FullMemif, LcoresTest, ::testing::ValuesIn(without(lcore_cases(), fast_lcore_cases())),
+                         lcore_case_name);
 
 // Receive queues (--rx-queues K, issue #12): K accumulator roles per node,
 // one flow per (peer, queue), each queue owning a contiguous share of the
@@ -618,7 +680,8 @@ struct QueueCase {
   std::string link;
   int nodes;
   unsigned queues;
-  App app;
+  ProgramRun program;
+  bool operator==(const QueueCase&) const = default;
 };
 
 struct QueueRoles {
@@ -643,7 +706,7 @@ std::vector<QueueCase> queue_cases() {
   std::vector<QueueCase> cases;
   const std::vector<App> apps = program_names();
   auto add = [&](unsigned c, App app) {
-    cases.push_back({c & 1 ? "tap" : "memif", c & 2 ? 3 : 2, c & 4 ? 3u : 2u, app});
+    cases.push_back({c & 1 ? "tap" : "memif", c & 2 ? 3 : 2, c & 4 ? 3u : 2u, plain_run(app)});
   };
   for (size_t i = 0; i < apps.size(); ++i)
     for (unsigned c : {i % 4, (i + 1) % 4}) {
@@ -653,14 +716,27 @@ std::vector<QueueCase> queue_cases() {
   for (size_t i = 0; i < apps.size(); ++i) {
     const bool tap = i % 2 == 1;
     const int nodes = i / 2 % 2 == 0 ? 2 : 3;
-    cases.push_back({tap ? "tap" : "memif", nodes, 4, apps[i]});
-    cases.push_back({tap ? "memif" : "tap", 5 - nodes, 1, apps[i]});
+    cases.push_back({tap ? "tap" : "memif", nodes, 4, plain_run(apps[i])});
+    cases.push_back({tap ? "memif" : "tap", 5 - nodes, 1, plain_run(apps[i])});
   }
   return cases;
 }
 
+// The fast default's share: class i on configuration i and its complement
+// 7 - i (same bits as queue_cases), so that all 8 run once and every class
+// meets K = 2 and 3, P = 2 and 3, memif and tap; K = 4 and K = 1 once each.
+std::vector<QueueCase> fast_queue_cases() {
+  std::vector<QueueCase> cases;
+  for (unsigned i = 0; i < std::size(kWireClasses); ++i)
+    for (unsigned c : {i, 7 - i})
+      cases.push_back({c & 1 ? "tap" : "memif", c & 2 ? 3 : 2, c & 4 ? 3u : 2u, representative(kWireClasses[i], c)});
+  cases.push_back({"memif", 2, 4, representative(WireClass::kScalar8, 0)});
+  cases.push_back({"tap", 3, 1, representative(WireClass::kSlot, 1)});
+  return cases;
+}
+
 void PrintTo(const QueueCase& c, std::ostream* os) {
-  *os << c.link << " P=" << c.nodes << " K=" << c.queues << " " << app_name(c.app);
+  *os << c.link << " P=" << c.nodes << " K=" << c.queues << " " << c.program.label;
 }
 
 // "memif_P3_K2", appended piece by piece (GCC 12's -Wrestrict, as above).
@@ -674,7 +750,7 @@ std::string queues_name(const std::string& link, int nodes, unsigned queues) {
 }
 
 std::string queue_case_name(const ::testing::TestParamInfo<QueueCase>& p) {
-  return queues_name(p.param.link, p.param.nodes, p.param.queues) + "_" + app_name(p.param.app);
+  return queues_name(p.param.link, p.param.nodes, p.param.queues) + "_" + p.param.program.label;
 }
 
 RunSpec queue_spec(const std::string& link, int nodes, App app, unsigned queues) {
@@ -708,10 +784,11 @@ TEST_P(RxQueuesTest, MatchesOracle) {
   if (const std::string why = link_unavailable_reason(c.link, c.nodes); !why.empty()) GTEST_SKIP() << why;
   TempDir tmp;
   TestGraph graph;
-  ASSERT_FALSE(prepare_graph(GraphKind::kKron, c.app, tmp, &graph).has_value());
+  ASSERT_FALSE(prepare_graph(GraphKind::kKron, c.program.app, tmp, &graph).has_value());
   const QueueRoles roles = roles_for(c.queues, c.nodes);
-  RunSpec spec = queue_spec(c.link, c.nodes, c.app, c.queues);
-  spec.iterations = traits_of(c.app).uses_iterations ? std::optional<unsigned>(5) : std::nullopt;
+  RunSpec spec = queue_spec(c.link, c.nodes, c.program.app, c.queues);
+  with_program(spec, c.program);
+  spec.iterations = traits_of(c.program.app).uses_iterations ? std::optional<unsigned>(5) : std::nullopt;
   spec.lcores = roles.lcores;
   spec.extra.insert(spec.extra.end(), roles.args.begin(), roles.args.end());
   run_and_check(spec, graph, tmp);
@@ -723,7 +800,9 @@ TEST_P(RxQueuesTest, MatchesOracle) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Kron10, RxQueuesTest, ::testing::ValuesIn(queue_cases()), queue_case_name);
+INSTANTIATE_TEST_SUITE_P(Kron10, RxQueuesTest, ::testing::ValuesIn(fast_queue_cases()), queue_case_name);
+INSTANTIATE_TEST_SUITE_P(FullKron10, RxQueuesTest, ::testing::ValuesIn(without(queue_cases(), fast_queue_cases())),
+                         queue_case_name);
 
 // Steering: every record lands in the queue that owns its destination's
 // range. Sparse PageRank sends one record per edge and iteration, so in
@@ -810,12 +889,16 @@ TEST_P(SteeringTest, EveryRecordLandsInItsQueue) {
   }
 }
 
+std::string steering_case_name(const ::testing::TestParamInfo<SteeringCase>& p) {
+  return queues_name(p.param.link, p.param.nodes, p.param.queues);
+}
+
 INSTANTIATE_TEST_SUITE_P(Links, SteeringTest,
-                         ::testing::Values(SteeringCase{"memif", 2, 2}, SteeringCase{"memif", 3, 4},
-                                           SteeringCase{"tap", 2, 3}, SteeringCase{"tap", 3, 2}),
-                         [](const ::testing::TestParamInfo<SteeringCase>& p) {
-                           return queues_name(p.param.link, p.param.nodes, p.param.queues);
-                         });
+                         ::testing::Values(SteeringCase{"memif", 3, 4}, SteeringCase{"tap", 2, 3}),
+                         steering_case_name);
+INSTANTIATE_TEST_SUITE_P(FullLinks, SteeringTest,
+                         ::testing::Values(SteeringCase{"memif", 2, 2}, SteeringCase{"tap", 3, 2}),
+                         steering_case_name);
 
 // --mtu 9000 on memif: exact results with buckets six times larger, so fewer
 // frames than the same run at 1500. kron:16:16 (1 M edges) sends thousands of
@@ -890,15 +973,18 @@ TEST_P(LocalRoundsTest, DeepChainsExactInFewSupersteps) {
   EXPECT_LT(summary["supersteps_run"].get<uint64_t>(), 200u);
 }
 
+std::string rounds_case_name(const ::testing::TestParamInfo<RoundsCase>& p) {
+  return (p.param.nodes == 1 ? std::string("single") : p.param.link) + "_P" + std::to_string(p.param.nodes) +
+         "_lcores" + std::to_string(p.param.lcores);
+}
+
 INSTANTIATE_TEST_SUITE_P(Links, LocalRoundsTest,
+                         ::testing::Values(RoundsCase{"memif", 2, 3}, RoundsCase{"tap", 3, 1}), rounds_case_name);
+INSTANTIATE_TEST_SUITE_P(FullLinks, LocalRoundsTest,
                          ::testing::Values(RoundsCase{"memif", 1, 1}, RoundsCase{"memif", 1, 3},
-                                           RoundsCase{"memif", 2, 1}, RoundsCase{"memif", 2, 3},
-                                           RoundsCase{"memif", 3, 1}, RoundsCase{"tap", 2, 1},
-                                           RoundsCase{"tap", 3, 1}, RoundsCase{"tap", 2, 3}),
-                         [](const ::testing::TestParamInfo<RoundsCase>& p) {
-                           return (p.param.nodes == 1 ? std::string("single") : p.param.link) + "_P" +
-                                  std::to_string(p.param.nodes) + "_lcores" + std::to_string(p.param.lcores);
-                         });
+                                           RoundsCase{"memif", 2, 1}, RoundsCase{"memif", 3, 1},
+                                           RoundsCase{"tap", 2, 1}, RoundsCase{"tap", 2, 3}),
+                         rounds_case_name);
 
 // Delta-stepping combines a big superstep's records to another node at the
 // sender (compute/engine/worker.h, scatter_combined): exact on both links, and with
@@ -932,26 +1018,37 @@ TEST_P(SenderCombiningTest, ExactWithFewerRecordsThanSparse) {
   EXPECT_LT(records[0], records[1]) << "combined at the sender: fewer records than one per edge";
 }
 
-INSTANTIATE_TEST_SUITE_P(Links, SenderCombiningTest, ::testing::Values(std::string("memif"), std::string("tap")),
-                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+std::string link_case_name(const ::testing::TestParamInfo<std::string>& p) { return p.param; }
+
+INSTANTIATE_TEST_SUITE_P(Links, SenderCombiningTest, ::testing::Values(std::string("memif")), link_case_name);
+INSTANTIATE_TEST_SUITE_P(FullLinks, SenderCombiningTest, ::testing::Values(std::string("tap")), link_case_name);
 
 // Multi-segment dense pulls across nodes: 1 KiB segments (256 scatter values)
 // on kron:10:8 at P = 2 (512 vertices per node) with 2 domains, so every
 // dense superstep pulls several segments per destination domain of another
 // node. Programs without a scalar ⊕ (cd, kcore) have no dense mode and run
 // sparse whatever --scatter says; they run here all the same.
-class SegmentedDenseTest : public ::testing::TestWithParam<App> {};
+class SegmentedDenseTest : public ::testing::TestWithParam<ProgramRun> {};
 
-// `spec` (its app set here) on the test's kron graph, 5 iterations, exact
+// `spec` (its program set here) on the test's kron graph, 5 iterations, exact
 // against the oracle.
-void kron_matches_oracle(const App& app, RunSpec spec) {
+void kron_matches_oracle(const ProgramRun& program, RunSpec spec) {
   TempDir tmp;
   TestGraph graph;
-  ASSERT_FALSE(prepare_graph(GraphKind::kKron, app, tmp, &graph).has_value());
-  spec.app = app;
+  ASSERT_FALSE(prepare_graph(GraphKind::kKron, program.app, tmp, &graph).has_value());
+  with_program(spec, program);
   spec.iterations = 5;
   run_and_check(spec, graph, tmp);
 }
+
+// Every program, as the full suite runs these tests.
+std::vector<ProgramRun> every_program() {
+  std::vector<ProgramRun> runs;
+  for (App app : program_names()) runs.push_back(plain_run(app));
+  return runs;
+}
+
+std::string program_case_name(const ::testing::TestParamInfo<ProgramRun>& p) { return p.param.label; }
 
 TEST_P(SegmentedDenseTest, MatchesOracle) {
   RunSpec spec;
@@ -961,14 +1058,17 @@ TEST_P(SegmentedDenseTest, MatchesOracle) {
   kron_matches_oracle(GetParam(), spec);
 }
 
-INSTANTIATE_TEST_SUITE_P(P2Domains2Segment1KiB, SegmentedDenseTest,
-                         ::testing::ValuesIn(program_names()),
-                         [](const ::testing::TestParamInfo<App>& p) { return std::string(app_name(p.param)); });
+// Fast: the two scalar widths (the slot programs and lcc have no dense mode).
+const std::vector<ProgramRun> kFastDense = {plain_run("cc"), double_run("pagerank")};
+INSTANTIATE_TEST_SUITE_P(P2Domains2Segment1KiB, SegmentedDenseTest, ::testing::ValuesIn(kFastDense),
+                         program_case_name);
+INSTANTIATE_TEST_SUITE_P(FullP2Domains2Segment1KiB, SegmentedDenseTest,
+                         ::testing::ValuesIn(without(every_program(), kFastDense)), program_case_name);
 
 // Slots in id order (--vertex-order input: slot = id / P, no slot tables),
 // the numbering every other test replaced by the default degree order:
 // every program exact at P = 3, whose nodes hold unequal shares.
-class InputOrderTest : public ::testing::TestWithParam<App> {};
+class InputOrderTest : public ::testing::TestWithParam<ProgramRun> {};
 
 TEST_P(InputOrderTest, MatchesOracle) {
   RunSpec spec;
@@ -977,8 +1077,12 @@ TEST_P(InputOrderTest, MatchesOracle) {
   kron_matches_oracle(GetParam(), spec);
 }
 
-INSTANTIATE_TEST_SUITE_P(P3, InputOrderTest, ::testing::ValuesIn(program_names()),
-                         [](const ::testing::TestParamInfo<App>& p) { return std::string(app_name(p.param)); });
+// Fast: a scalar and a slot program (slot programs read the peers' slot tables).
+const std::vector<ProgramRun> kFastInputOrder = {representative(WireClass::kScalar8, 1),
+                                                 representative(WireClass::kSlot, 1)};
+INSTANTIATE_TEST_SUITE_P(P3, InputOrderTest, ::testing::ValuesIn(kFastInputOrder), program_case_name);
+INSTANTIATE_TEST_SUITE_P(FullP3, InputOrderTest, ::testing::ValuesIn(without(every_program(), kFastInputOrder)),
+                         program_case_name);
 
 // The README's own first command, as written there: exit 0 and PageRank's top
 // vertices printed by rank 0.

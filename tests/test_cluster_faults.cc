@@ -22,6 +22,11 @@
 // The peer-failure tests make node 1 SIGKILL itself (--crash-node 1:2) and
 // check that the others notice within --peer-timeout and exit non-zero naming
 // it, instead of hanging.
+//
+// The fast default runs the mix, each fault alone and the one-off cases with
+// one program per wire class (tests/wire_classes.h); the rest of the matrix
+// is instantiated under names that start with Full and runs in the full
+// suite (`meson test -C build --suite full`, docs/TESTING.md).
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -58,6 +63,7 @@
 #include "compute/graph/graph_reader.h"
 #include "tests/cluster_harness.h"
 #include "tests/reference.h"
+#include "tests/wire_classes.h"
 
 namespace wg::test {
 namespace {
@@ -407,20 +413,26 @@ const std::vector<std::string>* loss_free_pagerank(const std::string& link, int 
 struct FaultCase {
   std::string link;
   int nodes;
-  App app;
+  ProgramRun program;
   Fault fault;
   uint64_t seed;  // first --fault-seed; distinct for every case
   unsigned queues = 1;  // --rx-queues K (issue #12); K > 1: 4 lcores per node, --roles w=1,s=1,a=2
 };
 
+// The same run whatever its seeds: how the fast share is taken out of the matrix.
+bool operator==(const FaultCase& a, const FaultCase& b) {
+  return a.link == b.link && a.nodes == b.nodes && a.program == b.program && a.fault == b.fault &&
+         a.queues == b.queues;
+}
+
 void PrintTo(const FaultCase& c, std::ostream* os) {
-  *os << c.link << " P=" << c.nodes << " K=" << c.queues << " " << app_name(c.app) << " " << fault_name(c.fault)
+  *os << c.link << " P=" << c.nodes << " K=" << c.queues << " " << c.program.label << " " << fault_name(c.fault)
       << " seed " << c.seed;
 }
 
 std::string case_name_of(const FaultCase& c) {
   const std::string queues = c.queues > 1 ? "_K" + std::to_string(c.queues) : std::string();
-  return c.link + "_P" + std::to_string(c.nodes) + queues + "_" + app_name(c.app) + "_" + fault_name(c.fault);
+  return c.link + "_P" + std::to_string(c.nodes) + queues + "_" + c.program.label + "_" + fault_name(c.fault);
 }
 
 std::string case_name(const ::testing::TestParamInfo<FaultCase>& info) { return case_name_of(info.param); }
@@ -448,14 +460,14 @@ const char* graph_for(Fault f, App app) {
 // on the send side (--fault-tx) and a 4-frame reorder window: 9 runs more.
 // Then (#14) 1% corruption without a key (--no-auth --checksum on, caught by
 // the CRC) on memif P=3 and tap P=2: 2 runs more.
-// Measured on the 2-CPU development machine, with other work running: 3.2 to
-// 3.5 minutes for the whole suite (most runs 1.5-2.5 s, 30% loss up to 6 s),
-// inside the ~6 minute budget, so the full matrix is the default.
+// Most runs take 1.5-2.5 s, 30% loss up to 6 s; the whole matrix took 9 to 10
+// minutes of the suite, so the fast default runs fast_fault_cases() and the
+// full suite the rest of this matrix.
 // Receive queues (issue #12): 21 runs with K = 2, 3 and 4, see the end of
 // fault_cases.
 //
 // WG_FAULT_MATRIX=reduced keeps the issue's coverage in about half the time
-// for slower machines: memif P=3 and tap P=2 get all six faults for all four
+// for slower machines (it shrinks the full suite's share): memif P=3 and tap P=2 get all six faults for all four
 // apps; memif P=2 and tap P=3 get the all-faults mix for all four apps.
 std::vector<FaultCase> fault_cases() {
   const char* env = std::getenv("WG_FAULT_MATRIX");
@@ -472,8 +484,8 @@ std::vector<FaultCase> fault_cases() {
       const bool all_six = !reduced || i < 2;
       const bool mix = reduced ? i >= 2 : app == apps[i];
       if (all_six)
-        for (Fault f : six) cases.push_back({link, nodes, app, f, seed += 10});
-      if (mix) cases.push_back({link, nodes, app, Fault::kMix, seed += 10});
+        for (Fault f : six) cases.push_back({link, nodes, plain_run(app), f, seed += 10});
+      if (mix) cases.push_back({link, nodes, plain_run(app), Fault::kMix, seed += 10});
     }
   // Every other program (cd, kcore: slot accumulators, where a bucket folded
   // twice overflows them) under the mix on every cluster, and under 1, 10
@@ -481,25 +493,27 @@ std::vector<FaultCase> fault_cases() {
   const Fault loss_and_order[] = {Fault::kDrop1, Fault::kDrop10, Fault::kDrop30, Fault::kDup5, Fault::kReorder10};
   for (const ProgramTraits& program : program_traits()) {
     if (std::find(std::begin(apps), std::end(apps), program.name) != std::end(apps)) continue;
-    for (const auto& [link, nodes] : clusters) cases.push_back({link, nodes, program.name, Fault::kMix, seed += 10});
+    for (const auto& [link, nodes] : clusters)
+      cases.push_back({link, nodes, plain_run(program.name), Fault::kMix, seed += 10});
     if (reduced) continue;
     for (int i = 0; i < 2; ++i)
-      for (Fault f : loss_and_order) cases.push_back({clusters[i].first, clusters[i].second, program.name, f, seed += 10});
+      for (Fault f : loss_and_order)
+        cases.push_back({clusters[i].first, clusters[i].second, plain_run(program.name), f, seed += 10});
   }
   // Every program under 0.1% loss (BlitzG's measured first-time loss) on
   // memif P=3 and tap P=2.
   for (const ProgramTraits& program : program_traits())
     for (int i = 0; i < 2; ++i)
-      cases.push_back({clusters[i].first, clusters[i].second, program.name, Fault::kDrop01, seed += 10});
+      cases.push_back({clusters[i].first, clusters[i].second, plain_run(program.name), Fault::kDrop01, seed += 10});
   // One run each: delayed frames, loss on the send side, a reorder window
   // smaller than the sender's.
-  cases.push_back({"memif", 2, "cc", Fault::kDelay10, seed += 10});
-  cases.push_back({"memif", 3, "sssp", Fault::kTxDrop10, seed += 10});
-  cases.push_back({"memif", 2, "pagerank", Fault::kWindow4, seed += 10});
+  cases.push_back({"memif", 2, plain_run("cc"), Fault::kDelay10, seed += 10});
+  cases.push_back({"memif", 3, plain_run("sssp"), Fault::kTxDrop10, seed += 10});
+  cases.push_back({"memif", 2, plain_run("pagerank"), Fault::kWindow4, seed += 10});
   // Corruption caught by the CRC in runs without a key (#14: --checksum
   // belongs to --no-auth runs).
-  cases.push_back({"memif", 3, "sssp", Fault::kCorruptCrc, seed += 10});
-  cases.push_back({"tap", 2, "pagerank", Fault::kCorruptCrc, seed += 10});
+  cases.push_back({"memif", 3, plain_run("sssp"), Fault::kCorruptCrc, seed += 10});
+  cases.push_back({"tap", 2, plain_run("pagerank"), Fault::kCorruptCrc, seed += 10});
   // Receive queues (issue #12): one flow per (peer, queue), each with its
   // own window, acks and END; 4 lcores per node (--roles w=1,s=1,a=2: with
   // K = 3, queues 0 and 2 share an accumulator lcore), 8 or 12 lcores on
@@ -518,10 +532,52 @@ std::vector<FaultCase> fault_cases() {
   for (size_t i = 0; i < programs.size(); ++i) {
     const bool memif_first = i % 2 == 0;
     const int nodes = i % 4 < 2 ? 3 : 2;
-    cases.push_back({memif_first ? "memif" : "tap", nodes, programs[i], Fault::kMix, seed += 10, 2});
-    cases.push_back({memif_first ? "tap" : "memif", 5 - nodes, programs[i], Fault::kMix, seed += 10, 3});
-    cases.push_back({i % 2 == 0 ? "memif" : "tap", i / 2 % 2 == 0 ? 2 : 3, programs[i], Fault::kDrop10, seed += 10, 4});
+    cases.push_back({memif_first ? "memif" : "tap", nodes, plain_run(programs[i]), Fault::kMix, seed += 10, 2});
+    cases.push_back({memif_first ? "tap" : "memif", 5 - nodes, plain_run(programs[i]), Fault::kMix, seed += 10, 3});
+    cases.push_back({i % 2 == 0 ? "memif" : "tap", i / 2 % 2 == 0 ? 2 : 3, plain_run(programs[i]), Fault::kDrop10,
+                     seed += 10, 4});
   }
+  return cases;
+}
+
+// The fast default's share, one program per wire class:
+//   - the mix: class i once with K = 1 and once with K = 2 or 3 on the
+//     complementary cluster, so that every class meets memif and tap, P = 2
+//     and 3, and several receive queues under every fault at once;
+//   - each fault alone once (0.1, 1, 10, 30% loss, duplication, reordering,
+//     corruption), turning through the classes and the clusters;
+//   - the one-off runs (delay, loss on send, a small reorder window, the CRC
+//     without a key on memif) and 10% loss with K = 4 once.
+// Seeds of their own (from 5001); a case equal to one of fault_cases() but
+// for its seeds takes its place there (operator== above).
+std::vector<FaultCase> fast_fault_cases() {
+  struct Cluster {
+    const char* link;
+    int nodes;
+    unsigned queues;
+  };
+  const Cluster mix[std::size(kWireClasses)][2] = {{{"memif", 3, 1}, {"tap", 2, 2}},
+                                                   {{"tap", 3, 1}, {"memif", 2, 3}},
+                                                   {{"memif", 2, 1}, {"tap", 3, 3}},
+                                                   {{"tap", 2, 1}, {"memif", 3, 2}}};
+  std::vector<FaultCase> cases;
+  uint64_t seed = 5001;
+  for (size_t i = 0; i < std::size(kWireClasses); ++i)
+    for (size_t j = 0; j < 2; ++j)
+      cases.push_back({mix[i][j].link, mix[i][j].nodes, representative(kWireClasses[i], j), Fault::kMix, seed += 10,
+                       mix[i][j].queues});
+  const Fault alone[] = {Fault::kDrop1,     Fault::kDrop10,   Fault::kDrop30, Fault::kDup5,
+                         Fault::kReorder10, Fault::kCorrupt1, Fault::kDrop01};
+  const std::pair<const char*, int> clusters[] = {{"memif", 3}, {"tap", 2}, {"memif", 2}, {"tap", 3}};
+  for (size_t i = 0; i < std::size(alone); ++i) {
+    const auto& [link, nodes] = clusters[i % 4];
+    cases.push_back({link, nodes, representative(kWireClasses[i % 4], i / 4), alone[i], seed += 10});
+  }
+  cases.push_back({"memif", 2, plain_run("cc"), Fault::kDelay10, seed += 10});
+  cases.push_back({"memif", 3, plain_run("sssp"), Fault::kTxDrop10, seed += 10});
+  cases.push_back({"memif", 2, plain_run("pagerank"), Fault::kWindow4, seed += 10});
+  cases.push_back({"memif", 3, plain_run("sssp"), Fault::kCorruptCrc, seed += 10});
+  cases.push_back({"tap", 2, plain_run("kcore"), Fault::kDrop10, seed += 10, 4});
   return cases;
 }
 
@@ -533,9 +589,10 @@ TEST_P(FaultTest, ExactlyOnceAndMatchesOracle) {
   ASSERT_TRUE(prerequisites(c.link, c.nodes, &skip));
   if (!skip.empty()) GTEST_SKIP() << skip;
 
-  GraphData& g = graph_data(graph_for(c.fault, c.app));
+  const App app = c.program.app;
+  GraphData& g = graph_data(graph_for(c.fault, app));
   const std::vector<std::string>* loss_free = nullptr;
-  if (c.app == "pagerank") {
+  if (c.program == plain_run("pagerank")) {  // single precision: compared with its loss-free run too
     std::string error;
     loss_free = loss_free_pagerank(c.link, c.nodes, g, &error);
     ASSERT_NE(loss_free, nullptr) << error;
@@ -551,7 +608,8 @@ TEST_P(FaultTest, ExactlyOnceAndMatchesOracle) {
     opts.nodes = c.nodes;
     opts.link = c.link;
     opts.timeout_sec = kRunTimeoutSec;
-    opts.app_args = app_args(c.app, g, out_dir);
+    opts.app_args = app_args(app, g, out_dir);
+    opts.app_args.insert(opts.app_args.end(), c.program.args.begin(), c.program.args.end());
     const std::vector<std::string> faults = fault_args(c.fault);
     opts.app_args.insert(opts.app_args.end(), faults.begin(), faults.end());
     opts.app_args.insert(opts.app_args.end(), {"--fault-seed", std::to_string(c.seed + attempt)});
@@ -569,7 +627,7 @@ TEST_P(FaultTest, ExactlyOnceAndMatchesOracle) {
 
     std::vector<std::string> values;
     ASSERT_TRUE(read_results(out_dir, g.edges.num_vertices, &values)) << describe(run);
-    EXPECT_TRUE(compare_with_oracle(c.app, g, values)) << "command: " << run.command;
+    EXPECT_TRUE(compare_with_oracle(app, g, values)) << "command: " << run.command;
     if (loss_free != nullptr) {
       EXPECT_TRUE(check_close(values, *loss_free, 1e-5, "the loss-free run")) << "command: " << run.command;
     }
@@ -592,7 +650,9 @@ TEST_P(FaultTest, ExactlyOnceAndMatchesOracle) {
   EXPECT_TRUE(exercised) << kAttempts << " runs, none exercised the faults:\n" << tries;
 }
 
-INSTANTIATE_TEST_SUITE_P(Faults, FaultTest, ::testing::ValuesIn(fault_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Faults, FaultTest, ::testing::ValuesIn(fast_fault_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(FullFaults, FaultTest, ::testing::ValuesIn(without(fault_cases(), fast_fault_cases())),
+                         case_name);
 
 // ========================================================== peer failure
 
@@ -665,13 +725,15 @@ std::string crash_name(const ::testing::TestParamInfo<CrashCase>& info) { return
 INSTANTIATE_TEST_SUITE_P(
     Crash, PeerFailureTest,
     ::testing::Values(CrashCase{"memif", 3, "sssp", {}, "memif_P3_sssp"},
-                      CrashCase{"tap", 3, "sssp", {}, "tap_P3_sssp"},
-                      CrashCase{"memif", 3, "pagerank", {}, "memif_P3_pagerank"},
                       // Peer failure under 30% loss on the real kernel path:
                       // silence must still be told from loss.
                       CrashCase{"tap", 2, "sssp", {"--fault-rx", "drop=0.3", "--fault-seed", "77"},
                                 "tap_P2_sssp_drop30"}),
     crash_name);
+INSTANTIATE_TEST_SUITE_P(FullCrash, PeerFailureTest,
+                         ::testing::Values(CrashCase{"tap", 3, "sssp", {}, "tap_P3_sssp"},
+                                           CrashCase{"memif", 3, "pagerank", {}, "memif_P3_pagerank"}),
+                         crash_name);
 
 }  // namespace
 }  // namespace wg::test

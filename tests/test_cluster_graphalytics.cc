@@ -7,6 +7,11 @@
 // scripts/wiregraph-validate, Graphalytics' rules, against a reference file
 // this test writes from the plain oracles of tests/reference.h run on the
 // graph it renumbers itself (ids in ascending order).
+//
+// One launch per test case: the fast default runs one algorithm per wire
+// class (tests/wire_classes.h; Graphalytics runs pr and sssp in double
+// precision), the full suite (cases named Full*, `meson test -C build --suite
+// full`) every algorithm on both graphs at P = 1, 2 and 3.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -18,11 +23,15 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <ostream>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tests/cluster_harness.h"
 #include "tests/reference.h"
+#include "tests/wire_classes.h"
 
 namespace wg::test {
 namespace {
@@ -205,29 +214,69 @@ const AlgorithmCase kAlgorithms[] = {
     {"bfs", "bfs"}, {"pagerank", "pr"}, {"cc", "wcc"}, {"cd", "cdlp"}, {"sssp", "sssp"}, {"lcc", "lcc"}};
 constexpr unsigned kCdlpIterations = 3, kPrIterations = 7;
 
-// Every algorithm on both graphs at P = 1, 2 and 3 over memif.
-TEST(Graphalytics, EveryAlgorithmBothGraphsAtOneTwoThreeNodes) {
-  TempDir dir;
-  for (const GaGraph& g : {directed_graph(), undirected_graph()}) {
-    const std::string properties = write_graph(dir, g, kCdlpIterations, kPrIterations);
-    for (const AlgorithmCase& a : kAlgorithms)
-      for (int nodes : {1, 2, 3}) {
-        const unsigned iterations = std::string(a.app) == "cd" ? kCdlpIterations : kPrIterations;
-        run_and_validate(dir, g, properties, a.app, a.algorithm, nodes, "memif", iterations);
-      }
+// One run: an algorithm on one of the graphs at P nodes over a link.
+struct GaCase {
+  AlgorithmCase algorithm;
+  bool directed;
+  int nodes;
+  std::string link;
+  bool operator==(const GaCase& o) const {
+    return std::string_view(algorithm.app) == o.algorithm.app && directed == o.directed && nodes == o.nodes &&
+           link == o.link;
   }
+};
+
+void PrintTo(const GaCase& c, std::ostream* os) {
+  *os << c.algorithm.algorithm << (c.directed ? " directed" : " undirected") << " P=" << c.nodes << " " << c.link;
 }
 
-// The real kernel path on tap: two nodes on a Linux bridge.
-TEST(Graphalytics, TapTwoNodes) {
-  TempDir dir;
-  const GaGraph g = directed_graph();
-  const std::string properties = write_graph(dir, g, kCdlpIterations, kPrIterations);
-  run_and_validate(dir, g, properties, "pagerank", "pr", 2, "tap", kPrIterations);
-  run_and_validate(dir, g, properties, "cd", "cdlp", 2, "tap", kCdlpIterations);
-  run_and_validate(dir, g, properties, "sssp", "sssp", 2, "tap", 0);
-  run_and_validate(dir, g, properties, "lcc", "lcc", 2, "tap", 0);
+std::string ga_case_name(const ::testing::TestParamInfo<GaCase>& info) {
+  const GaCase& c = info.param;
+  return c.link + "_P" + std::to_string(c.nodes) + "_" + c.algorithm.algorithm + (c.directed ? "_dir" : "_undir");
 }
+
+AlgorithmCase algorithm(std::string_view app) {
+  for (const AlgorithmCase& a : kAlgorithms)
+    if (app == a.app) return a;
+  throw std::invalid_argument("no Graphalytics algorithm for " + std::string(app));
+}
+
+// Every algorithm on both graphs at P = 1, 2 and 3 over memif; four of them
+// at P = 2 on tap, on the directed graph.
+std::vector<GaCase> every_case() {
+  std::vector<GaCase> cases;
+  for (bool directed : {true, false})
+    for (const AlgorithmCase& a : kAlgorithms)
+      for (int nodes : {1, 2, 3}) cases.push_back({a, directed, nodes, "memif"});
+  for (const char* app : {"pagerank", "cd", "sssp", "lcc"}) cases.push_back({algorithm(app), true, 2, "tap"});
+  return cases;
+}
+
+// The fast default's share: one algorithm per wire class, on both graphs,
+// P = 2 and 3, memif and tap: bfs (4-byte, scalar), pr and sssp (8-byte),
+// cdlp (slots), lcc (its driver).
+std::vector<GaCase> fast_cases() {
+  return {{algorithm("bfs"), true, 3, "memif"},   {algorithm("pagerank"), false, 2, "memif"},
+          {algorithm("sssp"), true, 3, "memif"},  {algorithm("cd"), false, 3, "memif"},
+          {algorithm("lcc"), true, 2, "memif"},   {algorithm("pagerank"), true, 2, "tap"},
+          {algorithm("cd"), true, 2, "tap"}};
+}
+
+class GraphalyticsTest : public ::testing::TestWithParam<GaCase> {};
+
+TEST_P(GraphalyticsTest, ValidAgainstTheOracle) {
+  const GaCase& c = GetParam();
+  TempDir dir;
+  const GaGraph g = c.directed ? directed_graph() : undirected_graph();
+  const std::string properties = write_graph(dir, g, kCdlpIterations, kPrIterations);
+  const std::string app = c.algorithm.app;
+  const unsigned iterations = app == "cd" ? kCdlpIterations : kPrIterations;  // read by pr's and cdlp's oracles
+  run_and_validate(dir, g, properties, app, c.algorithm.algorithm, c.nodes, c.link, iterations);
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, GraphalyticsTest, ::testing::ValuesIn(fast_cases()), ga_case_name);
+INSTANTIATE_TEST_SUITE_P(FullAlgorithms, GraphalyticsTest, ::testing::ValuesIn(without(every_case(), fast_cases())),
+                         ga_case_name);
 
 // An edge naming a vertex that is not in the .v file: every node stops, the
 // message names the edge file, the line and the id.

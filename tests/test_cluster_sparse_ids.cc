@@ -8,6 +8,10 @@
 // ids (the smallest of the component or community). Also: the top vertices
 // under original ids, the errors of a bad id, of a source no edge names and
 // of a format whose header declares its vertices.
+//
+// One launch per case of the matrices: one program per wire class
+// (tests/wire_classes.h) in the fast default, the rest under names that start
+// with Full in the full suite (`meson test -C build --suite full`).
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -17,13 +21,16 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "apps/registry.h"
 #include "tests/cluster_harness.h"
 #include "tests/reference.h"
+#include "tests/wire_classes.h"
 
 namespace wg::test {
 namespace {
@@ -206,44 +213,94 @@ bool skip_without(const std::string& link, int nodes) {
   return !skip.empty();
 }
 
+// A program at P nodes over memif: one case of the matrices below.
+struct SparseCase {
+  ProgramRun program;
+  int nodes;
+  bool operator==(const SparseCase&) const = default;
+};
+
+void PrintTo(const SparseCase& c, std::ostream* os) { *os << c.program.label << " P=" << c.nodes; }
+
+std::string sparse_case_name(const ::testing::TestParamInfo<SparseCase>& info) {
+  return info.param.program.label + "_P" + std::to_string(info.param.nodes);
+}
+
+void run_case(const TempDir& dir, const std::string& path, const SparseGraph& g, const SparseCase& c) {
+  if (skip_without("memif", c.nodes)) GTEST_SKIP();
+  run_and_compare(dir, path, g, SparseRun{std::string(c.program.app), c.nodes, "memif", c.program.args});
+}
+
+std::vector<SparseCase> every_program_at(std::initializer_list<int> sizes) {
+  std::vector<SparseCase> cases;
+  for (const ProgramTraits& t : program_traits())
+    for (int nodes : sizes) cases.push_back({plain_run(t.name), nodes});
+  return cases;
+}
+
 // Every program at P = 1, 2 and 3 over memif, on the hand-written graph.
-TEST(SparseIds, EveryProgramAtOneTwoThreeNodes) {
+class SparseIdsHandGraph : public ::testing::TestWithParam<SparseCase> {};
+
+TEST_P(SparseIdsHandGraph, MatchesTheOracle) {
   TempDir dir;
   const SparseGraph g = hand_graph();
-  const std::string path = write_text(dir, g);
-  for (const ProgramTraits& t : program_traits())
-    for (int nodes : {1, 2, 3}) {
-      if (skip_without("memif", nodes)) GTEST_SKIP();
-      run_and_compare(dir, path, g, SparseRun{std::string(t.name), nodes, "memif", {}});
-    }
+  run_case(dir, write_text(dir, g), g, GetParam());
 }
+
+// Fast: every class, at P = 2 and 3.
+const std::vector<SparseCase> kFastHand = {{representative(WireClass::kScalar4, 0), 3},
+                                           {representative(WireClass::kScalar8, 0), 2},
+                                           {representative(WireClass::kSlot, 1), 3},
+                                           {representative(WireClass::kLccDriver, 0), 2}};
+INSTANTIATE_TEST_SUITE_P(Memif, SparseIdsHandGraph, ::testing::ValuesIn(kFastHand), sparse_case_name);
+INSTANTIATE_TEST_SUITE_P(FullMemif, SparseIdsHandGraph,
+                         ::testing::ValuesIn(without(every_program_at({1, 2, 3}), kFastHand)), sparse_case_name);
 
 // More distinct ids than a worker's sample: the directories' ranges come from
 // sampling. Every program at P = 3, and the order-sensitive ones at P = 2.
-TEST(SparseIds, SampledDirectoriesGiveTheSameNumberingAtEveryP) {
+class SparseIdsSampledDirectories : public ::testing::TestWithParam<SparseCase> {};
+
+TEST_P(SparseIdsSampledDirectories, GiveTheSameNumberingAtEveryP) {
   TempDir dir;
   const SparseGraph g = scattered_graph();
   ASSERT_GT(compact(g).original.size(), 4096u);
-  const std::string path = write_text(dir, g);
-  for (const ProgramTraits& t : program_traits()) {
-    if (skip_without("memif", 3)) GTEST_SKIP();
-    run_and_compare(dir, path, g, SparseRun{std::string(t.name), 3, "memif", {}});
-  }
-  for (const char* app : {"cd", "cc", "pagerank"}) run_and_compare(dir, path, g, SparseRun{app, 2, "memif", {}});
+  run_case(dir, write_text(dir, g), g, GetParam());
 }
+
+std::vector<SparseCase> sampled_cases() {
+  std::vector<SparseCase> cases = every_program_at({3});
+  for (const char* app : {"cd", "cc", "pagerank"}) cases.push_back({plain_run(app), 2});
+  return cases;
+}
+// Fast: an order-sensitive program at each P.
+const std::vector<SparseCase> kFastSampled = {{plain_run("cd"), 2}, {plain_run("cc"), 3}};
+INSTANTIATE_TEST_SUITE_P(Memif, SparseIdsSampledDirectories, ::testing::ValuesIn(kFastSampled), sparse_case_name);
+INSTANTIATE_TEST_SUITE_P(FullMemif, SparseIdsSampledDirectories,
+                         ::testing::ValuesIn(without(sampled_cases(), kFastSampled)), sparse_case_name);
 
 // Binary records with gaps, including the largest uint32 (which the dense
 // reader reserves): a weighted file at P = 2 and P = 3.
-TEST(SparseIds, BinaryRecordsWithGapsAndTheLargestUint32) {
+class SparseIdsBinaryRecords : public ::testing::TestWithParam<SparseCase> {};
+
+TEST_P(SparseIdsBinaryRecords, WithGapsAndTheLargestUint32) {
   TempDir dir;
   const SparseGraph g{"bin",
                       {{4294967295, 7, 2}, {7, 100000, 1}, {100000, 4294967295, 3}, {3000000000, 7, 0},
                        {100000, 3000000000, 5}, {12, 13, 1}},
                       7};
-  const std::string path = write_wbin(dir, g);
-  for (const char* app : {"sssp", "cc", "pagerank", "cd"})
-    for (int nodes : {2, 3}) run_and_compare(dir, path, g, SparseRun{app, nodes, "memif", {}});
+  run_case(dir, write_wbin(dir, g), g, GetParam());
 }
+
+std::vector<SparseCase> binary_cases() {
+  std::vector<SparseCase> cases;
+  for (const char* app : {"sssp", "cc", "pagerank", "cd"})
+    for (int nodes : {2, 3}) cases.push_back({plain_run(app), nodes});
+  return cases;
+}
+const std::vector<SparseCase> kFastBinary = {{plain_run("sssp"), 3}, {plain_run("cd"), 2}};
+INSTANTIATE_TEST_SUITE_P(Memif, SparseIdsBinaryRecords, ::testing::ValuesIn(kFastBinary), sparse_case_name);
+INSTANTIATE_TEST_SUITE_P(FullMemif, SparseIdsBinaryRecords, ::testing::ValuesIn(without(binary_cases(), kFastBinary)),
+                         sparse_case_name);
 
 // The kernel path: two nodes on tap interfaces plugged into a Linux bridge.
 TEST(SparseIds, TapTwoNodes) {

@@ -24,9 +24,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "apps/bfs.h"
@@ -48,6 +51,7 @@
 #include "tests/eal_test_main.h"
 #include "tests/graphs_for_tests.h"
 #include "tests/reference.h"
+#include "tests/wire_classes.h"
 
 namespace wg {
 namespace {
@@ -663,6 +667,78 @@ TEST(EngineAllPrograms, EveryRegisteredProgramMatchesItsOracle) {
   check_all(AllPrograms{}, test::corner_case_graph(), 101);
   g_roles = RolesSpec{};
 }
+
+// The other graphs the cluster suite's one-node runs use (those runs are in
+// the full suite now; a single node is the engine alone): the datasets
+// (rome99: a road network with real weights; email-Eu-core: self-loops,
+// dangling and isolated vertices, several components) from their busiest
+// vertex, and the traversal graph from a leaf of its star (top-down,
+// bottom-up, then down its chain).
+TEST(EngineAllPrograms, DatasetsAndTheTraversalGraph) {
+  for (const char* name : {"rome99.gr", "email-Eu-core.csv"}) {
+    const std::string path = test::datasets_dir() + "/" + name;
+    ASSERT_TRUE(std::filesystem::exists(path)) << "dataset not found: " << path << " (WG_DATASETS)";
+    SCOPED_TRACE(name);
+    const EdgeList g = load_graph(path);
+    check_all(AllPrograms{}, g, max_out_degree_vertex(g));
+  }
+  SCOPED_TRACE("traversal graph");
+  check_all(AllPrograms{}, test::traversal_graph(), 5);
+}
+
+// ---- wire classes: every program runs in the fast default's cluster tests -------
+
+template <class Prog>
+constexpr bool kSlotAccumulated = false;
+template <class Prog>
+  requires requires { typename Prog::Accumulator; }
+constexpr bool kSlotAccumulated<Prog> = std::is_same_v<typename Prog::Accumulator, SlotAccumulator<typename Prog::Message>>;
+
+// The class of tests/wire_classes.h a program falls in, from its types:
+// what travels (the message's width) and how it is folded (a driver of its
+// own, a slot per in-edge, or one value per vertex).
+template <class Prog>
+std::optional<test::WireClass> wire_class_of() {
+  if constexpr (requires { typename Prog::Driver; })
+    return test::WireClass::kLccDriver;
+  else if constexpr (kSlotAccumulated<Prog>)
+    return test::WireClass::kSlot;
+  else if constexpr (sizeof(typename Prog::Message) == 4)
+    return test::WireClass::kScalar4;
+  else if constexpr (sizeof(typename Prog::Message) == 8)
+    return test::WireClass::kScalar8;
+  return std::nullopt;
+}
+
+template <class Prog>
+void expect_among_members(bool double_precision) {
+  const std::string_view name = Prog::kTraits.name;
+  const std::optional<test::WireClass> c = wire_class_of<Prog>();
+  ASSERT_TRUE(c.has_value()) << name << (double_precision ? " --precision double" : "") << ": "
+                             << sizeof(typename Prog::Message)
+                             << "-byte messages fit no class of tests/wire_classes.h: add one, with members";
+  const test::ProgramRun run = double_precision ? test::double_run(name) : test::plain_run(name);
+  const std::vector<test::ProgramRun> members = test::class_members(*c);
+  EXPECT_NE(std::find(members.begin(), members.end(), run), members.end())
+      << run.label << " is in wire class " << static_cast<int>(*c)
+      << " but not among its members (tests/wire_classes.h): no cluster test of the fast default would run it";
+}
+
+template <VertexProgram... P>
+void expect_all_among_members(ProgramList<P...>) {
+  (expect_among_members<P>(false), ...);
+  (
+      [] {
+        if constexpr (!std::is_same_v<typename DoublePrecision<P>::type, P>)
+          expect_among_members<typename DoublePrecision<P>::type>(true);
+      }(),
+      ...);
+}
+
+// A program added to apps/programs.h lands in a class by its types; if that
+// class does not list it (or there is no class for its message width), the
+// fast default's cluster tests would never run it: this fails instead.
+TEST(WireClasses, EveryProgramIsAMemberOfItsClass) { expect_all_among_members(AllPrograms{}); }
 
 // ---- the open model: 8- and 16-byte messages, an aggregate of the program's
 // own type, phases -------------------------------------------------------------
