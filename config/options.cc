@@ -182,6 +182,59 @@ bool parse_either(const char* opt, const char* text, const char* first, const ch
   throw ConfigError(std::string("--") + opt + ": '" + text + "' is not " + first + " or " + second);
 }
 
+// One of `words`: its index.
+unsigned parse_one_of(const char* opt, const char* text, std::initializer_list<const char*> words) {
+  unsigned i = 0;
+  std::string list;
+  for (const char* w : words) {
+    if (std::strcmp(text, w) == 0) return i;
+    list += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + std::string(w);
+    ++i;
+  }
+  throw ConfigError(std::string("--") + opt + ": '" + text + "' is not " + list);
+}
+
+// --ids, --precision and --source against the kind of input (docs/INPUT.md):
+// what the command line decides. What the input decides (--ids auto on an
+// edge list, --precision auto for sssp, the source's range) the node
+// decides once it has looked at the file (apps/node/input_choice.h).
+void check_input_options(Config& c, const char* source_text, std::optional<int64_t> properties_source) {
+  const bool generated = c.graph.rfind("kron:", 0) == 0;
+  const GraphFormat f = c.format == GraphFormat::kAuto ? format_from_extension(c.graph) : c.format;
+  if (c.ids == IdsOption::kSparse && !c.graphalytics) {
+    // Graphalytics graphs are mapped whatever --ids says; of the others only
+    // the files whose edges alone name their vertices.
+    if (generated)
+      throw ConfigError("--ids sparse: " + c.graph + " is generated with dense ids 0..2^SCALE-1 (sparse ids are for "
+                        "edge lists: text, bin or wbin)");
+    if (const char* why = why_ids_are_dense(f)) throw ConfigError("--ids sparse: " + c.graph + ": " + why);
+  }
+  c.sparse_ids = c.ids == IdsOption::kSparse;
+  c.first_id = !generated && !c.graphalytics && why_ids_are_dense(f) != nullptr ? 1 : 0;
+  // Ids that may be mapped are signed 64-bit; dense ones are below 2^32 - 1.
+  const bool maybe_mapped = c.graphalytics || (!generated && c.first_id == 0 && c.ids != IdsOption::kDense);
+  if (source_text != nullptr && maybe_mapped) {
+    int64_t v = 0;
+    const char* end = source_text + std::strlen(source_text);
+    const auto [ptr, ec] = std::from_chars(source_text, end, v);
+    if (ec != std::errc() || ptr != end || *source_text == '\0')
+      throw ConfigError(std::string("--source: '") + source_text + "' is not a vertex id (a signed 64-bit integer" +
+                        (c.graphalytics ? ": the graph's own ids)" : ", as an edge list's ids may be)"));
+    c.source_id = v;
+  } else if (source_text != nullptr) {
+    c.source_id = static_cast<int64_t>(parse_unsigned("source", source_text, 0, UINT32_MAX - 1));
+  } else {
+    c.source_id = properties_source.value_or(c.first_id);
+  }
+  // The dense source, until the node has checked it against the input.
+  const int64_t dense = c.source_id - c.first_id;
+  c.source = dense >= 0 && dense <= int64_t{UINT32_MAX - 1} ? static_cast<VertexId>(dense) : 0;
+  if (c.precision != PrecisionOption::kAuto)
+    c.double_precision = c.precision == PrecisionOption::kDouble;
+  else
+    c.double_precision = c.graphalytics;  // Graphalytics' rules forbid single precision
+}
+
 // A positive number no larger than `max`: every timer and rate has a ceiling,
 // so that no value overflows when it is turned into TSC ticks.
 double parse_positive(const char* opt, const char* text, double max) {
@@ -286,12 +339,13 @@ uint64_t Config::params_digest() const {
   add(program.uses_source ? source : 0);
   add(program.uses_iterations ? iterations : 0);
   add(program.uses_source ? static_cast<uint64_t>(source_id) : 0);
-  add(sparse_ids);  // the loading phase's supersteps and the vertices themselves differ
+  add(sparse_ids);  // the loading phase's supersteps and the vertices themselves differ (--ids auto: the node's choice)
+  add(first_id);
   uint64_t damping_bits = 0;
   static_assert(sizeof damping_bits == sizeof damping);
   std::memcpy(&damping_bits, &damping, sizeof damping);
   add(damping_bits);
-  add(double_precision);  // the record size follows the messages' width
+  add(double_precision);  // the record size follows the messages' width (--precision auto: the node's choice)
   add(transport.checksum);  // a node that checks CRCs drops every frame of one that does not send them
   add(authenticated);       // (never compared: hellos of nodes that differ here do not verify)
   add(domains);             // senders address vertices by their slot in the destination's domains
@@ -312,8 +366,8 @@ std::string Config::describe() const {
   if (rank_from != "--rank" && rank_from != "default") o << " (rank from " << rank_from << ")";
   if (nodes_from != "--nodes" && nodes_from != "default") o << " (cluster size from " << nodes_from << ")";
   if (program.uses_iterations) o << ", " << iterations << " iterations";
-  if (sparse_ids) o << ", sparse ids";
-  if (program.uses_source) o << ", source " << (mapped_ids() ? source_id : int64_t{source});
+  if (ids != IdsOption::kAuto) o << ", " << (ids == IdsOption::kSparse ? "sparse" : "dense") << " ids";
+  if (program.uses_source) o << ", source " << source_id;
   if (damping != 0.85) o << ", damping " << damping;
   if (double_precision) o << ", double precision";
   if (graphalytics_output) o << ", Graphalytics output";
@@ -353,7 +407,7 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
   Config c;
   bool have_app = false, have_graph = false, have_rank = false, have_nodes = false,
        have_job = false, have_iterations = false, have_mbufs = false, have_undirected = false,
-       have_damping = false, have_precision = false, have_output_format = false, have_checksum = false,
+       have_damping = false, have_output_format = false, have_checksum = false,
        no_auth = false;
   const char* source_text = nullptr;
   const char* key_file = nullptr;
@@ -389,14 +443,13 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
         break;
       }
       case kOptPrecision:
-        c.double_precision = !parse_either("precision", optarg, "single", "double");
-        have_precision = true;
+        c.precision = static_cast<PrecisionOption>(parse_one_of("precision", optarg, {"auto", "single", "double"}));
         break;
       case kOptOutputFormat:
         c.graphalytics_output = !parse_either("output-format", optarg, "plain", "graphalytics");
         have_output_format = true;
         break;
-      case kOptIds: c.sparse_ids = !parse_either("ids", optarg, "dense", "sparse"); break;
+      case kOptIds: c.ids = static_cast<IdsOption>(parse_one_of("ids", optarg, {"auto", "dense", "sparse"})); break;
       case kOptIterations:
         c.iterations = parse_unsigned("iterations", optarg, 0, 1000000);
         have_iterations = true;
@@ -511,34 +564,9 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
     if (!have_iterations && app == "pagerank" && spec.pr_iterations) c.iterations = *spec.pr_iterations, have_iterations = true;
     if (!have_iterations && app == "cd" && spec.cdlp_iterations) c.iterations = *spec.cdlp_iterations, have_iterations = true;
     if (!have_damping && spec.pr_damping) c.damping = *spec.pr_damping;
-    if (!have_precision) c.double_precision = true;
     if (!have_output_format) c.graphalytics_output = true;
   }
-  if (c.sparse_ids && !c.graphalytics) {
-    // Graphalytics graphs are mapped whatever --ids says; of the others only
-    // the files whose edges alone name their vertices.
-    if (c.graph.rfind("kron:", 0) == 0)
-      throw ConfigError("--ids sparse: " + c.graph + " is generated with dense ids 0..2^SCALE-1 (sparse ids are for "
-                        "edge lists: text, bin or wbin)");
-    const GraphFormat f = c.format == GraphFormat::kAuto ? format_from_extension(c.graph) : c.format;
-    if (const char* why = why_ids_are_dense(f)) throw ConfigError("--ids sparse: " + c.graph + ": " + why);
-  }
-  if (source_text != nullptr) {
-    if (c.mapped_ids()) {
-      int64_t v = 0;
-      const char* end = source_text + std::strlen(source_text);
-      const auto [ptr, ec] = std::from_chars(source_text, end, v);
-      if (ec != std::errc() || ptr != end || *source_text == '\0')
-        throw ConfigError(std::string("--source: '") + source_text + "' is not a vertex id (a signed 64-bit integer" +
-                          (c.graphalytics ? ": the graph's own ids)" : ", as --ids sparse reads them)"));
-      c.source_id = v;
-    } else {
-      c.source = static_cast<VertexId>(parse_unsigned("source", source_text, 0, UINT32_MAX - 1));
-      c.source_id = c.source;
-    }
-  } else if (properties_source) {
-    c.source_id = *properties_source;
-  }
+  check_input_options(c, source_text, properties_source);
 
   const char* which = nullptr;
   if (have_nodes) {

@@ -17,6 +17,11 @@
 
 namespace wg {
 
+// --ids and --precision as given; what auto becomes is decided by the node
+// from the input (apps/node/input_choice.h).
+enum class IdsOption : uint8_t { kAuto, kDense, kSparse };
+enum class PrecisionOption : uint8_t { kAuto, kSingle, kDouble };
+
 struct Config {
   std::string app;                        // --app: a program's kTraits.name
   ProgramTraits program;                  // that program's traits (apps/programs.h)
@@ -30,14 +35,29 @@ struct Config {
   // the banner, errors and nodeR.json name it instead of an option never given.
   std::string nodes_from = "default";
   std::string rank_from = "default";
-  VertexId source = 0;                    // programs that use a source (sssp, bfs): its dense id
-  int64_t source_id = 0;                  // --source as given: with mapped ids, a signed 64-bit vertex id of the input
+  VertexId source = 0;                    // programs that use a source (sssp, bfs): its dense id (unless mapped)
+  int64_t source_id = 0;                  // --source as the input names it (default: its first id)
   uint32_t iterations = 0;                // programs that iterate: --iterations, else the program's default
   double damping = 0.85;                  // PageRank's damping factor (--damping)
-  bool double_precision = false;          // PageRank's messages in double (--precision double)
+  PrecisionOption precision = PrecisionOption::kAuto;  // --precision
+  // Resolved: PageRank's messages, sssp's weights and distances in double
+  // (--precision double; auto: Graphalytics graphs, and sssp on a file whose
+  // sampled weights are not all integers).
+  bool double_precision = false;
   bool graphalytics = false;              // --graph names a Graphalytics graph (NAME.properties, .v or .e)
   bool graphalytics_output = false;       // --output-format graphalytics
-  bool sparse_ids = false;                // --ids sparse: an edge list's ids mapped while loading (compute/load/graph_loader_ids.cc)
+  IdsOption ids = IdsOption::kAuto;       // --ids
+  // Resolved: an edge list's ids mapped while loading (compute/load/graph_loader_ids.cc):
+  // --ids sparse, or what --ids auto chose from the file.
+  bool sparse_ids = false;
+  // The input's first vertex id: 1 for the formats that number their vertices
+  // 1..n (Matrix Market, DIMACS, METIS), whose own ids --source and the
+  // results use (dense id = file id - 1); else 0.
+  VertexId first_id = 0;
+  // How the node chose the ids and the weights' precision, for the banner and
+  // nodeR.json ("sparse (auto: ...)", "the file's own, 1..3353"); empty
+  // until it has (apps/node/input_choice.h).
+  std::string ids_chosen, precision_chosen;
   std::string out_dir;                    // empty: no result files
   uint32_t job_token = 0;                 // frames of other jobs are dropped
   // Authenticated frames (dataplane/frame_mac.h): the job's secret from
@@ -58,8 +78,8 @@ struct Config {
   TransportConfig transport;              // reliability: windows, timers, checksum, faults
 
   ProgramParams params() const { return {source, iterations, damping}; }
-  // Whether the loader maps the input's ids (a Graphalytics graph, or --ids
-  // sparse): --source and the results then use the input's own ids.
+  // Whether the loader maps the input's ids (a Graphalytics graph, or sparse
+  // ids): --source and the results then use the input's own ids.
   bool mapped_ids() const { return graphalytics || sparse_ids; }
   // One line per option, for the start-up banner.
   std::string describe() const;
