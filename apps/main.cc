@@ -174,6 +174,9 @@ int main(int argc, char** argv) {
     memif = node.dataplane().has_memif();
     std::printf("dataplane: %s, lcore %u on socket %u\n", node.dataplane().port_summary().c_str(), rte_lcore_id(),
                 rte_socket_id());
+    if (!node.config().ids_chosen.empty()) std::printf("ids: %s\n", node.config().ids_chosen.c_str());
+    if (!node.config().precision_chosen.empty())
+      std::printf("weights: %s\n", node.config().precision_chosen.c_str());
     if (!eal.memory_mode_given)
       std::printf("memory: --in-memory added to the EAL options: hugepages without files, none left behind "
                   "(any EAL memory option, e.g. --huge-unlink=never, chooses otherwise)\n");

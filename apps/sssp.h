@@ -39,7 +39,8 @@ class Sssp : public MinLabelBase {
  public:
   static constexpr ProgramTraits kTraits{
       .name = "sssp",
-      .summary = "single-source shortest paths from --source (sum of integer weights, at most 2^32-3)",
+      .summary = "single-source shortest paths from --source (sum of integer weights, at most 2^32-3; "
+                 "real weights with --precision double or auto)",
       .uses_source = true,
       .uses_precision = true,
       .graphalytics = {.algorithm = "sssp", .source = "source-vertex"},

@@ -28,7 +28,7 @@ void apply_graphalytics_defaults(ParseState& s) {
       o.parse(s, OptionArg{spec.properties_path + ":" + std::to_string(p->line) + ": " + p->key, p->value});
     }
   }
-  if (c.program.uses_precision && !given("precision")) c.double_precision = true;
+  if (c.program.uses_precision && c.precision == PrecisionOption::kAuto) c.double_precision = true;  // the rules forbid single
   if (!given("output-format")) c.graphalytics_output = true;
 }
 

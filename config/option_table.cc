@@ -142,25 +142,34 @@ const OptionSpec kOptions[] = {
      .digest = [](const Config& c) -> uint64_t { return c.iterations; },
      .banner = [](const Config& c) { return std::to_string(c.iterations) + " iterations"; }},
     {.name = "ids",
-     .arg = "dense|sparse",
-     .default_text = "dense",
+     .arg = "auto|dense|sparse",
+     .default_text = "auto",
      .topic = Topic::kInput,
      .help = "how an edge list's vertex ids are numbered",
      .details = "dense: the ids are 0..V-1, V = the largest id + 1. sparse: the vertices are the distinct ids "
-                "the edges name (signed 64-bit in text, any uint32 in bin/wbin), V = their count, mapped to "
-                "dense ids while loading (each node keeps a range of the ids); --source and the results use "
-                "the original ids. Edge lists only: mtx, dimacs and metis declare their vertices 1..n and "
-                "are refused; Graphalytics graphs are always mapped.",
-     .parse = [](ParseState& s, const OptionArg& a) { s.c.sparse_ids = a.one_of({"dense", "sparse"}) == 1; },
-     .digest = [](const Config& c) -> uint64_t { return c.sparse_ids; },
-     .banner = [](const Config& c) { return when(c.sparse_ids, "sparse ids"); }},
+                "the edges name (signed 64-bit in text), V = their count, mapped to dense ids while loading "
+                "(each node keeps a range of the ids); --source and the results use the file's ids. auto: "
+                "sparse when a sample of the file (the same on every node) shows over three quarters of "
+                "0..largest unused, else dense; the 'ids:' line says which and why. mtx, dimacs and metis "
+                "number their vertices 1..n: --source and the results use those ids (sparse is refused). "
+                "Graphalytics graphs are always mapped. See docs/INPUT.md.",
+     .parse = [](ParseState& s, const OptionArg& a) {
+       s.c.ids = static_cast<IdsOption>(a.one_of({"auto", "dense", "sparse"}));
+     },
+     // The node's choice under auto, and the file's own 1-based ids: the
+     // loading phase's supersteps and the vertices themselves differ.
+     .digest = [](const Config& c) -> uint64_t { return uint64_t{c.sparse_ids} | uint64_t{c.first_id} << 1; },
+     .banner = [](const Config& c) {
+       return when(c.ids != IdsOption::kAuto, c.ids == IdsOption::kSparse ? "sparse ids" : "dense ids");
+     }},
     {.name = "source",
      .arg = "V",
-     .default_text = "0",
+     .default_text = "the input's first id: 0, or 1 for mtx, dimacs and metis",
      .topic = Topic::kCommon,
-     .help = "start vertex, for a program that has one",
-     .details = "With mapped ids (a Graphalytics graph, --ids sparse) an id of the input, signed 64-bit; "
-                "it must be a vertex.",
+     .help = "start vertex, as the input names it, for a program that has one",
+     .details = "A Graphalytics id, an id of the file (signed 64-bit when its ids may be sparse), 1..n in a "
+                "1-based file. It must be a vertex (errors name the range); a source without out-edges is "
+                "warned about.",
      .parse = [](ParseState& s, const OptionArg& a) { s.source = a; },  // its range depends on the graph
      .read_by = &ProgramTraits::uses_source,
      .graphalytics_key = &GraphalyticsNames::source,
@@ -181,15 +190,17 @@ const OptionSpec kOptions[] = {
        return when(c.damping != ProgramParams{}.damping, std::string("damping ") + d);
      }},
     {.name = "precision",
-     .arg = "P",
-     .default_text = "single",
+     .arg = "auto|single|double",
+     .default_text = "auto",
      .topic = Topic::kCommon,
      .help = "single or double messages and weights",
      .details = "single: 32-bit messages and integer weights; double: messages in double precision and "
-                "real weights and distances. Double is the default for Graphalytics graphs, whose rules "
-                "forbid single precision.",
+                "sssp's weights and distances as doubles read from any input's weight column. auto: double "
+                "for Graphalytics graphs (their rules forbid single precision) and for sssp when a sampled "
+                "weight is not an integer (the 'weights:' line says so), else single. Programs that read no "
+                "weights ignore the weight column (not even parsed).",
      .parse = [](ParseState& s, const OptionArg& a) {
-       s.c.double_precision = a.one_of({"single", "double"}) == 1;
+       s.c.precision = static_cast<PrecisionOption>(a.one_of({"auto", "single", "double"}));
      },
      .read_by = &ProgramTraits::uses_precision,
      .digest = [](const Config& c) -> uint64_t { return c.double_precision; },  // the record size follows it

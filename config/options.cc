@@ -82,29 +82,41 @@ void check_graph(ParseState& s) {
   }
   c.graphalytics = c.format == GraphFormat::kAuto && is_graphalytics_path(c.graph);
   if (c.graphalytics) apply_graphalytics_defaults(s);
-  if (c.sparse_ids && !c.graphalytics) {
+  // --ids and --precision against the kind of input (docs/INPUT.md): what the
+  // command line decides. What the input decides (--ids auto on an edge list,
+  // --precision auto for sssp, the source's range) the node decides once it
+  // has looked at the file (apps/node/input_choice.h).
+  const bool generated = c.graph.rfind("kron:", 0) == 0;
+  const GraphFormat f = c.format == GraphFormat::kAuto ? format_from_extension(c.graph) : c.format;
+  if (c.ids == IdsOption::kSparse && !c.graphalytics) {
     // Graphalytics graphs are mapped whatever --ids says; of the others only
     // the files whose edges alone name their vertices.
-    if (c.graph.rfind("kron:", 0) == 0)
+    if (generated)
       throw ConfigError("--ids sparse: " + c.graph + " is generated with dense ids 0..2^SCALE-1 (sparse ids are for "
                         "edge lists: text, bin or wbin)");
-    const GraphFormat f = c.format == GraphFormat::kAuto ? format_from_extension(c.graph) : c.format;
     if (const char* why = why_ids_are_dense(f)) throw ConfigError("--ids sparse: " + c.graph + ": " + why);
   }
+  c.sparse_ids = c.ids == IdsOption::kSparse;
+  c.first_id = !generated && !c.graphalytics && why_ids_are_dense(f) != nullptr ? 1 : 0;
+  if (c.precision != PrecisionOption::kAuto) c.double_precision = c.precision == PrecisionOption::kDouble;
 }
 
-// --source (or the properties' source): a dense id, or with mapped ids one
-// of the input's own, signed 64-bit.
+// --source (or the properties' source) as the input names it: with ids that
+// may be mapped one of the input's own, signed 64-bit; in a 1-based file
+// 1..n. The dense id follows, until the node has checked it against the input.
 void resolve_source(ParseState& s) {
   Config& c = s.c;
-  if (!s.source) return;
-  if (c.mapped_ids()) {
+  const bool generated = c.graph.rfind("kron:", 0) == 0;
+  const bool maybe_mapped = c.graphalytics || (!generated && c.first_id == 0 && c.ids != IdsOption::kDense);
+  if (!s.source)
+    c.source_id = c.first_id;
+  else if (maybe_mapped)
     c.source_id = s.source->signed_integer(std::string("a vertex id (a signed 64-bit integer") +
-                                           (c.graphalytics ? ": the graph's own ids)" : ", as --ids sparse reads them)"));
-  } else {
-    c.source = static_cast<VertexId>(s.source->unsigned_in(0, UINT32_MAX - 1));
-    c.source_id = c.source;
-  }
+                                           (c.graphalytics ? ": the graph's own ids)" : ", as an edge list's ids may be)"));
+  else
+    c.source_id = static_cast<int64_t>(s.source->unsigned_in(0, UINT32_MAX - 1));
+  const int64_t dense = c.source_id - c.first_id;
+  c.source = dense >= 0 && dense <= int64_t{UINT32_MAX - 1} ? static_cast<VertexId>(dense) : 0;
 }
 
 // "--rank 2", "--nodes 1 (the default)", "rank 3 (environment variable PMI_RANK)".

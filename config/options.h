@@ -20,6 +20,11 @@
 
 namespace wg {
 
+// --ids and --precision as given; what auto becomes is decided by the node
+// from the input (apps/node/input_choice.h).
+enum class IdsOption : uint8_t { kAuto, kDense, kSparse };
+enum class PrecisionOption : uint8_t { kAuto, kSingle, kDouble };
+
 struct Config {
   std::string app;                        // --app: a program's kTraits.name
   ProgramTraits program;                  // that program's traits (apps/programs.h)
@@ -35,14 +40,30 @@ struct Config {
   std::string rank_from = "default";
   // The shared program parameters: each program reads those its traits name
   // (uses_source, ...); the others keep these defaults.
-  VertexId source = 0;                    // --source as a dense id
-  int64_t source_id = 0;                  // --source as given: with mapped ids, a signed 64-bit vertex id of the input
+  VertexId source = 0;                    // --source as a dense id (once the node has checked it against the input)
+  int64_t source_id = 0;                  // --source as the input names it (default: its first id)
   uint32_t iterations = 0;                // --iterations, else the program's default_iterations
   double damping = ProgramParams{}.damping;  // --damping
-  bool double_precision = false;          // --precision double: the program's DoublePrecision twin runs
+  PrecisionOption precision = PrecisionOption::kAuto;  // --precision
+  // Resolved: the program's DoublePrecision twin runs: PageRank's messages,
+  // sssp's weights and distances in double (--precision double; auto:
+  // Graphalytics graphs, and sssp on a file whose sampled weights are not all
+  // integers).
+  bool double_precision = false;
   bool graphalytics = false;              // --graph names a Graphalytics graph (NAME.properties, .v or .e)
   bool graphalytics_output = false;       // --output-format graphalytics
-  bool sparse_ids = false;                // --ids sparse: an edge list's ids mapped while loading (compute/load/graph_loader_ids.cc)
+  IdsOption ids = IdsOption::kAuto;       // --ids
+  // Resolved: an edge list's ids mapped while loading (compute/load/graph_loader_ids.cc):
+  // --ids sparse, or what --ids auto chose from the file.
+  bool sparse_ids = false;
+  // The input's first vertex id: 1 for the formats that number their vertices
+  // 1..n (Matrix Market, DIMACS, METIS), whose own ids --source and the
+  // results use (dense id = file id - 1); else 0.
+  VertexId first_id = 0;
+  // How the node chose the ids and the weights' precision, for the banner and
+  // nodeR.json ("sparse (auto: ...)", "the file's own, 1..3353"); empty
+  // until it has (apps/node/input_choice.h).
+  std::string ids_chosen, precision_chosen;
   std::string out_dir;                    // empty: no result files
   uint32_t job_token = 0;                 // frames of other jobs are dropped
   // Authenticated frames (dataplane/frame_mac.h): the job's secret from
@@ -66,8 +87,8 @@ struct Config {
   // Whether the program reads the program parameter `option` ("damping");
   // true for every option that is not a program parameter.
   bool reads(std::string_view option) const;
-  // Whether the loader maps the input's ids (a Graphalytics graph, or --ids
-  // sparse): --source and the results then use the input's own ids.
+  // Whether the loader maps the input's ids (a Graphalytics graph, or sparse
+  // ids): --source and the results then use the input's own ids.
   bool mapped_ids() const { return graphalytics || sparse_ids; }
   // The start-up banner: each option's part (config/option_table.cc), the
   // program parameters only where the program reads them.

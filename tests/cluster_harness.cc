@@ -331,7 +331,7 @@ std::vector<std::string> result_files(const std::string& dir, std::string* error
   return files;
 }
 
-void read_result_file(const std::string& path, VertexId n, std::vector<std::string>* values,
+void read_result_file(const std::string& path, VertexId n, VertexId first, std::vector<std::string>* values,
                       std::vector<std::string>* source, Problems* problems) {
   std::ifstream in(path);
   if (!in) {
@@ -351,10 +351,12 @@ void read_result_file(const std::string& path, VertexId n, std::vector<std::stri
       problems->add(where + "expected \"<vertex id> <value>\", got \"" + line + "\"");
       continue;
     }
-    if (id >= n) {
-      problems->add(where + "vertex " + id_text + " >= V = " + std::to_string(n));
+    if (id < first || id - first >= n) {
+      problems->add(where + "vertex " + id_text + " is not in " + std::to_string(first) + ".." +
+                    std::to_string(uint64_t{first} + n - 1));
       continue;
     }
+    id -= first;
     if (!(*source)[id].empty()) {
       problems->add(where + "vertex " + id_text + " already given at " + (*source)[id]);
       continue;
@@ -366,8 +368,8 @@ void read_result_file(const std::string& path, VertexId n, std::vector<std::stri
 
 }  // namespace
 
-::testing::AssertionResult read_results(const std::string& dir, VertexId n,
-                                        std::vector<std::string>* values) {
+::testing::AssertionResult read_results(const std::string& dir, VertexId n, std::vector<std::string>* values,
+                                        VertexId first_id) {
   std::string error;
   const std::vector<std::string> files = result_files(dir, &error);
   if (!error.empty()) return ::testing::AssertionFailure() << error;
@@ -376,11 +378,18 @@ void read_result_file(const std::string& path, VertexId n, std::vector<std::stri
   values->assign(n, std::string());
   std::vector<std::string> source(n);  // "file:line" that gave each vertex
   Problems problems;
-  for (const std::string& f : files) read_result_file(f, n, values, &source, &problems);
+  for (const std::string& f : files) read_result_file(f, n, first_id, values, &source, &problems);
   for (VertexId v = 0; v < n; ++v)
-    if (source[v].empty()) problems.add("vertex " + std::to_string(v) + " has no result line");
-  return problems.result("result files in " + dir + " are not one line per vertex 0.." +
-                         std::to_string(n) + "-1");
+    if (source[v].empty()) problems.add("vertex " + std::to_string(uint64_t{v} + first_id) + " has no result line");
+  return problems.result("result files in " + dir + " are not one line per vertex " + std::to_string(first_id) +
+                         ".." + std::to_string(uint64_t{first_id} + n) + "-1");
+}
+
+void labels_from(VertexId first_id, std::vector<std::string>* values) {
+  for (std::string& v : *values) {
+    uint64_t label = 0;
+    if (first_id != 0 && parse_u64(v, &label) && label >= first_id) v = std::to_string(label - first_id);
+  }
 }
 
 ::testing::AssertionResult check_pagerank(const std::vector<std::string>& got,

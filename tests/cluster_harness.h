@@ -126,10 +126,15 @@ double node_seconds(const std::string& status);
 // ---------------------------------------------------------------- results
 
 // Reads every DIR/result*.txt into values[v] (the value token as written).
-// Fails on unreadable files, no files, malformed lines, ids >= n, duplicate
-// and missing vertices.
-::testing::AssertionResult read_results(const std::string& dir, VertexId n,
-                                        std::vector<std::string>* values);
+// Fails on unreadable files, no files, malformed lines, ids outside
+// first_id..first_id+n-1, duplicate and missing vertices. A file that numbers
+// its vertices from 1 (Matrix Market, DIMACS, METIS) has its results so:
+// first_id 1, and values[v] is the line of the file's vertex v + 1.
+::testing::AssertionResult read_results(const std::string& dir, VertexId n, std::vector<std::string>* values,
+                                        VertexId first_id = 0);
+// Labels (cc, cd) are vertex ids as the file names them: back to 0-based
+// ones for the oracles of a file whose ids start at first_id.
+void labels_from(VertexId first_id, std::vector<std::string>* values);
 
 // Compare parsed values with an oracle's. PageRank: |got - want| <=
 // 1e-4 * |want| + 1e-9 (the engine sums float messages). Distances: exact,

@@ -1019,6 +1019,7 @@ RunResult<Prog> run_mapped(const std::string& graph, bool graphalytics, unsigned
   cfg.program = Prog::kTraits;
   cfg.graph = graph;
   cfg.graphalytics = graphalytics;
+  cfg.ids = graphalytics ? IdsOption::kAuto : IdsOption::kSparse;
   cfg.sparse_ids = !graphalytics;
   cfg.source_id = source;
   cfg.job_token = 0x5eed0002;

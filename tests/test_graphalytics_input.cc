@@ -242,12 +242,13 @@ TEST(GraphalyticsOptions, ParametersFromThePropertiesFileUnlessGiven) {
   EXPECT_FALSE(pr2.double_precision);
   EXPECT_FALSE(pr2.graphalytics_output);
   EXPECT_EQ(parse({"--app", "cd", "--graph", path}).iterations, 2u);
-  // Not a Graphalytics graph: --source stays a dense id, single precision.
+  // Not a Graphalytics graph: --source is the file's id, single precision
+  // (an edge list's ids may be sparse: --ids dense refuses a negative one).
   const Config plain = parse({"--app", "bfs", "--graph", "g.el", "--source", "7"});
   EXPECT_FALSE(plain.graphalytics);
   EXPECT_EQ(plain.source, 7u);
   EXPECT_FALSE(plain.double_precision);
-  EXPECT_THROW(parse({"--app", "bfs", "--graph", "g.el", "--source", "-1"}), ConfigError);
+  EXPECT_THROW(parse({"--app", "bfs", "--graph", "g.el", "--ids", "dense", "--source", "-1"}), ConfigError);
   EXPECT_THROW(parse({"--app", "bfs", "--graph", path, "--source", "1.5"}), ConfigError);
   EXPECT_THROW(parse({"--app", "pagerank", "--graph", path, "--damping", "1.5"}), ConfigError);
   EXPECT_THROW(parse({"--app", "pagerank", "--graph", path, "--output-format", "csv"}), ConfigError);

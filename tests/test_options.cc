@@ -199,8 +199,11 @@ TEST_F(Options, ErrorsNameTheOptionAndTheValue) {
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", ""}), "--nodes", "''");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", " 2"}), "--nodes", "' 2'");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--rank", "-1"}), "--rank", "'-1'");
-  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--source", "-5"}), "--source", "'-5'");
-  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--source", "4294967295"}), "--source", "4294967295");
+  // Dense ids (an edge list's may also be sparse, signed: --ids auto decides once the file is read).
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--ids", "dense", "--source", "-5"}), "--source", "'-5'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--ids", "dense", "--source", "4294967295"}), "--source",
+                        "4294967295");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "kron:4:2", "--source", "-5"}), "--source", "'-5'");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--iterations", "99999999999999999999999"}),
                         "--iterations", "99999999999999999999999");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--udp-port", "0"}), "--udp-port", "0");
@@ -797,10 +800,14 @@ TEST_F(Options, ChecksumIsForRunsWithoutAKey) {
 }
 
 // --ids sparse: edge lists (text, bin, wbin) only; --source is then an
-// original, signed 64-bit id; every node must agree on it.
+// original, signed 64-bit id; every node must agree on it. auto (the
+// default) is decided by the node from the file (test_input_rules.cc); until
+// then an edge list's --source is read as a signed id, as sparse ones are.
 TEST_F(Options, SparseIds) {
   auto digest = [](std::initializer_list<const char*> args) { return parse(args).params_digest(); };
-  EXPECT_FALSE(parse({"--app", "bfs", "--graph", "g.el"}).sparse_ids) << "dense by default";
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "g.el"}).ids, IdsOption::kAuto) << "auto by default";
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "g.el", "--source", "-1"}).source_id, -1)
+      << "auto: the file may have sparse ids";
   EXPECT_FALSE(parse({"--app", "bfs", "--graph", "g.el", "--ids", "dense"}).sparse_ids);
   const Config c = parse({"--app", "bfs", "--graph", "g.el", "--ids", "sparse", "--source", "-9000000000"});
   EXPECT_TRUE(c.sparse_ids);
@@ -814,8 +821,8 @@ TEST_F(Options, SparseIds) {
   EXPECT_NE(digest({"--app", "cc", "--graph", "g.el"}), digest({"--app", "cc", "--graph", "g.el", "--ids", "sparse"}));
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "g.el", "--ids", "sparse", "--source", "1.5"}), "--source",
                         "'1.5'", "signed 64-bit");
-  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "g.el", "--source", "-1"}), "--source", "-1");
-  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "g.el", "--ids", "compact"}), "--ids", "compact");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "g.el", "--ids", "dense", "--source", "-1"}), "--source", "-1");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "g.el", "--ids", "compact"}), "--ids", "compact", "auto, dense or sparse");
   EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "g.mtx", "--ids", "sparse"}), "--ids sparse", "g.mtx",
                         "Matrix Market");
   EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "g.gr", "--ids", "sparse"}), "--ids sparse", "DIMACS");

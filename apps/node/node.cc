@@ -4,9 +4,11 @@
 
 #include <cstdlib>
 
+#include "apps/node/input_choice.h"
 #include "compute/engine/dense_block.h"
 #include "compute/graph/memory_limit.h"
 #include "numa/topology.h"
+#include "reliability/membership.h"
 
 namespace wg {
 
@@ -42,7 +44,15 @@ Config resolve_config(Config c, LcoreLayout* layout) {
 }
 
 Node::Node(const Config& config)
-    : cfg_(resolve_config(config, &layout_)), dp_(std::make_unique<Dataplane>(dataplane_options(cfg_))) {}
+    : cfg_(resolve_config(config, &layout_)), dp_(std::make_unique<Dataplane>(dataplane_options(cfg_))) {
+  try {
+    choose_input(cfg_);
+  } catch (const std::exception& e) {
+    // The peers hear it now rather than time out waiting for this node.
+    Membership::abort_cluster(*dp_, "node " + std::to_string(cfg_.rank) + ": " + e.what());
+    throw;
+  }
+}
 
 MemoryLimit node_memory_limit() {
   unsigned sharing = 1;

@@ -21,8 +21,11 @@ class Node {
  public:
   // The EAL must be initialised. config.domains == 0 is resolved to the
   // machine's NUMA node count, config.rx_queues == 0 to the layout's
-  // accumulator lcores. Throws ConfigError for --roles that do not fit the
-  // EAL's lcores.
+  // accumulator lcores, and what the input decides (--ids auto, --precision
+  // auto, the source's range) by choose_input (apps/node/input_choice.h).
+  // Throws ConfigError for --roles that do not fit the EAL's lcores or a
+  // --source that is not a vertex, GraphError for an input it cannot read
+  // (the peers are told).
   explicit Node(const Config& config);
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;

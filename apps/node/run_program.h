@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <chrono>
 #include <exception>
@@ -54,6 +55,10 @@ struct RunResult {
   // input's ids (a Graphalytics graph, --ids sparse; compute/load/id_lookup.h);
   // else empty.
   std::vector<int64_t> label_ids;
+  // Traversals (bfs, sssp: ValueKind kHops, kDistance): this node's vertices
+  // with a finite value, the source included; 0 for other programs. The
+  // job's figure is the sum over the nodes.
+  uint64_t vertices_reached = 0;
   RunReport report;
 };
 
@@ -88,6 +93,35 @@ inline uint32_t max_range_size(const LocalGraph& g) {
   uint32_t m = 0;
   for (unsigned d = 0; d < g.domains; ++d) m = std::max(m, g.domain_size(d));
   return m;
+}
+
+// Whether a traversal's value says its vertex was reached.
+template <VertexProgram Prog>
+bool reached(const typename Prog::Value& y) {
+  if constexpr (std::is_floating_point_v<typename Prog::Value>)
+    return std::isfinite(y);
+  else
+    return y != UINT32_MAX;
+}
+
+// "0..8297", "1..3353": the ids --source may name when the input is not mapped.
+inline std::string id_range(const Config& cfg, uint64_t vertices) {
+  return std::to_string(cfg.first_id) + ".." + std::to_string(cfg.first_id + vertices - 1);
+}
+
+// The source's owner warns when it has no out-edges: the program reaches no
+// other vertex (once per job: only the owner knows, and only it prints).
+inline void warn_if_source_is_a_sink(const Config& cfg, const LocalGraph& lg, VertexId source) {
+  if (lg.partition.owner(source) != lg.rank) return;
+  for (uint32_t i = 0; i < lg.num_local; ++i) {
+    if (lg.global_id(i) != source) continue;
+    if (lg.out_degree[i] == 0)
+      std::fprintf(stderr,
+                   "wiregraph: warning: the source, vertex %" PRId64 " of %s, has no out-edges: %s reaches no "
+                   "other vertex (--source chooses another)\n",
+                   cfg.source_id, cfg.graph.c_str(), cfg.app.c_str());
+    return;
+  }
 }
 
 // What the node prints once its share is loaded.
@@ -167,8 +201,10 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     const LocalGraph& lg = out.graph;
     const VertexId source = load.source ? *load.source : cfg.source;
     if (Prog::kTraits.uses_source && !mapped_ids && cfg.source >= load.num_vertices)
-      throw ConfigError("--source " + std::to_string(cfg.source) + " is not a vertex of " + cfg.graph + " (it has " +
-                        std::to_string(load.num_vertices) + " vertices)");
+      throw ConfigError("--source " + std::to_string(cfg.source_id) + " is not a vertex of " + cfg.graph +
+                        (load.num_vertices == 0 ? std::string(" (it has no vertices)")
+                                                : " (its vertices are " + id_range(cfg, load.num_vertices) + ")"));
+    if (Prog::kTraits.uses_source) warn_if_source_is_a_sink(cfg, lg, source);
     // Ranges of Σ that stay in cache, owned by the receive queues
     // (compute/engine/range_plan.h), planned alike on every node.
     split_into_ranges(out.graph, plan_ranges(out.graph.node_domain_offset, layout.queues,
@@ -202,6 +238,8 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
       }
     }
     runtime->finish(*engine, out.report);
+    if (lg.original_id.empty())  // the input's own ids: 1-based files count from 1
+      for (wire::TopEntry& t : out.report.cluster_top) t.vertex += cfg.first_id;
     out.report.makespan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     out.report.rank = cfg.rank;
     out.report.nodes = cfg.nodes;
@@ -212,6 +250,8 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.partition_json = partition_report_json(load.partition);
     out.report.peak_rss_bytes = peak_rss_bytes();
     out.values = engine->values();
+    if constexpr (Prog::kTraits.value_kind == ValueKind::kHops || Prog::kTraits.value_kind == ValueKind::kDistance)
+      for (const auto& y : out.values) out.vertices_reached += reached<Prog>(y);
     runtime.reset();
     engine.reset();
     return out;
@@ -253,17 +293,19 @@ int run_program(Node& node) {
   if (!cfg.out_dir.empty()) {
     write_outputs(cfg, r.report, [&](std::FILE* f) {
       const std::vector<int64_t>& original = r.graph.original_id;
+      // Vertices and labels (vertex ids too) as the input names them: its
+      // original ids when they were mapped, else the dense id + first_id.
+      const int64_t first = cfg.first_id;
       for (uint32_t i = 0; i < r.graph.num_local; ++i) {
         if (original.empty())
-          std::fprintf(f, "%u ", r.graph.global_id(i));
+          std::fprintf(f, "%" PRId64 " ", int64_t{r.graph.global_id(i)} + first);
         else
           std::fprintf(f, "%" PRId64 " ", original[i]);
+        auto label_id = [&](uint32_t label) { return r.label_ids.empty() ? int64_t{label} + first : r.label_ids[i]; };
         if (cfg.graphalytics_output)
-          write_graphalytics_value<Prog>(f, r.values[i], [&](uint32_t label) {
-            return r.label_ids.empty() ? int64_t{label} : r.label_ids[i];
-          });
-        else if (Prog::kTraits.value_kind == ValueKind::kLabel && !r.label_ids.empty())
-          std::fprintf(f, "%" PRId64, r.label_ids[i]);
+          write_graphalytics_value<Prog>(f, r.values[i], label_id);
+        else if constexpr (Prog::kTraits.value_kind == ValueKind::kLabel)
+          std::fprintf(f, "%" PRId64, label_id(r.values[i]));
         else
           Prog::print_value(f, r.values[i]);
         std::fputc('\n', f);

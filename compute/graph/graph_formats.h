@@ -106,13 +106,20 @@ inline bool weighted(const InputHeader& h, const SliceTotals& t) { return h.weig
 // binary records; the loader maps them, so no V comes from them).
 template <class Id>
 inline Id read_id(const std::string& path, const char* field, std::string_view tok) {
-  if constexpr (std::is_same_v<Id, int64_t>)
+  if constexpr (std::is_same_v<Id, int64_t>) {
     return parse_signed_id(path, field, tok);
-  else
-    return static_cast<VertexId>(parse_id(Where{path, 0, field}, tok, kMaxVertexId));
+  } else {
+    uint64_t v;
+    if (!parse_u64(tok, v) || v > kMaxVertexId) [[unlikely]]
+      bad_id(Where{path, 0, field}, tok, kMaxVertexId, " (dense ids are 0..4294967294; --ids sparse reads any "
+                                                       "signed 64-bit id)");
+    return static_cast<VertexId>(v);
+  }
 }
 
-template <class Id = VertexId, class Emit>
+// Every slice loop below reads weights as W says (compute/graph/reader_support.h:
+// Weight, RealWeight or SkipWeight) and emits them as column_weight<W> returns.
+template <class Id = VertexId, class W = Weight, class Emit>
 void edge_list_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, SliceTotals& t, Emit& emit) {
   static const char* const kNames[3] = {"field 1 (src)", "field 2 (dst)", "field 3 (weight)"};
   const std::string& path = in.name();
@@ -137,7 +144,7 @@ void edge_list_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, 
       }
       const Id src = read_id<Id>(path, kNames[0], f[0]);
       const Id dst = read_id<Id>(path, kNames[1], f[1]);
-      const Weight w = n >= 3 ? parse_weight(Where{path, 0, kNames[2]}, f[2]) : 1;
+      const auto w = n >= 3 ? column_weight<W>(Where{path, 0, kNames[2]}, f[2]) : unit_weight<W>();
       ++t.entries;
       if constexpr (std::is_same_v<Id, VertexId>)
         t.max_id_plus1 = std::max<uint64_t>(t.max_id_plus1, uint64_t{std::max(src, dst)} + 1);
@@ -149,7 +156,7 @@ void edge_list_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, 
   t.note_boundaries(lines);
 }
 
-template <class Emit>
+template <class W = Weight, class Emit>
 void matrix_market_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, SliceTotals& t, Emit& emit) {
   const std::string& path = in.name();
   LineSlice lines(in, sp.begin, sp.end, sp.first, sp.first ? h.header_lines : LineSlice::kUnknown);
@@ -172,7 +179,7 @@ void matrix_market_slice(InputBytes& in, const InputHeader& h, const SliceSpec& 
         fail(path, 0, "row index " + std::to_string(r) + " is out of range 1.." + std::to_string(h.rows));
       if (c < 1 || c > h.cols)
         fail(path, 0, "column index " + std::to_string(c) + " is out of range 1.." + std::to_string(h.cols));
-      const Weight w = h.pattern ? 1 : parse_weight(Where{path, 0, "value (weight)"}, f[2]);
+      const auto w = h.pattern ? unit_weight<W>() : column_weight<W>(Where{path, 0, "value (weight)"}, f[2]);
       const auto src = static_cast<VertexId>(r - 1), dst = static_cast<VertexId>(c - 1);
       ++t.entries;
       emit(src, dst, w);
@@ -185,7 +192,7 @@ void matrix_market_slice(InputBytes& in, const InputHeader& h, const SliceSpec& 
   t.max_id_plus1 = h.declared_vertices;
 }
 
-template <class Emit>
+template <class W = Weight, class Emit>
 void dimacs_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, SliceTotals& t, Emit& emit) {
   const std::string& path = in.name();
   LineSlice lines(in, sp.begin, sp.end, sp.first, sp.first ? h.header_lines : LineSlice::kUnknown);
@@ -207,7 +214,7 @@ void dimacs_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, Sli
       const uint64_t v = parse_id(Where{path, 0, "arc target"}, f[2], kMaxWeight);
       if (u < 1 || u > n) fail(path, 0, "arc source " + std::to_string(u) + " is out of range 1.." + std::to_string(n));
       if (v < 1 || v > n) fail(path, 0, "arc target " + std::to_string(v) + " is out of range 1.." + std::to_string(n));
-      const Weight w = parse_weight(Where{path, 0, "arc weight"}, f[3]);
+      const auto w = column_weight<W>(Where{path, 0, "arc weight"}, f[3]);
       ++t.entries;
       emit(static_cast<VertexId>(u - 1), static_cast<VertexId>(v - 1), w);
     }
@@ -226,7 +233,7 @@ inline bool is_metis_vertex_line(std::string_view line) {
 
 // Line k of the slice is vertex sp.vertex_base + k (the loader counts every
 // slice's vertex lines first; see GraphLoader).
-template <class Emit>
+template <class W = Weight, class Emit>
 void metis_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, SliceTotals& t, Emit& emit) {
   const std::string& path = in.name();
   LineSlice lines(in, sp.begin, sp.end, sp.first, sp.first ? h.header_lines : LineSlice::kUnknown);
@@ -253,7 +260,7 @@ void metis_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, Slic
         const uint64_t i = field++;
         if (i < h.metis_skip) continue;
         if (pending_weight) {
-          const Weight w = parse_weight(Where{path, 0, "edge weight"}, tok);
+          const auto w = column_weight<W>(Where{path, 0, "edge weight"}, tok);
           emit(static_cast<VertexId>(v), static_cast<VertexId>(neighbour), w);
           pending_weight = false;
           continue;
@@ -265,7 +272,7 @@ void metis_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, Slic
           neighbour = u - 1;
           pending_weight = true;
         } else {
-          emit(static_cast<VertexId>(v), static_cast<VertexId>(u - 1), Weight{1});
+          emit(static_cast<VertexId>(v), static_cast<VertexId>(u - 1), unit_weight<W>());
         }
       }
       if (field < h.metis_skip)
@@ -280,7 +287,7 @@ void metis_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, Slic
 }
 
 // Whole little-endian uint32 records [sp.begin, sp.end) of a bin/wbin file.
-template <class Id = VertexId, class Emit>
+template <class Id = VertexId, class W = Weight, class Emit>
 void binary_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, SliceTotals& t, Emit& emit) {
   const unsigned rec = h.record_bytes;
   constexpr uint64_t kChunkRecords = 1 << 16;
@@ -302,39 +309,45 @@ void binary_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, Sli
                                  ": vertex id 4294967295 is reserved (max 4294967294)");
         t.max_id_plus1 = std::max<uint64_t>(t.max_id_plus1, uint64_t{std::max(src, dst)} + 1);
       }
-      emit(Id{src}, Id{dst}, w);
+      if constexpr (std::is_same_v<W, RealWeight>)
+        emit(Id{src}, Id{dst}, static_cast<double>(w));
+      else if constexpr (std::is_same_v<W, SkipWeight>)
+        emit(Id{src}, Id{dst}, Weight{1});
+      else
+        emit(Id{src}, Id{dst}, w);
     }
     t.entries += count;
     first += count;
   }
 }
 
-// The slice's edges in file order through emit(src, dst, weight).
-template <class Emit>
+// The slice's edges in file order through emit(src, dst, weight), the
+// weights read as W says (Weight, RealWeight or SkipWeight).
+template <class W = Weight, class Emit>
 SliceTotals parse_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, Emit&& emit) {
   SliceTotals t;
   switch (h.format) {
-    case GraphFormat::kMatrixMarket: matrix_market_slice(in, h, sp, t, emit); break;
-    case GraphFormat::kDimacs: dimacs_slice(in, h, sp, t, emit); break;
-    case GraphFormat::kMetis: metis_slice(in, h, sp, t, emit); break;
+    case GraphFormat::kMatrixMarket: matrix_market_slice<W>(in, h, sp, t, emit); break;
+    case GraphFormat::kDimacs: dimacs_slice<W>(in, h, sp, t, emit); break;
+    case GraphFormat::kMetis: metis_slice<W>(in, h, sp, t, emit); break;
     case GraphFormat::kBinary:
-    case GraphFormat::kBinaryWeighted: binary_slice(in, h, sp, t, emit); break;
+    case GraphFormat::kBinaryWeighted: binary_slice<VertexId, W>(in, h, sp, t, emit); break;
     case GraphFormat::kAuto:
-    case GraphFormat::kEdgeList: edge_list_slice(in, h, sp, t, emit); break;
+    case GraphFormat::kEdgeList: edge_list_slice<VertexId, W>(in, h, sp, t, emit); break;
   }
   return t;
 }
 
 // The slice's edges with their ids as written (--ids sparse): emit(int64_t
 // src, int64_t dst, weight). Edge lists and binary files only.
-template <class Emit>
+template <class W = Weight, class Emit>
 SliceTotals parse_sparse_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, Emit&& emit) {
   SliceTotals t;
   if (const char* why = why_ids_are_dense(h.format)) fail(in.name(), 0, std::string("--ids sparse: ") + why);
   if (h.record_bytes != 0)
-    binary_slice<int64_t>(in, h, sp, t, emit);
+    binary_slice<int64_t, W>(in, h, sp, t, emit);
   else
-    edge_list_slice<int64_t>(in, h, sp, t, emit);
+    edge_list_slice<int64_t, W>(in, h, sp, t, emit);
   return t;
 }
 

@@ -45,6 +45,7 @@ class IdTable {
       if (keys_[i] == kEmpty) return nullptr;
     }
   }
+  uint32_t* find(int64_t id) { return const_cast<uint32_t*>(static_cast<const IdTable&>(*this).find(id)); }
   // Starts loading the cache lines `id`'s probe will read first: callers
   // that know a batch of ids ahead prefetch them all, then insert or find,
   // so that the misses of a table larger than the cache overlap.

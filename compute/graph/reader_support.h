@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "compute/graph/graph_reader.h"
@@ -130,7 +131,8 @@ inline std::string quoted(std::string_view s) {
 }
 
 // A vertex id as written in the file (before any 1-based adjustment).
-[[noreturn]] inline void bad_id(const Where& w, std::string_view tok, uint64_t max) {
+// `hint` follows the reason for a number that is not a usable id.
+[[noreturn]] inline void bad_id(const Where& w, std::string_view tok, uint64_t max, const char* hint = "") {
   const bool negative = !tok.empty() && tok[0] == '-';
   const std::string_view body = tok.substr(negative ? 1 : 0);
   const bool digits =
@@ -142,6 +144,7 @@ inline std::string quoted(std::string_view s) {
     why = "is too large (max " + std::to_string(max) + ")";
   else
     why = "is not a vertex id (expected a non-negative decimal integer)";
+  if (digits) why += hint;
   fail(w.file, w.line, std::string(w.field) + ": " + quoted(tok) + " " + why);
 }
 
@@ -168,6 +171,13 @@ inline int64_t parse_signed_id(const std::string& path, const char* field, std::
   fail(w.file, w.line, std::string(w.field) + ": " + quoted(tok) + " " + why);
 }
 
+// Why a weight is refused, for the programs that read weights (GraphRules::
+// weights: sssp); the others never parse the column (SkipWeight below).
+inline constexpr const char* kNegativeWeight =
+    "is negative: shortest paths need non-negative weights (Dijkstra and delta-stepping settle a vertex once "
+    "and never revisit it), so sssp refuses it; programs that read no weights (bfs, cc, pagerank...) ignore "
+    "this column";
+
 // Weights are unsigned 32-bit integers. Integral-valued reals ("1.0", "3e0")
 // are accepted because many files write unit weights that way; anything that
 // would need rounding is refused rather than silently changed.
@@ -180,8 +190,11 @@ inline Weight parse_weight_slow(const Where& w, std::string_view tok) {
   if (ec == std::errc::result_out_of_range || std::isinf(d))
     bad_weight(w, tok, "is out of range (weights are integers 0..4294967295)");
   if (std::isnan(d)) bad_weight(w, tok, "is not a number");
-  if (d < 0) bad_weight(w, tok, "is negative; weights must be non-negative integers");
-  if (d != std::floor(d)) bad_weight(w, tok, "is not an integer (wiregraph weights are integers)");
+  if (d < 0) bad_weight(w, tok, kNegativeWeight);
+  if (d != std::floor(d))
+    bad_weight(w, tok,
+               "is not an integer: sssp adds integer weights unless --precision double (--precision auto "
+               "chooses double when the weights it samples are not all integers)");
   if (d > static_cast<double>(kMaxWeight))
     bad_weight(w, tok, "is too large (max 4294967295)");
   return static_cast<Weight>(d);
@@ -194,6 +207,43 @@ inline Weight parse_weight(const Where& w, std::string_view tok) {
     return static_cast<Weight>(v);
   }
   return parse_weight_slow(w, tok);
+}
+
+// A real weight (sssp --precision double): a finite non-negative double.
+inline double parse_real_weight(const Where& w, std::string_view tok) {
+  double d = 0;
+  const char* end = tok.data() + tok.size();
+  const auto [ptr, ec] = std::from_chars(tok.data(), end, d);
+  if (ptr != end || tok.empty() || (ec != std::errc() && ec != std::errc::result_out_of_range))
+    bad_weight(w, tok, "is not a number");
+  if (ec == std::errc::result_out_of_range || !std::isfinite(d)) bad_weight(w, tok, "is not a finite number");
+  if (d < 0) bad_weight(w, tok, kNegativeWeight);
+  return d + 0.0;  // -0 is 0
+}
+
+// How the slice parsers (compute/graph/graph_formats.h) read a weight column,
+// as the program's GraphRules say: Weight (a 32-bit integer, the default),
+// RealWeight (a double: sssp in double precision), or SkipWeight (programs
+// that read no weights: the column is neither parsed nor validated, every
+// weight is 1). Emit receives a Weight, or a double for RealWeight.
+struct SkipWeight {};
+using RealWeight = double;
+template <class W>
+inline auto column_weight(const Where& w, std::string_view tok) {
+  if constexpr (std::is_same_v<W, SkipWeight>)
+    return Weight{1};
+  else if constexpr (std::is_same_v<W, RealWeight>)
+    return parse_real_weight(w, tok);
+  else
+    return parse_weight(w, tok);
+}
+// The weight of an edge whose line has none.
+template <class W>
+inline auto unit_weight() {
+  if constexpr (std::is_same_v<W, RealWeight>)
+    return 1.0;
+  else
+    return Weight{1};
 }
 
 inline VertexId vertices_for(const std::vector<Edge>& edges) {

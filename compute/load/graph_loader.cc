@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
+#include <utility>
 
 #include "compute/load/graph_loader_driver.h"
 #include "compute/graph/input_bytes.h"
@@ -58,6 +60,8 @@ GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptio
       h->format = GraphFormat::kEdgeList;
       h->size = FileBytes(*path).size();
     }
+    edge_spec_ = *input.graphalytics;
+    if (!rules.keep_weights) edge_spec_.weight_column = -1;
     wanted_.resize(workers);
     steps_.insert(steps_.end(), {Step::kCount, Step::kVertices, Step::kOwners, Step::kRequests, Step::kResponses});
   }
@@ -106,24 +110,51 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
       for (unsigned v = 0; v < w; ++v) sp.vertex_base += workers_[v].vertex_lines;
       reader::SliceTotals t;
       try {
+        // The weight column as the program reads it: not at all, as an
+        // integer or as a double (reader_support.h's SkipWeight, Weight, RealWeight).
+        auto by_weights = [&](auto parse) {
+          if (!rules_.keep_weights) return parse(reader::SkipWeight{});
+          if (rules_.real_weights) return parse(reader::RealWeight{});
+          return parse(Weight{});
+        };
+        // A real weight travels beside the integer one (1); an integer weight
+        // stands for itself (emit's real weight below 0: none given).
+        auto weights_of = [](auto wt) {
+          if constexpr (std::is_same_v<decltype(wt), double>)
+            return std::pair<Weight, double>{1, wt};
+          else
+            return std::pair<Weight, double>{wt, -1.0};
+        };
         if (sparse_) {
           // Every endpoint through the translation table, in batches whose
           // probes are prefetched (compute/load/graph_loader_ids.cc's collection).
           struct Named {
             int64_t src, dst;
             Weight weight;
+            double real_weight;
           };
           auto prefetch = [this](const Named& e) {
             translation_.prefetch(e.src);
             translation_.prefetch(e.dst);
           };
-          auto translate = [&](const Named& e) { emit(translated(e.src), translated(e.dst), e.weight); };
+          auto translate = [&](const Named& e) {
+            emit(translated(e.src), translated(e.dst), e.weight, e.real_weight);
+          };
           detail::Batched<Named, decltype(prefetch), decltype(translate)> batch(prefetch, translate);
-          t = reader::parse_sparse_slice(bytes, header_, sp,
-                                         [&](int64_t src, int64_t dst, Weight weight) { batch({src, dst, weight}); });
+          t = by_weights([&]<class W>(W) {
+            return reader::parse_sparse_slice<W>(bytes, header_, sp, [&](int64_t src, int64_t dst, auto wt) {
+              const auto [weight, real] = weights_of(wt);
+              batch({src, dst, weight, real});
+            });
+          });
           batch.flush();
         } else {
-          t = reader::parse_slice(bytes, header_, sp, emit);
+          t = by_weights([&]<class W>(W) {
+            return reader::parse_slice<W>(bytes, header_, sp, [&](VertexId src, VertexId dst, auto wt) {
+              const auto [weight, real] = weights_of(wt);
+              emit(src, dst, weight, real);
+            });
+          });
         }
       } catch (...) {
         ws.reading = nullptr;

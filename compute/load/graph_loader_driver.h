@@ -206,6 +206,9 @@ class GraphLoader final : public ProgramDriver {
   // original id of every vertex this node owns (by local index), the ids
   // this node's workers' edges use and their dense ids.
   reader::InputHeader vertex_header_, edge_header_;
+  // How the edge lines are read: the graph's spec, without its weight column
+  // for a program that reads no weights (the column is then not parsed).
+  GraphalyticsSpec edge_spec_;
   std::vector<int64_t> splitters_;
   std::vector<int64_t> numbered_;
   IdTable directory_;
@@ -223,7 +226,7 @@ class GraphLoader final : public ProgramDriver {
 template <class Emit>
 void GraphLoader::read_graphalytics_edges(unsigned w, Emit&& emit, LoadAggregate& agg) {
   WorkerState& ws = workers_[w];
-  const GraphalyticsSpec& spec = *input_.graphalytics;
+  const GraphalyticsSpec& spec = edge_spec_;
   FileBytes bytes(spec.edge_file);
   ws.reading = &bytes;
   const reader::SliceSpec sp = worker_slice(w, edge_header_);

@@ -224,8 +224,9 @@ void GraphLoader::collect_ids(unsigned w, const Stall& stall) {
   const double read_before = ws.read_seconds;
   if (sparse_) {
     FileBytes bytes(input_.spec);
-    reader::parse_sparse_slice(bytes, header_, worker_slice(w),
-                               [&](int64_t src, int64_t dst, Weight) { note(src, dst); });
+    // Weights are read (and refused) by the edges superstep, if the program reads them.
+    reader::parse_sparse_slice<reader::SkipWeight>(bytes, header_, worker_slice(w),
+                                                   [&](int64_t src, int64_t dst, Weight) { note(src, dst); });
     ws.bytes_read += bytes.bytes_read();
     ws.read_seconds += bytes.read_seconds();
   } else {

@@ -12,7 +12,11 @@
 // byte range must get exactly its part: the same bytes cut into three ranges
 // at places taken from a hash of the input, each parsed alone as the loader
 // parses them (compute/graph/graph_formats.h), give the whole-file reader's edges
-// in the same order.
+// in the same order. The weight column read as the programs that read none
+// read it (SkipWeight) and as sssp in double precision does (RealWeight)
+// gives the same edges, with weight 1 and with the integer weight as a
+// double. The sample a node takes before loading (compute/graph/input_sample.h)
+// reads any bytes with at most a GraphError.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -20,6 +24,7 @@
 #include <string_view>
 
 #include "compute/graph/graph_formats.h"
+#include "compute/graph/input_sample.h"
 #include "compute/graph/reader_support.h"
 
 namespace {
@@ -101,10 +106,48 @@ void check_ranges(std::string_view bytes, const EdgeList& whole) {
   }
 }
 
+// The whole data read with the weight column skipped and as reals.
+void check_weight_columns(std::string_view bytes, const EdgeList& whole) {
+  const GraphFormat f = format_of(bytes);
+  MemoryBytes in("fuzz-input", bytes);
+  const reader::InputHeader h = reader::read_header(in, f);
+  const reader::SliceSpec all = reader::slice_of(h, 0, 1);
+  size_t i = 0;
+  reader::parse_slice<reader::SkipWeight>(in, h, all, [&](VertexId s, VertexId d, Weight w) {
+    if (i >= whole.edges.size() || s != whole.edges[i].src || d != whole.edges[i].dst || w != 1)
+      broken("skipped weights gave another edge at", i, w);
+    ++i;
+  });
+  if (i != whole.edges.size()) broken("skipped weights gave another edge count", i, whole.edges.size());
+  i = 0;
+  reader::parse_slice<reader::RealWeight>(in, h, all, [&](VertexId s, VertexId d, double w) {
+    if (i >= whole.edges.size() || s != whole.edges[i].src || d != whole.edges[i].dst ||
+        w != static_cast<double>(whole.edges[i].weight))
+      broken("real weights gave another edge at", i, static_cast<uint64_t>(w));
+    ++i;
+  });
+  if (i != whole.edges.size()) broken("real weights gave another edge count", i, whole.edges.size());
+}
+
+// The sample and the --ids auto rule on any bytes.
+void check_sample(std::string_view bytes) {
+  const GraphFormat f = format_of(bytes);
+  MemoryBytes in("fuzz-input", bytes);
+  try {
+    const InputSample s = sample_input(in, reader::read_header(in, f));
+    const IdsVerdict v = judge_ids(s);
+    if (s.distinct > 2 * s.edges) broken("the sample counts more ids than its edges have ends", s.distinct, s.edges);
+    if (v.sparse && !s.beyond_dense && 4 * v.estimated >= static_cast<uint64_t>(s.largest + 1))
+      broken("sparse without the rule's reason", v.estimated, static_cast<uint64_t>(s.largest + 1));
+  } catch (const GraphError&) {
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  check_sample(bytes);
   uint64_t declared_edges = UINT64_MAX;
   EdgeList g;
   try {
@@ -118,5 +161,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!g.weighted && e.weight != 1) broken("unweighted graph with a weight", e.weight, 1);
   }
   check_ranges(bytes, g);  // a GraphError here, after the whole file was accepted, is a bug
+  check_weight_columns(bytes, g);
   return 0;
 }

@@ -1,0 +1,97 @@
+#include "apps/node/input_choice.h"
+
+#include <optional>
+#include <string>
+
+#include "compute/graph/graph_formats.h"
+#include "compute/graph/input_bytes.h"
+#include "compute/graph/input_sample.h"
+#include "compute/graph/kronecker.h"
+
+namespace wg {
+
+namespace {
+
+const char* format_noun(GraphFormat f) {
+  switch (f) {
+    case GraphFormat::kMatrixMarket: return "a Matrix Market file";
+    case GraphFormat::kDimacs: return "a DIMACS file";
+    case GraphFormat::kMetis: return "a METIS file";
+    default: return "the file";
+  }
+}
+
+// --source within [first, first + count): the ids the input declares.
+void check_declared_source(const Config& c, uint64_t first, uint64_t count, const std::string& whose) {
+  if (!c.program.uses_source) return;
+  const auto id = c.source_id;
+  if (count == 0)
+    throw ConfigError("--source " + std::to_string(id) + " is not a vertex of " + c.graph + ": " + whose +
+                      " declares no vertex");
+  if (id < static_cast<int64_t>(first) || static_cast<uint64_t>(id) - first >= count)
+    throw ConfigError("--source " + std::to_string(id) + " is not a vertex of " + c.graph + ": " + whose +
+                      " numbers its vertices " + std::to_string(first) + ".." + std::to_string(first + count - 1) +
+                      (first == 1 ? ", and --source and the results use those ids" : ""));
+}
+
+// sssp's weights, from the sample (--precision auto).
+void choose_precision(Config& c, const InputSample& s) {
+  if (s.fractional) {
+    c.double_precision = true;
+    c.precision_chosen = "real, in double precision (auto: the sampled weight '" + s.fractional_token +
+                         "' is not an integer)";
+  } else if (s.weights == 0) {
+    c.precision_chosen = "integers (auto: the sample holds no weight: every weight is 1)";
+  } else {
+    c.precision_chosen = std::string("integers (auto: every sampled weight is one") +
+                         (s.whole ? ")" : "; --precision double reads fractional ones the sample missed)");
+  }
+}
+
+}  // namespace
+
+void choose_input(Config& c) {
+  if (c.graph.empty()) return;  // edges in memory (tests): nothing to decide
+  if (c.graphalytics) {
+    c.ids_chosen = "the graph's own (Graphalytics), mapped while loading";
+    return;
+  }
+  if (c.graph.rfind("kron:", 0) == 0) {
+    const uint64_t v = uint64_t{1} << parse_kronecker_spec(c.graph).scale;
+    c.ids_chosen = "dense, 0.." + std::to_string(v - 1) + " (generated)";
+    check_declared_source(c, 0, v, "the generator");
+    return;
+  }
+  FileBytes bytes(c.graph);
+  const reader::InputHeader h = reader::read_header(bytes, c.format);
+  const bool weighs_by_data = c.precision == PrecisionOption::kAuto && c.program.graph.weights;
+  if (c.first_id == 1) {  // the formats that declare their vertices 1..n
+    c.ids_chosen = "the file's own, 1.." + std::to_string(h.declared_vertices);
+    check_declared_source(c, 1, h.declared_vertices, format_noun(h.format));
+    c.source = static_cast<VertexId>(c.source_id - 1);
+    if (weighs_by_data) choose_precision(c, sample_input(bytes, h));
+    return;
+  }
+  std::optional<InputSample> sample;
+  if (c.ids == IdsOption::kAuto || weighs_by_data) sample = sample_input(bytes, h);
+  switch (c.ids) {
+    case IdsOption::kSparse: c.ids_chosen = "sparse (--ids sparse)"; break;
+    case IdsOption::kDense: c.ids_chosen = "dense (--ids dense): V = the largest id + 1"; break;
+    case IdsOption::kAuto: {
+      const IdsVerdict v = judge_ids(*sample);
+      c.sparse_ids = v.sparse;
+      c.ids_chosen = std::string(v.sparse ? "sparse" : "dense") + " (" + v.why + ")";
+      break;
+    }
+  }
+  if (weighs_by_data) choose_precision(c, *sample);
+  if (c.sparse_ids || !c.program.uses_source) return;
+  // Dense: --source is the dense id; above the largest id it is found once loaded.
+  if (c.source_id < 0 || c.source_id > static_cast<int64_t>(reader::kMaxVertexId))
+    throw ConfigError("--source " + std::to_string(c.source_id) + " is not a vertex of " + c.graph +
+                      ": its ids are dense, 0.." + std::to_string(reader::kMaxVertexId) +
+                      " at most (ids " + c.ids_chosen + ")");
+  c.source = static_cast<VertexId>(c.source_id);
+}
+
+}  // namespace wg

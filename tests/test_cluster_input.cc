@@ -1,0 +1,133 @@
+// A first run on an ordinary graph file, where the nodes and the wire matter
+// (scripts/wiregraph-cluster; the one-node cases are tests/test_input_rules.cc):
+//   - --ids auto: every node takes the same decision from the same bytes
+//     (P = 2 and 3 on memif, 2 on tap), prints it and reports it in nodeR.json;
+//   - a 1-based file's own ids in --source and results across nodes;
+//   - a source without out-edges is warned about once per job, by its owner.
+// The oracles (tests/reference.h) run on the graph as a plain dense reading
+// of the file gives it.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "compute/graph/graph_reader.h"
+#include "tests/cluster_harness.h"
+#include "tests/reference.h"
+
+namespace wg::test {
+namespace {
+
+constexpr int kTimeoutSec = 120;
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// cc on ca-GrQc: its 5,242 ids are the vertices (not 0..26,196), and every
+// vertex carries its component's smallest id.
+void check_grqc_components(const std::string& link, int nodes) {
+  SCOPED_TRACE(link + " P=" + std::to_string(nodes));
+  std::string skip;
+  ASSERT_TRUE(prerequisites(link, nodes, &skip));
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  TempDir tmp;
+  const std::string path = datasets_dir() + "/ca-GrQc.csv";
+  const EdgeList dense = read_graph_file(path);  // ids as written: 0..26,196, most unused
+  std::set<VertexId> named;
+  for (const Edge& e : dense.edges) named.insert({e.src, e.dst});
+  EdgeList symmetric = dense;
+  add_reverse_edges(symmetric);
+  const std::vector<VertexId> label = ref::cc(symmetric);
+  LaunchOptions opts;
+  opts.nodes = nodes;
+  opts.link = link;
+  opts.timeout_sec = kTimeoutSec;
+  opts.app_args = {"--app", "cc", "--graph", path, "--quiet", "--out", tmp.path()};
+  const LaunchResult r = run_launcher(opts, tmp.file("cluster.log"));
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  // The sparse reading of every node: results under the file's ids.
+  std::vector<std::string> values;
+  EXPECT_FALSE(read_results(tmp.path(), dense.num_vertices, &values)) << "the unnamed ids of 0..26,196 are no vertices";
+  std::set<VertexId> components;
+  size_t lines = 0;
+  for (VertexId v = 0; v < dense.num_vertices; ++v) {
+    if (values[v].empty()) {
+      EXPECT_EQ(named.count(v), 0u) << "vertex " << v << " is named by an edge but has no result";
+      continue;
+    }
+    ++lines;
+    EXPECT_EQ(values[v], std::to_string(label[v])) << "vertex " << v;
+    components.insert(label[v]);
+  }
+  EXPECT_EQ(lines, 5242u);
+  EXPECT_EQ(components.size(), 355u);
+  EXPECT_TRUE(launcher_found_balance(r)) << describe(r);
+  // One decision, said by every node, in the same words.
+  const std::string said = "ids: sparse (auto: 5,242 distinct of 26,197";
+  EXPECT_EQ(count(r.output, said), static_cast<size_t>(nodes)) << describe(r);
+  for (int rank = 0; rank < nodes; ++rank) {
+    nlohmann::json node;
+    std::string error;
+    ASSERT_TRUE(read_json_file(tmp.file("node" + std::to_string(rank) + ".json"), &node, &error)) << error;
+    EXPECT_EQ(node["config"]["ids"], "sparse");
+  }
+}
+
+TEST(ClusterInput, IdsAutoAtTwoAndThreeNodesOnMemif) {
+  check_grqc_components("memif", 2);
+  check_grqc_components("memif", 3);
+}
+
+TEST(ClusterInput, IdsAutoOnTap) { check_grqc_components("tap", 2); }
+
+// rome99 numbers its nodes 1..3353: the last one is a source, the results
+// are in the file's ids, at P = 2.
+TEST(ClusterInput, OneBasedSourceAndResultsAtTwoNodes) {
+  std::string skip;
+  ASSERT_TRUE(prerequisites("memif", 2, &skip));
+  TempDir tmp;
+  const std::string path = datasets_dir() + "/rome99.gr";
+  const EdgeList g = read_graph_file(path);  // dense ids: the file's id - 1
+  LaunchOptions opts;
+  opts.nodes = 2;
+  opts.timeout_sec = kTimeoutSec;
+  opts.app_args = {"--app", "sssp", "--graph", path, "--source", "3353", "--quiet", "--out", tmp.path()};
+  const LaunchResult r = run_launcher(opts, tmp.file("cluster.log"));
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  std::vector<std::string> values;
+  ASSERT_TRUE(read_results(tmp.path(), g.num_vertices, &values, 1)) << describe(r);
+  EXPECT_TRUE(check_distances(values, ref::sssp(g, 3352))) << r.command;
+  EXPECT_EQ(count(r.output, "ids: the file's own, 1..3353"), 2u) << describe(r);
+}
+
+// wiki-Vote names no vertex 0, the default source: the job says so once,
+// from the node that owns it (node 0), not from every node.
+TEST(ClusterInput, ASinkSourceIsWarnedAboutOncePerJob) {
+  std::string skip;
+  ASSERT_TRUE(prerequisites("memif", 2, &skip));
+  TempDir tmp;
+  LaunchOptions opts;
+  opts.nodes = 2;
+  opts.timeout_sec = kTimeoutSec;
+  opts.app_args = {"--app", "bfs", "--graph", datasets_dir() + "/wiki-Vote.txt", "--quiet"};
+  const LaunchResult r = run_launcher(opts, tmp.file("cluster.log"));
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(count(r.output, "warning: the source, vertex 0 of"), 1u) << describe(r);
+  EXPECT_EQ(count(r.output, "[node 0] wiregraph: warning: the source, vertex 0 of"), 1u) << describe(r);
+  // Vertex 1 is owned by node 1 and has no out-edges either.
+  opts.app_args = {"--app", "bfs", "--graph", datasets_dir() + "/wiki-Vote.txt", "--source", "1", "--quiet"};
+  const LaunchResult one = run_launcher(opts, tmp.file("one.log"));
+  ASSERT_EQ(one.exit_code, 0) << describe(one);
+  EXPECT_EQ(count(one.output, "warning: the source"), 1u) << describe(one);
+  EXPECT_EQ(count(one.output, "[node 1] wiregraph: warning: the source, vertex 1 of"), 1u) << describe(one);
+}
+
+}  // namespace
+}  // namespace wg::test
