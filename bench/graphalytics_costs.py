@@ -71,7 +71,7 @@ def compare(name, configs, trials, nodes, out, memory, log, key="processing_seco
 
 
 def markdown(rows):
-    """The table (README, bench/report.py's RESULTS.md), as lines."""
+    """The table (docs/PERFORMANCE.md, bench/report.py's RESULTS.md), as lines."""
     md = ["| comparison | config | time | seconds (median) | vs baseline | largest node peak RSS MB | vs baseline "
           "| records |",
           "| --- | --- | --- | --: | --: | --: | --: | --: |"]

@@ -104,7 +104,7 @@ def median_nodes(runs, nodes):
 
 
 def markdown(results):
-    """The tables (README, RESULTS.md) and the issue's targets, as lines."""
+    """The tables (docs/PERFORMANCE.md, RESULTS.md) and the issue's targets, as lines."""
     md = ["Per-node loading, %s (the largest node of each run; medians of %s trials; DPDK memory %s)\n" % (
         results["graph"], results.get("trials", "?"),
         "in hugepages, not in RSS" if results["memory"] == "huge" else "in RSS (--no-huge)")]

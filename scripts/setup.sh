@@ -20,7 +20,7 @@ set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO_ROOT"
 
-# dpdk-dev ships the tools, among them dpdk-telemetry.py (README "Output").
+# dpdk-dev ships the tools, among them dpdk-telemetry.py (docs/OUTPUT.md).
 # Authenticated frames: libipsec-mb-dev (AES-GMAC) and libssl-dev (HKDF);
 # libsodium-dev only for bench/bench_mac.cc's candidates.
 PACKAGES=(build-essential g++ meson ninja-build pkg-config libdpdk-dev dpdk dpdk-dev

@@ -221,7 +221,7 @@ TEST(NodeFiles, AVdevTheEalCouldNotCreateIsNamed) {
   EXPECT_FALSE(fs::exists(dpdk_runtime_root() + "/" + prefix));
 }
 
-// The README's direct launch (one process per machine, no memory option):
+// docs/RUNNING.md's direct launch (one process per machine, no memory option):
 // hugepages are mapped without files, and nothing is left in the runtime
 // directory either.
 TEST(NodeFiles, DirectLaunchLeavesNoHugepageFiles) {

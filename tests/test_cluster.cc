@@ -1250,7 +1250,7 @@ int run_node(const TempDir& tmp, const std::vector<std::string>& node_args, std:
   return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-// Command-line errors exit 2 (apps/main.cc, README "Running a node"), after
+// Command-line errors exit 2 (apps/main.cc, docs/RUNNING.md), after
 // naming the option; a runtime error (a missing graph file) exits 1.
 TEST(NodeExitStatus, CommandLineErrorsExitTwo) {
   ASSERT_TRUE(cluster_available());

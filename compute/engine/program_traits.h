@@ -58,7 +58,7 @@ struct ProgramTraits {
   bool uses_precision = false;   // --precision: double runs DoublePrecision<P> (apps/programs.h)
   GraphalyticsNames graphalytics;
   GraphRules graph;
-  std::string_view output;   // what a result line's value is, for --help and the README
+  std::string_view output;   // what a result line's value is, for --help and docs/PROGRAMS.md
   bool ranks_top = false;    // the end-of-run report lists the top vertices by value
   // What a value is, for --output-format graphalytics (apps/node/graphalytics_output.h).
   ValueKind value_kind = ValueKind::kOther;
