@@ -14,24 +14,25 @@
 // picture): the parts every program uses, and one policy per mode, turned on
 // at compile time by what the program declares (worker/modes.h), as DPDK's
 // l3fwd picks its lookup mode; a mode that is off is an empty member.
-//   WorkerSlice    - the slice and where its sources lie         slice.h
-//   ActiveSources  - frontier, scatter values, grouping by block active_sources.h
-//   BucketOutput   - buckets, the same-node fold, stall pacing  bucket_output.h
-//   ApplyPass      - apply's loop; SkipIdle's apply_received    apply_pass.h
-//   SparseEdges    - the sparse step (write_runs: unweighted)   sparse_push.h
-//   DensePull      - the dense step (scalar ⊕)                  dense_pull.h
-//   UniformApply   - uniform phases (PageRank, CDLP)            uniform_apply.h
-//   LevelSteps     - level-synchronous (BFS, CC): top-down,
-//                    bottom-up, Beamer's switch                 level_steps.h
-//   DeltaSteps     - prioritized (SSSP): buckets, light/heavy   delta_steps.h
-//   SenderCombine  - SSSP's big sparse supersteps combined      sender_combine.h
-//   LocalRounds    - early (SSSP with --local-rounds)           local_rounds.h
+//   slice.h           WorkerSlice: the slice and where its sources lie
+//   active_sources.h  ActiveSources: frontier, scatter values, grouping by block
+//   bucket_output.h   BucketOutput: buckets, the same-node fold, stall pacing
+//   apply_pass.h      the apply step, in the phase's mode: every vertex, only
+//                     those with messages (SkipIdle), or uniform (PageRank,
+//                     CDLP); one function, so that its figures stay in registers
+//   sparse_push.h     SparseEdges, write_runs: the sparse step
+//   dense_pull.h      DensePull: the dense step (scalar ⊕)
+//   level_steps.h     LevelSteps: level-synchronous (BFS, CC): top-down,
+//                     bottom-up, Beamer's switch
+//   delta_steps.h     DeltaSteps: prioritized (SSSP): buckets, light/heavy edges
+//   sender_combine.h  SenderCombine: SSSP's big sparse supersteps combined
+//   local_rounds.h    LocalRounds: early (SSSP with --local-rounds)
 //
 // A superstep, in named steps as gapbs writes its BFS:
 //   apply():   begin_apply, apply_pass (uniform, only where messages
-//              arrived, or every vertex; each vertex through apply_one),
-//              take (prioritized: the lowest bucket), choose_scatter
-//              (dense or sparse, combined at the sender or not)
+//              arrived, or every vertex), take (prioritized: the lowest
+//              bucket), choose_scatter (dense or sparse, combined at the
+//              sender or not)
 //   scatter(): group_frontier, write_blocks (per destination group:
 //              fold it here or scatter_block, both through produce),
 //              local_rounds (early), count_sent
@@ -59,7 +60,6 @@
 #include "compute/engine/worker/sender_combine.h"
 #include "compute/engine/worker/slice.h"
 #include "compute/engine/worker/sparse_push.h"
-#include "compute/engine/worker/uniform_apply.h"
 #include "compute/partition/partition.h"
 #include "compute/report/run_report.h"
 #include "dataplane/dataplane.h"
@@ -99,11 +99,16 @@ class Worker {
   // one accumulator per domain, indexed within the domain.
   template <class Acc>
   void apply(const StepInfo<Aggregate>& info, std::vector<Value>& values, std::vector<Acc>& in, const Stall& stall) {
-    ApplyPass<Prog> pass(prog_, g_, slice_, values.data(), active_, info, reached_by_group());
     const bool levels = begin_apply(info, values.data());
-    apply_pass(pass, levels, in, stall);
-    if constexpr (Modes::kPrioritized) delta_.take(pass);
-    choose_scatter(pass, levels);
+    // Qualified: ADL would instantiate the stand-ins' policies (PolicyOff<P>).
+    ApplyOutcome<Aggregate> outcome =
+        wg::apply_pass<Prog>(prog_, g_, slice_, info, values.data(), in, active_, levels_, delta_, stall);
+    if constexpr (Modes::kPrioritized) {
+      const auto taken = delta_.take(prog_, values.data(), g_, slice_.lo, active_);
+      outcome.active += taken.vertices;
+      outcome.active_edges += taken.edges;
+    }
+    choose_scatter(info.superstep, outcome, levels);
   }
 
   // Scatter the slice's active vertices, destination by destination, starting
@@ -143,7 +148,7 @@ class Worker {
   const Ring& ring() const { return out_.ring(); }
 
  private:
-  // ---- apply's steps ----------------------------------------------------------
+  // ---- apply's steps ------------------------------------------------------------
 
   // The frontier emptied, the modes told the superstep; whether its phase
   // is level-synchronous.
@@ -155,64 +160,25 @@ class Worker {
     return levels;
   }
 
-  // The pass over the slice, in the mode the phase allows.
-  template <class Acc>
-  void apply_pass(ApplyPass<Prog>& pass, bool levels, std::vector<Acc>& in, const Stall& stall) {
-    const StepInfo<Aggregate>& info = pass.info;
-    if constexpr (Modes::kUniform) {
-      if (UniformApply<Prog>::now(info)) {
-        UniformApply<Prog>::run(pass, in, stall, slice_.edges);
-        return;
-      }
-    }
-    auto one = [&](uint32_t i, const auto& view) { apply_one(pass, levels, i, view); };
-    if constexpr (Modes::kSkipIdle) {
-      if (info.superstep > 0 && applies_only_with_messages<Prog>(info.phase)) {
-        apply_received(pass, in, stall, one);
-        return;
-      }
-    }
-    apply_every(pass, in, stall, one);
-  }
-
-  // Vertex i applied; if active, it scatters this superstep, or with its
-  // bucket (prioritized).
-  template <class View>
-  void apply_one(ApplyPass<Prog>& pass, bool levels, uint32_t i, const View& view) {
-    const VertexInfo v = pass.vertex(i);
-    if (!pass.applied(i, view, v)) return;
-    if constexpr (Modes::kPrioritized) {  // improved: scatters with its bucket
-      delta_.wait(i - pass.lo, pass.prog.bucket(pass.value[i]));
-      return;
-    }
-    if constexpr (Modes::kLevels) {
-      if (levels) {
-        levels_.reach_own(pass, i, v);
-        return;
-      }
-    }
-    pass.activate(i, v);
-  }
-
   // Dense or sparse (scatter_policy.h), and whether to combine at the sender.
-  void choose_scatter(const ApplyPass<Prog>& pass, bool levels) {
+  void choose_scatter(uint32_t s, const ApplyOutcome<Aggregate>& outcome, bool levels) {
     stats_ = StepStats{};
-    stats_.superstep = pass.s;
-    stats_.active = pass.active;
-    aggregate_ = pass.aggregate;
+    stats_.superstep = s;
+    stats_.active = outcome.active;
+    aggregate_ = outcome.aggregate;
     active_.settle();
     bool dense = false;
     if constexpr (Modes::kLevels) {
-      if (levels) dense = levels_.bottom_up(pass.active, pass.active_edges, slice_.size());
+      if (levels) dense = levels_.bottom_up(outcome.active, outcome.active_edges, slice_.size());
     }
     // Delta-stepping's frontiers are buckets, and its dense pull never paid:
     // kron20's first heavy flush (237 K vertices, 79% of the edges) took
     // 170 ms of CPU as a pull against 92 ms sparse at P=1, and the same CPU
     // at P=2; so it stays sparse unless forced.
-    if (!levels) dense = !Modes::kSplitsEdges && dense_pays(pass.active_edges, slice_.edges);
+    if (!levels) dense = !Modes::kSplitsEdges && dense_pays(outcome.active_edges, slice_.edges);
     dense_now_ = mode_ == ScatterMode::kDense || (mode_ == ScatterMode::kAuto && dense);
     if constexpr (Modes::kSplitsEdges)
-      combine_.decide(!dense_now_, early_now(), pass.active_edges, g_.partition.nodes);
+      combine_.decide(!dense_now_, early_now(), outcome.active_edges, g_.partition.nodes);
   }
 
   // ---- scatter's steps --------------------------------------------------------
@@ -365,12 +331,6 @@ class Worker {
       return Sending<Message>{active_.value(rel), 0};
   }
 
-  Bitmap* reached_by_group() {
-    if constexpr (Modes::kLevels)
-      return levels_.reached_by_group();
-    else
-      return nullptr;
-  }
   bool levels_now() const {
     if constexpr (Modes::kLevels)
       return levels_.now();

@@ -10,9 +10,9 @@
 // costs the frontier's pairs, not the blocks' sources; a bigger one tests
 // each block's sources against the bitmap.
 //
-// Steps: apply fills it (reset, then frontier().add and scatter_values(),
-// or add_all), settle() after; scatter groups it (group) and visits each
-// block's active sources (for_each_in).
+// Steps: apply fills it (frontier().reset(), then frontier().add and
+// scatter_values(), or frontier().add_all()), settle() after; scatter
+// groups it (group) and visits each block's active sources (for_each_in).
 // Owner: the worker.
 #pragma once
 

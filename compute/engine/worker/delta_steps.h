@@ -28,7 +28,6 @@
 #include "compute/engine/light_first.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/engine/worker/active_sources.h"
-#include "compute/engine/worker/apply_pass.h"
 #include "compute/engine/worker/modes.h"
 #include "compute/engine/worker/slice.h"
 #include "compute/partition/partition.h"
@@ -54,40 +53,51 @@ class DeltaSteps {
   // Apply: slice vertex rel improved into bucket b; it scatters with its bucket.
   void wait(uint32_t rel, uint64_t b) { schedule_.improved(rel, b); }
 
+  // What take() added to the frontier.
+  struct Taken {
+    uint64_t vertices = 0;
+    uint64_t edges = 0;  // their out-edges
+  };
+
   // After the apply pass: the lowest bucket this worker holds (and the next
   // ones while few vertices were taken) scatters, each vertex along its
   // light edges, or heavy ones once its bucket is done (both, for a vertex
-  // taken twice).
-  void take(ApplyPass<Prog>& pass) {
-    auto bucket_of = [&](uint32_t rel) { return pass.prog.bucket(pass.value[pass.lo + rel]); };
+  // taken twice). Its vertices join the frontier with their scatter values.
+  Taken take(const Prog& prog, const Value* value, const LocalGraph& g, uint32_t lo, ActiveSources<Message>& active) {
+    Frontier& frontier = active.frontier();
+    Message* const sv = active.scatter_values();
+    Taken taken;
+    auto bucket_of = [&](uint32_t rel) { return prog.bucket(value[lo + rel]); };
+    auto activate = [&](uint32_t rel) {
+      const uint32_t i = lo + rel;
+      const VertexInfo v{g.global_id(i), g.out_degree[i], g.in_degree[i]};
+      frontier.add(rel);
+      ++taken.vertices;
+      taken.edges += v.out_degree;
+      sv[rel] = prog.scatter_value(value[i], v);
+    };
     if constexpr (kSplitsEdges) {
       uint8_t classes_any = 0, classes_all = DeltaSchedule::kAll;  // over the frontier
       auto sender = [&](uint8_t cls) {
         return [&, cls](uint32_t rel) {
           classes_any |= cls;
-          if (pass.frontier.contains(rel)) {
+          if (frontier.contains(rel)) {
             edge_class_[rel] |= cls;
             classes_all = 0;  // two classes for one vertex: not uniform
             return;
           }
           classes_all &= cls;
           edge_class_[rel] = cls;
-          const uint32_t i = pass.lo + rel;
-          pass.activate(i, pass.vertex(i));
+          activate(rel);
         };
       };
       schedule_.next(bucket_of, sender(DeltaSchedule::kLight), sender(DeltaSchedule::kHeavy));
       uniform_class_ = classes_any == classes_all ? classes_any : 0;
-      delta_now_ = pass.prog.light_below();
+      delta_now_ = prog.light_below();
     } else {
-      schedule_.next(
-          bucket_of,
-          [&](uint32_t rel) {
-            const uint32_t i = pass.lo + rel;
-            pass.activate(i, pass.vertex(i));
-          },
-          [](uint32_t) {});
+      schedule_.next(bucket_of, activate, [](uint32_t) {});
     }
+    return taken;
   }
 
   // A local round: the vertices that improved into the bucket taken this

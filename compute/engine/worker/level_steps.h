@@ -23,7 +23,6 @@
 #include "compute/engine/frontier.h"
 #include "compute/engine/scatter_policy.h"
 #include "compute/engine/vertex_program.h"
-#include "compute/engine/worker/apply_pass.h"
 #include "compute/engine/worker/slice.h"
 #include "compute/partition/partition.h"
 
@@ -51,16 +50,11 @@ class LevelSteps {
   // Apply: whether this superstep's phase is level-synchronous.
   bool begin(uint32_t phase) { return now_ = level_synchronous<Prog>(phase); }
   bool now() const { return now_; }
-  // The reached bitmaps by group, for the apply pass (ApplyPass::own_reached).
+  // Apply (apply_pass.h): the reached bitmaps by group, in which an active
+  // vertex of this node's domain d is set in group(rank, d); and the message
+  // every active vertex sends (each sends the same: no scatter value each).
   Bitmap* reached_by_group() { return reached_.data(); }
-
-  // Apply: vertex i is active in a level-synchronous phase. Every active
-  // vertex sends the same, so no scatter value each: the one message.
-  void reach_own(ApplyPass<Prog>& pass, uint32_t i, const VertexInfo& v) {
-    pass.enter(i, v);
-    pass.own_reached->set(i - pass.base);
-    message_ = Prog::edge_message(pass.prog.scatter_value(pass.value[i], v), 1);
-  }
+  void set_message(Message m) { message_ = m; }
 
   // After apply: whether this superstep goes bottom-up (Beamer's rule).
   bool bottom_up(uint64_t active, uint64_t active_edges, uint64_t slice_vertices) {

@@ -3,7 +3,7 @@
 // a program pays for its own modes only. docs/ENGINE.md has the table of
 // programs and modes; each policy's header says why it exists.
 //
-//   kUniform     - UniformApply (uniform_apply.h): PageRank, CDLP
+//   kUniform     - apply without per-vertex bookkeeping (apply_pass.h): PageRank, CDLP
 //   kSkipIdle    - apply only where a message arrived (apply_pass.h): BFS, CC, SSSP
 //   kLevels      - LevelSteps (level_steps.h): BFS, CC
 //   kPrioritized - DeltaSteps (delta_steps.h): SSSP
@@ -51,6 +51,17 @@ struct WorkerModes {
   // A phase in which every vertex scatters or none does (PageRank): apply
   // sets the frontier whole after the pass, and counts nothing per vertex.
   static constexpr bool kUniform = declares_uniform_phases<Prog>() && !kPrioritized && !kLevels;
+
+  // This superstep's apply visits only the vertices a message arrived for.
+  static bool received_only(const StepInfo<typename Prog::Aggregate>& info) {
+    return kSkipIdle && info.superstep > 0 && applies_only_with_messages<Prog>(info.phase);
+  }
+  // This superstep's apply is uniform (never one that visits only the
+  // vertices with messages).
+  static bool uniform_now(const StepInfo<typename Prog::Aggregate>& info) {
+    return kUniform && activates_uniformly<Prog>(info.phase) &&
+           !(info.superstep > 0 && applies_only_with_messages<Prog>(info.phase));
+  }
 };
 
 // A policy's stand-in when its mode is off: constructible from anything the
