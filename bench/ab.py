@@ -4,7 +4,10 @@ so that interference from other work hits both alike; medians of compute
 seconds (max over nodes), and per trial supersteps (dense ones), cluster
 messages, records applied locally (SSSP's local rounds), the CPU the
 nodes' processes used in the computation (summed over nodes), the load
-average at the start and lcore-seconds by role.
+average at the start and lcore-seconds by role; then the ratio b / a of
+the medians, and per alternating pair (trial t of both) the median and
+range of the ratios of compute seconds and of CPU: a pair shares the
+machine's load, so the spread shows the noise.
 
 usage: ab.py --a OLD_BINARY --b NEW_BINARY [--nodes 2] [--link memif] [--lcores 1] [--trials 5]
              [--mem-mb 256] [--memory no-huge] [--out DIR] -- APP_OPTIONS...
@@ -37,6 +40,7 @@ def main():
     options = [x for x in a.app_options if x != "--"]
     seconds = {"a": [], "b": []}
     cpus = {"a": [], "b": []}
+    by_trial = {"a": {}, "b": {}}  # trial -> (compute seconds, CPU seconds)
     for t in range(a.trials):
         for side in ("a", "b") if t % 2 == 0 else ("b", "a"):
             r = benchlib.run_cluster(Path(a.out) / ("%s-%d" % (side, t)), a.nodes, options, link=a.link,
@@ -50,6 +54,7 @@ def main():
             relaxed = sum(st.get("relaxed_locally", 0) for n in r["node_json"] for st in n["supersteps"])
             cpu = sum(n.get("compute_cpu_seconds", 0.0) for n in r["node_json"])
             seconds[side].append(f["compute_seconds"])
+            by_trial[side][t] = (f["compute_seconds"], cpu)
             cpus[side].append(cpu)
             print("%s trial %d: %.4f s, %d supersteps (%d dense), %d messages, %d applied locally, CPU %.3f s, "
                   "load %.1f, lcore-s %s" % (
@@ -64,6 +69,12 @@ def main():
                 side, statistics.median(xs), min(xs), max(xs), statistics.median(cs), min(cs), max(cs), len(xs)))
     if seconds["a"] and seconds["b"]:
         print("b / a = %.3f" % (statistics.median(seconds["b"]) / statistics.median(seconds["a"])))
+    both = [t for t in sorted(by_trial["a"]) if t in by_trial["b"]]
+    for what, k in (("compute seconds", 0), ("CPU", 1)):
+        pairs = [by_trial["b"][t][k] / by_trial["a"][t][k] for t in both if by_trial["a"][t][k] > 0]
+        if pairs:
+            print("b / a per pair, %s: median %.3f [%.3f, %.3f], %d pairs: %s" % (
+                what, statistics.median(pairs), min(pairs), max(pairs), len(pairs), " ".join("%.3f" % x for x in pairs)))
     return 0 if len(seconds["a"]) == len(seconds["b"]) == a.trials else 1
 
 

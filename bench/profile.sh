@@ -59,7 +59,8 @@ profile() {
   echo "profile: wrote $out/profile/$name.txt"
 }
 
-profile generation-worker superstep3 'wg::Worker<wg::PageRank>::scatter*' compute/engine/worker.h 'void scatter_block' \
+# (the demangled name: PageRank is BasicPageRank<float>; its sparse scatter is write_runs)
+profile generation-worker superstep3 'wg::Worker<wg::BasicPageRank<float> >::scatter*' compute/engine/worker/sparse_push.h 'void write_runs' \
   "$pb/bench/bench_generation" $gen_eal --file-prefix bprof1 -- --graph kron:16:16 --trials 3 --warmup 0 \
   --membw-mib 8 --no-reliable
 profile accumulation-plain $((2 * 1048576)) '*main::{lambda()#1}>::_M_invoke*' compute/engine/accumulator.h 'bool fold(const wire::Record' \

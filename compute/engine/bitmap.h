@@ -1,6 +1,6 @@
 // A fixed-size bitmap over [0, size): the frontier's membership test
 // (compute/engine/frontier.h) and a level-synchronous program's reached
-// destinations (compute/engine/worker.h). One owner; no atomics.
+// destinations (compute/engine/worker/level_steps.h). One owner; no atomics.
 #pragma once
 
 #include <algorithm>

@@ -65,7 +65,7 @@ class DeltaSchedule {
     }
   }
 
-  // A local round (compute/engine/worker.h): the vertices that improved into the
+  // A local round (compute/engine/worker/local_rounds.h): the vertices that improved into the
   // lowest bucket the last next() took (or below it) since, by messages
   // applied within the superstep, send along their light edges, light(i)
   // each. Returns how many; 0 once there are none. Only that bucket: the

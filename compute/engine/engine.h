@@ -60,7 +60,7 @@ class Engine final : public ProgramDriver {
     for (const auto& [lo, hi] : worker_slices(g, layout.workers()))
       workers_.push_back(std::make_unique<Worker<Prog>>(dp, g, prog_, lo, hi, opt.scatter, segment, opt.local_rounds));
     // One lcore owns both the only worker and every accumulator: same-node
-    // records need no bucket (see worker.h).
+    // records need no bucket (worker/bucket_output.h).
     if (!layout.split()) workers_[0]->fold_locally(&sigma_[0], &sigma_[1]);
   }
 

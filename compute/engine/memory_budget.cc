@@ -146,8 +146,8 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
     engine = add(engine, mul(local_v, 2 * app.message_bytes));
   // SSSP in auto mode: no dense copy (it never pulls unless forced), but a
   // message and a destination per vertex of the largest block to another
-  // node, to combine a big superstep's records (compute/engine/worker.h,
-  // scatter_combined): a balanced node's count.
+  // node, to combine a big superstep's records
+  // (compute/engine/worker/sender_combine.h): a balanced node's count.
   const bool splits_auto = app.light_first && s.scatter == ScatterMode::kAuto;
   if (splits_auto) engine = add(engine, mul(local_v, app.message_bytes + 4));
   uint64_t dense = 0;

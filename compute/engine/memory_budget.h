@@ -26,7 +26,7 @@
 //            --scatter dense; in auto mode a message and a destination per
 //            vertex to combine records at the sender instead); SSSP's light-first
 //            copy of the edges, BFS's reached bitmaps and bottom-up lists
-//            (compute/engine/worker.h). A program on its own driver (apps/lcc.h)
+//            (compute/engine/worker/). A program on its own driver (apps/lcc.h)
 //            holds what its DriverFootprint states instead of the engine's
 //            structures.
 #pragma once

@@ -2,8 +2,8 @@
 // program that applies early (compute/engine/vertex_program.h): folded here with
 // the program's ⊕, one accumulator per vertex of the slice, and applied by
 // the worker once its pass over the blocks is done, each vertex once and in
-// slot order, as the next superstep's apply would (compute/engine/worker.h, "Local
-// rounds"). Applying each record as it was written cost an apply, a bucket
+// slot order, as the next superstep's apply would
+// (compute/engine/worker/local_rounds.h). Applying each record as it was written cost an apply, a bucket
 // and a pending entry per improving record: SSSP on kron:20:16 at P=1 took
 // 0.94 s of worker CPU against 0.76 s without local rounds, for the same
 // 17.4 M records.

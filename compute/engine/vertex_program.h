@@ -130,7 +130,7 @@ constexpr bool declares_level_phases() {
 //     records it sends to its own vertices at once and runs local rounds:
 //     those that improved into the buckets it took this superstep send
 //     along their light edges within the superstep, until none improves
-//     into them (compute/engine/worker.h, "Local rounds").
+//     into them (compute/engine/worker/local_rounds.h).
 //   prepare(const NodeGraphFigures&) (a member): called once before
 //     superstep 0 with figures of this node's part of the graph. They differ
 //     between nodes, so nothing derived from them may need to agree across

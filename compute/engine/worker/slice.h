@@ -1,0 +1,40 @@
+// A worker's share of its node: the vertex slots [lo, hi) (one or more whole
+// NUMA domains, or part of one: domains are contiguous in slot order), and
+// where those vertices lie as sources in each of the node's edge blocks.
+// Built once at start-up; every step reads it, none writes it.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "compute/engine/source_blocks.h"
+#include "compute/partition/partition.h"
+
+namespace wg {
+
+struct WorkerSlice {
+  uint32_t lo, hi;
+  // Per destination group (edge block): the indices [first, last) of its
+  // sources that lie in the slice, a contiguous run since sources ascend.
+  std::vector<std::pair<size_t, size_t>> ranges;
+  uint64_t edges = 0;          // out-edges of the slice's vertices
+  SourceBlocks source_blocks;  // per slice vertex: the groups it has edges in
+
+  WorkerSlice(const LocalGraph& g, uint32_t first, uint32_t last) : lo(first), hi(last), ranges(g.blocks.size()) {
+    for (size_t b = 0; b < g.blocks.size(); ++b) {
+      const auto& src = g.blocks[b].sources;
+      ranges[b].first = std::lower_bound(src.begin(), src.end(), lo) - src.begin();
+      ranges[b].second = std::lower_bound(src.begin(), src.end(), hi) - src.begin();
+    }
+    for (uint32_t u = lo; u < hi; ++u) edges += g.out_degree[u];
+    source_blocks = SourceBlocks(g.blocks, ranges, lo, hi);
+  }
+
+  uint32_t size() const { return hi - lo; }
+  unsigned groups() const { return static_cast<unsigned>(ranges.size()); }
+};
+
+}  // namespace wg
