@@ -44,6 +44,7 @@ struct Config {
   bool graphalytics_output = false;       // --output-format graphalytics
   bool sparse_ids = false;                // --ids sparse: an edge list's ids mapped while loading (compute/load/graph_loader_ids.cc)
   std::string out_dir;                    // empty: no result files
+  bool out_keep_others = false;           // --out-keep-others: write into a DIR that holds files of no wiregraph run
   uint32_t job_token = 0;                 // frames of other jobs are dropped
   // Authenticated frames (dataplane/frame_mac.h): the job's secret from
   // --key-file or WIREGRAPH_KEY. Required with P > 1 unless --no-auth.
