@@ -65,8 +65,8 @@ bool larger(const LabelCount& a, const LabelCount& b) {
 }  // namespace
 
 std::string degenerate_hints(const SummaryContext& c, bool source) {
-  std::string h = source ? "is --source the vertex you meant (numbered as the results number vertices)?"
-                         : "does the input number its vertices with gaps or from 1 (--ids sparse numbers only "
+  std::string h = source ? "Is --source the vertex you meant (numbered as the results number vertices)?"
+                         : "Does the input number its vertices with gaps or from 1 (--ids sparse numbers only "
                            "the ids the edges name)?";
   if (source && !c.undirected) h += " Do the edges point the other way (--undirected follows them both ways)?";
   return h;
