@@ -8,7 +8,10 @@
 // skips destinations known to be reached) while it holds many edges.
 #pragma once
 
+#include <span>
+
 #include "apps/min_label.h"
+#include "compute/engine/summary_stats.h"
 
 namespace wg {
 
@@ -32,6 +35,15 @@ class Bfs : public MinLabelBase {
     return v.id == source_;
   }
   static Message edge_message(Message sv, Weight) { return sv + 1; }
+
+  // The end-of-run summary (compute/engine/summary_stats.h): vertices reached, the depth.
+  using Summary = ReachSummary;
+  static Summary summarize(std::span<const Value> levels, const LocalGraph&) {
+    return reach_of(levels, [](Value y) { return y != kInfinity; }, [](Value y) { return y; });
+  }
+  static ProgramOutcome describe(std::span<const Summary> nodes, const SummaryContext& c) {
+    return describe_reach(total_reach(nodes), c, "depth", true);
+  }
 
  private:
   VertexId source_;

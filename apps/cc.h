@@ -24,8 +24,12 @@
 #pragma once
 
 #include <algorithm>
+#include <cinttypes>
+#include <span>
 
 #include "apps/min_label.h"
+#include "compute/engine/summary_stats.h"
+#include "compute/report/text.h"
 
 namespace wg {
 
@@ -96,6 +100,28 @@ class ConnectedComponents : public MinLabelBase {
       into.not_hub = from.not_hub;
     }
     into.not_min_reached = std::max(into.not_min_reached, from.not_min_reached);
+  }
+
+  // The end-of-run summary (compute/engine/summary_stats.h): the components
+  // and the largest. A component's label is its smallest vertex id, so the
+  // vertices that hold their own id count the components exactly.
+  using Summary = LabelCensus;
+  static Summary summarize(std::span<const Value> labels, const LocalGraph& g) { return census_of(labels, g); }
+  static ProgramOutcome describe(std::span<const Summary> nodes, const SummaryContext& c) {
+    const CensusTotals t = total_census(nodes);
+    ProgramOutcome out;
+    out.line = text_printf("%" PRIu64 " components, the largest of %s%" PRIu64 " vertices (%.1f%%)", t.own_label,
+                           t.largest_exact ? "" : "at least ", t.largest, percent_of(t.largest, c.vertices));
+    out.figures = {{"components", t.own_label},
+                   {"largest_component", t.largest},
+                   {"largest_component_exact", t.largest_exact},
+                   {"vertices_without_edges", t.isolated}};
+    if (c.vertices > 1 && t.own_label == c.vertices && c.edges_used > 0)
+      out.warnings.push_back(text_printf("every vertex is a component of its own although the graph has %" PRIu64
+                                         " edges: are they all self-loops?",
+                                         c.edges_used));
+    warn_if_mostly_isolated(t.isolated, c, out);
+    return out;
   }
 
   // Every node calls next() with the same figures, so the hub and the giant's

@@ -15,11 +15,14 @@
 #pragma once
 
 #include <algorithm>
+#include <cinttypes>
 #include <cstdio>
 #include <functional>
 #include <span>
 
 #include "compute/engine/accumulator.h"
+#include "compute/engine/summary_stats.h"
+#include "compute/report/text.h"
 #include "compute/engine/vertex_program.h"
 
 namespace wg {
@@ -67,6 +70,38 @@ class KCore : public ProgramBase {
 
   static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%u", y.core); }
   static double sort_key(const Value& y) { return y.core; }
+
+  // The end-of-run summary (compute/engine/summary_stats.h): the largest core and its vertices.
+  struct Summary {
+    uint32_t largest = 0;
+    uint32_t pad = 0;
+    uint64_t in_largest = 0;  // vertices whose core number is `largest`
+    uint64_t isolated = 0;    // vertices without edges
+  };
+  static Summary summarize(std::span<const Value> values, const LocalGraph& g) {
+    Summary s;
+    for (uint32_t i = 0; i < values.size(); ++i) {
+      const uint32_t k = values[i].core;
+      if (k > s.largest) s.largest = k, s.in_largest = 0;
+      s.in_largest += k == s.largest;
+      s.isolated += i < g.out_degree.size() && g.out_degree[i] == 0;
+    }
+    return s;
+  }
+  static ProgramOutcome describe(std::span<const Summary> nodes, const SummaryContext& c) {
+    Summary t;
+    for (const Summary& n : nodes) {
+      if (n.largest > t.largest) t.largest = n.largest, t.in_largest = 0;
+      if (n.largest == t.largest) t.in_largest += n.in_largest;
+      t.isolated += n.isolated;
+    }
+    ProgramOutcome out;
+    out.line = text_printf("the largest core number is %u, held by %" PRIu64 " vertices", t.largest, t.in_largest);
+    out.figures = {{"largest_core", t.largest}, {"vertices_in_largest_core", t.in_largest},
+                   {"vertices_without_edges", t.isolated}};
+    warn_if_mostly_isolated(t.isolated, c, out);
+    return out;
+  }
 
   // The largest h <= cap such that at least h of the estimates are >= h.
   // Sorts in place.

@@ -13,10 +13,13 @@
 #pragma once
 
 #include <algorithm>
+#include <cinttypes>
 #include <cstdio>
 #include <span>
 
 #include "compute/engine/accumulator.h"
+#include "compute/engine/summary_stats.h"
+#include "compute/report/text.h"
 #include "compute/engine/vertex_program.h"
 
 namespace wg {
@@ -59,6 +62,30 @@ class LabelPropagation : public ProgramBase {
 
   static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%u", y); }
   static double sort_key(const Value& y) { return -static_cast<double>(y); }
+
+  // The end-of-run summary (compute/engine/summary_stats.h): the communities
+  // (counted exactly where every node's list holds all its labels, else
+  // estimated) and the largest.
+  using Summary = LabelCensus;
+  static Summary summarize(std::span<const Value> labels, const LocalGraph& g) { return census_of(labels, g); }
+  static ProgramOutcome describe(std::span<const Summary> nodes, const SummaryContext& c) {
+    const CensusTotals t = total_census(nodes);
+    ProgramOutcome out;
+    out.line = text_printf("%s%" PRIu64 " communities, the largest of %s%" PRIu64 " vertices (%.1f%%)",
+                           t.labels_exact ? "" : "about ", t.labels, t.largest_exact ? "" : "at least ", t.largest,
+                           percent_of(t.largest, c.vertices));
+    out.figures = {{"communities", t.labels},
+                   {"communities_exact", t.labels_exact},
+                   {"largest_community", t.largest},
+                   {"largest_community_exact", t.largest_exact},
+                   {"vertices_without_edges", t.isolated}};
+    if (c.vertices > 1 && t.largest <= 1 && c.edges_used > 0)
+      out.warnings.push_back(text_printf("every vertex is a community of its own although the graph has %" PRIu64
+                                         " edges: did any round run (--iterations)?",
+                                         c.edges_used));
+    warn_if_mostly_isolated(t.isolated, c, out);
+    return out;
+  }
 
   // The most frequent label, the smallest among equals. Sorts in place.
   static uint32_t most_frequent(std::span<uint32_t> labels) {

@@ -9,9 +9,13 @@
 // and are not called.
 #pragma once
 
+#include <cinttypes>
 #include <cstdio>
+#include <span>
 
 #include "compute/engine/lcc_driver.h"
+#include "compute/engine/summary_stats.h"
+#include "compute/report/text.h"
 #include "compute/engine/vertex_program.h"
 
 namespace wg {
@@ -40,6 +44,33 @@ class Lcc : public ProgramBase {
 
   static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%.9g", y); }
   static double sort_key(const Value& y) { return y; }
+
+  // The end-of-run summary (compute/engine/summary_stats.h): the mean coefficient.
+  struct Summary {
+    double sum = 0;
+    uint64_t vertices = 0;
+    uint64_t positive = 0;  // vertices whose coefficient is above 0
+  };
+  static Summary summarize(std::span<const Value> coefficients, const LocalGraph&) {
+    Summary s;
+    for (const Value y : coefficients) s.sum += y, s.positive += y > 0;
+    s.vertices = coefficients.size();
+    return s;
+  }
+  static ProgramOutcome describe(std::span<const Summary> nodes, const SummaryContext& c) {
+    Summary t;
+    for (const Summary& n : nodes) t.sum += n.sum, t.vertices += n.vertices, t.positive += n.positive;  // rank order
+    const double mean = t.vertices ? t.sum / static_cast<double>(t.vertices) : 0.0;
+    ProgramOutcome out;
+    out.line = text_printf("mean coefficient %.6f; %" PRIu64 " of %" PRIu64 " vertices above 0", mean, t.positive,
+                           t.vertices);
+    out.figures = {{"mean_coefficient", mean}, {"vertices_above_0", t.positive}};
+    if (t.positive == 0 && c.edges_used > 0)
+      out.warnings.push_back(text_printf("every coefficient is 0 although the graph has %" PRIu64
+                                         " edges: no vertex has two neighbours joined by an edge (no triangle at all)",
+                                         c.edges_used));
+    return out;
+  }
 };
 
 static_assert(VertexProgram<Lcc>);

@@ -34,6 +34,7 @@
 #include "apps/node/eal_args.h"
 #include "apps/node/node.h"
 #include "apps/node/node_files.h"
+#include "apps/node/out_dir.h"
 #include "apps/node/outputs.h"
 #include "apps/node/parent_death.h"
 
@@ -57,8 +58,9 @@ bool wants_version(int argc, char** argv) {
 }
 
 // `wiregraph --check-options -- APP-OPTIONS`: the node's own parse of the
-// application options, without the EAL, so that a launcher can refuse bad
-// options before it starts any node (scripts/wiregraph-cluster).
+// application options, without the EAL, and of --out DIR as it is now (a
+// directory of another run's or of nobody's files), so that a launcher can
+// refuse bad options before it starts any node (scripts/wiregraph-cluster).
 bool wants_option_check(int argc, char** argv) {
   for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i)
     if (std::strcmp(argv[i], "--check-options") == 0) return true;
@@ -73,6 +75,7 @@ int check_options(int argc, char** argv) {
   app.push_back(nullptr);
   try {
     const wg::Config cfg = wg::parse_app_args(static_cast<int>(app.size()) - 1, app.data(), wg::program_traits());
+    if (!cfg.out_dir.empty()) wg::check_out_dir(cfg.out_dir, cfg.out_keep_others);
     std::printf("wiregraph: options ok: %s\n", cfg.describe().c_str());
     return 0;
   } catch (const wg::ConfigError& e) {
@@ -135,13 +138,15 @@ int main(int argc, char** argv) {
   // Files left by an earlier run that was killed must not stop this one, and
   // this one leaves none (apps/node/node_files.h): stale memif sockets go,
   // hugepages are mapped without files unless the EAL options say otherwise.
+  // DPDK's warnings that every healthy run gives stay off the screen unless
+  // the user's own --log-level asks for them (apps/node/eal_args.h).
   const wg::EalArgs eal = wg::parse_eal_args(argc, argv);
   try {
     wg::node_files::clear_stale_sockets(eal.memif_sockets);
   } catch (const std::exception& e) {
     return fail(e.what());
   }
-  std::vector<char*> args = wg::with_default_memory_mode(argc, argv, eal);
+  std::vector<char*> args = wg::with_quiet_log_types(wg::with_default_memory_mode(argc, argv, eal), eal);
   argc = static_cast<int>(args.size()) - 1;
   argv = args.data();
   const int eal_args = rte_eal_init(argc, argv);
@@ -165,7 +170,7 @@ int main(int argc, char** argv) {
                                " (its reason is in the EAL's messages above)");
     const wg::Config cfg = wg::parse_app_args(argc, argv, wg::program_traits());
     const wg::ProgramEntry& program = wg::program_entry(cfg.app);
-    if (!cfg.out_dir.empty()) wg::prepare_out_dir(cfg.out_dir);  // results must not be computed in vain
+    if (!cfg.out_dir.empty()) wg::prepare_out_dir(cfg.out_dir, cfg.out_keep_others);  // not computed in vain
     std::printf("wiregraph node %u/%u: %s\n", cfg.rank, cfg.nodes, cfg.describe().c_str());
     // Ports first: links (memif pairs, tap on a bridge) come up while the
     // nodes start; the hello exchange comes next, then every node loads its

@@ -6,9 +6,13 @@
 // Graphalytics specification, "PageRank"); ranks are kept in double either way.
 #pragma once
 
+#include <cinttypes>
 #include <cstdio>
+#include <span>
 
+#include "compute/engine/summary_stats.h"
 #include "compute/engine/vertex_program.h"
+#include "compute/report/text.h"
 
 namespace wg {
 
@@ -63,6 +67,33 @@ class BasicPageRank : public ProgramBase {
 
   static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%.9g", y); }
   static double sort_key(const Value& y) { return y; }
+
+  // The end-of-run summary (compute/engine/summary_stats.h): the top ranks
+  // (the cluster's top vertices) and their sum, which is 1 up to rounding.
+  struct Summary {
+    double sum = 0;
+  };
+  static Summary summarize(std::span<const Value> ranks, const LocalGraph&) {
+    Summary s;
+    for (const Value y : ranks) s.sum += y;
+    return s;
+  }
+  static ProgramOutcome describe(std::span<const Summary> nodes, const SummaryContext& c) {
+    double sum = 0;
+    for (const Summary& n : nodes) sum += n.sum;  // rank order
+    ProgramOutcome out;
+    std::string top;
+    nlohmann::ordered_json top_json = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < c.top.size(); ++i) {
+      const int64_t vertex = c.top[i].vertex;  // copies: TopEntry is packed
+      const double rank = c.top[i].value;
+      if (i < 3) top += text_printf("%svertex %" PRId64 " (%.6g)", i ? ", " : "", vertex, rank);
+      top_json.push_back({{"vertex", vertex}, {"rank", rank}});
+    }
+    out.line = (top.empty() ? std::string() : "the top ranks: " + top + "; ") + text_printf("ranks sum to %.6f", sum);
+    out.figures = {{"rank_sum", sum}, {"top", top_json}};
+    return out;
+  }
 
  private:
   double inv_v_;

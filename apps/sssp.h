@@ -23,10 +23,12 @@
 #pragma once
 
 #include <algorithm>
+#include <span>
 #include <stdexcept>
 #include <string>
 
 #include "apps/min_label.h"
+#include "compute/engine/summary_stats.h"
 
 namespace wg {
 
@@ -80,6 +82,16 @@ class Sssp : public MinLabelBase {
   // same distances; the relaxation's aggregate is not read (next() below).
   static constexpr bool applies_early(uint32_t phase) { return phase == kRelax; }
   void aggregate(const Value& y, const VertexInfo&, Aggregate& into) const { into += y == kOverflow; }
+
+  // The end-of-run summary (compute/engine/summary_stats.h): vertices
+  // reached, the largest distance (an overflow ends the run before it).
+  using Summary = ReachSummary;
+  static Summary summarize(std::span<const Value> distances, const LocalGraph&) {
+    return reach_of(distances, [](Value y) { return y != kInfinity; }, [](Value y) { return y; });
+  }
+  static ProgramOutcome describe(std::span<const Summary> nodes, const SummaryContext& c) {
+    return describe_reach(total_reach(nodes), c, "largest finite distance", true);
+  }
   static void merge(Aggregate& into, const Aggregate& from) { into += from; }
   // Every node sees the same figures, so every node throws the same error.
   Decision next(const StepOutcome<Aggregate>& done) const {

@@ -9,7 +9,9 @@
 
 #include <cstdio>
 #include <limits>
+#include <span>
 
+#include "compute/engine/summary_stats.h"
 #include "compute/engine/vertex_program.h"
 
 namespace wg {
@@ -47,6 +49,15 @@ class RealSssp : public ProgramBase {
   }
   Message scatter_value(const Value& y, const VertexInfo&) const { return y; }
   static Message edge_message(Message sv, double w) { return sv + w; }
+
+  // The end-of-run summary (compute/engine/summary_stats.h): vertices reached, the largest distance.
+  using Summary = ReachSummary;
+  static Summary summarize(std::span<const Value> distances, const LocalGraph&) {
+    return reach_of(distances, [](Value y) { return y != kUnreached; }, [](Value y) { return y; });
+  }
+  static ProgramOutcome describe(std::span<const Summary> nodes, const SummaryContext& c) {
+    return describe_reach(total_reach(nodes), c, "largest finite distance", false);
+  }
 
   static void print_value(std::FILE* out, const Value& y) {
     if (y == kUnreached)

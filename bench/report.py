@@ -21,9 +21,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import benchlib  # noqa: E402
 import graphalytics_costs  # noqa: E402
 import load_scaling  # noqa: E402
+import wglib  # noqa: E402
 
 RATES = benchlib.LINE_RATES
 
@@ -79,26 +81,11 @@ def machine_info():
             "date": datetime.datetime.now().isoformat(timespec="seconds")}
 
 
-# ---- gnuplot ------------------------------------------------------------------
+# ---- gnuplot: the drawing shared with scripts/wiregraph-plot (scripts/wglib.py) ----
 
 def gnuplot(plots_dir, name, script, data):
     """Writes NAME.dat and NAME.gp and runs gnuplot; returns the PNG path or None."""
-    plots_dir.mkdir(parents=True, exist_ok=True)
-    dat = plots_dir / (name + ".dat")
-    gp = plots_dir / (name + ".gp")
-    png = plots_dir / (name + ".png")
-    dat.write_text(data)
-    gp.write_text("set terminal pngcairo size 1000,560 noenhanced font ',10'\nset output '%s'\n%s\n"
-                  % (png, script.replace("DATA", "'%s'" % dat)))
-    try:
-        r = subprocess.run(["gnuplot", str(gp)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    except OSError as e:
-        print("report: gnuplot not available: %s" % e)
-        return None
-    if r.returncode != 0 or not png.exists():
-        print("report: gnuplot failed for %s: %s" % (name, r.stdout.strip()[:400]))
-        return None
-    return png
+    return wglib.gnuplot(plots_dir, name, script, data, who="report")
 
 
 def q(s):

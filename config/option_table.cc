@@ -372,10 +372,19 @@ const OptionSpec kOptions[] = {
                 "DIR/nodeR.json (the version and commit, the configuration, this node's load: bytes read, "
                 "edges read, sent, received and held, load time split into read, parse, shuffle, build and "
                 "wait; its peak RSS and bytes per edge held; counters and per-superstep figures) and, on "
-                "rank 0, DIR/summary.json. DIR is created and checked writable before the graph is loaded; "
-                "every file is written under a temporary name and renamed once complete.",
+                "rank 0, DIR/summary.json (the cluster's figures and the end-of-run summary). A run owns DIR: "
+                "DIR/wiregraph-run.json lists the files it writes; the next run removes exactly those (and "
+                "says so in one line) and refuses a DIR that holds other files (--out-keep-others) or that a "
+                "live run is writing into. DIR is created and checked before the graph is loaded; every file "
+                "is written under a temporary name and renamed once complete. docs/OUTPUT.md has the rules.",
      .parse = [](ParseState& s, const OptionArg& a) { s.c.out_dir = a.not_empty("directory name"); },
      .banner = [](const Config& c) { return when(!c.out_dir.empty(), "out " + c.out_dir); }},
+    {.name = "out-keep-others",
+     .topic = Topic::kOutput,
+     .help = "write into --out DIR although it holds files no run wrote",
+     .details = "Those files are left alone; the files of an earlier wiregraph run there are still removed. "
+                "Without it such a DIR is refused (exit 2) before anything is loaded.",
+     .parse = [](ParseState& s, const OptionArg&) { s.c.out_keep_others = true; }},
     {.name = "key-file",
      .arg = "PATH",
      .default_text = "$WIREGRAPH_KEY",
@@ -497,10 +506,22 @@ const OptionSpec kOptions[] = {
      .topic = Topic::kOutput,
      .help = "print the N top-ranked vertices at the end (0: none)",
      .parse = [](ParseState& s, const OptionArg& a) { s.c.engine.top = static_cast<unsigned>(a.unsigned_in(0, wire::kTopK)); }},
+    {.name = "verbose",
+     .topic = Topic::kOutput,
+     .help = "every node's details: per-superstep lines, totals, roles",
+     .details = "Adds, per node: a line per superstep (and per connection: window, round trip, frames sent "
+                "and sent again), the NUMA partition report, the lcore roles and accumulation ranges, load "
+                "progress from every node, the totals (load split, transport counters, drops by reason). "
+                "Without it a node prints its banner, its graph line and warnings, and rank 0 the end-of-run "
+                "summary. scripts/wiregraph-cluster --verbose passes it on; given here, it makes the launcher "
+                "verbose too. The last of --quiet and --verbose wins.",
+     .parse = [](ParseState& s, const OptionArg&) { s.c.engine.verbose = true; }},
     {.name = "quiet",
      .topic = Topic::kOutput,
-     .help = "no per-superstep report lines",
-     .parse = [](ParseState& s, const OptionArg&) { s.c.engine.quiet = true; }},
+     .help = "the default now (no per-superstep lines): kept for old scripts",
+     .details = "Per-superstep lines are printed only with --verbose; --quiet turns --verbose off and is "
+                "otherwise what a run does anyway.",
+     .parse = [](ParseState& s, const OptionArg&) { s.c.engine.verbose = false; }},
     {.name = "line-rate",
      .arg = "GBPS",
      .default_text = "the port's, else 10",

@@ -65,6 +65,7 @@ struct Config {
   // until it has (apps/node/input_choice.h).
   std::string ids_chosen, precision_chosen;
   std::string out_dir;                    // empty: no result files
+  bool out_keep_others = false;           // --out-keep-others: write into a DIR that holds files of no wiregraph run
   uint32_t job_token = 0;                 // frames of other jobs are dropped
   // Authenticated frames (dataplane/frame_mac.h): the job's secret from
   // --key-file or WIREGRAPH_KEY. Required with P > 1 unless --no-auth.

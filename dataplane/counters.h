@@ -47,6 +47,12 @@ struct alignas(64) RxCounters {   // accumulator
     for (size_t i = 1; i < dropped.size(); ++i) t += dropped[i];
     return t;
   }
+  // Drops a healthy link never gives (drop_is_alarming, dataplane/frame.h).
+  uint64_t alarming_dropped() const {
+    uint64_t t = 0;
+    for (size_t i = 1; i < dropped.size(); ++i) t += drop_is_alarming(static_cast<DropReason>(i)) ? dropped[i] : 0;
+    return t;
+  }
 };
 
 }  // namespace wg

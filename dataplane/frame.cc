@@ -104,6 +104,19 @@ const char* drop_reason_name(DropReason r) {
   return "unknown";
 }
 
+bool drop_is_alarming(DropReason r) {
+  switch (r) {
+    case DropReason::kNone:
+    case DropReason::kNotWiregraph:
+    case DropReason::kNotForMe:
+    case DropReason::kDuplicate:
+    case DropReason::kBeyondWindow:
+    case DropReason::kUnverifiedPeer:
+    case DropReason::kNumReasons: return false;
+    default: return true;
+  }
+}
+
 namespace {
 uint16_t control_payload_bytes(wire::Kind k) {
   switch (k) {

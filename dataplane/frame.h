@@ -78,6 +78,12 @@ enum class DropReason : uint8_t {
   kNumReasons,
 };
 const char* drop_reason_name(DropReason r);
+// Whether a drop for this reason says something is wrong: a forgery, a
+// corruption, a misconfigured or foreign sender, a bug. A healthy link gives
+// only the others: frames that are not wiregraph's or not for this node (a
+// bridge floods), copies of frames already delivered and frames too far ahead
+// (both retransmitted), frames that came before their sender's hello.
+bool drop_is_alarming(DropReason r);
 
 struct ValidationContext {
   uint32_t job_token;

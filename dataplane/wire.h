@@ -40,8 +40,9 @@ inline constexpr uint16_t kMagic = 0x4757;  // "WG" in little-endian memory orde
 // 4: and ACK frames carry an AckPayload (selective ack, receive drops);
 // 5: authenticated frames: a 16-byte tag (MAC, or the CRC) and a 48-bit nonce
 //    counter in the header, 8-bit ranks; HELLO carries the sender's salt,
-//    port MAC and echoes of the salts it heard, ABORT the salt.
-inline constexpr uint8_t kVersion = 5;
+//    port MAC and echoes of the salts it heard, ABORT the salt;
+// 6: FIN carries the sender's run figures and its program's summary statistics.
+inline constexpr uint8_t kVersion = 6;
 inline constexpr uint16_t kDefaultUdpPort = 47000;
 inline constexpr uint32_t kMtu = 1500;     // IP packet size (without Ethernet header): the default
 inline constexpr uint32_t kMaxMtu = 9000;  // jumbo frames (--mtu), where the port takes them
@@ -161,10 +162,22 @@ struct __attribute__((packed)) TopEntry {
   int64_t vertex;  // the input's id (the original one when the loader mapped ids; a dense id fills the low word)
   double value;
 };
+// What every node tells the others at the end of the job for the end-of-run
+// summary that rank 0 prints (compute/report/run_summary.h).
+struct __attribute__((packed)) FinFigures {
+  uint64_t peak_rss_bytes;
+  uint64_t frames_sent;      // by the transport, to every peer (retransmissions included)
+  uint64_t retransmissions;
+};
+// The program's own summary statistics (its Summary type, compute/engine/summary_stats.h), as bytes.
+inline constexpr size_t kMaxSummaryStatsBytes = 1024;
 struct __attribute__((packed)) FinPayload {
-  uint32_t entries;
-  uint32_t pad;
+  uint32_t entries;          // in `top`
+  uint16_t stats_bytes;      // used in `stats`
+  uint16_t pad;
   TopEntry top[kTopK];
+  FinFigures figures;
+  uint8_t stats[kMaxSummaryStatsBytes];
 };
 
 struct __attribute__((packed)) AbortPayload {

@@ -1,8 +1,9 @@
-"""What scripts/wiregraph-cluster, bench/*.py and the tests share about a run's
-node reports (DIR/node<R>.json, written by compute/report/run_report.cc): reading them
-and the cluster check that, in every superstep, the messages sent by all
-nodes equal the messages accumulated by all nodes (nothing lost, nothing
-folded twice). The check exists here only: the launcher runs it after a
+"""What scripts/wiregraph-cluster, scripts/wiregraph-plot, bench/*.py and the
+tests share about a run's node reports (DIR/node<R>.json, written by
+compute/report/run_report.cc): reading them, the cluster check that, in
+every superstep, the messages sent by all nodes equal the messages
+accumulated by all nodes (nothing lost, nothing folded twice), and drawing
+with gnuplot. The check exists here only: the launcher runs it after a
 clean run with --out and exits non-zero when it fails; bench/loss_table.py
 takes its sums from here; the C++ tests read the launcher's verdict line and
 test this check through the command below.
@@ -17,6 +18,7 @@ Only the Python standard library is used.
 """
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -86,12 +88,13 @@ def superstep_totals(outdir, nodes):
     return totals, problems
 
 
-def check_message_balance(outdir, nodes, out=print):
-    """The cluster check: prints one line per superstep and the verdict
-    through `out`; returns True when every node reported and, in every
-    superstep, the messages sent equal the messages accumulated."""
+def check_message_balance(outdir, nodes, out=print, per_superstep=True):
+    """The cluster check: prints the verdict (and, if per_superstep, one line
+    per superstep before it) through `out`; returns True when every node
+    reported and, in every superstep, the messages sent equal the messages
+    accumulated."""
     totals, problems = superstep_totals(outdir, nodes)
-    for k in sorted(totals):
+    for k in sorted(totals) if per_superstep else []:
         out("cluster superstep %d: messages sent %d, accumulated %d"
             % (k, totals[k]["sent"], totals[k]["accumulated"]))
     for p in problems:
@@ -107,6 +110,29 @@ def check_message_balance(outdir, nodes, out=print):
         return False
     out(VERDICT_BALANCED)
     return True
+
+
+def gnuplot(plots_dir, name, script, data, who="wglib"):
+    """Writes plots_dir/NAME.dat (the data) and NAME.gp (the script, DATA
+    standing for the data file) and runs gnuplot into NAME.png (1000x560).
+    Returns the PNG's path, or None after saying why (as `who`)."""
+    plots_dir = Path(plots_dir)
+    plots_dir.mkdir(parents=True, exist_ok=True)
+    dat = plots_dir / (name + ".dat")
+    gp = plots_dir / (name + ".gp")
+    png = plots_dir / (name + ".png")
+    dat.write_text(data)
+    gp.write_text("set terminal pngcairo size 1000,560 noenhanced font ',10'\nset output '%s'\n%s\n"
+                  % (png, script.replace("DATA", "'%s'" % dat)))
+    try:
+        r = subprocess.run(["gnuplot", str(gp)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    except OSError as e:
+        print("%s: gnuplot not available: %s" % (who, e))
+        return None
+    if r.returncode != 0 or not png.exists():
+        print("%s: gnuplot failed for %s: %s" % (who, name, r.stdout.strip()[:400]))
+        return None
+    return png
 
 
 def main(argv):

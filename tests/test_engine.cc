@@ -136,7 +136,6 @@ Outcome<Prog> run_engine(const EdgeList& g, Prog prog) {
   cfg.job_token = 0x5eed0001;
   cfg.mbufs = 4095;
   cfg.domains = 1;
-  cfg.engine.quiet = true;
   cfg.engine.roles = g_roles;
   cfg.rx_queues = g_queues;
   cfg.engine.range_bytes = g_range_bytes;
@@ -1025,7 +1024,6 @@ RunResult<Prog> run_mapped(const std::string& graph, bool graphalytics, unsigned
   cfg.job_token = 0x5eed0002;
   cfg.mbufs = 4095;
   cfg.domains = domains;
-  cfg.engine.quiet = true;
   cfg.engine.roles = g_roles;
   cfg.rx_queues = g_queues;
   cfg.engine.range_bytes = g_range_bytes;

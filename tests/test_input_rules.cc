@@ -36,6 +36,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/node/out_dir.h"
 #include "apps/node/node.h"
 #include "apps/node/outputs.h"
 #include "apps/registry.h"
@@ -76,7 +77,7 @@ AppRun run_app(std::vector<std::string> args, const std::string& out) {
   ::dup2(::fileno(captured), 2);
   try {
     const Config cfg = parse_app_args(static_cast<int>(args.size()), argv.data(), program_traits());
-    prepare_out_dir(cfg.out_dir);
+    prepare_out_dir(cfg.out_dir, cfg.out_keep_others);
     Node node(cfg);
     r.exit_code = program_entry(cfg.app).run(node);
   } catch (const ConfigError& e) {

@@ -18,7 +18,7 @@
 
 #include "apps/node/eal_args.h"
 #include "apps/node/node_files.h"
-#include "apps/node/outputs.h"
+#include "apps/node/out_dir.h"
 #include "tests/temp_dir.h"
 
 namespace wg {
@@ -66,6 +66,37 @@ TEST(EalArgs, InMemoryIsAddedOnlyWhenNoMemoryModeIsGiven) {
   }
   Argv after({"wiregraph", "--", "--no-huge"});  // an application argument, not an EAL one
   EXPECT_FALSE(parse_eal_args(after.argc(), after.argv()).memory_mode_given);
+}
+
+// DPDK's warnings of a healthy run (memif's mp callback, telemetry's legacy
+// socket) are turned to errors only, unless the user's --log-level names
+// their types or sets the global level: the user's own choice wins.
+std::vector<std::string> quiet_options(std::vector<std::string> eal) {
+  eal.insert(eal.begin(), "wiregraph");
+  eal.insert(eal.end(), {"--", "--app", "bfs"});
+  Argv a(eal);
+  const EalArgs e = parse_eal_args(a.argc(), a.argv());
+  std::vector<char*> in = a.ptrs;
+  in.push_back(nullptr);
+  const std::vector<char*> out = with_quiet_log_types(in, e);
+  const size_t k = out.size() - in.size();  // inserted right after the program name
+  const std::vector<std::string> added(out.begin() + 1, out.begin() + 1 + static_cast<ptrdiff_t>(k));
+  EXPECT_EQ(out.back(), nullptr);
+  EXPECT_STREQ(out[0], "wiregraph");
+  return added;
+}
+
+TEST(EalArgs, HealthyRunWarningsAreQuietUnlessTheUserSaysOtherwise) {
+  const std::vector<std::string> both = {"--log-level=pmd.net.memif:error", "--log-level=lib.telemetry:error"};
+  EXPECT_EQ(quiet_options({"-l", "0"}), both);
+  EXPECT_EQ(quiet_options({"--log-level", "lib.eal:error"}), both) << "the launcher's own choice names neither";
+  EXPECT_EQ(quiet_options({"--log-level", "pmd.net.memif:debug"}),
+            std::vector<std::string>{"--log-level=lib.telemetry:error"});
+  EXPECT_EQ(quiet_options({"--log-level=pmd.net.*:info"}), std::vector<std::string>{"--log-level=lib.telemetry:error"});
+  EXPECT_EQ(quiet_options({"--log-level", "lib.tele.*,debug"}),
+            std::vector<std::string>{"--log-level=pmd.net.memif:error"});
+  EXPECT_TRUE(quiet_options({"--log-level", "8"}).empty()) << "the global level: every type is the user's";
+  EXPECT_TRUE(quiet_options({"--log-level=debug"}).empty());
 }
 
 class Scratch : public ::testing::Test {
@@ -145,20 +176,20 @@ TEST_F(Scratch, RemovesOnlyThisPrefixsHugepageFiles) {
 TEST(OutDir, CheckedBeforeLoading) {
   test::TempDir tmp;
   const std::string fresh = tmp.file("a/b/out");
-  EXPECT_NO_THROW(prepare_out_dir(fresh));
+  EXPECT_NO_THROW(prepare_out_dir(fresh, false));
   EXPECT_TRUE(std::filesystem::is_directory(fresh));
   EXPECT_TRUE(std::filesystem::is_empty(fresh)) << "the write probe is removed";
   const std::string file = tmp.file("a-file");
   std::ofstream(file) << "x";
   try {
-    prepare_out_dir(file);
+    prepare_out_dir(file, false);
     ADD_FAILURE() << "a file accepted as --out";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("--out " + file + ": exists and is not a directory"), std::string::npos)
         << e.what();
   }
   try {
-    prepare_out_dir("/proc/wiregraph-out");
+    prepare_out_dir("/proc/wiregraph-out", false);
     ADD_FAILURE() << "/proc/wiregraph-out accepted as --out";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("--out /proc/wiregraph-out: cannot create the directory"), std::string::npos)

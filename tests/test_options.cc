@@ -123,15 +123,16 @@ TEST_F(Options, Defaults) {
   EXPECT_EQ(c.engine.progress_timeout_s, 120.0);
   EXPECT_EQ(c.mbufs, 16383u);
   EXPECT_EQ(c.engine.top, 10u);
-  EXPECT_FALSE(c.engine.quiet);
+  EXPECT_FALSE(c.engine.verbose);
+  EXPECT_FALSE(c.out_keep_others);
 }
 
 TEST_F(Options, EveryOption) {
   const Config c = parse({"--app", "sssp", "--graph", "kron:4:2", "--format", "edgelist", "--undirected",
                           "--nodes", "4", "--rank", "3", "--source", "17", "--out",
                           "/tmp/wg out", "--job-id", "99", "--udp-port", "5000", "--peer-timeout", "2.5",
-                          "--hello-timeout", "0.5", "--mbufs", "4095", "--top", "3", "--quiet",
-                          "--progress-timeout", "7.5"});
+                          "--hello-timeout", "0.5", "--mbufs", "4095", "--top", "3", "--verbose",
+                          "--progress-timeout", "7.5", "--out-keep-others"});
   EXPECT_EQ(c.app, "sssp");
   EXPECT_EQ(c.graph, "kron:4:2");
   EXPECT_EQ(c.format, GraphFormat::kEdgeList);
@@ -147,7 +148,16 @@ TEST_F(Options, EveryOption) {
   EXPECT_EQ(c.engine.progress_timeout_s, 7.5);
   EXPECT_EQ(c.mbufs, 4095u);
   EXPECT_EQ(c.engine.top, 3u);
-  EXPECT_TRUE(c.engine.quiet);
+  EXPECT_TRUE(c.engine.verbose);
+  EXPECT_TRUE(c.out_keep_others);
+}
+
+// --quiet is what a run does anyway now: kept for old scripts, it turns a
+// --verbose before it off (the last one wins).
+TEST_F(Options, QuietIsTheDefaultAndTheLastOfQuietAndVerboseWins) {
+  EXPECT_FALSE(parse({"--app", "bfs", "--graph", "a", "--quiet"}).engine.verbose);
+  EXPECT_TRUE(parse({"--app", "bfs", "--graph", "a", "--quiet", "--verbose"}).engine.verbose);
+  EXPECT_FALSE(parse({"--app", "bfs", "--graph", "a", "--verbose", "--quiet"}).engine.verbose);
 }
 
 TEST_F(Options, EqualsFormAndEveryAppAndFormat) {
@@ -248,14 +258,14 @@ TEST_F(Options, FormatErrorNamesTheOptionOnce) {
 
 TEST_F(Options, ArgumentsAreParsedAfreshEachTime) {
   // getopt is global state: a second parse must not inherit the first's.
-  const Config a = parse({"--app", "sssp", "--graph", "a", "--nodes", "3", "--rank", "2", "--quiet"});
+  const Config a = parse({"--app", "sssp", "--graph", "a", "--nodes", "3", "--rank", "2", "--verbose"});
   EXPECT_EQ(a.rank, 2u);
   const Config b = parse({"--app", "bfs", "--graph", "b"});
   EXPECT_EQ(b.app, "bfs");
   EXPECT_EQ(b.graph, "b");
   EXPECT_EQ(b.nodes, 1u);
   EXPECT_EQ(b.rank, 0u);
-  EXPECT_FALSE(b.engine.quiet);
+  EXPECT_FALSE(b.engine.verbose);
   // After an error, too.
   EXPECT_FALSE(error_of({"--app", "bfs", "--graph", "a", "--bogus", "--nodes", "3"}).empty());
   EXPECT_EQ(parse({"--app", "cc", "--graph", "c"}).app, "cc");
@@ -932,7 +942,8 @@ TEST_F(Options, GraphalyticsPropertiesGiveOnlyTheProgramsOwnParameters) {
 // and the options answered before the EAL starts.
 constexpr const char* kEveryOption[] = {
     "app", "graph", "format", "undirected", "nodes", "rank", "source", "iterations", "out", "job-id", "udp-port",
-    "peer-timeout", "hello-timeout", "progress-timeout", "mbufs", "top", "quiet", "window", "rto-min-us",
+    "peer-timeout", "hello-timeout", "progress-timeout", "mbufs", "top", "quiet", "verbose", "out-keep-others",
+    "window", "rto-min-us",
     "rto-max-us", "ast-us", "ack-delay-us", "keepalive-ms", "checksum", "fault-rx", "fault-tx", "fault-seed",
     "fault-delay-us", "crash-node", "roles", "scatter", "segment-kib", "local-rounds", "domains", "domain-split",
     "vertex-order", "line-rate", "rx-queues", "range-kib", "mtu", "damping", "precision", "output-format",
@@ -992,6 +1003,8 @@ TEST_F(Options, TheDigestHoldsTheJobsOptionsAndNoOthers) {
       {"mbufs", with("cc", {}), with("cc", {"--mbufs", "4095"})},
       {"top", with("cc", {}), with("cc", {"--top", "2"})},
       {"quiet", with("cc", {}), with("cc", {"--quiet"})},
+      {"verbose", with("cc", {}), with("cc", {"--verbose"})},
+      {"out-keep-others", with("cc", {}), with("cc", {"--out-keep-others"})},
       {"line-rate", with("cc", {}), with("cc", {"--line-rate", "25"})},
       {"roles", with("cc", {}), with("cc", {"--roles", "shared"})},
       {"scatter", with("cc", {}), with("cc", {"--scatter", "dense"})},

@@ -141,10 +141,12 @@ TEST(RunReport, SummaryJsonShape) {
   const std::string path = temp_path("summary.json");
   RunReport r = sample_report();
   r.partition_json = nullptr;  // none: no partition_rank0 member
-  write_summary_json(path, kConfig, r);
+  r.ranks_top = true;
+  write_summary_json(path, kConfig, r, json{{"program", "pagerank"}});
   json j = read_back(path);
   EXPECT_EQ(keys(j), (std::vector<std::string>{"version", "commit", "nodes", "config", "supersteps_run", "compute_seconds",
-                                               "superstep_seconds_total", "metrics", "supersteps", "top"}));
+                                               "superstep_seconds_total", "metrics", "summary", "supersteps", "top"}));
+  EXPECT_EQ(j["summary"]["program"], "pagerank");
   EXPECT_EQ(keys(j["metrics"]), (std::vector<std::string>{"load_seconds", "makespan_seconds", "processing_seconds",
                                                           "vertices", "edges", "evps"}));
   // EVPS = (V + E) / processing time, E as the input lists it.
@@ -157,6 +159,18 @@ TEST(RunReport, SummaryJsonShape) {
   ASSERT_EQ(j["top"].size(), 1u);
   EXPECT_EQ(j["top"][0]["vertex"], 42);
   EXPECT_DOUBLE_EQ(j["top"][0]["key"].get<double>(), 0.125);
+}
+
+// "top" only where the program ranks vertices: a min-label program's top
+// would be its smallest distances or labels, noise.
+TEST(RunReport, SummaryJsonListsTopOnlyForProgramsThatRank) {
+  const std::string path = temp_path("summary-cc.json");
+  RunReport r = sample_report();
+  r.ranks_top = false;
+  write_summary_json(path, kConfig, r);
+  const json j = read_back(path);
+  EXPECT_FALSE(j.contains("top"));
+  EXPECT_FALSE(j.contains("summary")) << "none given";
 }
 
 // Both report files say which build wrote them: meson.build's version and

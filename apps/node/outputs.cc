@@ -36,24 +36,46 @@ void print_top(const RunReport& r) {
                 r.cluster_top[i].value);
 }
 
-void prepare_out_dir(const std::string& dir) {
-  std::error_code ec;
-  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
-    throw ConfigError("--out " + dir + ": exists and is not a directory");
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw ConfigError("--out " + dir + ": cannot create the directory: " + ec.message());
-  if (!std::filesystem::is_directory(dir)) throw ConfigError("--out " + dir + ": exists and is not a directory");
-  const std::string probe = dir + "/.wiregraph-write-test-" + std::to_string(::getpid());
-  std::FILE* f = std::fopen(probe.c_str(), "w");
-  if (f == nullptr)
-    throw ConfigError("--out " + dir + ": cannot write there: " + std::strerror(errno));
-  std::fclose(f);
-  std::filesystem::remove(probe, ec);
+RunSummary summary_head(const Config& cfg) {
+  RunSummary s;
+  const ProgramTraits& p = cfg.program;
+  s.program = std::string(p.name);
+  if (p.uses_source)
+    s.program += " from vertex " + std::to_string(cfg.source_id);
+  std::vector<std::string> params;
+  if (p.uses_iterations) params.push_back(std::to_string(cfg.iterations) + " iterations");
+  if (p.uses_damping) {
+    char damping[32];
+    std::snprintf(damping, sizeof damping, "damping %g", cfg.damping);
+    params.push_back(damping);
+  }
+  if (p.uses_precision && cfg.double_precision) params.push_back("double precision");
+  for (size_t i = 0; i < params.size(); ++i) s.program += (i ? ", " : " (") + params[i] + (i + 1 == params.size() ? ")" : "");
+  s.graph = cfg.graph;
+  std::vector<std::string> rules;
+  if (cfg.undirected || p.graph.symmetrize) rules.push_back("reverse edges added");
+  if (p.graph.drop_self_loops) rules.push_back("self-loops dropped");
+  if (p.graph.drop_duplicates) rules.push_back("duplicates dropped");
+  for (const std::string& r : rules) s.edge_rules += (s.edge_rules.empty() ? "" : ", ") + r;
+  s.out_dir = cfg.out_dir;
+  return s;
+}
+
+SummaryContext summary_context(const Config& cfg, const RunReport& r) {
+  SummaryContext c;
+  c.vertices = r.load.num_vertices;
+  c.edges_read = r.load.input_edges;
+  c.edges_used = r.load.num_edges;
+  c.undirected = cfg.undirected || cfg.program.graph.symmetrize;
+  if (cfg.program.uses_source) c.source = std::to_string(cfg.source_id);
+  c.top = r.cluster_top;
+  return c;
 }
 
 // Every file is written under a temporary name and renamed once complete, so
 // a reader never sees half a result and a failed write leaves no result file.
-void write_outputs(const Config& cfg, const RunReport& r, const std::function<void(std::FILE*)>& write_lines) {
+void write_outputs(const Config& cfg, const RunReport& r, const nlohmann::ordered_json& summary,
+                   const std::function<void(std::FILE*)>& write_lines) {
   const std::string dir = cfg.out_dir + "/";
   const std::string path = dir + "result-" + std::to_string(cfg.rank) + ".txt";
   std::vector<std::pair<std::string, std::string>> done;  // (temporary, final)
@@ -72,13 +94,13 @@ void write_outputs(const Config& cfg, const RunReport& r, const std::function<vo
     if (std::fclose(f) != 0 || bad) throw std::runtime_error("error writing " + tmp);
   }
   write_node_json(temporary(dir + "node" + std::to_string(cfg.rank) + ".json"), config_json(cfg), r);
-  if (cfg.rank == 0) write_summary_json(temporary(dir + "summary.json"), config_json(cfg), r);
+  if (cfg.rank == 0) write_summary_json(temporary(dir + "summary.json"), config_json(cfg), r, summary);
   for (const auto& [from, to] : done) {
     std::error_code ec;
     std::filesystem::rename(from, to, ec);
     if (ec) throw std::runtime_error("cannot rename " + from + " to " + to + ": " + ec.message());
   }
-  std::printf("results written to %s\n", path.c_str());
+  if (cfg.engine.verbose) std::printf("results written to %s\n", path.c_str());
 }
 
 }  // namespace wg

@@ -5,10 +5,16 @@
 // outside compute/engine/engine.h and compute/engine/worker.h.
 #pragma once
 
+#include <unistd.h>
+
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <span>
 #include <exception>
 #include <memory>
 #include <stdexcept>
@@ -24,13 +30,16 @@
 #include "compute/engine/lcore_layout.h"
 #include "compute/partition/partition.h"
 #include "compute/engine/range_plan.h"
+#include "compute/engine/summary_stats.h"
 #include "compute/engine/superstep_runtime.h"
 #include "compute/engine/vertex_program.h"
+#include "compute/report/run_summary.h"
 #include "reliability/membership.h"
 #include "reliability/transport.h"
 #include "compute/report/run_report.h"
 #include "apps/node/node.h"
 #include "apps/node/graphalytics_output.h"
+#include "apps/node/out_dir.h"
 #include "apps/node/outputs.h"
 
 namespace wg {
@@ -124,7 +133,58 @@ inline void warn_if_source_is_a_sink(const Config& cfg, const LocalGraph& lg, Ve
   }
 }
 
-// What the node prints once its share is loaded.
+// How loading shows its progress (compute/load/graph_loader.h). Under
+// scripts/wiregraph-cluster (WIREGRAPH_LAUNCHER in the environment) every node
+// prints a line a second and the launcher makes one line for the cluster of
+// them; otherwise rank 0 alone speaks for the cluster (the byte ranges are
+// even), on one terminal line rewritten in place or, into a file or pipe,
+// every few seconds. --verbose: every node, with its edge counts.
+inline LoadProgress load_progress(const Config& cfg) {
+  LoadProgress p;
+  const bool launcher = std::getenv("WIREGRAPH_LAUNCHER") != nullptr;
+  p.details = cfg.engine.verbose;
+  p.lines = launcher || cfg.engine.verbose || cfg.rank == 0;
+  p.in_place = !launcher && !cfg.engine.verbose && isatty(STDOUT_FILENO);
+  p.interval_s = launcher || p.in_place ? 1.0 : 5.0;
+  return p;
+}
+
+// This node's program summary statistics as bytes for its FIN
+// (compute/engine/summary_stats.h); none for a program without the hook.
+template <VertexProgram Prog, class Values>
+std::vector<uint8_t> summary_stats_bytes(const Values& values, const LocalGraph& g) {
+  if constexpr (SummarizesAnswer<Prog>) {
+    const typename Prog::Summary s = Prog::summarize(std::span<const typename Prog::Value>(values), g);
+    std::vector<uint8_t> bytes(sizeof s);
+    std::memcpy(bytes.data(), &s, sizeof s);
+    return bytes;
+  } else {
+    return {};
+  }
+}
+
+// Rank 0: the program's word on the answer, from every node's statistics.
+template <VertexProgram Prog>
+ProgramOutcome describe_answer(const RunReport& r, const SummaryContext& c) {
+  if constexpr (SummarizesAnswer<Prog>) {
+    using Summary = typename Prog::Summary;
+    std::vector<Summary> nodes(r.cluster_stats.size());
+    for (size_t p = 0; p < nodes.size(); ++p) {
+      if (r.cluster_stats[p].size() != sizeof(Summary)) {
+        ProgramOutcome missing;
+        missing.warnings.push_back("node " + std::to_string(p) + "'s statistics did not come with its FIN: no answer line");
+        return missing;
+      }
+      std::memcpy(&nodes[p], r.cluster_stats[p].data(), sizeof(Summary));
+    }
+    return Prog::describe(std::span<const Summary>(nodes), c);
+  } else {
+    return {};
+  }
+}
+
+// What the node prints once its share is loaded: the graph line, and with
+// --verbose its partition, lcore roles and accumulation ranges.
 inline void announce_graph(const Config& cfg, const LoadReport& load, const LocalGraph& lg, const LcoreLayout& layout,
                            const char* steering) {
   std::printf("graph: %lu vertices, %lu edges%s (fingerprint 0x%016lx); this node read %.1f MB and holds %u "
@@ -135,6 +195,10 @@ inline void announce_graph(const Config& cfg, const LoadReport& load, const Loca
   if (load.num_vertices == 0 || load.num_edges == 0)
     std::fprintf(stderr, "wiregraph: warning: %s has no %s: every vertex keeps its initial value\n", cfg.graph.c_str(),
                  load.num_vertices == 0 ? "vertices" : "edges");
+  if (!cfg.engine.verbose) {
+    std::fflush(stdout);
+    return;
+  }
   std::printf("%s", format_partition_report(load.partition).c_str());
   std::printf("roles: %s\n", layout.describe().c_str());
   const unsigned numa = lg.numa_count();
@@ -163,6 +227,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
   const Config& cfg = node.config();
   EngineOptions eo = cfg.engine;
   eo.line_rate_gbps = node.line_rate_gbps();
+  if (!Prog::kTraits.ranks_top) eo.top = 0;  // a min-label program's "top" would be its smallest labels
   const LcoreLayout& layout = node.layout();
   Dataplane& dp = node.dataplane();
   Transport transport(dp, cfg.transport);
@@ -184,8 +249,11 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     runtime = std::make_unique<SuperstepRuntime>(eo, job_identity<Prog>(cfg, input), dp, transport, layout, cfg.rank, cfg.nodes);
     LoadReport load;
     runtime->start();
+    // Every node has started and heard rank 0: the run is one and has an id,
+    // and now claims --out before anything is loaded (apps/node/out_dir.h).
+    if (!cfg.out_dir.empty()) claim_out_dir(cfg, runtime->run_id());
     LoadOptions lo = load_options(Prog::kTraits.graph, cfg.undirected, cfg.domains, cfg.domain_metis, cfg.degree_order);
-    lo.progress = announce && !eo.quiet;
+    if (announce) lo.progress = load_progress(cfg);
     lo.crash_in_shuffle = eo.crash_in_load;
     const bool mapped_ids = input.kind == GraphInput::Kind::kGraphalytics ||
                             (input.kind == GraphInput::Kind::kFile && input.sparse_ids);
@@ -220,7 +288,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
       engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(n));
     const auto t0 = std::chrono::steady_clock::now();
     const double cpu0 = process_cpu_seconds();
-    out.report.steps = runtime->run_phase(*engine, PhaseOptions{"the computation", !eo.quiet, eo.crash_at_superstep});
+    out.report.steps = runtime->run_phase(*engine, PhaseOptions{"the computation", eo.verbose, eo.crash_at_superstep});
     out.report.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out.report.compute_cpu_seconds = process_cpu_seconds() - cpu0;
     if constexpr (Prog::kTraits.value_kind == ValueKind::kLabel) {
@@ -237,7 +305,16 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
         lookup.reset();  // the phase is over: the runtime has let it go
       }
     }
-    runtime->finish(*engine, out.report);
+    SuperstepRuntime::FinContents fin;
+    fin.figures.peak_rss_bytes = peak_rss_bytes();
+    if (!out.report.steps.empty())
+      for (const ConnectionReport& c : out.report.steps.back().links) {
+        fin.figures.frames_sent += c.send.frames;
+        fin.figures.retransmissions += c.send.retransmissions;
+      }
+    fin.stats = summary_stats_bytes<Prog>(engine->values(), out.graph);
+    runtime->finish(*engine, fin, out.report);
+    out.report.ranks_top = Prog::kTraits.ranks_top;
     if (lg.original_id.empty())  // the input's own ids: 1-based files count from 1
       for (wire::TopEntry& t : out.report.cluster_top) t.vertex += cfg.first_id;
     out.report.makespan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -287,11 +364,20 @@ int run_program(Node& node) {
     std::fprintf(stderr, "wiregraph: error: node %u: %s\n", cfg.rank, e.what());
     return 1;
   }
-  print_run_totals(r.report);
+  if (cfg.engine.verbose) print_run_totals(r.report);
   print_fault_counts(r.report);
-  if (cfg.rank == 0 && Prog::kTraits.ranks_top) print_top(r.report);
+  for (const std::string& w : transport_warnings(r.report))
+    std::fprintf(stderr, "wiregraph: warning: node %u: %s\n", cfg.rank, w.c_str());
+  // Rank 0 speaks for the cluster: every node's figures came with its FIN.
+  std::optional<RunSummary> summary;
+  if (cfg.rank == 0) {
+    summary = summary_head(cfg);
+    summary->outcome = describe_answer<Prog>(r.report, summary_context(cfg, r.report));
+    if (Prog::kTraits.ranks_top) print_top(r.report);
+  }
   if (!cfg.out_dir.empty()) {
-    write_outputs(cfg, r.report, [&](std::FILE* f) {
+    write_outputs(cfg, r.report, summary ? summary_json(r.report, *summary) : nlohmann::ordered_json(),
+                  [&](std::FILE* f) {
       const std::vector<int64_t>& original = r.graph.original_id;
       // Vertices and labels (vertex ids too) as the input names them: its
       // original ids when they were mapped, else the dense id + first_id.
@@ -311,6 +397,11 @@ int run_program(Node& node) {
         std::fputc('\n', f);
       }
     });
+  }
+  if (summary) {
+    std::fflush(stderr);  // the nodes' warnings come before the summary
+    for (const std::string& line : summary_lines(r.report, *summary)) std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
   }
   return 0;
 }

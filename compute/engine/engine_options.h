@@ -45,7 +45,7 @@ struct EngineOptions {
   double peer_timeout_s = 30.0;     // a peer silent this long is dead
   double progress_timeout_s = 120.0;  // a superstep receiving nothing this long, peers alive, fails
   double hello_timeout_s = 60.0;    // every peer must be discovered within this
-  bool quiet = false;               // no per-superstep lines
+  bool verbose = false;             // --verbose: per-superstep lines, each node's details and totals
   unsigned top = 10;                // top vertices reported at the end (0: none)
   RolesSpec roles;                  // --roles: how the EAL's lcores map to workers, senders, accumulators
   unsigned queues = 1;              // --rx-queues, resolved: receive queues per port (accumulator roles)

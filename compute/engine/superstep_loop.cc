@@ -11,6 +11,7 @@
 
 #include "compute/engine/superstep_runtime.h"
 #include "compute/report/telemetry.h"
+#include "dataplane/frame_mac.h"
 
 namespace wg {
 
@@ -82,6 +83,12 @@ void SuperstepRuntime::start() {
     membership_.discover(opt_.hello_timeout_s, pump_fn_);
   discovery_seconds_ = seconds_since(t0);
   clock().charge(clock().current());  // start-up and discovery: before the first superstep's mark
+}
+
+uint64_t SuperstepRuntime::run_id() const {
+  if (!started_ || (rank_ != 0 && !dp_.auth().confirmed(0)))
+    throw EngineError("the run's id is known once node 0 has been discovered");
+  return salt_prefix(rank_ == 0 ? dp_.auth().salt() : dp_.auth().peer_salt(0));
 }
 
 std::vector<StepStats> SuperstepRuntime::run_phase(ProgramDriver& program, const PhaseOptions& po) {
@@ -199,10 +206,10 @@ RunReport SuperstepRuntime::run(ProgramDriver& program) {
   report.discovery_seconds = discovery_seconds_;
   const auto t0 = Clock::now();
   const double cpu0 = process_cpu_seconds();
-  report.steps = run_phase(program, PhaseOptions{"the computation", !opt_.quiet, opt_.crash_at_superstep});
+  report.steps = run_phase(program, PhaseOptions{"the computation", opt_.verbose, opt_.crash_at_superstep});
   report.compute_seconds = seconds_since(t0);
   report.compute_cpu_seconds = process_cpu_seconds() - cpu0;
-  finish(program, report);
+  finish(program, FinContents{}, report);
   return report;
 }
 
@@ -456,13 +463,20 @@ void SuperstepRuntime::combine_cluster_figures(uint32_t epoch, StepStats& st, Ag
   tx_frames_mark_ = tx.frames;
 }
 
-// ---- the job's end: FIN carries each node's top vertices to all ------------
+// ---- the job's end: FIN carries each node's top vertices and summary to all --
 
-void SuperstepRuntime::finish(ProgramDriver& program, RunReport& report) {
+void SuperstepRuntime::finish(ProgramDriver& program, const FinContents& contents, RunReport& report) {
+  if (contents.stats.size() > wire::kMaxSummaryStatsBytes)
+    throw EngineError("the program's summary statistics take " + std::to_string(contents.stats.size()) +
+                      " bytes, more than a FIN carries");
   wire::FinPayload fin{};
-  const std::vector<wire::TopEntry> mine = program.top(std::min<unsigned>(opt_.top, wire::kTopK));
+  const std::vector<wire::TopEntry> mine =
+      opt_.top == 0 ? std::vector<wire::TopEntry>{} : program.top(std::min<unsigned>(opt_.top, wire::kTopK));
   fin.entries = static_cast<uint32_t>(mine.size());
   std::copy(mine.begin(), mine.end(), fin.top);
+  fin.figures = contents.figures;
+  fin.stats_bytes = static_cast<uint16_t>(contents.stats.size());
+  std::copy(contents.stats.begin(), contents.stats.end(), fin.stats);
   for (unsigned p = 0; p < nodes_; ++p)
     if (p != rank_) membership_.send_control(p, wire::Kind::kFin, 0, &fin, sizeof fin, pump_fn_);
   // Done when every peer's FIN is in and every frame we sent is acked (so
@@ -480,6 +494,16 @@ void SuperstepRuntime::finish(ProgramDriver& program, RunReport& report) {
   });
   if (all.size() > opt_.top) all.resize(opt_.top);
   report.cluster_top = all;
+  report.cluster_nodes.assign(nodes_, NodeFigures{});
+  report.cluster_stats.assign(nodes_, {});
+  for (unsigned p = 0; p < nodes_; ++p) {
+    const wire::FinFigures f = p == rank_ ? contents.figures : fins_[p].figures;
+    report.cluster_nodes[p] = NodeFigures{f.peak_rss_bytes, f.frames_sent, f.retransmissions};
+    if (p == rank_)
+      report.cluster_stats[p] = contents.stats;
+    else
+      report.cluster_stats[p].assign(fins_[p].stats, fins_[p].stats + fins_[p].stats_bytes);
+  }
   if (!layout_.split()) linger(network_roles_[0]);
   // (split: every network lcore lingers once it sees `finished_`)
   stop_roles();

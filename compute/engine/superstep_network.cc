@@ -129,7 +129,7 @@ DropReason SuperstepRuntime::receive_end_or_fin(const uint8_t* frame, const wire
   if (q != 0) return DropReason::kBadQueue;  // FIN travels on flow (peer, 0)
   wire::FinPayload fin;
   std::memcpy(&fin, payload, sizeof fin);
-  if (fin.entries > wire::kTopK) return DropReason::kBadControl;
+  if (fin.entries > wire::kTopK || fin.stats_bytes > wire::kMaxSummaryStatsBytes) return DropReason::kBadControl;
   fins_[src] = fin;
   fins_seen_ |= uint64_t{1} << src;
   return DropReason::kNone;

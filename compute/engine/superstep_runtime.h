@@ -82,7 +82,7 @@ class EngineError : public std::runtime_error {
 
 struct PhaseOptions {
   const char* name = "the run";   // for messages: "loading", "the computation" (a string literal)
-  bool print_steps = false;       // one line per superstep (the program's, unless --quiet)
+  bool print_steps = false;       // one line per superstep (the program's, with --verbose)
   int64_t crash_at = -1;          // test hook: SIGKILL at this superstep of the phase
 };
 
@@ -99,14 +99,25 @@ class SuperstepRuntime {
   // Launches the roles and finds every peer (hello exchange). Once, first.
   void start();
   double discovery_seconds() const { return discovery_seconds_; }
+  // Once started: the run's id, the same on every node of this run and
+  // another in every run (the first 8 bytes of rank 0's salt, drawn afresh
+  // at each start), e.g. to tell whose files a directory holds.
+  uint64_t run_id() const;
   // Runs `program` until it decides to stop; returns its supersteps. The
   // driver must outlive the runtime's use of it (the next phase or finish).
   std::vector<StepStats> run_phase(ProgramDriver& program, const PhaseOptions& options);
-  // The end of the job: FIN, with `program`'s top vertices, to every peer;
-  // waits for theirs and for every frame to be acked. Fills the report's
-  // cluster top and counters.
-  void finish(ProgramDriver& program, RunReport& report);
-  // start, one phase of `program` (printed unless opt.quiet), finish.
+  // What this node's FIN carries besides its top vertices: its run figures
+  // and its program's summary statistics, as bytes (compute/engine/summary_stats.h).
+  struct FinContents {
+    wire::FinFigures figures{};
+    std::vector<uint8_t> stats;  // at most wire::kMaxSummaryStatsBytes
+  };
+  // The end of the job: FIN, with `program`'s top vertices (none when the
+  // options ask for none) and `mine`, to every peer; waits for theirs and for
+  // every frame to be acked. Fills the report's cluster top, every node's FIN
+  // contents (cluster_nodes, cluster_stats) and the counters.
+  void finish(ProgramDriver& program, const FinContents& mine, RunReport& report);
+  // start, one phase of `program` (printed with opt.verbose), finish.
   RunReport run(ProgramDriver& program);
 
   // After a fatal error: stop the other lcores, then tell the peers, so they

@@ -13,6 +13,8 @@
 
 #include "compute/load/graph_loader_driver.h"
 #include "compute/graph/input_bytes.h"
+#include "compute/graph/kronecker.h"
+#include "compute/report/text.h"
 
 namespace wg {
 
@@ -330,7 +332,7 @@ void GraphLoader::send_edges(unsigned w, const Stall& stall) {
   WorkerState& ws = workers_[w];
   LoadAggregate agg{};
   agg.origin = static_cast<uint8_t>(rank_);
-  uint64_t since_stall = 0, parsed = 0, sent = 0;
+  uint64_t since_stall = 0, parsed = 0, sent = 0, entries = 0;
   auto route = [&](VertexId src, VertexId dst, Weight weight, double real_weight) {
     if (rules_.drop_self_loops && src == dst) return;
     ++parsed;
@@ -346,6 +348,7 @@ void GraphLoader::send_edges(unsigned w, const Stall& stall) {
   // A real weight below 0: none given (the integer weight stands for it).
   auto emit = [&](VertexId src, VertexId dst, Weight weight, double real_weight = -1.0) {
     if (real_weight < 0) real_weight = weight;
+    ++entries;
     route(src, dst, weight, real_weight);
     if (rules_.symmetrize && src != dst) route(dst, src, weight, real_weight);
     // The network roles (acks, keepalives) run on a shared lcore even when
@@ -354,6 +357,7 @@ void GraphLoader::send_edges(unsigned w, const Stall& stall) {
       since_stall = 0;
       ws.parsed.store(parsed, std::memory_order_relaxed);
       ws.sent.store(sent, std::memory_order_relaxed);
+      ws.entries_now.store(entries, std::memory_order_relaxed);
       if (ws.reading != nullptr) ws.bytes_now.store(ws.reading->bytes_read(), std::memory_order_relaxed);
       stall(false);
       if (w == 0) print_progress(false);
@@ -369,24 +373,77 @@ void GraphLoader::send_edges(unsigned w, const Stall& stall) {
   std::memcpy(ws.aggregate.data(), &agg, sizeof agg);
 }
 
+GraphLoader::ProgressPlan GraphLoader::progress_plan() const {
+  switch (input_.kind) {
+    case GraphInput::Kind::kFile: {
+      const reader::SliceSpec sp = reader::slice_of(header_, rank_, nodes_);
+      return {sp.end - sp.begin, true};
+    }
+    case GraphInput::Kind::kGraphalytics: {
+      const reader::SliceSpec sp = reader::slice_of(edge_header_, rank_, nodes_);
+      return {sp.end - sp.begin, true};
+    }
+    case GraphInput::Kind::kGenerator: {
+      const KroneckerGenerator::BlockRange mine = KroneckerGenerator(input_.kron).share(rank_, nodes_);
+      return {(mine.end - mine.begin) * KroneckerGenerator::kBlockEdges, false};
+    }
+    case GraphInput::Kind::kMemory: {
+      const uint64_t e = input_.edges->edges.size();
+      return {e * (rank_ + 1) / nodes_ - e * rank_ / nodes_, false};
+    }
+  }
+  return {};
+}
+
 void GraphLoader::print_progress(bool last) {
-  if (!progress_) return;
+  if (!progress_.lines) return;
   const auto now = Clock::now();
-  if (!last && std::chrono::duration<double>(now - last_progress_).count() < 1.0) return;
+  if (!last && std::chrono::duration<double>(now - last_progress_).count() < progress_.interval_s) return;
   last_progress_ = now;
-  uint64_t parsed = 0, sent = 0, bytes = 0;
+  if (progress_shown_ && last) {
+    std::printf("\r\033[K");  // the rewritten line goes: the node's next lines say what came of it
+    progress_shown_ = false;
+  }
+  if (last && !progress_.details) {
+    std::fflush(stdout);
+    return;
+  }
+  uint64_t parsed = 0, sent = 0, bytes = 0, entries = 0;
   for (const WorkerState& ws : workers_) {
     parsed += ws.parsed.load(std::memory_order_relaxed);
     sent += ws.sent.load(std::memory_order_relaxed);
+    entries += ws.entries_now.load(std::memory_order_relaxed);
     bytes += last ? ws.bytes_read : ws.bytes_now.load(std::memory_order_relaxed);
   }
   const double secs = std::max(1e-9, std::chrono::duration<double>(now - edges_started_).count());
   const uint64_t received = edges_in_.load(std::memory_order_relaxed);
-  std::printf("load: %s%lu edges read, %lu sent, %lu received", last ? "done: " : "",
-              static_cast<unsigned long>(parsed), static_cast<unsigned long>(sent),
-              static_cast<unsigned long>(received));
-  if (input_.kind == GraphInput::Kind::kFile || input_.kind == GraphInput::Kind::kGraphalytics) std::printf(", %.1f MB read at %.1f MB/s", bytes / 1e6, bytes / 1e6 / secs);
-  std::printf(", %.1f M edges/s sent\n", sent / 1e6 / secs);
+  const bool file = input_.kind == GraphInput::Kind::kFile || input_.kind == GraphInput::Kind::kGraphalytics;
+  std::string line;
+  if (last) {
+    line = text_printf("load: done: %lu edges read, %lu sent, %lu received", static_cast<unsigned long>(parsed),
+                       static_cast<unsigned long>(sent), static_cast<unsigned long>(received));
+  } else {
+    const ProgressPlan plan = progress_plan();
+    const uint64_t done = plan.bytes ? bytes : entries;
+    const double f = plan.total ? std::min(1.0, static_cast<double>(done) / static_cast<double>(plan.total)) : 0.0;
+    const std::string eta = f > 0 ? text_printf("ETA %.0f s", secs * (1 - f) / f) : std::string("ETA unknown");
+    line = plan.bytes ? text_printf("loading: %.0f%% of this node's %.1f MB, %s", 100 * f, plan.total / 1e6, eta.c_str())
+                      : text_printf("loading: %.0f%% of this node's %lu edges, %s", 100 * f,
+                                    static_cast<unsigned long>(plan.total), eta.c_str());
+    if (progress_.details)
+      line += text_printf("; %lu edges read, %lu sent, %lu received", static_cast<unsigned long>(parsed),
+                          static_cast<unsigned long>(sent), static_cast<unsigned long>(received));
+  }
+  if (progress_.details) {
+    if (file) line += text_printf(", %.1f MB read at %.1f MB/s", bytes / 1e6, bytes / 1e6 / secs);
+    line += text_printf(", %.1f M edges/s sent", sent / 1e6 / secs);
+  }
+  if (progress_.in_place && !last) {
+    std::printf("\r%s\033[K", line.c_str());
+    progress_shown_ = true;
+  } else {
+    std::printf("%s\n", line.c_str());
+  }
   std::fflush(stdout);
 }
 

@@ -73,6 +73,16 @@ struct HeldShape {
   std::string what;          // "g.el: 4294967295 vertices and 1 edges"
 };
 
+// How loading shows its progress while the edges move: "loading: 45% of
+// this node's 13.7 MB, ETA 3 s" (of its byte range of a file; of its edges
+// when they are generated or in memory).
+struct LoadProgress {
+  bool lines = false;       // print progress lines at all
+  bool details = false;     // --verbose: edges read, sent, received and a rate on each line, and a last line
+  bool in_place = false;    // stdout is a terminal: one line rewritten, erased at the end
+  double interval_s = 1.0;  // at most one line this often
+};
+
 struct LoadOptions {
   bool symmetrize = false;       // --undirected, or the program's rule (or an undirected Graphalytics graph)
   bool drop_self_loops = false;
@@ -82,7 +92,7 @@ struct LoadOptions {
   unsigned domains = 1;          // k
   bool metis = true;             // refine the even domain split with METIS
   bool degree_order = false;     // slots within a domain by out-degree, highest first (--vertex-order degree)
-  bool progress = false;         // a line a second while the edges move
+  LoadProgress progress;
   bool crash_in_shuffle = false; // test hook (--crash-node R:load): SIGKILL mid-shuffle
   std::optional<int64_t> source;  // mapped ids (Graphalytics, --ids sparse): the original id of the program's source
   // Called once the edges have arrived and V and |E| are known, before the

@@ -130,7 +130,7 @@ class GraphLoader final : public ProgramDriver {
     uint64_t bytes_read = 0;
     double read_seconds = 0, parse_seconds = 0;
     const InputBytes* reading = nullptr;
-    std::atomic<uint64_t> parsed{0}, sent{0}, bytes_now{0};
+    std::atomic<uint64_t> parsed{0}, sent{0}, bytes_now{0}, entries_now{0};
   };
 
   template <class Emit>
@@ -163,6 +163,13 @@ class GraphLoader final : public ProgramDriver {
   void renumber_by_slot_tables(LocalGraph& g);
   void send_slot_table(const Stall& stall);
   void print_progress(bool last);
+  // What the progress line counts: this node's bytes of the input file, or
+  // its edges (generated, in memory).
+  struct ProgressPlan {
+    uint64_t total = 0;
+    bool bytes = true;
+  };
+  ProgressPlan progress_plan() const;
   reader::SliceSpec worker_slice(unsigned w) const { return worker_slice(w, header_); }
   reader::SliceSpec worker_slice(unsigned w, const reader::InputHeader& h) const;
   std::string describe_part(unsigned r) const;
@@ -173,7 +180,8 @@ class GraphLoader final : public ProgramDriver {
   const GraphInput input_;
   const LoadOptions rules_;
   const unsigned rank_, nodes_;
-  const bool progress_;
+  const LoadProgress progress_;
+  bool progress_shown_ = false;  // a line was rewritten in place: erase it at the end
   const bool sparse_;  // --ids sparse on an edge list or binary file
   std::vector<WorkerState> workers_;
   std::vector<Step> steps_;

@@ -179,7 +179,8 @@ void write_node_json(const std::string& path, const ordered_json& config, const 
   write_json_file(path, j);
 }
 
-void write_summary_json(const std::string& path, const ordered_json& config, const RunReport& r) {
+void write_summary_json(const std::string& path, const ordered_json& config, const RunReport& r,
+                        const ordered_json& summary) {
   double total = 0;
   for (const StepStats& s : r.steps) total += s.seconds;
   ordered_json j;
@@ -199,6 +200,7 @@ void write_summary_json(const std::string& path, const ordered_json& config, con
                   {"vertices", r.load.num_vertices},
                   {"edges", r.load.input_edges},
                   {"evps", r.compute_seconds > 0 ? ve / r.compute_seconds : 0.0}};
+  if (!summary.is_null()) j["summary"] = summary;
   if (!r.partition_json.is_null()) j["partition_rank0"] = r.partition_json;
   ordered_json steps = ordered_json::array();
   for (const StepStats& s : r.steps)
@@ -209,13 +211,15 @@ void write_summary_json(const std::string& path, const ordered_json& config, con
                      {"bytes", s.cluster_bytes},
                      {"seconds", s.seconds}});
   j["supersteps"] = std::move(steps);
-  ordered_json top = ordered_json::array();
-  for (const wire::TopEntry& t : r.cluster_top) {
-    const int64_t vertex = t.vertex;  // copies: TopEntry is packed
-    const double key = t.value;
-    top.push_back({{"vertex", vertex}, {"key", key}});
+  if (r.ranks_top) {  // a min-label program's "top" would be its smallest labels: noise
+    ordered_json top = ordered_json::array();
+    for (const wire::TopEntry& t : r.cluster_top) {
+      const int64_t vertex = t.vertex;  // copies: TopEntry is packed
+      const double key = t.value;
+      top.push_back({{"vertex", vertex}, {"key", key}});
+    }
+    j["top"] = std::move(top);
   }
-  j["top"] = std::move(top);
   write_json_file(path, j);
 }
 

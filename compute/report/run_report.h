@@ -70,6 +70,13 @@ struct LoadFigures {
   double seconds = 0;             // the whole loading phase
 };
 
+// What a node's FIN tells the others about its run (wire::FinFigures).
+struct NodeFigures {
+  uint64_t peak_rss_bytes = 0;
+  uint64_t frames_sent = 0;
+  uint64_t retransmissions = 0;
+};
+
 struct RunReport {
   unsigned rank = 0;
   unsigned nodes = 1;
@@ -82,6 +89,11 @@ struct RunReport {
   double makespan_seconds = 0.0;  // from the runtime's start (discovery) to the end of the job (FIN)
   std::vector<StepStats> steps;
   std::vector<wire::TopEntry> cluster_top;
+  bool ranks_top = false;           // the program ranks vertices: summary.json lists cluster_top
+  // Every node's FIN, by rank (this node's own included): its run figures
+  // and its program's summary statistics as bytes (compute/engine/summary_stats.h).
+  std::vector<NodeFigures> cluster_nodes;
+  std::vector<std::vector<uint8_t>> cluster_stats;
   RxCounters rx;                    // summed over the receive queues
   TxCounters tx;
   std::vector<RxCounters> rx_queues;  // per receive queue (one accumulator role each)
@@ -94,14 +106,17 @@ struct RunReport {
 
 // DIR/node<R>.json: the build's version and commit (compute/report/build_info.h),
 // this node's configuration echo and per-superstep counts.
-// DIR/summary.json (rank 0): the version and commit, the cluster's per-superstep figures and the
+// DIR/summary.json (rank 0): the version and commit, the cluster's per-superstep figures, the
 // Graphalytics metrics (load time, makespan, processing time, EVPS = (V + E)
-// / processing time, E as the input lists the edges).
+// / processing time, E as the input lists the edges), the end-of-run summary
+// (`summary`, compute/report/run_summary.h; omitted when null) and, for a program
+// that ranks vertices, the top ones.
 // `config` is the configuration echo (config/config_json.h), a JSON object.
 // Members are written in a fixed order (ordered_json), integers as integers,
 // doubles in their shortest round-trip form.
 void write_node_json(const std::string& path, const nlohmann::ordered_json& config, const RunReport& r);
-void write_summary_json(const std::string& path, const nlohmann::ordered_json& config, const RunReport& r);
+void write_summary_json(const std::string& path, const nlohmann::ordered_json& config, const RunReport& r,
+                        const nlohmann::ordered_json& summary = nullptr);
 // The configuration is a JSON object, not its text: a std::string would
 // silently become a JSON string.
 void write_node_json(const std::string& path, const std::string& config, const RunReport& r) = delete;

@@ -1,0 +1,17 @@
+#include "compute/report/text.h"
+
+#include <cstdarg>
+#include <cstdio>
+
+namespace wg {
+
+std::string text_printf(const char* fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return buf;
+}
+
+}  // namespace wg
