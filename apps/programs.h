@@ -1,7 +1,8 @@
 // Every program wiregraph runs: the one list that option parsing, --help,
-// dispatch and the tests iterate (apps/registry.h). Adding a program: write
-// apps/NAME.h (its kTraits say everything the rest needs), add it here, add
-// its oracle to tests/reference.cc.
+// dispatch, --verify and the tests iterate (apps/registry.h). Adding a
+// program: write apps/NAME.h (its kTraits and its oracle, reference(), say
+// everything the rest needs), include it here and add it to AllPrograms.
+// Nothing else names a program (docs/PROGRAMS.md).
 #pragma once
 
 #include "apps/bfs.h"

@@ -44,6 +44,8 @@ struct Config {
   bool graphalytics_output = false;       // --output-format graphalytics
   bool sparse_ids = false;                // --ids sparse: an edge list's ids mapped while loading (compute/load/graph_loader_ids.cc)
   std::string out_dir;                    // empty: no result files
+  bool verify = false;                    // --verify: check the results (apps/node/verify.h)
+  uint64_t verify_limit = 0;              // --verify-limit (testing): bytes --verify may use; 0: what the node may
   uint32_t job_token = 0;                 // frames of other jobs are dropped
   // Authenticated frames (dataplane/frame_mac.h): the job's secret from
   // --key-file or WIREGRAPH_KEY. Required with P > 1 unless --no-auth.

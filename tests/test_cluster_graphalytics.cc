@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/registry.h"
 #include "tests/cluster_harness.h"
 #include "tests/reference.h"
 
@@ -145,7 +146,8 @@ std::string write_reference(const TempDir& dir, const GaGraph& g, const std::str
   const auto source = static_cast<VertexId>(at - g.vertices.begin());
   const std::string path = dir.file(g.name + "-" + program + ".ref");
   std::FILE* f = std::fopen(path.c_str(), "w");
-  if (program == "sssp") {
+  const ValueKind kind = program_entry(program).traits.value_kind;
+  if (kind == ValueKind::kDistance) {  // real weights: the test's own Dijkstra
     const std::vector<double> dist = real_distances(g, source);
     for (size_t v = 0; v < g.vertices.size(); ++v) {
       if (std::isinf(dist[v]))
@@ -161,7 +163,7 @@ std::string write_reference(const TempDir& dir, const GaGraph& g, const std::str
     std::fprintf(f, "%" PRId64 " ", g.vertices[v]);
     if (want.kind == ref::Expected::Kind::kReal)
       std::fprintf(f, "%.15e\n", want.reals[v]);
-    else if (program == "bfs")
+    else if (kind == ValueKind::kHops)
       std::fprintf(f, "%" PRId64 "\n", want.integers[v] == ref::kInfinity ? INT64_MAX : static_cast<int64_t>(want.integers[v]));
     else  // labels: dense ids, written as the original ids they stand for
       std::fprintf(f, "%" PRId64 "\n", g.vertices[want.integers[v]]);
@@ -197,24 +199,24 @@ void run_and_validate(const TempDir& dir, const GaGraph& g, const std::string& p
   EXPECT_NE(verdict.find("VALID:"), std::string::npos) << verdict;
 }
 
-struct AlgorithmCase {
-  const char* app;        // wiregraph's name
-  const char* algorithm;  // Graphalytics' name
-};
-const AlgorithmCase kAlgorithms[] = {
-    {"bfs", "bfs"}, {"pagerank", "pr"}, {"cc", "wcc"}, {"cd", "cdlp"}, {"sssp", "sssp"}, {"lcc", "lcc"}};
 constexpr unsigned kCdlpIterations = 3, kPrIterations = 7;
+// The iterations write_graph gives an algorithm (keyed by Graphalytics' names, as the properties are).
+unsigned iterations_of(const ProgramTraits& t) {
+  return t.graphalytics.algorithm == "cdlp" ? kCdlpIterations : kPrIterations;
+}
 
-// Every algorithm on both graphs at P = 1, 2 and 3 over memif.
+// Every program with a Graphalytics algorithm (apps/programs.h) on both
+// graphs at P = 1, 2 and 3 over memif.
 TEST(Graphalytics, EveryAlgorithmBothGraphsAtOneTwoThreeNodes) {
   TempDir dir;
   for (const GaGraph& g : {directed_graph(), undirected_graph()}) {
     const std::string properties = write_graph(dir, g, kCdlpIterations, kPrIterations);
-    for (const AlgorithmCase& a : kAlgorithms)
-      for (int nodes : {1, 2, 3}) {
-        const unsigned iterations = std::string(a.app) == "cd" ? kCdlpIterations : kPrIterations;
-        run_and_validate(dir, g, properties, a.app, a.algorithm, nodes, "memif", iterations);
-      }
+    for (const ProgramEntry& p : program_entries()) {
+      if (p.traits.graphalytics.algorithm.empty()) continue;
+      for (int nodes : {1, 2, 3})
+        run_and_validate(dir, g, properties, std::string(p.traits.name), std::string(p.traits.graphalytics.algorithm),
+                         nodes, "memif", iterations_of(p.traits));
+    }
   }
 }
 
@@ -223,6 +225,8 @@ TEST(Graphalytics, TapTwoNodes) {
   TempDir dir;
   const GaGraph g = directed_graph();
   const std::string properties = write_graph(dir, g, kCdlpIterations, kPrIterations);
+  // Named on purpose: the iterating programs (PageRank's 12-byte double
+  // records, CDLP's slots), SSSP's 12-byte real distances and LCC's driver.
   run_and_validate(dir, g, properties, "pagerank", "pr", 2, "tap", kPrIterations);
   run_and_validate(dir, g, properties, "cd", "cdlp", 2, "tap", kCdlpIterations);
   run_and_validate(dir, g, properties, "sssp", "sssp", 2, "tap", 0);

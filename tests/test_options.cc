@@ -929,7 +929,7 @@ constexpr const char* kEveryOption[] = {
     "rto-max-us", "ast-us", "ack-delay-us", "keepalive-ms", "checksum", "fault-rx", "fault-tx", "fault-seed",
     "fault-delay-us", "crash-node", "roles", "scatter", "segment-kib", "local-rounds", "domains", "domain-split",
     "vertex-order", "line-rate", "rx-queues", "range-kib", "mtu", "damping", "precision", "output-format",
-    "key-file", "no-auth", "ids", "help", "help-all", "version"};
+    "key-file", "no-auth", "ids", "help", "help-all", "version", "verify", "verify-limit"};
 
 TEST(OptionTable, HoldsEveryOptionOnce) {
   std::set<std::string> names;

@@ -1,14 +1,17 @@
 // A program's run on an assembled node (apps/node/node.h): one runtime, two
 // phases. The loader gives the node its share of the graph
 // (compute/load/graph_loader.h), then the program's engine runs on it; run_program
-// reports and writes the outputs. The only code instantiated per program
-// outside compute/engine/engine.h and compute/engine/worker.h.
+// verifies (--verify, apps/node/verify.h), reports and writes the outputs. The
+// only code instantiated per program outside compute/engine/engine.h and
+// compute/engine/worker.h.
 #pragma once
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <chrono>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -31,6 +34,8 @@
 #include "apps/node/node.h"
 #include "apps/node/graphalytics_output.h"
 #include "apps/node/outputs.h"
+#include "apps/node/verify.h"
+#include "apps/node/verify_verdict.h"
 
 namespace wg {
 
@@ -54,6 +59,7 @@ struct RunResult {
   // input's ids (a Graphalytics graph, --ids sparse; compute/load/id_lookup.h);
   // else empty.
   std::vector<int64_t> label_ids;
+  VertexId source = 0;  // the dense id of --source the program ran from
   RunReport report;
 };
 
@@ -211,6 +217,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.load = load;
     out.report.partition_json = partition_report_json(load.partition);
     out.report.peak_rss_bytes = peak_rss_bytes();
+    out.source = source;
     out.values = engine->values();
     runtime.reset();
     engine.reset();
@@ -226,12 +233,33 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
   }
 }
 
-// The node binary's run: compute, print the totals, write --out. Returns
-// the exit code (errors are printed and sent to the peers).
+// What the result files hold and how they compare with an oracle's:
+// nodeR.json's and summary.json's `results` (scripts/wiregraph-validate).
+// Reals are written with 9 significant digits in plain output (print_value's
+// %.9g): no two files compare closer than kPrintedTolerance.
+inline constexpr double kPrintedTolerance = 1e-7;
 template <VertexProgram Prog>
-int run_program(Node& node) {
+nlohmann::ordered_json results_json(const Config& cfg) {
+  constexpr ProgramTraits t = Prog::kTraits;
+  return {{"program", t.name},
+          {"format", cfg.graphalytics_output ? "graphalytics" : "plain"},
+          {"comparison", comparison_name(t.comparison)},
+          {"tolerance", t.comparison == Comparison::kReal ? std::max(t.tolerance, kPrintedTolerance) : 0.0}};
+}
+
+// Called on a run's results before they are verified and written: the
+// tests hand --verify a wrong result this way.
+template <VertexProgram Prog>
+using ResultHook = std::function<void(RunResult<Prog>&)>;
+
+// The node binary's run: compute, verify, print the totals, write --out.
+// Returns the exit code (errors are printed and sent to the peers; a failed
+// --verify is 1) and the verdict.
+template <VertexProgram Prog>
+RunOutcome run_program(Node& node, const ResultHook<Prog>& before_verify = {}) {
   const Config& cfg = node.config();
   RunResult<Prog> r;
+  RunOutcome outcome;
   try {
     r = compute_on_node<Prog>(node, node.input(),
                               [&cfg](VertexId n, VertexId source) {
@@ -242,22 +270,32 @@ int run_program(Node& node) {
                               true);
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "wiregraph: error: node %u: %s\n", cfg.rank, e.what());
-    return 2;
+    return {2, {}};
   } catch (const std::exception& e) {
     std::fprintf(stderr, "wiregraph: error: node %u: %s\n", cfg.rank, e.what());
-    return 1;
+    return {1, {}};
   }
+  if (before_verify) before_verify(r);
+  if (cfg.verify) {
+    try {
+      outcome.verify = verify_run<Prog>({cfg, node.input(), r.graph, r.values, r.source, r.report.load,
+                                         node.memory_limit()});
+    } catch (const std::exception& e) {  // the input changed or vanished since it was loaded
+      outcome.verify.outcome = VerifyVerdict::Outcome::kInvalid;
+      outcome.verify.first = std::string("cannot read the input again: ") + e.what();
+    }
+    std::printf("node %u: %s\n", cfg.rank, outcome.verify.line().c_str());
+    r.report.verify = outcome.verify.json();
+    if (outcome.verify.failed()) outcome.exit_code = 1;
+  }
+  r.report.results = results_json<Prog>(cfg);
   print_run_totals(r.report);
   print_fault_counts(r.report);
   if (cfg.rank == 0 && Prog::kTraits.ranks_top) print_top(r.report);
   if (!cfg.out_dir.empty()) {
     write_outputs(cfg, r.report, [&](std::FILE* f) {
-      const std::vector<int64_t>& original = r.graph.original_id;
       for (uint32_t i = 0; i < r.graph.num_local; ++i) {
-        if (original.empty())
-          std::fprintf(f, "%u ", r.graph.global_id(i));
-        else
-          std::fprintf(f, "%" PRId64 " ", original[i]);
+        std::fprintf(f, "%" PRId64 " ", r.graph.input_id(i));
         if (cfg.graphalytics_output)
           write_graphalytics_value<Prog>(f, r.values[i], [&](uint32_t label) {
             return r.label_ids.empty() ? int64_t{label} : r.label_ids[i];
@@ -270,7 +308,7 @@ int run_program(Node& node) {
       }
     });
   }
-  return 0;
+  return outcome;
 }
 
 }  // namespace wg
