@@ -7,6 +7,7 @@
 
 #include "apps/bfs.h"
 #include "apps/cc.h"
+#include "apps/indegree.h"
 #include "apps/kcore.h"
 #include "apps/label_propagation.h"
 #include "apps/lcc.h"
@@ -19,7 +20,7 @@ namespace wg {
 template <VertexProgram... Programs>
 struct ProgramList {};
 
-using AllPrograms = ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc>;
+using AllPrograms = ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc, InDegree>;
 
 // What --precision double runs instead (the default for Graphalytics graphs,
 // whose rules forbid single precision): the program itself unless named here.

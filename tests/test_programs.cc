@@ -3,7 +3,7 @@
 // compare, names are unique, and what reads the traits (--help's program
 // list) names every program. Then the oracles that tests/test_reference.cc
 // and tests/test_label_propagation.cc do not cover, against values computed
-// by hand: SSSP with real weights.
+// by hand: in-degree, SSSP with real weights.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -73,6 +73,13 @@ TEST(Registry, ProgramsThatReadASourceStateAnInvariantAlongEdges) {
 }
 
 // ---- oracles by hand --------------------------------------------------------------
+
+// In-edges: 0 <- 2; 1 <- 0 twice; 2 <- 1; 3 <- 2 and 3 itself; 4 none.
+TEST(InDegreeOracle, CountsEveryEdgeIntoAVertex) {
+  const EdgeList g = make_graph(5, {{2, 0, 1}, {0, 1, 1}, {0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 3, 1}});
+  EXPECT_EQ(InDegree::reference(g, {}).integers, (std::vector<uint64_t>{1, 2, 1, 2, 0}));
+  EXPECT_THROW(InDegree::reference(make_graph(2, {{0, 2, 1}}), {}), std::invalid_argument);
+}
 
 // Real weights: 0 -> 1 (0.5) -> 2 (0.25) beats 0 -> 2 (1); 2 -> 3 (0); 4 unreached.
 TEST(RealSsspOracle, SumsTheRealWeights) {
