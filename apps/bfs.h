@@ -8,9 +8,12 @@
 // skips destinations known to be reached) while it holds many edges.
 #pragma once
 
+#include <queue>
 #include <span>
+#include <vector>
 
 #include "apps/min_label.h"
+#include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
 
 namespace wg {
@@ -25,6 +28,8 @@ class Bfs : public MinLabelBase {
       .graph = {},
       .output = "hop count, or inf when unreachable",
       .value_kind = ValueKind::kHops,
+      .comparison = Comparison::kDistance,
+      .invariant = "depth(v) <= depth(u) + 1",
   };
   static Bfs make(const ProgramParams& p, VertexId) { return Bfs(static_cast<VertexId>(p.source)); }
   explicit Bfs(VertexId source) : source_(source) {}
@@ -44,11 +49,45 @@ class Bfs : public MinLabelBase {
   static ProgramOutcome describe(std::span<const Summary> nodes, const SummaryContext& c) {
     return describe_reach(total_reach(nodes), c, "depth", true);
   }
+  static OracleValues reference(const EdgeList& input, const ProgramParams& p);
+  // --verify's check along an edge u->v where the whole graph does not fit.
+  static bool holds_along(Value u, Value v, Weight) { return u == kInfinity || uint64_t{v} <= uint64_t{u} + 1; }
 
  private:
   VertexId source_;
 };
 
 static_assert(VertexProgram<Bfs>);
+
+// ---- the oracle ----------------------------------------------------------------
+
+namespace oracle {
+
+// Hop count along directed edges, weights ignored; kUnreachable where the
+// source reaches no path. Throws std::invalid_argument when source >= V.
+inline std::vector<uint64_t> bfs(const EdgeList& g, VertexId source) {
+  check_source(g, source);
+  const Adjacency<Weight> adj = out_arcs<Weight>(g);
+  std::vector<uint64_t> hops(g.num_vertices, kUnreachable);
+  std::queue<VertexId> frontier;
+  hops[source] = 0;
+  frontier.push(source);
+  while (!frontier.empty()) {
+    const VertexId u = frontier.front();
+    frontier.pop();
+    for (const Arc<Weight>& a : adj[u]) {
+      if (hops[a.dst] != kUnreachable) continue;
+      hops[a.dst] = hops[u] + 1;
+      frontier.push(a.dst);
+    }
+  }
+  return hops;
+}
+
+}  // namespace oracle
+
+inline OracleValues Bfs::reference(const EdgeList& input, const ProgramParams& p) {
+  return {.integers = oracle::bfs(input, static_cast<VertexId>(p.source)), .reals = {}};
+}
 
 }  // namespace wg

@@ -25,9 +25,12 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <numeric>
 #include <span>
+#include <vector>
 
 #include "apps/min_label.h"
+#include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
 #include "compute/report/text.h"
 
@@ -43,6 +46,8 @@ class ConnectedComponents : public MinLabelBase {
       .graph = {.symmetrize = true},
       .output = "smallest vertex id of the vertex's weakly connected component",
       .value_kind = ValueKind::kLabel,
+      .comparison = Comparison::kExact,
+      .invariant = "label(v) = label(u)",
   };
   enum Phase : uint32_t { kFindHub = 0, kSeed = 1, kSpread = 2, kSettle = 3, kPropagate = 4 };
   static constexpr Value kReached = kInfinity - 1;  // phase 2's mark (and message): in the hub's component
@@ -140,11 +145,61 @@ class ConnectedComponents : public MinLabelBase {
     }
   }
 
+  static OracleValues reference(const EdgeList& input, const ProgramParams& p);
+  // --verify's check along an edge u->v where the whole graph does not fit
+  // (the loaded graph is symmetric: both ends are in one component).
+  static bool holds_along(Value u, Value v, Weight) { return u == v; }
+
  private:
   VertexId hub_ = kInfinity;
   VertexId giant_label_ = kInfinity;
 };
 
 static_assert(VertexProgram<ConnectedComponents>);
+
+// ---- the oracle ----------------------------------------------------------------
+
+namespace oracle {
+
+// Union-find whose root is always the smallest id of its set, so find(v) is
+// directly the component label the program must produce.
+class MinRootUnionFind {
+ public:
+  explicit MinRootUnionFind(VertexId n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), VertexId{0}); }
+
+  VertexId find(VertexId v) {
+    while (parent_[v] != v) {
+      parent_[v] = parent_[parent_[v]];  // path halving
+      v = parent_[v];
+    }
+    return v;
+  }
+  void unite(VertexId a, VertexId b) {
+    const VertexId ra = find(a);
+    const VertexId rb = find(b);
+    if (ra < rb) parent_[rb] = ra;
+    if (rb < ra) parent_[ra] = rb;
+  }
+
+ private:
+  std::vector<VertexId> parent_;
+};
+
+// Weakly connected components (direction ignored): every vertex gets the
+// smallest vertex id of its component; an isolated vertex is its own label.
+inline std::vector<VertexId> cc(const EdgeList& g) {
+  check_edges(g);
+  MinRootUnionFind sets(g.num_vertices);
+  for (const Edge& e : g.edges) sets.unite(e.src, e.dst);
+  std::vector<VertexId> label(g.num_vertices);
+  for (VertexId v = 0; v < g.num_vertices; ++v) label[v] = sets.find(v);
+  return label;
+}
+
+}  // namespace oracle
+
+inline OracleValues ConnectedComponents::reference(const EdgeList& input, const ProgramParams&) {
+  return {.integers = oracle::widened(oracle::cc(input)), .reals = {}};
+}
 
 }  // namespace wg

@@ -18,9 +18,13 @@
 #include <cinttypes>
 #include <cstdio>
 #include <functional>
+#include <set>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "compute/engine/accumulator.h"
+#include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
 #include "compute/report/text.h"
 #include "compute/engine/vertex_program.h"
@@ -34,6 +38,7 @@ class KCore : public ProgramBase {
       .summary = "k-core decomposition of the undirected simple graph by the h-index iteration",
       .graph = {.symmetrize = true, .drop_self_loops = true, .drop_duplicates = true},
       .output = "core number (0 for an isolated vertex)",
+      .comparison = Comparison::kExact,
   };
   struct Value {
     uint32_t core;  // the current estimate
@@ -70,6 +75,9 @@ class KCore : public ProgramBase {
 
   static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%u", y.core); }
   static double sort_key(const Value& y) { return y.core; }
+  // The result a value stands for (--verify compares it with the oracle's).
+  static uint32_t result(const Value& y) { return y.core; }
+  static OracleValues reference(const EdgeList& input, const ProgramParams& p);
 
   // The end-of-run summary (compute/engine/summary_stats.h): the largest core and its vertices.
   struct Summary {
@@ -114,5 +122,50 @@ class KCore : public ProgramBase {
 };
 
 static_assert(VertexProgram<KCore>);
+
+// ---- the oracle ----------------------------------------------------------------
+
+namespace oracle {
+
+// Core numbers of the undirected simple graph (directions ignored,
+// self-loops and duplicate edges dropped) by peeling (Batagelj-Zaversnik):
+// repeatedly remove a vertex of least remaining degree; a vertex's core number
+// is the largest least-degree seen up to its removal. 0 for an isolated vertex.
+inline std::vector<uint64_t> kcore(const EdgeList& g) {
+  check_edges(g);
+  std::vector<std::set<VertexId>> adj(g.num_vertices);
+  for (const Edge& e : g.edges) {
+    if (e.src == e.dst) continue;
+    adj[e.src].insert(e.dst);
+    adj[e.dst].insert(e.src);
+  }
+  std::vector<uint64_t> degree(g.num_vertices), core(g.num_vertices, 0);
+  std::set<std::pair<uint64_t, VertexId>> queue;  // (remaining degree, vertex)
+  for (VertexId v = 0; v < g.num_vertices; ++v) {
+    degree[v] = adj[v].size();
+    queue.insert({degree[v], v});
+  }
+  std::vector<bool> removed(g.num_vertices, false);
+  uint64_t k = 0;
+  while (!queue.empty()) {
+    const auto [d, v] = *queue.begin();
+    queue.erase(queue.begin());
+    k = std::max(k, d);
+    core[v] = k;
+    removed[v] = true;
+    for (VertexId u : adj[v]) {
+      if (removed[u]) continue;
+      queue.erase({degree[u], u});
+      queue.insert({--degree[u], u});
+    }
+  }
+  return core;
+}
+
+}  // namespace oracle
+
+inline OracleValues KCore::reference(const EdgeList& input, const ProgramParams&) {
+  return {.integers = oracle::kcore(input), .reals = {}};
+}
 
 }  // namespace wg

@@ -15,9 +15,13 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <map>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "compute/engine/accumulator.h"
+#include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
 #include "compute/report/text.h"
 #include "compute/engine/vertex_program.h"
@@ -35,6 +39,7 @@ class LabelPropagation : public ProgramBase {
       .graph = {.symmetrize = true, .drop_self_loops = true},
       .output = "community label after K rounds (most frequent neighbour label, smallest on ties)",
       .value_kind = ValueKind::kLabel,
+      .comparison = Comparison::kExact,
   };
   using Value = uint32_t;
   using Message = uint32_t;
@@ -104,10 +109,55 @@ class LabelPropagation : public ProgramBase {
     return best;
   }
 
+  static OracleValues reference(const EdgeList& input, const ProgramParams& p);
+
  private:
   uint32_t iterations_;
 };
 
 static_assert(VertexProgram<LabelPropagation>);
+
+// ---- the oracle ----------------------------------------------------------------
+
+namespace oracle {
+
+// Synchronous label propagation for `iterations` rounds on the undirected
+// graph: every edge u-v (u != v) lets v see u's label and u see v's (a pair
+// joined by k edges counts k times); a vertex takes the most frequent label
+// it sees, the smallest on ties, and keeps its label when it sees none.
+// Labels start as the vertex ids.
+inline std::vector<VertexId> label_propagation(const EdgeList& g, unsigned iterations) {
+  check_edges(g);
+  std::vector<std::vector<VertexId>> neighbours(g.num_vertices);
+  for (const Edge& e : g.edges) {
+    if (e.src == e.dst) continue;
+    neighbours[e.dst].push_back(e.src);
+    neighbours[e.src].push_back(e.dst);
+  }
+  std::vector<VertexId> label(g.num_vertices);
+  for (VertexId v = 0; v < g.num_vertices; ++v) label[v] = v;
+  for (unsigned it = 0; it < iterations; ++it) {
+    std::vector<VertexId> next = label;
+    for (VertexId v = 0; v < g.num_vertices; ++v) {
+      if (neighbours[v].empty()) continue;
+      std::map<VertexId, uint64_t> count;  // ordered: the first maximum is the smallest label
+      for (VertexId u : neighbours[v]) ++count[label[u]];
+      uint64_t best = 0;
+      for (const auto& [l, n] : count)
+        if (n > best) {
+          best = n;
+          next[v] = l;
+        }
+    }
+    label = std::move(next);
+  }
+  return label;
+}
+
+}  // namespace oracle
+
+inline OracleValues LabelPropagation::reference(const EdgeList& input, const ProgramParams& p) {
+  return {.integers = oracle::widened(oracle::label_propagation(input, p.iterations)), .reals = {}};
+}
 
 }  // namespace wg

@@ -11,9 +11,12 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <set>
 #include <span>
+#include <vector>
 
 #include "compute/engine/lcc_driver.h"
+#include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
 #include "compute/report/text.h"
 #include "compute/engine/vertex_program.h"
@@ -29,6 +32,8 @@ class Lcc : public ProgramBase {
       .graph = {.drop_self_loops = true, .drop_duplicates = true},
       .output = "local clustering coefficient, 0 with fewer than 2 neighbours",
       .value_kind = ValueKind::kReal,
+      .comparison = Comparison::kReal,
+      .tolerance = 1e-9,  // a ratio of counts in double, as the oracle's
   };
   using Driver = LccDriver;  // apps/node/run_program.h runs this instead of Engine<Lcc>
   using Value = double;
@@ -71,8 +76,44 @@ class Lcc : public ProgramBase {
                                          c.edges_used));
     return out;
   }
+  static OracleValues reference(const EdgeList& input, const ProgramParams& p);
 };
 
 static_assert(VertexProgram<Lcc>);
+
+// ---- the oracle ----------------------------------------------------------------
+
+namespace oracle {
+
+// Local clustering coefficient, Graphalytics' definition: N(v) = in- and
+// out-neighbours of v, each once (self-loops and repeated edges ignored);
+// LCC(v) = sum over u in N(v) of |N(v) ∩ N_out(u)| / (|N(v)| (|N(v)| - 1)),
+// 0 when |N(v)| < 2. Empty for V = 0.
+inline std::vector<double> lcc(const EdgeList& g) {
+  check_edges(g);
+  std::vector<std::set<VertexId>> out(g.num_vertices), both(g.num_vertices);
+  for (const Edge& e : g.edges) {
+    if (e.src == e.dst) continue;
+    out[e.src].insert(e.dst);
+    both[e.src].insert(e.dst);
+    both[e.dst].insert(e.src);
+  }
+  std::vector<double> coefficient(g.num_vertices, 0.0);
+  for (VertexId v = 0; v < g.num_vertices; ++v) {
+    const double d = static_cast<double>(both[v].size());
+    if (d < 2) continue;
+    uint64_t links = 0;  // directed edges u -> w between neighbours of v
+    for (VertexId u : both[v])
+      for (VertexId w : out[u]) links += both[v].count(w);
+    coefficient[v] = static_cast<double>(links) / (d * (d - 1));
+  }
+  return coefficient;
+}
+
+}  // namespace oracle
+
+inline OracleValues Lcc::reference(const EdgeList& input, const ProgramParams&) {
+  return {.integers = {}, .reals = oracle::lcc(input)};
+}
 
 }  // namespace wg

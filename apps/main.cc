@@ -186,7 +186,9 @@ int main(int argc, char** argv) {
       std::printf("memory: --in-memory added to the EAL options: hugepages without files, none left behind "
                   "(any EAL memory option, e.g. --huge-unlink=never, chooses otherwise)\n");
     std::fflush(stdout);
-    rc = program.run(node);
+    // The verdict of --verify is in the outcome too (apps/node/verify_verdict.h);
+    // run_program has printed it.
+    rc = program.run(node).exit_code;
   } catch (const wg::ConfigError& e) {
     std::fprintf(stderr, "wiregraph: error: %s\n", e.what());
     rc = 2;

@@ -6,10 +6,13 @@
 // Graphalytics specification, "PageRank"); ranks are kept in double either way.
 #pragma once
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <span>
+#include <vector>
 
+#include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/report/text.h"
@@ -31,6 +34,8 @@ class BasicPageRank : public ProgramBase {
       .output = "rank (9 significant digits)",
       .ranks_top = true,
       .value_kind = ValueKind::kReal,
+      .comparison = Comparison::kReal,
+      .tolerance = 1e-4,  // float messages
   };
   using Value = double;
   using Message = M;
@@ -94,6 +99,7 @@ class BasicPageRank : public ProgramBase {
     out.figures = {{"rank_sum", sum}, {"top", top_json}};
     return out;
   }
+  static OracleValues reference(const EdgeList& input, const ProgramParams& p);
 
  private:
   double inv_v_;
@@ -103,5 +109,41 @@ class BasicPageRank : public ProgramBase {
 
 using PageRank = BasicPageRank<float>;
 static_assert(VertexProgram<PageRank> && VertexProgram<BasicPageRank<double>>);
+
+// ---- the oracle ----------------------------------------------------------------
+
+namespace oracle {
+
+// Exactly `iterations` power-iteration steps from the uniform vector 1/V:
+//   new[v] = (1-d)/V + d * (sum over edges u->v of rank[u]/outdeg(u) + D/V),
+// D = total rank of the vertices with no out-edge (dangling), spread evenly.
+// Every edge counts (multi-edges multiply, self-loops are ordinary edges).
+// Ranks sum to 1 after every step. Empty for V = 0.
+inline std::vector<double> pagerank(const EdgeList& g, unsigned iterations = 20, double damping = 0.85) {
+  check_edges(g);
+  const VertexId n = g.num_vertices;
+  if (n == 0) return {};
+  const double inv_n = 1.0 / n;
+  std::vector<uint64_t> outdeg(n, 0);
+  for (const Edge& e : g.edges) ++outdeg[e.src];
+  std::vector<double> rank(n, inv_n);
+  std::vector<double> incoming(n);
+  for (unsigned it = 0; it < iterations; ++it) {
+    double dangling = 0.0;
+    for (VertexId u = 0; u < n; ++u)
+      if (outdeg[u] == 0) dangling += rank[u];
+    std::fill(incoming.begin(), incoming.end(), 0.0);
+    for (const Edge& e : g.edges) incoming[e.dst] += rank[e.src] / outdeg[e.src];
+    for (VertexId v = 0; v < n; ++v) rank[v] = (1.0 - damping) * inv_n + damping * (incoming[v] + dangling * inv_n);
+  }
+  return rank;
+}
+
+}  // namespace oracle
+
+template <class M>
+OracleValues BasicPageRank<M>::reference(const EdgeList& input, const ProgramParams& p) {
+  return {.integers = {}, .reals = oracle::pagerank(input, p.iterations, p.damping)};
+}
 
 }  // namespace wg

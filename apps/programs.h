@@ -1,11 +1,13 @@
 // Every program wiregraph runs: the one list that option parsing, --help,
-// dispatch and the tests iterate (apps/registry.h). Adding a program: write
-// apps/NAME.h (its kTraits say everything the rest needs), add it here, add
-// its oracle to tests/reference.cc.
+// dispatch, --verify and the tests iterate (apps/registry.h). Adding a
+// program: write apps/NAME.h (its kTraits and its oracle, reference(), say
+// everything the rest needs), include it here and add it to AllPrograms.
+// Nothing else names a program (docs/PROGRAMS.md).
 #pragma once
 
 #include "apps/bfs.h"
 #include "apps/cc.h"
+#include "apps/indegree.h"
 #include "apps/kcore.h"
 #include "apps/label_propagation.h"
 #include "apps/lcc.h"
@@ -18,7 +20,7 @@ namespace wg {
 template <VertexProgram... Programs>
 struct ProgramList {};
 
-using AllPrograms = ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc>;
+using AllPrograms = ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc, InDegree>;
 
 // What --precision double runs instead (the default for Graphalytics graphs,
 // whose rules forbid single precision): the program itself unless named here.

@@ -13,7 +13,7 @@ namespace {
 
 // A program with a double-precision twin (apps/programs.h) runs it with --precision double.
 template <VertexProgram P>
-int run_entry(Node& node) {
+RunOutcome run_entry(Node& node) {
   using Double = typename DoublePrecision<P>::type;
   if constexpr (!std::is_same_v<Double, P>) {
     if (node.config().double_precision) return run_program<Double>(node);
@@ -26,11 +26,17 @@ template <VertexProgram P>
 constexpr bool precision_is_declared =
     P::kTraits.uses_precision == !std::is_same_v<typename DoublePrecision<P>::type, P>;
 
+// Every program, and its double-precision twin, says how its results
+// compare and has an oracle to compare them with.
+template <VertexProgram P>
+constexpr bool verifiable = P::kTraits.comparison != Comparison::kUndeclared && HasOracle<P>;
+
 template <VertexProgram... P>
 constexpr auto entries_of(ProgramList<P...>) {
   static_assert((precision_is_declared<P> && ...), "kTraits.uses_precision must match DoublePrecision<P>");
-  return std::array<ProgramEntry, sizeof...(P)>{
-      ProgramEntry{P::kTraits, &run_entry<P>}...};
+  static_assert(((verifiable<P> && verifiable<typename DoublePrecision<P>::type>) && ...),
+                "every program declares kTraits.comparison and a reference() oracle (docs/PROGRAMS.md)");
+  return std::array<ProgramEntry, sizeof...(P)>{ProgramEntry{P::kTraits, &P::reference, &run_entry<P>}...};
 }
 template <VertexProgram... P>
 constexpr auto traits_of(ProgramList<P...>) {

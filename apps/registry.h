@@ -1,21 +1,24 @@
 // The programs of apps/programs.h as a table the rest of the binary reads at
-// run time: their traits (option parsing, --help, the tests), their record
-// size (the dataplane validates frames against it) and their run function
-// (dispatch: one call per run, not per message).
+// run time: their traits (option parsing, --help, the tests), their oracle
+// (--verify, the tests) and their run function (dispatch: one call per run,
+// not per message).
 #pragma once
 
 #include <span>
 #include <string_view>
 
 #include "compute/engine/memory_budget.h"
+#include "compute/engine/oracle.h"
 #include "compute/engine/program_traits.h"
 #include "apps/node/node.h"
+#include "apps/node/verify_verdict.h"
 
 namespace wg {
 
 struct ProgramEntry {
   ProgramTraits traits;
-  int (*run)(Node& node);                     // apps/node/run_program.h
+  OracleFn reference;            // the program's oracle (compute/engine/oracle.h)
+  RunOutcome (*run)(Node& node);  // apps/node/run_program.h
 };
 
 std::span<const ProgramEntry> program_entries();

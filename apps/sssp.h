@@ -23,11 +23,16 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
+#include <queue>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "apps/min_label.h"
+#include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
 
 namespace wg {
@@ -49,6 +54,8 @@ class Sssp : public MinLabelBase {
       .graph = {.weights = true},
       .output = "distance, or inf when unreachable",
       .value_kind = ValueKind::kDistance,
+      .comparison = Comparison::kDistance,
+      .invariant = "distance(v) <= distance(u) + weight(u, v)",
   };
   enum Phase : uint32_t { kRelax = 0, kCount = 1 };
   static constexpr uint32_t kOverflow = kInfinity - 1;
@@ -105,6 +112,12 @@ class Sssp : public MinLabelBase {
     return {true, kCount};
   }
 
+  static OracleValues reference(const EdgeList& input, const ProgramParams& p);
+  // --verify's check along an edge u->v where the whole graph does not fit.
+  static bool holds_along(Value u, Value v, Weight w) {
+    return u == kInfinity || uint64_t{v} <= uint64_t{u} + w;
+  }
+
  private:
   static constexpr uint64_t kDeltaPerMeanWeight = 8;
   VertexId source_;
@@ -112,5 +125,48 @@ class Sssp : public MinLabelBase {
 };
 
 static_assert(VertexProgram<Sssp>);
+
+// ---- the oracle ----------------------------------------------------------------
+
+namespace oracle {
+
+// Dijkstra over the directed edges: D = uint64_t sums the integer weights
+// (no overflow: < 2^32 weights on < 2^32 edges), D = double the real ones
+// where the input has them (apps/sssp_real.h). `unreachable` where no path
+// leads. Throws std::invalid_argument when source >= V.
+template <class D>
+std::vector<D> shortest_paths(const EdgeList& g, VertexId source, D unreachable) {
+  check_source(g, source);
+  const Adjacency<D> adj = out_arcs<D>(g);
+  std::vector<D> dist(g.num_vertices, unreachable);
+  // Lazy-deletion Dijkstra: stale heap entries are skipped when popped.
+  using Entry = std::pair<D, VertexId>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+  dist[source] = 0;
+  heap.emplace(D{0}, source);
+  while (!heap.empty()) {
+    const auto [d, u] = heap.top();
+    heap.pop();
+    if (d != dist[u]) continue;
+    for (const Arc<D>& a : adj[u]) {
+      const D candidate = d + a.weight;
+      if (candidate < dist[a.dst]) {
+        dist[a.dst] = candidate;
+        heap.emplace(candidate, a.dst);
+      }
+    }
+  }
+  return dist;
+}
+
+inline std::vector<uint64_t> sssp(const EdgeList& g, VertexId source) {
+  return shortest_paths<uint64_t>(g, source, kUnreachable);
+}
+
+}  // namespace oracle
+
+inline OracleValues Sssp::reference(const EdgeList& input, const ProgramParams& p) {
+  return {.integers = oracle::sssp(input, static_cast<VertexId>(p.source)), .reals = {}};
+}
 
 }  // namespace wg

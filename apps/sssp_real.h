@@ -10,7 +10,10 @@
 #include <cstdio>
 #include <limits>
 #include <span>
+#include <vector>
 
+#include "apps/sssp.h"  // the oracle's Dijkstra
+#include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
 #include "compute/engine/vertex_program.h"
 
@@ -27,6 +30,9 @@ class RealSssp : public ProgramBase {
       .graph = {.weights = true, .real_weights = true},
       .output = "distance, or inf when unreachable",
       .value_kind = ValueKind::kDistance,
+      .comparison = Comparison::kReal,
+      .tolerance = 1e-9,  // sums of doubles, in another order than the oracle's
+      .invariant = "distance(v) <= distance(u) + weight(u, v)",
   };
   using Value = double;
   using Message = double;
@@ -66,6 +72,14 @@ class RealSssp : public ProgramBase {
       std::fprintf(out, "%.17g", y);
   }
   static double sort_key(const Value& y) { return -y; }
+
+  static OracleValues reference(const EdgeList& input, const ProgramParams& p) {
+    return {.integers = {},
+            .reals = oracle::shortest_paths<double>(input, static_cast<VertexId>(p.source), kUnreached)};
+  }
+  // --verify's check along an edge u->v where the whole graph does not fit
+  // (the engine's own sum: exact, not within a tolerance).
+  static bool holds_along(Value u, Value v, double w) { return u == kUnreached || v <= u + w; }
 
  private:
   VertexId source_;

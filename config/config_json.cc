@@ -28,6 +28,7 @@ nlohmann::ordered_json config_json(const Config& c) {
           {"precision", read("precision", c.double_precision ? "double" : "single")},
           {"precision_chosen", c.precision_chosen},
           {"output_format", c.graphalytics_output ? "graphalytics" : "plain"},
+          {"verify", c.verify},
           {"undirected", c.undirected},
           {"job_id", c.job_token},
           {"udp_port", c.udp_port},

@@ -385,6 +385,30 @@ const OptionSpec kOptions[] = {
      .details = "Those files are left alone; the files of an earlier wiregraph run there are still removed. "
                 "Without it such a DIR is refused (exit 2) before anything is loaded.",
      .parse = [](ParseState& s, const OptionArg&) { s.c.out_keep_others = true; }},
+    {.name = "verify",
+     .topic = Topic::kOutput,
+     .help = "check every result against the program's single-node oracle",
+     .details = "After the run every node checks its own vertices against the program's oracle (a plain "
+                "single-threaded computation on the whole graph, which the node reads again) where the "
+                "whole graph fits in what the node may use, else the program's invariant on the edges "
+                "whose two ends it owns (e.g. BFS: depth(v) <= depth(u) + 1); a program without one is "
+                "not checked, and the node says why. Prints `verify: VALID (N vertices checked against "
+                "the single-node oracle)` or `verify: INVALID: vertex V (...): got X, expected Y`, with "
+                "vertex ids as the result files write them; the verdict is nodeR.json's `verify`, and a "
+                "node that finds a difference exits 1. docs/PROGRAMS.md says what each program checks.",
+     .parse = [](ParseState& s, const OptionArg&) { s.c.verify = true; },
+     .banner = [](const Config& c) { return when(c.verify, "verify"); }},
+    {.name = "verify-limit",
+     .arg = "BYTES",
+     .default_text = "what the node may use",
+     .topic = Topic::kTesting,
+     .help = "the memory --verify may use for the oracle (exercises the invariant check)",
+     .details = "With less than the whole graph and the oracle need, --verify checks the program's "
+                "invariant instead of running the oracle.",
+     .parse = [](ParseState& s, const OptionArg& a) { s.c.verify_limit = a.unsigned_in(1, UINT64_MAX); },
+     .banner = [](const Config& c) {
+       return when(c.verify_limit != 0, "verify limit " + std::to_string(c.verify_limit) + " B");
+     }},
     {.name = "key-file",
      .arg = "PATH",
      .default_text = "$WIREGRAPH_KEY",

@@ -66,6 +66,8 @@ struct Config {
   std::string ids_chosen, precision_chosen;
   std::string out_dir;                    // empty: no result files
   bool out_keep_others = false;           // --out-keep-others: write into a DIR that holds files of no wiregraph run
+  bool verify = false;                    // --verify: check the results (apps/node/verify.h)
+  uint64_t verify_limit = 0;              // --verify-limit (testing): bytes --verify may use; 0: what the node may
   uint32_t job_token = 0;                 // frames of other jobs are dropped
   // Authenticated frames (dataplane/frame_mac.h): the job's secret from
   // --key-file or WIREGRAPH_KEY. Required with P > 1 unless --no-auth.

@@ -657,8 +657,8 @@ void check_all(ProgramList<P...>, const EdgeList& input, VertexId source) {
   (check_registered_program<P>(input, source), ...);
 }
 
-// A program added to apps/programs.h is run here without touching this file
-// (its oracle must be in tests/reference.cc: ref::oracle throws otherwise).
+// A program added to apps/programs.h is run here without touching this file,
+// against its own oracle (its reference(), which the registry requires).
 TEST(EngineAllPrograms, EveryRegisteredProgramMatchesItsOracle) {
   check_all(AllPrograms{}, test::corner_case_graph(), 0);
   check_all(AllPrograms{}, kron(), max_out_degree_vertex(kron()));

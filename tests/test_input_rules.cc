@@ -79,7 +79,7 @@ AppRun run_app(std::vector<std::string> args, const std::string& out) {
     const Config cfg = parse_app_args(static_cast<int>(args.size()), argv.data(), program_traits());
     prepare_out_dir(cfg.out_dir, cfg.out_keep_others);
     Node node(cfg);
-    r.exit_code = program_entry(cfg.app).run(node);
+    r.exit_code = program_entry(cfg.app).run(node).exit_code;
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "wiregraph: error: %s\n", e.what());
     r.exit_code = 2;
@@ -445,7 +445,8 @@ TEST(Sources, ASourceWithoutOutEdgesIsWarnedAbout) {
   ASSERT_EQ(r.exit_code, 0) << r.errors;
   EXPECT_TRUE(contains(r.errors, "warning: the source, vertex 0 of")) << r.errors;
   EXPECT_TRUE(contains(r.errors, "has no out-edges")) << r.errors;
-  const AppRun busy = run_app({"--app", "bfs", "--graph", dataset("wiki-Vote.txt"), "--source", "30"}, out.path());
+  test::TempDir busy_out;  // a run owns its --out (apps/node/out_dir.h), and this process's first run holds out
+  const AppRun busy = run_app({"--app", "bfs", "--graph", dataset("wiki-Vote.txt"), "--source", "30"}, busy_out.path());
   ASSERT_EQ(busy.exit_code, 0) << busy.errors;
   EXPECT_FALSE(contains(busy.errors, "warning")) << busy.errors;
 }

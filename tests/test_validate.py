@@ -1,10 +1,14 @@
 """scripts/wiregraph-validate on outputs that must pass and outputs that must fail,
-one case per Graphalytics rule (exact, equivalence, epsilon) and per way a
-file can be wrong. Run by meson (suite unit) as `python3 -m unittest`."""
+one case per Graphalytics rule (exact, distance, equivalence, epsilon), per
+way a file can be wrong, and per way the rule is chosen (--algorithm, or the
+`results` of the output's report, for programs Graphalytics does not have).
+tests/test_cluster_validate.cc checks it on real runs of every program.
+Run by meson (suite unit) as `python3 -m unittest`."""
 
 import importlib.machinery
 import importlib.util
 import io
+import json
 import os
 import sys
 import tempfile
@@ -36,6 +40,13 @@ class ValidateTest(unittest.TestCase):
         out = io.StringIO()
         ok = validate_mod.validate(algorithm, output, reference, 10, out)
         return ok, out.getvalue()
+
+    def output_dir(self, name, program, comparison, tolerance, lines):
+        """A wiregraph output directory: result-0.txt and node0.json's `results`."""
+        self.write(f"{name}/result-0.txt", lines)
+        self.write(f"{name}/node0.json", json.dumps({"config": {"app": program}, "results": {
+            "program": program, "format": "plain", "comparison": comparison, "tolerance": tolerance}}))
+        return os.path.join(self.dir.name, name)
 
     def test_exact_passes_and_fails(self):
         ref = self.write("ref", "1 3\n2 1\n-5 9223372036854775807\n")
@@ -84,6 +95,59 @@ class ValidateTest(unittest.TestCase):
         self.assertFalse(passed)
         self.assertIn("vertex 2 is in the reference but not in the output", text)
         self.assertIn("vertex 3 is in the output but not in the reference", text)
+
+    def test_plain_bfs_unreachable_is_graphalytics_infinity(self):
+        # wiregraph's plain output writes "inf"; Graphalytics' reference 2^63 - 1.
+        ref = self.write("ref", "1 0\n2 1\n3 9223372036854775807\n")
+        ok, text = self.check("bfs", self.write("plain", "1 0\n2 1\n3 inf\n"), ref)
+        self.assertTrue(ok, text)
+        ok, text = self.check("bfs", self.write("wrong", "1 0\n2 inf\n3 inf\n"), ref)
+        self.assertFalse(ok)
+        self.assertIn("vertex 2: expected 1, actual inf", text)
+
+    def test_rule_from_the_report_for_a_program_graphalytics_has_not(self):
+        ref = self.write("ref", "1 2\n2 2\n3 0\n")
+        out = self.output_dir("kcore", "kcore", "exact", 0, "1 2\n2 2\n3 0\n")
+        ok, text = self.check(None, out, ref)
+        self.assertTrue(ok, text)
+        self.assertIn("(kcore, exact rule)", text)
+        self.assertTrue(self.check("kcore", out, ref)[0])
+        bad = self.output_dir("kcore-bad", "kcore", "exact", 0, "1 2\n2 1\n3 0\n")
+        ok, text = self.check(None, bad, ref)
+        self.assertFalse(ok)
+        self.assertIn("vertex 2: expected 2, actual 1", text)
+        # Another program's name is not this output's.
+        with self.assertRaises(validate_mod.Usage) as e:
+            self.check("pagerank", out, ref)
+        self.assertIn("the report says the results are kcore's", str(e.exception))
+
+    def test_distance_rule_reads_integral_reals_and_every_infinity(self):
+        # sssp's Graphalytics output writes its integer distances as reals.
+        ref = self.write("ref", "1 0\n2 12\n3 inf\n")
+        out = self.output_dir("sssp", "sssp", "distance", 0,
+                              "1 0.000000000000000e+00\n2 1.200000000000000e+01\n3 infinity\n")
+        ok, text = self.check(None, out, ref)
+        self.assertTrue(ok, text)
+        half = self.output_dir("sssp-half", "sssp", "distance", 0, "1 0\n2 12.5\n3 inf\n")
+        with self.assertRaises(validate_mod.Malformed) as e:
+            self.check(None, half, ref)
+        self.assertIn("'12.5' is not an integer, an integral real or inf", str(e.exception))
+
+    def test_real_rule_takes_the_reports_tolerance(self):
+        ref = self.write("ref", "1 0.3\n2 inf\n")
+        close = self.output_dir("close", "lcc", "real", 1e-7, "1 0.30000001\n2 inf\n")
+        self.assertTrue(self.check(None, close, ref)[0])
+        # 7e-5 relative: inside Graphalytics' 1e-4, outside the report's 1e-7.
+        far = self.output_dir("far", "lcc", "real", 1e-7, "1 0.30002\n2 inf\n")
+        self.assertFalse(self.check(None, far, ref)[0])
+        self.assertTrue(self.check("lcc", far, ref)[0])
+
+    def test_without_a_rule_it_says_how_to_give_one(self):
+        ref = self.write("ref", "1 1\n")
+        with self.assertRaises(validate_mod.Usage) as e:
+            self.check(None, self.write("out", "1 1\n"), ref)
+        self.assertIn("give --algorithm", str(e.exception))
+        self.assertEqual(validate_mod.main([os.path.join(self.dir.name, "out"), ref]), 2)
 
     def test_malformed_files_are_errors(self):
         ref = self.write("ref", "1 1\n")

@@ -19,7 +19,7 @@
 namespace wg::test {
 
 enum class WireClass {
-  kScalar4,    // 4-byte messages folded into one value per vertex (bfs, cc, sssp; pagerank in single precision)
+  kScalar4,    // 4-byte messages folded into one value per vertex (bfs, cc, sssp, indegree; pagerank in single precision)
   kScalar8,    // 8-byte messages (pagerank and sssp under --precision double): wider records, fewer per frame
   kSlot,       // a slot per in-edge (SlotAccumulator: kcore, cd): a record folded twice overflows its vertex's slots
   kLccDriver,  // LCC's own driver (neighbour lists, then counts), not the engine's superstep loop
@@ -47,7 +47,8 @@ inline ProgramRun double_run(std::string_view app) {
 // changes a sum, and the launcher's message balance catches it for both.
 inline std::vector<ProgramRun> class_members(WireClass c) {
   switch (c) {
-    case WireClass::kScalar4: return {plain_run("sssp"), plain_run("cc"), plain_run("bfs"), plain_run("pagerank")};
+    case WireClass::kScalar4:
+      return {plain_run("sssp"), plain_run("cc"), plain_run("bfs"), plain_run("pagerank"), plain_run("indegree")};
     case WireClass::kScalar8: return {double_run("pagerank"), double_run("sssp")};
     case WireClass::kSlot: return {plain_run("kcore"), plain_run("cd")};
     case WireClass::kLccDriver: return {plain_run("lcc")};

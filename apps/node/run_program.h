@@ -1,12 +1,14 @@
 // A program's run on an assembled node (apps/node/node.h): one runtime, two
 // phases. The loader gives the node its share of the graph
 // (compute/load/graph_loader.h), then the program's engine runs on it; run_program
-// reports and writes the outputs. The only code instantiated per program
-// outside compute/engine/engine.h and compute/engine/worker.h.
+// verifies (--verify, apps/node/verify.h), reports and writes the outputs. The
+// only code instantiated per program outside compute/engine/engine.h and
+// compute/engine/worker.h.
 #pragma once
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -41,6 +44,8 @@
 #include "apps/node/graphalytics_output.h"
 #include "apps/node/out_dir.h"
 #include "apps/node/outputs.h"
+#include "apps/node/verify.h"
+#include "apps/node/verify_verdict.h"
 
 namespace wg {
 
@@ -68,6 +73,7 @@ struct RunResult {
   // with a finite value, the source included; 0 for other programs. The
   // job's figure is the sum over the nodes.
   uint64_t vertices_reached = 0;
+  VertexId source = 0;  // the dense id of --source the program ran from
   RunReport report;
 };
 
@@ -326,6 +332,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.load = load;
     out.report.partition_json = partition_report_json(load.partition);
     out.report.peak_rss_bytes = peak_rss_bytes();
+    out.source = source;
     out.values = engine->values();
     if constexpr (Prog::kTraits.value_kind == ValueKind::kHops || Prog::kTraits.value_kind == ValueKind::kDistance)
       for (const auto& y : out.values) out.vertices_reached += reached<Prog>(y);
@@ -343,12 +350,33 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
   }
 }
 
-// The node binary's run: compute, print the totals, write --out. Returns
-// the exit code (errors are printed and sent to the peers).
+// What the result files hold and how they compare with an oracle's:
+// nodeR.json's and summary.json's `results` (scripts/wiregraph-validate).
+// Reals are written with 9 significant digits in plain output (print_value's
+// %.9g): no two files compare closer than kPrintedTolerance.
+inline constexpr double kPrintedTolerance = 1e-7;
 template <VertexProgram Prog>
-int run_program(Node& node) {
+nlohmann::ordered_json results_json(const Config& cfg) {
+  constexpr ProgramTraits t = Prog::kTraits;
+  return {{"program", t.name},
+          {"format", cfg.graphalytics_output ? "graphalytics" : "plain"},
+          {"comparison", comparison_name(t.comparison)},
+          {"tolerance", t.comparison == Comparison::kReal ? std::max(t.tolerance, kPrintedTolerance) : 0.0}};
+}
+
+// Called on a run's results before they are verified and written: the
+// tests hand --verify a wrong result this way.
+template <VertexProgram Prog>
+using ResultHook = std::function<void(RunResult<Prog>&)>;
+
+// The node binary's run: compute, verify, print the totals, write --out.
+// Returns the exit code (errors are printed and sent to the peers; a failed
+// --verify is 1) and the verdict.
+template <VertexProgram Prog>
+RunOutcome run_program(Node& node, const ResultHook<Prog>& before_verify = {}) {
   const Config& cfg = node.config();
   RunResult<Prog> r;
+  RunOutcome outcome;
   try {
     r = compute_on_node<Prog>(node, node.input(),
                               [&cfg](VertexId n, VertexId source) {
@@ -359,11 +387,25 @@ int run_program(Node& node) {
                               true);
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "wiregraph: error: node %u: %s\n", cfg.rank, e.what());
-    return 2;
+    return {2, {}};
   } catch (const std::exception& e) {
     std::fprintf(stderr, "wiregraph: error: node %u: %s\n", cfg.rank, e.what());
-    return 1;
+    return {1, {}};
   }
+  if (before_verify) before_verify(r);
+  if (cfg.verify) {
+    try {
+      outcome.verify = verify_run<Prog>({cfg, node.input(), r.graph, r.values, r.source, r.report.load,
+                                         node.memory_limit()});
+    } catch (const std::exception& e) {  // the input changed or vanished since it was loaded
+      outcome.verify.outcome = VerifyVerdict::Outcome::kInvalid;
+      outcome.verify.first = std::string("cannot read the input again: ") + e.what();
+    }
+    std::printf("node %u: %s\n", cfg.rank, outcome.verify.line().c_str());
+    r.report.verify = outcome.verify.json();
+    if (outcome.verify.failed()) outcome.exit_code = 1;
+  }
+  r.report.results = results_json<Prog>(cfg);
   if (cfg.engine.verbose) print_run_totals(r.report);
   print_fault_counts(r.report);
   for (const std::string& w : transport_warnings(r.report))
@@ -373,6 +415,9 @@ int run_program(Node& node) {
   if (cfg.rank == 0) {
     summary = summary_head(cfg);
     summary->outcome = describe_answer<Prog>(r.report, summary_context(cfg, r.report));
+    // Each node checks its own vertices and prints its verdict; a node that
+    // finds a difference exits 1, which fails the job.
+    if (cfg.verify) summary->verify = outcome.verify.line().substr(sizeof "verify: " - 1) + " on node 0; every node checks its own vertices";
     if (Prog::kTraits.ranks_top) print_top(r.report);
   }
   if (!cfg.out_dir.empty()) {
@@ -403,7 +448,7 @@ int run_program(Node& node) {
     for (const std::string& line : summary_lines(r.report, *summary)) std::printf("%s\n", line.c_str());
     std::fflush(stdout);
   }
-  return 0;
+  return outcome;
 }
 
 }  // namespace wg

@@ -2,10 +2,11 @@
 // (Program::kTraits): its name on the command line, its one-line summary for
 // --help, which of the shared program parameters it reads (the others are
 // refused on its command line), its name and parameters in LDBC
-// Graphalytics, how the graph must be loaded for it, and what its output
-// values are. Option parsing, --help, dispatch, the hello's program id and
-// the tests all read these (apps/programs.h lists the programs); nothing
-// else names a program.
+// Graphalytics, how the graph must be loaded for it, what its output values
+// are and how they are compared with its oracle's (Program::reference, beside
+// it in apps/NAME.h). Option parsing, --help, dispatch, the hello's program
+// id, --verify and the tests all read these (apps/programs.h lists the
+// programs); nothing else names a program.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +46,24 @@ struct GraphalyticsNames {
   std::string_view damping;     // --damping's key, e.g. "damping-factor"
 };
 
+// How a run's values are compared with the program's oracle (--verify, the
+// tests, the `comparison` of nodeR.json that scripts/wiregraph-validate reads).
+enum class Comparison : uint8_t {
+  kUndeclared,  // refused: every registered program declares one (apps/registry.cc)
+  kExact,       // integers, equal (labels, core numbers, degrees)
+  kDistance,    // integers, equal, or both unreachable (inf)
+  kReal,        // reals within `tolerance` relative to the oracle's; infinity only for infinity
+};
+constexpr std::string_view comparison_name(Comparison c) {
+  switch (c) {
+    case Comparison::kExact: return "exact";
+    case Comparison::kDistance: return "distance";
+    case Comparison::kReal: return "real";
+    case Comparison::kUndeclared: break;
+  }
+  return "undeclared";
+}
+
 struct ProgramTraits {
   std::string_view name;     // --app NAME
   std::string_view summary;  // one line for --help
@@ -62,6 +81,12 @@ struct ProgramTraits {
   bool ranks_top = false;    // the end-of-run report lists the top vertices by value
   // What a value is, for --output-format graphalytics (apps/node/graphalytics_output.h).
   ValueKind value_kind = ValueKind::kOther;
+  Comparison comparison = Comparison::kUndeclared;
+  double tolerance = 0;  // kReal: |got - expected| <= tolerance |expected| (+ 1e-12 near 0)
+  // --verify where the whole graph does not fit one node: what the program's
+  // optional holds_along(u, v, weight) checks on every edge whose two ends a
+  // node owns ("depth(v) <= depth(u) + 1"); empty: it declares none.
+  std::string_view invariant;
 };
 
 // The program id in hellos: FNV-1a of the name, so that it does not depend on

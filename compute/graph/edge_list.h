@@ -15,6 +15,10 @@ struct EdgeList {
   VertexId num_vertices = 0;   // max id + 1, or the count the file declares if larger
   bool weighted = false;       // the input carried weights (else every weight is 1)
   std::vector<Edge> edges;     // directed, in file order
+  // The edges' real weights, parallel to `edges`, when the input's weights
+  // are reals (a Graphalytics graph read whole: compute/graph/whole_input.h);
+  // else empty. The functions below keep them parallel.
+  std::vector<double> real_weights;
 
   EdgeCount num_edges() const { return edges.size(); }
 };

@@ -124,6 +124,8 @@ void write_node_json(const std::string& path, const ordered_json& config, const 
   j["rank"] = r.rank;
   j["nodes"] = r.nodes;
   j["config"] = config;
+  if (!r.results.is_null()) j["results"] = r.results;
+  if (!r.verify.is_null()) j["verify"] = r.verify;
   j["load_seconds"] = r.load_seconds;
   j["load"] = load_json(r.load);
   j["peak_rss_bytes"] = r.peak_rss_bytes;
@@ -188,6 +190,7 @@ void write_summary_json(const std::string& path, const ordered_json& config, con
   j["commit"] = build::commit();
   j["nodes"] = r.nodes;
   j["config"] = config;
+  if (!r.results.is_null()) j["results"] = r.results;
   j["supersteps_run"] = r.steps.size();
   j["compute_seconds"] = r.compute_seconds;
   j["superstep_seconds_total"] = total;

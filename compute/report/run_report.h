@@ -102,11 +102,16 @@ struct RunReport {
   // JSON object; null when there is none.
   nlohmann::ordered_json partition_json;
   double line_rate_gbps = 10.0;
+  // What the result files hold and how they compare with an oracle's
+  // (apps/node/run_program.h; scripts/wiregraph-validate reads it), and
+  // --verify's verdict (apps/node/verify.h); null when there is none.
+  nlohmann::ordered_json results;
+  nlohmann::ordered_json verify;
 };
 
 // DIR/node<R>.json: the build's version and commit (compute/report/build_info.h),
-// this node's configuration echo and per-superstep counts.
-// DIR/summary.json (rank 0): the version and commit, the cluster's per-superstep figures, the
+// this node's configuration echo, `results` and `verify` (RunReport), and per-superstep counts.
+// DIR/summary.json (rank 0): the version and commit, `results`, the cluster's per-superstep figures and the
 // Graphalytics metrics (load time, makespan, processing time, EVPS = (V + E)
 // / processing time, E as the input lists the edges), the end-of-run summary
 // (`summary`, compute/report/run_summary.h; omitted when null) and, for a program

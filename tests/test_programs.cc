@@ -1,0 +1,100 @@
+// The program registry (apps/registry.h, from the one list of
+// apps/programs.h): every program has an oracle and says how its results
+// compare, names are unique, and what reads the traits (--help's program
+// list) names every program. Then the oracles that tests/test_reference.cc
+// and tests/test_label_propagation.cc do not cover, against values computed
+// by hand: in-degree, SSSP with real weights.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "apps/programs.h"
+#include "apps/registry.h"
+#include "config/option_table.h"
+
+namespace wg {
+namespace {
+
+EdgeList make_graph(VertexId n, std::vector<Edge> edges) {
+  EdgeList g;
+  g.num_vertices = n;
+  g.weighted = true;
+  g.edges = std::move(edges);
+  return g;
+}
+
+// A graph every program can run on: a triangle, a tail, a self-loop, an
+// isolated vertex.
+EdgeList small_graph() { return make_graph(5, {{0, 1, 2}, {1, 2, 1}, {2, 0, 4}, {2, 3, 1}, {3, 3, 1}}); }
+
+TEST(Registry, EveryProgramHasAnOracleAndAComparison) {
+  ASSERT_FALSE(program_entries().empty());
+  for (const ProgramEntry& p : program_entries()) {
+    SCOPED_TRACE(std::string(p.traits.name));
+    ASSERT_NE(p.reference, nullptr);
+    EXPECT_NE(p.traits.comparison, Comparison::kUndeclared);
+    if (p.traits.comparison == Comparison::kReal) {
+      EXPECT_GT(p.traits.tolerance, 0.0);
+    }
+    // The oracle fills the vector its comparison reads, one value per vertex.
+    const OracleValues v = p.reference(small_graph(), ProgramParams{0, p.traits.default_iterations, 0.85});
+    if (p.traits.comparison == Comparison::kReal) {
+      EXPECT_EQ(v.reals.size(), 5u);
+      EXPECT_TRUE(v.integers.empty());
+    } else {
+      EXPECT_EQ(v.integers.size(), 5u);
+      EXPECT_TRUE(v.reals.empty());
+    }
+  }
+}
+
+TEST(Registry, NamesAreUniqueAndEveryOneIsInTheHelp) {
+  std::set<std::string> names;
+  const std::string listed = program_list(program_traits());
+  for (const ProgramEntry& p : program_entries()) {
+    EXPECT_TRUE(names.insert(std::string(p.traits.name)).second) << p.traits.name << " twice";
+    EXPECT_NE(listed.find(p.traits.name), std::string::npos) << listed;
+    EXPECT_EQ(&program_entry(p.traits.name), &p);
+  }
+}
+
+// A program that reads the source is found by its trait, not by its name.
+TEST(Registry, ProgramsThatReadASourceStateAnInvariantAlongEdges) {
+  unsigned with_source = 0;
+  for (const ProgramEntry& p : program_entries()) {
+    if (!p.traits.uses_source) continue;
+    ++with_source;
+    EXPECT_FALSE(p.traits.invariant.empty()) << p.traits.name;
+  }
+  EXPECT_GE(with_source, 1u);
+}
+
+// ---- oracles by hand --------------------------------------------------------------
+
+// In-edges: 0 <- 2; 1 <- 0 twice; 2 <- 1; 3 <- 2 and 3 itself; 4 none.
+TEST(InDegreeOracle, CountsEveryEdgeIntoAVertex) {
+  const EdgeList g = make_graph(5, {{2, 0, 1}, {0, 1, 1}, {0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 3, 1}});
+  EXPECT_EQ(InDegree::reference(g, {}).integers, (std::vector<uint64_t>{1, 2, 1, 2, 0}));
+  EXPECT_THROW(InDegree::reference(make_graph(2, {{0, 2, 1}}), {}), std::invalid_argument);
+}
+
+// Real weights: 0 -> 1 (0.5) -> 2 (0.25) beats 0 -> 2 (1); 2 -> 3 (0); 4 unreached.
+TEST(RealSsspOracle, SumsTheRealWeights) {
+  EdgeList g = make_graph(5, {{0, 1, 1}, {1, 2, 1}, {0, 2, 1}, {2, 3, 1}});
+  g.real_weights = {0.5, 0.25, 1.0, 0.0};
+  const std::vector<double> d = RealSssp::reference(g, ProgramParams{0, 0, 0.85}).reals;
+  EXPECT_EQ(d, (std::vector<double>{0, 0.5, 0.75, 0.75, INFINITY}));
+  // Without real weights, the integer ones.
+  g.real_weights.clear();
+  EXPECT_EQ(RealSssp::reference(g, ProgramParams{0, 0, 0.85}).reals, (std::vector<double>{0, 1, 1, 2, INFINITY}));
+  // Reversed edges carry their real weights with them.
+  g.real_weights = {0.5, 0.25, 1.0, 0.0};
+  add_reverse_edges(g);
+  EXPECT_EQ(RealSssp::reference(g, ProgramParams{3, 0, 0.85}).reals, (std::vector<double>{0.75, 0.25, 0, 0, INFINITY}));
+}
+
+}  // namespace
+}  // namespace wg
