@@ -279,7 +279,7 @@ TEST(ClusterCleanup, LauncherKilledWithSigkillIsSweptByTheNextRun) {
   const std::string link = tap_unavailable_reason().empty() ? "tap" : "memif";
   ChildProcess first({"python3", launcher_path(), "--nodes", "2", "--link", link, "--timeout", "300", "--binary",
                       binary_path(), "--", "--app", "pagerank", "--graph", "kron:10:8", "--iterations", "1000000",
-                      "--quiet"},
+                      "--verbose"},  // the roles lines say both nodes compute
                      tmp.file("first.log"));
   ASSERT_TRUE(eventually(
       [&] {

@@ -409,7 +409,8 @@ class SlurmTest(LabTest):
         nodes = 2
         with TapBridge(nodes) as tb:
             out = os.path.join(self.tmp, "cancel")
-            app = ["--app", "pagerank", "--graph", "kron:12:8", "--iterations", "1000000", "--quiet", "--out", out]
+            # --verbose: the accumulation plan (printed after loading) says a node computes.
+            app = ["--app", "pagerank", "--graph", "kron:12:8", "--iterations", "1000000", "--verbose", "--out", out]
             job, log = self.sbatch(tb, nodes, app)
             # Both nodes compute: each has printed its accumulation plan (after loading).
             running = eventually(lambda: all("%d: accumulation:" % r in self.read(log) for r in range(nodes)))
@@ -498,7 +499,7 @@ class MpirunTest(LabTest):
             log = os.path.join(self.tmp, "mpi-kill.log")
             with open(log, "w") as f:
                 p = subprocess.Popen([str(MPIRUN), "-np", str(nodes), "--oversubscribe", "--", "--app", "pagerank",
-                                      "--graph", "kron:12:8", "--iterations", "1000000", "--quiet"],
+                                      "--graph", "kron:12:8", "--iterations", "1000000", "--verbose"],
                                      env=job_env(tb, nodes, self.key), stdout=f, stderr=subprocess.STDOUT)
             prefix = "wgm%dr" % p.pid
             try:
