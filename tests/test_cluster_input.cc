@@ -76,7 +76,7 @@ void check_grqc_components(const std::string& link, int nodes) {
   for (int rank = 0; rank < nodes; ++rank) {
     nlohmann::json node;
     std::string error;
-    ASSERT_TRUE(read_json_file(tmp.file("node" + std::to_string(rank) + ".json"), &node, &error)) << error;
+    ASSERT_TRUE(read_json_file(out + "/node" + std::to_string(rank) + ".json", &node, &error)) << error;
     EXPECT_EQ(node["config"]["ids"], "sparse");
   }
 }
