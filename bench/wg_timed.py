@@ -29,6 +29,11 @@ HERE = Path(__file__).resolve().parent
 
 def main(argv):
     binary = os.environ.get("WG_BENCH_BINARY", str(HERE.parent / "build" / "apps" / "wiregraph"))
+    # The launcher asks the binary to check the options (and --version, --help)
+    # before any node starts: no node runs, so nothing is recorded (an rss file
+    # in --out DIR would be a stranger's file to the nodes that follow).
+    if any(a in ("--check-options", "--version", "--help", "--help-all") for a in argv):
+        os.execv(binary, [binary] + argv)
     outdir = os.environ.get("WG_BENCH_RSS_DIR", "/tmp")
     rank = "0"
     for i, a in enumerate(argv):
