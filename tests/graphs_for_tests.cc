@@ -7,6 +7,14 @@
 #include <vector>
 
 namespace wg::test {
+
+EdgeList make_graph(VertexId n, std::vector<Edge> edges) {
+  EdgeList g;
+  g.num_vertices = n;
+  g.weighted = true;
+  g.edges = std::move(edges);
+  return g;
+}
 namespace {
 
 // A fixed LCG, so the graph is the same on every machine and run (no

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "compute/graph/edge_list.h"
 #include "compute/graph/graph_reader.h"
@@ -58,6 +59,10 @@ EdgeList traversal_graph();
 // Past the shortcut, a superstep per chain edge would need 200 supersteps;
 // local rounds take a light stretch in one.
 EdgeList local_rounds_graph();
+
+// A weighted graph of n vertices with exactly these edges, for hand-computed
+// expectations.
+EdgeList make_graph(VertexId n, std::vector<Edge> edges);
 
 // Writes "src dst weight" lines (with a '#' comment header, as SNAP files
 // have). Throws std::runtime_error when the file cannot be written.

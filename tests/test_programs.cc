@@ -14,17 +14,12 @@
 #include "apps/programs.h"
 #include "apps/registry.h"
 #include "config/option_table.h"
+#include "tests/graphs_for_tests.h"
 
 namespace wg {
 namespace {
 
-EdgeList make_graph(VertexId n, std::vector<Edge> edges) {
-  EdgeList g;
-  g.num_vertices = n;
-  g.weighted = true;
-  g.edges = std::move(edges);
-  return g;
-}
+using test::make_graph;
 
 // A graph every program can run on: a triangle, a tail, a self-loop, an
 // isolated vertex.

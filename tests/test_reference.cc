@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compute/graph/edge_list.h"
+#include "tests/graphs_for_tests.h"
 #include "tests/reference.h"
 
 namespace wg::ref {
@@ -17,13 +18,7 @@ namespace {
 
 constexpr uint64_t kInf = kInfinity;
 
-EdgeList make_graph(VertexId n, std::vector<Edge> edges) {
-  EdgeList g;
-  g.num_vertices = n;
-  g.weighted = true;
-  g.edges = std::move(edges);
-  return g;
-}
+using test::make_graph;
 
 double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 
