@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cinttypes>
-#include <cmath>
 #include <cstdio>
 #include <chrono>
 #include <cstdlib>
@@ -69,10 +68,6 @@ struct RunResult {
   // input's ids (a Graphalytics graph, --ids sparse; compute/load/id_lookup.h);
   // else empty.
   std::vector<int64_t> label_ids;
-  // Traversals (bfs, sssp: ValueKind kHops, kDistance): this node's vertices
-  // with a finite value, the source included; 0 for other programs. The
-  // job's figure is the sum over the nodes.
-  uint64_t vertices_reached = 0;
   VertexId source = 0;  // the dense id of --source the program ran from
   RunReport report;
 };
@@ -108,15 +103,6 @@ inline uint32_t max_range_size(const LocalGraph& g) {
   uint32_t m = 0;
   for (unsigned d = 0; d < g.domains; ++d) m = std::max(m, g.domain_size(d));
   return m;
-}
-
-// Whether a traversal's value says its vertex was reached.
-template <VertexProgram Prog>
-bool reached(const typename Prog::Value& y) {
-  if constexpr (std::is_floating_point_v<typename Prog::Value>)
-    return std::isfinite(y);
-  else
-    return y != UINT32_MAX;
 }
 
 // "0..8297", "1..3353": the ids --source may name when the input is not mapped.
@@ -334,8 +320,6 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.peak_rss_bytes = peak_rss_bytes();
     out.source = source;
     out.values = engine->values();
-    if constexpr (Prog::kTraits.value_kind == ValueKind::kHops || Prog::kTraits.value_kind == ValueKind::kDistance)
-      for (const auto& y : out.values) out.vertices_reached += reached<Prog>(y);
     runtime.reset();
     engine.reset();
     return out;
