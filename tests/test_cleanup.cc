@@ -8,12 +8,14 @@
 // processes, a real launcher, real sockets and hugepages.
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -123,6 +125,48 @@ TEST(NodeFiles, SigtermRemovesRuntimeDirHugepageFilesAndMemifSocket) {
     EXPECT_TRUE(matching(huge, files).empty());
   }
   if (huge.empty()) GTEST_SKIP() << "no hugetlbfs with 128 MiB free: hugepage files not checked";
+}
+
+// The threads of process `pid` other than its main thread.
+std::vector<int> other_threads(int pid) {
+  std::vector<int> tids;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec))
+    if (const int tid = std::atoi(e.path().filename().c_str()); tid != pid) tids.push_back(tid);
+  return tids;
+}
+
+// What a node sees when mpirun dies of SIGKILL: its parent-death SIGTERM in
+// one thread and SIGPIPE from the dead launcher's pipe in another, at once.
+// The second handler used to find the removal already claimed, re-raise and
+// end the process while the first was halfway through the hugepage files
+// (the lab suite's mpirun test left a runtime directory and 115 files so).
+TEST(NodeFiles, TwoEndingSignalsAtOnceStillRemoveEverything) {
+  const std::string huge = usable_hugetlbfs();
+  if (huge.empty()) GTEST_SKIP() << "no hugetlbfs with 128 MiB free: the race needs hugepage files to remove";
+  for (int round = 0; round < 5; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    TempDir tmp;
+    const std::string prefix = "wg_twosig_" + std::to_string(::getpid()) + "_" + std::to_string(round);
+    const std::string socket = tmp.file("memif.sock");
+    ChildProcess node(lonely_memif_node(prefix, socket, {"--huge-unlink=never"}, write_key_file(tmp)),
+                      tmp.file("node.log"));
+    ASSERT_TRUE(eventually([&] { return node_is_up(node) && fs::exists(socket); }, 60)) << node.output();
+    const std::string files = prefix + "map_[0-9]+";
+    ASSERT_FALSE(matching(huge, files).empty()) << "no hugepage files to remove: the test proves nothing";
+    const std::vector<int> threads = other_threads(node.pid());
+    ASSERT_FALSE(threads.empty());
+    node.signal(SIGTERM);
+    ::syscall(SYS_tgkill, node.pid(), threads.front(), SIGPIPE);
+    int status = 0;
+    ASSERT_TRUE(node.wait(30, &status)) << node.output();
+    EXPECT_TRUE(WIFSIGNALED(status)) << "status " << status << "\n" << node.output();
+    const std::vector<std::string> left = matching(huge, files);
+    EXPECT_TRUE(left.empty()) << left.size() << " hugepage files left, the first " << left.front();
+    EXPECT_FALSE(fs::exists(dpdk_runtime_root() + "/" + prefix));
+    for (const std::string& f : left) fs::remove(f);
+    fs::remove_all(dpdk_runtime_root() + "/" + prefix);
+  }
 }
 
 // Whether process `pid` still runs (a zombie no longer does: whoever

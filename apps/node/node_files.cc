@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -32,7 +33,13 @@ struct Remembered {
   int socket_count;
 };
 Remembered g_files;
-std::atomic<bool> g_armed{false};
+// kArmed -> kRemoving -> kRemoved, once. Two threads can end the process at
+// once (the parent-death SIGTERM in one, SIGPIPE from the dead launcher's pipe
+// in another, or exit() beside a signal): the second must wait for the first
+// to finish, or it dies of its signal with half the files still there.
+enum : int { kIdle, kArmed, kRemoving, kRemoved };
+std::atomic<int> g_state{kIdle};
+static_assert(std::atomic<int>::is_always_lock_free, "read from signal handlers");
 
 bool copy(char* to, size_t size, const std::string& from) {
   if (from.size() >= size) return false;
@@ -136,20 +143,32 @@ void remove_at_exit(const std::vector<std::string>& memif_sockets) {
     if (r.huge_dir_count < kMaxHugeDirs && copy(r.huge_dirs[r.huge_dir_count], PATH_MAX, d)) ++r.huge_dir_count;
   for (const std::string& s : memif_sockets)
     if (r.socket_count < kMaxSockets && copy(r.sockets[r.socket_count], PATH_MAX, s)) ++r.socket_count;
-  g_armed.store(true);
+  g_state.store(kArmed);
   std::atexit(remove_now);
+  constexpr int kEndSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGPIPE};
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGPIPE}) sigaction(sig, &sa, nullptr);
+  // A second ending signal on the thread already removing would wait for itself.
+  for (int sig : kEndSignals) sigaddset(&sa.sa_mask, sig);
+  for (int sig : kEndSignals) sigaction(sig, &sa, nullptr);
 }
 
 void remove_now() {
-  if (!g_armed.exchange(false)) return;
+  int state = kArmed;
+  if (!g_state.compare_exchange_strong(state, kRemoving)) {
+    const struct timespec ms{0, 1000 * 1000};
+    while (state == kRemoving) {  // another thread is at it: end only once it is done
+      nanosleep(&ms, nullptr);
+      state = g_state.load();
+    }
+    return;
+  }
   for (int i = 0; i < g_files.socket_count; ++i) unlink(g_files.sockets[i]);
   if (g_files.huge_prefix[0] != '\0')
     for (int i = 0; i < g_files.huge_dir_count; ++i) remove_hugepage_files(g_files.huge_dirs[i], g_files.huge_prefix);
   if (g_files.runtime_dir[0] != '\0') remove_flat_dir(g_files.runtime_dir);
+  g_state.store(kRemoved);
 }
 
 bool remove_flat_dir(const char* dir) {

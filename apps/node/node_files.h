@@ -43,7 +43,8 @@ void remove_at_exit(const std::vector<std::string>& memif_sockets);
 
 // Removes them now: async-signal-safe (fixed buffers, system calls only), for
 // _exit paths and fatal-signal handlers; does nothing before remove_at_exit
-// and the second time.
+// and the second time, and a caller that comes while another thread removes
+// returns only once that thread is done.
 void remove_now();
 
 // The hugetlbfs mount points listed in ROOT/proc/mounts, where hugepage
