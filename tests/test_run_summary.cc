@@ -89,6 +89,22 @@ TEST(RunSummary, RulesVerifyAndWarningsHaveTheirLines) {
   EXPECT_TRUE(summary_json(two_nodes(), head())["verify"].is_null());
 }
 
+// PageRank's top vertices (--top) are part of the summary, under the answer,
+// not a list of node 0's before it; a program that does not rank has none.
+TEST(RunSummary, TheTopRanksAreSummaryLines) {
+  RunReport r = two_nodes();
+  r.cluster_top = {{38569, 0.00967333479}, {54424, 0.00318584474}};
+  RunSummary s = head();
+  s.ranks_top = true;
+  const std::vector<std::string> lines = summary_lines(r, s);
+  const std::string text = joined(lines);
+  EXPECT_TRUE(has_line(lines, "  top       1. vertex      38569  rank 0.00967333479")) << text;
+  EXPECT_TRUE(has_line(lines, "            2. vertex      54424  rank 0.00318584474")) << text;
+  EXPECT_LT(text.find("  answer"), text.find("  top")) << text;
+  s.ranks_top = false;
+  EXPECT_EQ(joined(summary_lines(r, s)).find("vertex      38569"), std::string::npos);
+}
+
 RunReport with_link(uint64_t frames, uint64_t resent) {
   RunReport r;
   r.rank = 1;

@@ -156,6 +156,25 @@ TEST_F(Verify, SparseIdsAreNamedByTheFilesOwnIds) {
   EXPECT_EQ(bfs.exit_code, 0) << bfs.verify.line();
 }
 
+// DIMACS numbers its vertices 1..n, and so do --source and the result files:
+// the verdict names the same ids, vertices and labels alike (it named the
+// dense ids, one less, before).
+TEST_F(Verify, OneBasedFilesAreNamedByTheFilesOwnIds) {
+  const std::string path = dir_.file("chain.gr");
+  std::ofstream(path) << "p sp 4 3\na 1 2 1\na 2 3 1\na 3 4 1\n";
+  const RunOutcome bfs = run_verified<Bfs>(path, {}, [](RunResult<Bfs>& r) { r.values[slot_of(r.graph, 2)] = 7; });
+  EXPECT_EQ(bfs.exit_code, 1);
+  EXPECT_EQ(bfs.verify.first, "vertex 3: got 7, expected 2") << "the file's vertex 3 is two hops from its vertex 1";
+  const RunOutcome cc = run_verified<ConnectedComponents>(
+      path, {}, [](RunResult<ConnectedComponents>& r) { r.values[slot_of(r.graph, 3)] = 1; });
+  EXPECT_EQ(cc.exit_code, 1);
+  EXPECT_EQ(cc.verify.first, "vertex 4: got 2, expected 1") << "labels are vertex ids: the file's too";
+  const RunOutcome edge = run_verified<Bfs>(path, {"--verify-limit", "1"},
+                                            [](RunResult<Bfs>& r) { r.values[slot_of(r.graph, 3)] = 9; });
+  EXPECT_EQ(edge.exit_code, 1);
+  EXPECT_EQ(edge.verify.first.rfind("edge 3 -> 4: ", 0), 0u) << edge.verify.first;
+}
+
 // ---- the graph does not fit: invariants, or a skip that says why ---------------
 
 TEST_F(Verify, WithoutRoomForTheOracleTraversalsCheckTheirInvariants) {

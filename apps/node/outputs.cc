@@ -28,14 +28,6 @@ void print_fault_counts(const RunReport& r) {
   line("transmit", r.tx_faults);
 }
 
-void print_top(const RunReport& r) {
-  if (r.cluster_top.empty()) return;
-  std::printf("top %zu vertices by rank:\n", r.cluster_top.size());
-  for (size_t i = 0; i < r.cluster_top.size(); ++i)
-    std::printf("  %2zu. vertex %10" PRId64 "  rank %.9g\n", i + 1, int64_t{r.cluster_top[i].vertex},
-                r.cluster_top[i].value);
-}
-
 RunSummary summary_head(const Config& cfg) {
   RunSummary s;
   const ProgramTraits& p = cfg.program;

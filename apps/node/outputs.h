@@ -1,4 +1,4 @@
-// What a node reports after its run: the top vertices and the fault counts
+// What a node reports after its run: the fault counts
 // on stdout, the summary's own words (rank 0), and with --out the result file
 // and the JSON reports.
 #pragma once
@@ -16,7 +16,6 @@
 namespace wg {
 
 void print_fault_counts(const RunReport& r);
-void print_top(const RunReport& r);
 
 // The summary's first words (compute/report/run_summary.h): the program with
 // the parameters it reads, the graph, how its edges were changed, --out.

@@ -125,6 +125,13 @@ inline void warn_if_source_is_a_sink(const Config& cfg, const LocalGraph& lg, Ve
   }
 }
 
+// What a node's own lines start with: "node R: " for srun, mpirun or a
+// terminal; nothing under scripts/wiregraph-cluster, whose "[node R] " prefix
+// says it already.
+inline std::string node_tag(const Config& cfg) {
+  return std::getenv("WIREGRAPH_LAUNCHER") != nullptr ? "" : "node " + std::to_string(cfg.rank) + ": ";
+}
+
 // How loading shows its progress (compute/load/graph_loader.h). Under
 // scripts/wiregraph-cluster (WIREGRAPH_LAUNCHER in the environment) every node
 // prints a line a second and the launcher makes one line for the cluster of
@@ -385,7 +392,7 @@ RunOutcome run_program(Node& node, const ResultHook<Prog>& before_verify = {}) {
       outcome.verify.outcome = VerifyVerdict::Outcome::kInvalid;
       outcome.verify.first = std::string("cannot read the input again: ") + e.what();
     }
-    std::printf("node %u: %s\n", cfg.rank, outcome.verify.line().c_str());
+    std::printf("%s%s\n", node_tag(cfg).c_str(), outcome.verify.line().c_str());
     r.report.verify = outcome.verify.json();
     if (outcome.verify.failed()) outcome.exit_code = 1;
   }
@@ -393,7 +400,7 @@ RunOutcome run_program(Node& node, const ResultHook<Prog>& before_verify = {}) {
   if (cfg.engine.verbose) print_run_totals(r.report);
   print_fault_counts(r.report);
   for (const std::string& w : transport_warnings(r.report))
-    std::fprintf(stderr, "wiregraph: warning: node %u: %s\n", cfg.rank, w.c_str());
+    std::fprintf(stderr, "wiregraph: warning: %s%s\n", node_tag(cfg).c_str(), w.c_str());
   // Rank 0 speaks for the cluster: every node's figures came with its FIN.
   std::optional<RunSummary> summary;
   if (cfg.rank == 0) {
@@ -402,7 +409,7 @@ RunOutcome run_program(Node& node, const ResultHook<Prog>& before_verify = {}) {
     // Each node checks its own vertices and prints its verdict; a node that
     // finds a difference exits 1, which fails the job.
     if (cfg.verify) summary->verify = outcome.verify.line().substr(sizeof "verify: " - 1) + " on node 0; every node checks its own vertices";
-    if (Prog::kTraits.ranks_top) print_top(r.report);
+    summary->ranks_top = Prog::kTraits.ranks_top;
   }
   if (!cfg.out_dir.empty()) {
     write_outputs(cfg, r.report, summary ? summary_json(r.report, *summary) : nlohmann::ordered_json(),

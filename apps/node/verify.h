@@ -66,6 +66,12 @@ std::string integer_text(uint64_t x, bool unreachable);
 std::string real_text(double x);
 // "vertex 17" plus " (the file's own id)" when the input's ids were mapped.
 std::string vertex_text(int64_t id, bool mapped);
+// The id the result files write for slot `slot`: the input's own when the
+// loader mapped them, else the dense id counted from `first_id` (1 for the
+// formats that number their vertices 1..n: DIMACS, METIS, Matrix Market).
+inline int64_t shown_id(const LocalGraph& g, uint32_t slot, VertexId first_id) {
+  return g.original_id.empty() ? static_cast<int64_t>(g.global_id(slot) + first_id) : g.original_id[slot];
+}
 
 // Whether `got` matches the oracle's value for a program compared by `traits`.
 inline bool agrees(const ProgramTraits& traits, double got, double want) {
@@ -102,7 +108,7 @@ uint64_t as_integer(T v, Comparison c) {
 // ids the result files write.
 template <VertexProgram Prog>
 VerifyVerdict verify_against_oracle(const WholeInput& whole, const ProgramParams& params, const LocalGraph& graph,
-                                    const std::vector<typename Prog::Value>& values) {
+                                    const std::vector<typename Prog::Value>& values, VertexId first_id) {
   using namespace verify_detail;
   constexpr ProgramTraits traits = Prog::kTraits;
   VerifyVerdict v;
@@ -130,7 +136,7 @@ VerifyVerdict verify_against_oracle(const WholeInput& whole, const ProgramParams
   const bool mapped = !whole.original_id.empty();
   auto label_text = [&](uint64_t label) {
     return std::to_string(mapped && label < whole.original_id.size() ? whole.original_id[label]
-                                                                     : static_cast<int64_t>(label));
+                                                                     : static_cast<int64_t>(label + first_id));
   };
   VertexId first = 0;
   for (uint32_t i = 0; i < graph.num_local; ++i) {
@@ -159,7 +165,7 @@ VerifyVerdict verify_against_oracle(const WholeInput& whole, const ProgramParams
     // The first by id, whatever the node's order of slots.
     if (v.differing++ == 0 || id < first) {
       first = id;
-      v.first = vertex_text(graph.input_id(i), mapped) + ": got " + got_text + ", expected " + want_text;
+      v.first = vertex_text(shown_id(graph, i, first_id), mapped) + ": got " + got_text + ", expected " + want_text;
     }
   }
   v.outcome = v.differing ? VerifyVerdict::Outcome::kInvalid : VerifyVerdict::Outcome::kValid;
@@ -169,7 +175,8 @@ VerifyVerdict verify_against_oracle(const WholeInput& whole, const ProgramParams
 // The program's invariant on every edge whose two ends this node owns.
 template <VertexProgram Prog>
   requires requires { &Prog::holds_along; }
-VerifyVerdict verify_invariant(const LocalGraph& g, const std::vector<typename Prog::Value>& values) {
+VerifyVerdict verify_invariant(const LocalGraph& g, const std::vector<typename Prog::Value>& values,
+                               VertexId first_id) {
   using verify_detail::printed;
   VerifyVerdict v;
   v.method = VerifyVerdict::Method::kInvariant;
@@ -192,10 +199,10 @@ VerifyVerdict verify_invariant(const LocalGraph& g, const std::vector<typename P
         const std::pair<VertexId, VertexId> edge{g.global_id(u), g.global_id(w)};
         if (v.differing++ == 0 || edge < first) {
           first = edge;
-          v.first = "edge " + std::to_string(g.input_id(u)) + " -> " + std::to_string(g.input_id(w)) +
-                    (mapped ? " (the file's own ids)" : "") + ": " + printed<Prog>(values[u]) + " at " +
-                    std::to_string(g.input_id(u)) + ", " + printed<Prog>(values[w]) + " at " +
-                    std::to_string(g.input_id(w));
+          const std::string from = std::to_string(verify_detail::shown_id(g, u, first_id));
+          const std::string to = std::to_string(verify_detail::shown_id(g, w, first_id));
+          v.first = "edge " + from + " -> " + to + (mapped ? " (the file's own ids)" : "") + ": " +
+                    printed<Prog>(values[u]) + " at " + from + ", " + printed<Prog>(values[w]) + " at " + to;
         }
       }
     }
@@ -231,7 +238,7 @@ VerifyVerdict verify_run(const VerifyInput<Prog>& in) {
       if (in.cfg.undirected) add_reverse_edges(whole.graph);
       ProgramParams params = in.cfg.params();
       params.source = in.source;
-      return verify_against_oracle<Prog>(whole, params, in.graph, in.values);
+      return verify_against_oracle<Prog>(whole, params, in.graph, in.values, in.cfg.first_id);
     } else {
       v.outcome = VerifyVerdict::Outcome::kSkipped;
       v.note = std::string(Prog::kTraits.name) + " has no oracle (reference())";
@@ -241,7 +248,7 @@ VerifyVerdict verify_run(const VerifyInput<Prog>& in) {
   const std::string why = "the whole graph and the oracle need up to " + format_bytes(need) + ", more than the " +
                           format_bytes(limit.bytes) + " this node may use (" + limit.source + ")";
   if constexpr (requires { &Prog::holds_along; }) {
-    v = verify_invariant<Prog>(in.graph, in.values);
+    v = verify_invariant<Prog>(in.graph, in.values, in.cfg.first_id);
     v.note = "not the oracle: " + why;
   } else {
     v.outcome = VerifyVerdict::Outcome::kSkipped;

@@ -87,8 +87,6 @@ struct LocalGraph {
   VertexId global_id(uint32_t slot) const {
     return global_of.empty() ? partition.global_id(rank, slot) : global_of[slot];
   }
-  // The vertex's id as the input names it: what result lines and messages show.
-  int64_t input_id(uint32_t slot) const { return original_id.empty() ? int64_t{global_id(slot)} : original_id[slot]; }
 };
 
 // Out-edges of this node's vertices, all destinations.

@@ -48,6 +48,7 @@ struct RunSummary {
   // verification (not part of this change); absent, the summary has no verify
   // line and summary.json's "verify" is null.
   std::optional<std::string> verify;
+  bool ranks_top = false;   // the program ranks vertices (PageRank): a "top" list of r.cluster_top (--top N)
 };
 
 // The summary's lines: "summary: ..." and indented lines under it (two
