@@ -3,7 +3,7 @@
 # results.json and gnuplot PNGs.
 #
 #   bench/run_all.sh [--quick] [--out DIR] [--no-build] [--no-profile] [--only STEPS] [--gap DIR]
-#                    [--gemini DIR]
+#                    [--gemini DIR] [--publish]
 #
 #   --quick       small inputs and 1 trial (CI smoke; under 2 minutes); default:
 #                 full sizes (generation kron:20:16, accumulation and receive
@@ -22,10 +22,13 @@
 #   --gemini DIR  a Gemini build (github.com/thu-pacman/GeminiGraph, built by
 #                 hand outside this repository; default $GEMINI_DIR): the gap
 #                 step also runs Gemini 1 rank x (CPUs) threads in its rounds
+#   --publish     also write the report as docs/PERFORMANCE.md (the project's
+#                 performance page: one run, this command; refused with --quick)
 #
-# Output: DIR/RESULTS.md, DIR/results.json, DIR/plots/*.png, DIR/logs/*.log and
-# each benchmark's JSON. Exit status: 0 when every step ran, 1 when one failed
-# (the others still run and the report says which). No thresholds anywhere.
+# Output: DIR/RESULTS.md (with --publish also docs/PERFORMANCE.md), DIR/results.json,
+# DIR/plots/*.png, DIR/logs/*.log and each benchmark's JSON. Exit status: 0
+# when every step ran, 1 when one failed (the others still run and the report
+# says which). No thresholds anywhere.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -37,6 +40,7 @@ profile=1
 only=generation,accumulation,rxscaling,links,e2e,gap,load,graphalytics,mac,auth,profile
 gap_dir=${GAP_DIR:-}
 gemini_dir=${GEMINI_DIR:-}
+publish=0
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
@@ -46,11 +50,13 @@ while [ $# -gt 0 ]; do
     --only) only=$2; shift ;;
     --gap) gap_dir=$2; shift ;;
     --gemini) gemini_dir=$2; shift ;;
-    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --publish) publish=1 ;;
+    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run_all: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
+[ $publish -eq 1 ] && [ $quick -eq 1 ] && { echo "run_all: --publish takes a full run, not --quick" >&2; exit 2; }
 want() { case ",$only," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
 mkdir -p "$out/logs" || exit 1
@@ -188,7 +194,11 @@ if want profile && [ $profile -eq 1 ]; then
 fi
 mode=full
 [ $quick -eq 1 ] && mode=quick
-run report python3 "$here/report.py" "$out" --mode $mode
+if [ $publish -eq 1 ]; then
+  run report python3 "$here/report.py" "$out" --mode $mode --publish "$root/docs/PERFORMANCE.md"
+else
+  run report python3 "$here/report.py" "$out" --mode $mode
+fi
 for f in "$out/RESULTS.md" "$out/results.json"; do
   [ -s "$f" ] || { note "missing $f"; status=1; }
 done

@@ -20,7 +20,7 @@
 // next value.
 //
 // Why GMAC through intel-ipsec-mb: bench/bench_mac.cc measured every
-// candidate on this machine (docs/PERFORMANCE.md): AES-GMAC with AES-NI and
+// candidate on this machine (docs/design/performance-history.md): AES-GMAC with AES-NI and
 // PCLMULQDQ was the fastest at MTU 1500 and for small (ACK) frames;
 // intel-ipsec-mb (Debian's libipsec-mb-dev, the library DPDK's own AES-GCM
 // crypto driver uses) calls it without OpenSSL EVP's per-frame overhead.

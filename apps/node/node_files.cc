@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <rte_eal.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -72,6 +73,15 @@ bool is_hugepage_file(const char* name, const char* prefix) {
   for (; *digits != '\0'; ++digits)
     if (*digits < '0' || *digits > '9') return false;
   return true;
+}
+
+constexpr int kEndSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGPIPE};
+
+sigset_t end_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : kEndSignals) sigaddset(&set, sig);
+  return set;
 }
 
 void on_signal(int sig) {
@@ -145,30 +155,36 @@ void remove_at_exit(const std::vector<std::string>& memif_sockets) {
     if (r.socket_count < kMaxSockets && copy(r.sockets[r.socket_count], PATH_MAX, s)) ++r.socket_count;
   g_state.store(kArmed);
   std::atexit(remove_now);
-  constexpr int kEndSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGPIPE};
   struct sigaction sa {};
   sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  // A second ending signal on the thread already removing would wait for itself.
-  for (int sig : kEndSignals) sigaddset(&sa.sa_mask, sig);
+  sa.sa_mask = end_signals();
   for (int sig : kEndSignals) sigaction(sig, &sa, nullptr);
 }
 
 void remove_now() {
   int state = kArmed;
   if (!g_state.compare_exchange_strong(state, kRemoving)) {
+    // Another thread is at it: end only once it is done. Bounded, should that
+    // thread never finish (a fault in it).
     const struct timespec ms{0, 1000 * 1000};
-    while (state == kRemoving) {  // another thread is at it: end only once it is done
+    for (int waited = 0; state == kRemoving && waited < 10'000; ++waited) {
       nanosleep(&ms, nullptr);
       state = g_state.load();
     }
     return;
   }
+  // An ending signal delivered to this thread now would wait for itself: it
+  // waits until the files are gone (a handler's mask blocks them already; the
+  // atexit path needs it).
+  const sigset_t block = end_signals();
+  sigset_t was;
+  pthread_sigmask(SIG_BLOCK, &block, &was);
   for (int i = 0; i < g_files.socket_count; ++i) unlink(g_files.sockets[i]);
   if (g_files.huge_prefix[0] != '\0')
     for (int i = 0; i < g_files.huge_dir_count; ++i) remove_hugepage_files(g_files.huge_dirs[i], g_files.huge_prefix);
   if (g_files.runtime_dir[0] != '\0') remove_flat_dir(g_files.runtime_dir);
   g_state.store(kRemoved);
+  pthread_sigmask(SIG_SETMASK, &was, nullptr);
 }
 
 bool remove_flat_dir(const char* dir) {

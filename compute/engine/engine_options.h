@@ -24,7 +24,7 @@ struct RolesSpec {
 };
 
 // Σ per accumulation range (compute/engine/range_plan.h) unless --range-kib says:
-// chosen from bench_rx_scaling's sweep (docs/PERFORMANCE.md, "Receive queues"): one
+// chosen from bench_rx_scaling's sweep (docs/design/performance-history.md, "Receive queues"): one
 // accumulator lcore folded 317 / 307 / 269 / 217 M records per CPU-second
 // with 64 / 256 / 1024 / 4096 KiB ranges. 256 KiB is within 3% of 64 KiB with
 // a quarter of the ranges (fuller buckets in sparse supersteps).
@@ -57,7 +57,7 @@ struct EngineOptions {
   size_t segment_bytes = 0;         // --segment-kib x 1024 (0: default_segment_bytes(), a quarter of the L3)
   // --local-rounds: a program that applies early (SSSP) relaxes its worker's
   // own vertices within a superstep. Off by default: fewer supersteps and
-  // records, but slower on every configuration measured but one (docs/PERFORMANCE.md,
+  // records, but slower on every configuration measured but one (docs/design/performance-history.md,
   // "Receive queues"; docs/DESIGN-NOTES.md, "SSSP's local rounds").
   bool local_rounds = false;
 };

@@ -7,7 +7,7 @@
 // cost blocks x frontier, and since receive queues cut a node into ranges
 // of 256 KiB of Σ there are many blocks: 64 per worker on kron:22:16 at P=2,
 // where SSSP's scatter went from 2.4 to 7.7 s of lcore time per node
-// (docs/PERFORMANCE.md, "Receive queues").
+// (docs/design/performance-history.md, "Receive queues").
 //
 // 8 bytes per (source, block) pair and 8 per vertex of the slice. Built once
 // at start-up, one block after the other.
