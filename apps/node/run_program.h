@@ -414,15 +414,11 @@ RunOutcome run_program(Node& node, const ResultHook<Prog>& before_verify = {}) {
   if (!cfg.out_dir.empty()) {
     write_outputs(cfg, r.report, summary ? summary_json(r.report, *summary) : nlohmann::ordered_json(),
                   [&](std::FILE* f) {
-      const std::vector<int64_t>& original = r.graph.original_id;
       // Vertices and labels (vertex ids too) as the input names them: its
       // original ids when they were mapped, else the dense id + first_id.
       const int64_t first = cfg.first_id;
       for (uint32_t i = 0; i < r.graph.num_local; ++i) {
-        if (original.empty())
-          std::fprintf(f, "%" PRId64 " ", int64_t{r.graph.global_id(i)} + first);
-        else
-          std::fprintf(f, "%" PRId64 " ", original[i]);
+        std::fprintf(f, "%" PRId64 " ", r.graph.input_id(i, cfg.first_id));
         auto label_id = [&](uint32_t label) { return r.label_ids.empty() ? int64_t{label} + first : r.label_ids[i]; };
         if (cfg.graphalytics_output)
           write_graphalytics_value<Prog>(f, r.values[i], label_id);

@@ -66,12 +66,6 @@ std::string integer_text(uint64_t x, bool unreachable);
 std::string real_text(double x);
 // "vertex 17" plus " (the file's own id)" when the input's ids were mapped.
 std::string vertex_text(int64_t id, bool mapped);
-// The id the result files write for slot `slot`: the input's own when the
-// loader mapped them, else the dense id counted from `first_id` (1 for the
-// formats that number their vertices 1..n: DIMACS, METIS, Matrix Market).
-inline int64_t shown_id(const LocalGraph& g, uint32_t slot, VertexId first_id) {
-  return g.original_id.empty() ? static_cast<int64_t>(g.global_id(slot) + first_id) : g.original_id[slot];
-}
 
 // Whether `got` matches the oracle's value for a program compared by `traits`.
 inline bool agrees(const ProgramTraits& traits, double got, double want) {
@@ -165,7 +159,7 @@ VerifyVerdict verify_against_oracle(const WholeInput& whole, const ProgramParams
     // The first by id, whatever the node's order of slots.
     if (v.differing++ == 0 || id < first) {
       first = id;
-      v.first = vertex_text(shown_id(graph, i, first_id), mapped) + ": got " + got_text + ", expected " + want_text;
+      v.first = vertex_text(graph.input_id(i, first_id), mapped) + ": got " + got_text + ", expected " + want_text;
     }
   }
   v.outcome = v.differing ? VerifyVerdict::Outcome::kInvalid : VerifyVerdict::Outcome::kValid;
@@ -199,8 +193,8 @@ VerifyVerdict verify_invariant(const LocalGraph& g, const std::vector<typename P
         const std::pair<VertexId, VertexId> edge{g.global_id(u), g.global_id(w)};
         if (v.differing++ == 0 || edge < first) {
           first = edge;
-          const std::string from = std::to_string(verify_detail::shown_id(g, u, first_id));
-          const std::string to = std::to_string(verify_detail::shown_id(g, w, first_id));
+          const std::string from = std::to_string(g.input_id(u, first_id));
+          const std::string to = std::to_string(g.input_id(w, first_id));
           v.first = "edge " + from + " -> " + to + (mapped ? " (the file's own ids)" : "") + ": " +
                     printed<Prog>(values[u]) + " at " + from + ", " + printed<Prog>(values[w]) + " at " + to;
         }

@@ -87,6 +87,13 @@ struct LocalGraph {
   VertexId global_id(uint32_t slot) const {
     return global_of.empty() ? partition.global_id(rank, slot) : global_of[slot];
   }
+  // The vertex's id as the input names it, what result lines and messages
+  // show: its own id when the loader mapped them, else the dense id counted
+  // from `first_id` (1 for the formats that number vertices 1..n: DIMACS,
+  // METIS, Matrix Market).
+  int64_t input_id(uint32_t slot, VertexId first_id) const {
+    return original_id.empty() ? static_cast<int64_t>(global_id(slot) + first_id) : original_id[slot];
+  }
 };
 
 // Out-edges of this node's vertices, all destinations.
