@@ -85,7 +85,7 @@ def pool_for(spec, nodes, undirected):
 
 
 def run_cluster(outdir, nodes, app_args, link="memif", lcores=1, mem_mb=256, memory="no-huge",
-                timeout=600, binary=None, log=None, keep_results=False):
+                timeout=600, binary=None, log=None, keep_results=False, launcher_flags=()):
     """Runs one job; returns a dict with the exit status, the nodes' JSON
     reports, their peak RSS, the edge count the nodes printed and the
     launcher's output. The per-vertex results (DIR/result-R.txt) are removed
@@ -100,7 +100,7 @@ def run_cluster(outdir, nodes, app_args, link="memif", lcores=1, mem_mb=256, mem
         env["WG_BENCH_BINARY"] = str(binary)
     cmd = [str(LAUNCHER), "--nodes", str(nodes), "--link", link, "--lcores-per-node", str(lcores),
            "--mem-mb", str(mem_mb), "--memory", memory, "--timeout", str(timeout),
-           "--binary", str(WRAPPER), "--"] + list(app_args) + ["--quiet", "--out", str(outdir)]
+           "--binary", str(WRAPPER)] + list(launcher_flags) + ["--"] + list(app_args) + ["--quiet", "--out", str(outdir)]
     t0 = time.monotonic()
     load0 = loadavg()
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)

@@ -6,7 +6,7 @@ usage: report.py DIR [--mode quick|full]
 
 Reads DIR/generation.json, DIR/generation-p16.json, DIR/accumulation.json,
 DIR/rx_scaling.json, DIR/links.json, DIR/e2e.json, DIR/gap.json, DIR/load.json, DIR/graphalytics.json,
-DIR/mac.json, DIR/auth.json and DIR/profile/*.txt when present (a missing
+DIR/mac.json, DIR/auth.json, DIR/checkpoint.json and DIR/profile/*.txt when present (a missing
 file becomes a 'not run' line), writes DIR/RESULTS.md, DIR/results.json and
 DIR/plots/*.png (with their .dat and .gp files).
 """
@@ -619,6 +619,42 @@ def mac_section(mac, auth, md):
     md.append("")
 
 
+def checkpoint_section(ck, md, targets):
+    md.append("## 9. Checkpoints: their cost, and a crash (issue #27)\n")
+    if not ck:
+        md.append("checkpoint_cost.py: not run (no checkpoint.json)\n")
+        return
+    md.append("`bench/checkpoint_cost.py`: %s, P=%d over %s, %d trials, order rotating; compute seconds (max over "
+              "nodes; checkpoints are written inside the computation), median (min-max):\n"
+              % (ck["graph"], ck["nodes"], ck["link"], ck["trials"]))
+    md.append("| program | every | compute s | / none per trial | checkpoints | MB each (node 0) | / values | "
+              "pause s each | writer s each |")
+    md.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for app, r in ck["programs"].items():
+        for key in ("none", "20", "5", "1"):
+            v, f = r["seconds"][key], r["figures"][key]
+            ratio = statistics.median(r["ratios"][key]) if key != "none" else 1.0
+            each = f["bytes"] / f["written"] if f["written"] else 0
+            md.append("| %s | %s | %.3f (%.3f-%.3f) | %.3f | %d | %.1f | %s | %s | %s |" % (
+                app, key, statistics.median(v), min(v), max(v), ratio, f["written"], each / 1e6,
+                "%.2f" % (each / f["values_bytes"]) if f["written"] and f["values_bytes"] else "-",
+                "%.4f" % statistics.median(f["pause"]) if f["pause"] else "-",
+                "%.3f" % statistics.median(f["write"]) if f["write"] else "-"))
+        if "5" in r["ratios"]:
+            five = statistics.median(r["ratios"]["5"])
+            targets.append(("%s: checkpoints every 5 supersteps cost at most 10%%" % app, five <= 1.10,
+                            "%.1f%% (%s)" % (100 * (five - 1), ck["graph"])))
+    md.append("")
+    md.append("| program | node 1 killed at | resumed from | wall, uninterrupted | wall, with the crash | "
+              "restarted job: start to computing (node 0) |")
+    md.append("|---|--:|--:|--:|--:|--:|")
+    for app, r in ck["programs"].items():
+        c = r["crash"]
+        md.append("| %s | superstep %d | %s | %.2f s | %.2f s | %.2f s |" % (
+            app, c["at"], c["resumed_from"], c["clean_wall"], c["wall"], c["restart_to_compute"]))
+    md.append("")
+
+
 def published_page(md, d):
     """RESULTS.md as docs/PERFORMANCE.md: the same report under a preamble
     that says how it is made, so that the page is always one run's figures."""
@@ -661,6 +697,7 @@ def main():
     loading = load(d / "load.json")
     graphalytics = load(d / "graphalytics.json")
     mac, auth = load(d / "mac.json"), load(d / "auth.json")
+    checkpoint = load(d / "checkpoint.json")
     info = machine_info()
     src = d / "bin" / "SOURCE"
     if src.exists():  # what the snapshot binaries were built from
@@ -691,6 +728,7 @@ def main():
     load_section(loading, body, targets)
     graphalytics_section(graphalytics, body)
     mac_section(mac, auth, body)
+    checkpoint_section(checkpoint, body, targets)
     line_rate_plot(bars, plots, pngs)
     md.append("## Targets from the issue\n")
     md.append("| target | result | figure |")
@@ -710,7 +748,7 @@ def main():
             md.append("- %s: `%s`" % (title, p))
         md.append("")
     steps = ["build", "generation", "generation-p16", "accumulation", "rxscaling", "links", "e2e", "gap", "load",
-             "graphalytics", "mac", "auth", "profile"]
+             "graphalytics", "mac", "auth", "checkpoint", "profile"]
     cmds = [(n, d / "logs" / (n + ".cmd")) for n in steps]
     cmds = [(n, f.read_text().strip()) for n, f in cmds if f.exists()]
     if cmds:
@@ -722,7 +760,7 @@ def main():
         print("report: published %s" % a.publish)
     merged = {"mode": a.mode, "machine": info, "generation": gen, "generation_p16": gen16, "accumulation": acc,
               "rx_scaling": rx, "links": links, "end_to_end": e2e, "gap": gap, "load": loading, "graphalytics": graphalytics,
-              "mac": mac, "auth": auth,
+              "mac": mac, "auth": auth, "checkpoint": checkpoint,
               "targets": [{"target": n, "met": ok, "figure": f} for n, ok, f in targets],
               "plots": [str(p) for _, p in pngs]}
     (d / "results.json").write_text(json.dumps(merged, indent=1) + "\n")

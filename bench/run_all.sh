@@ -14,7 +14,7 @@
 #   --no-build    do not run ninja (meson's benchmark target has built already)
 #   --no-profile  skip the callgrind profiles (full mode runs them; quick never)
 #   --only STEPS  comma-separated subset of: generation,accumulation,rxscaling,links,e2e,gap,load,graphalytics,
-#                 mac,auth,profile
+#                 mac,auth,checkpoint,profile
 #   --gap DIR     a GAP build (github.com/sbeamer/gapbs, built by hand outside this
 #                 repository; default $GAP_DIR): every app against GAP's own
 #                 binary on GAP's kron graphs (bench/gap_compare.py); without
@@ -37,7 +37,7 @@ out=/tmp/wiregraph-bench
 quick=0
 do_build=1
 profile=1
-only=generation,accumulation,rxscaling,links,e2e,gap,load,graphalytics,mac,auth,profile
+only=generation,accumulation,rxscaling,links,e2e,gap,load,graphalytics,mac,auth,checkpoint,profile
 gap_dir=${GAP_DIR:-}
 gemini_dir=${GEMINI_DIR:-}
 publish=0
@@ -72,6 +72,7 @@ want load && rm -f "$out/load.json"
 want graphalytics && rm -f "$out/graphalytics.json"
 want mac && rm -f "$out/mac.json"
 want auth && rm -f "$out/auth.json"
+want checkpoint && rm -f "$out/checkpoint.json"
 want profile && rm -rf "$out/profile"
 rm -rf "$out/results.json" "$out/RESULTS.md" "$out/plots"
 status=0
@@ -127,6 +128,7 @@ if [ $quick -eq 1 ]; then
   graphalytics_args="--quick"
   mac_trials=1
   auth_args="--graph kron:14:16 --iterations 3 --trials 1"
+  checkpoint_args="--graph kron:14:16 --trials 1 --crash-at 12"
   profile=0
 else
   gen_graph=kron:20:16; trials=5; warmup=1
@@ -139,6 +141,7 @@ else
   graphalytics_args="--graph kron:18:16 --pr-graph kron:20:16 --trials 3"
   mac_trials=15
   auth_args="--graph kron:20:16 --trials 3"
+  checkpoint_args="--graph kron:22:16 --trials 5"
 fi
 gen_eal="--no-pci --vdev net_null0,no-rx=1 -l 0 --no-huge -m 1024 --log-level lib.eal:error"
 
@@ -188,6 +191,9 @@ if want mac; then
 fi
 if want auth; then
   run auth python3 "$here/auth_cost.py" $auth_args --binary "$bin/wiregraph" --json "$out/auth.json"
+fi
+if want checkpoint; then
+  run checkpoint python3 "$here/checkpoint_cost.py" $checkpoint_args --binary "$bin/wiregraph" --json "$out/checkpoint.json"
 fi
 if want profile && [ $profile -eq 1 ]; then
   run profile sh "$here/profile.sh" "$out"

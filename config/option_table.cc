@@ -385,6 +385,41 @@ const OptionSpec kOptions[] = {
      .details = "Those files are left alone; the files of an earlier wiregraph run there are still removed. "
                 "Without it such a DIR is refused (exit 2) before anything is loaded.",
      .parse = [](ParseState& s, const OptionArg&) { s.c.out_keep_others = true; }},
+    {.name = "checkpoint-every",
+     .arg = "N",
+     .topic = Topic::kOutput,
+     .help = "checkpoint every N supersteps into --checkpoint-dir",
+     .details = "After every N-th superstep each node copies its vertex values, its program's state and the "
+                "messages of that superstep, and a thread writes them into --checkpoint-dir while the next "
+                "supersteps run (not the graph: a resumed job loads it again); rank 0 commits the "
+                "checkpoint (DIR/COMMIT) N supersteps later (at least 2), once every node has written it, "
+                "and only then removes the previous one. scripts/wiregraph-cluster "
+                "--restart K restarts a job whose node died from there; --resume DIR does it by hand. "
+                "Not for lcc (two supersteps). docs/CHECKPOINTS.md has the rules.",
+     .parse = [](ParseState& s, const OptionArg& a) {
+       s.c.checkpoint_every = static_cast<uint32_t>(a.unsigned_in(1, UINT32_MAX));
+     },
+     .banner = [](const Config& c) {
+       return when(c.checkpoint_every != 0, "checkpoint every " + std::to_string(c.checkpoint_every));
+     }},
+    {.name = "checkpoint-dir",
+     .arg = "DIR",
+     .topic = Topic::kOutput,
+     .help = "where checkpoints go: one directory every node writes into",
+     .details = "Created when missing. Every node of the job must write into the same directory (a shared "
+                "file system on a cluster of machines): rank 0 commits a checkpoint only once it sees every "
+                "node's file. Default with --resume: the DIR resumed from.",
+     .parse = [](ParseState& s, const OptionArg& a) { s.c.checkpoint_dir = a.not_empty("directory name"); }},
+    {.name = "resume",
+     .arg = "DIR",
+     .topic = Topic::kOutput,
+     .help = "go on from DIR's last committed checkpoint",
+     .details = "Every node loads its share of the graph, reads its file of the checkpoint DIR/COMMIT names "
+                "and goes on from the superstep after it. The checkpoint must be of this job: the same "
+                "program, parameters, graph, number of nodes and partition (a checkpoint of another is "
+                "refused, naming what differs). The results are those of a run that was never interrupted.",
+     .parse = [](ParseState& s, const OptionArg& a) { s.c.resume_dir = a.not_empty("directory name"); },
+     .banner = [](const Config& c) { return when(!c.resume_dir.empty(), "resume from " + c.resume_dir); }},
     {.name = "verify",
      .topic = Topic::kOutput,
      .help = "check every result against the program's single-node oracle",
@@ -490,15 +525,17 @@ const OptionSpec kOptions[] = {
      .arg = "R:S",
      .topic = Topic::kTesting,
      .help = "node R kills itself (SIGKILL) at superstep S",
-     .details = "S = load: in the middle of the edge shuffle. Exercises peer-failure detection; every node "
-                "gets the same options.",
+     .details = "S = load: in the middle of the edge shuffle; S = checkpoint: halfway through writing its "
+                "second checkpoint (with --checkpoint-every N >= 2 the first is committed by then). Exercises peer-failure detection and restarts; every node gets the same "
+                "options.",
      .parse = [](ParseState& s, const OptionArg& a) {
        const size_t colon = a.text.find(':');
-       if (colon == std::string::npos) a.fail("is not RANK:SUPERSTEP or RANK:load");
+       if (colon == std::string::npos) a.fail("is not RANK:SUPERSTEP, RANK:load or RANK:checkpoint");
        s.crash_rank = static_cast<int64_t>(OptionArg{a.what, a.text.substr(0, colon)}.unsigned_in(0, wire::kMaxNodes - 1));
        const std::string step = a.text.substr(colon + 1);
-       s.crash_step = step == "load" ? kCrashInLoad
-                                     : static_cast<int64_t>(OptionArg{a.what, step}.unsigned_in(0, UINT32_MAX));
+       s.crash_step = step == "load"         ? kCrashInLoad
+                      : step == "checkpoint" ? kCrashInCheckpoint
+                                             : static_cast<int64_t>(OptionArg{a.what, step}.unsigned_in(0, UINT32_MAX));
      }},
     {.name = "roles",
      .arg = "SPEC",

@@ -41,6 +41,7 @@ struct ParseState {
   int64_t crash_rank = -1, crash_step = -1;  // --crash-node R:S (S = kCrashInLoad: R:load)
 };
 inline constexpr int64_t kCrashInLoad = -2;
+inline constexpr int64_t kCrashInCheckpoint = -3;  // R:checkpoint
 
 struct OptionSpec {
   std::string_view name;     // without the leading "--"

@@ -139,14 +139,32 @@ void resolve_rank_and_nodes(ParseState& s) {
     throw ConfigError(shown(c.rank, c.rank_from, "--rank", "rank") + " is not below " +
                       shown(c.nodes, c.nodes_from, "--nodes", "cluster size"));
   if (s.crash_rank >= static_cast<int64_t>(c.nodes))
-    throw ConfigError("--crash-node " + std::to_string(s.crash_rank) + ":" + std::to_string(s.crash_step) +
-                      ": there is no node " + std::to_string(s.crash_rank) + " among " + std::to_string(c.nodes));
+    throw ConfigError("--crash-node " + std::to_string(s.crash_rank) + ": there is no node " + std::to_string(s.crash_rank) + " among " + std::to_string(c.nodes));
   if (s.crash_rank == static_cast<int64_t>(c.rank)) {
     if (s.crash_step == kCrashInLoad)
       c.engine.crash_in_load = true;
+    else if (s.crash_step == kCrashInCheckpoint)
+      c.engine.crash_in_checkpoint = true;
     else
       c.engine.crash_at_superstep = s.crash_step;
   }
+}
+
+// --checkpoint-every, --checkpoint-dir, --resume: each needs its partner;
+// the directory of new checkpoints defaults to the one resumed from.
+void resolve_checkpoints(ParseState& s) {
+  Config& c = s.c;
+  if (c.program.name == "lcc" && (c.checkpoint_every != 0 || !c.checkpoint_dir.empty() || !c.resume_dir.empty()))
+    throw ConfigError("lcc runs in two supersteps and has no checkpoints (--checkpoint-every, --checkpoint-dir, "
+                      "--resume): run it again instead");
+  if (c.checkpoint_dir.empty()) c.checkpoint_dir = c.resume_dir;
+  if (c.checkpoint_every != 0 && c.checkpoint_dir.empty())
+    throw ConfigError("--checkpoint-every " + std::to_string(c.checkpoint_every) +
+                      " needs --checkpoint-dir DIR: where every node writes its checkpoints");
+  if (c.checkpoint_every == 0 && given(s, "checkpoint-dir"))
+    throw ConfigError("--checkpoint-dir " + c.checkpoint_dir + " needs --checkpoint-every N: how often to write");
+  if (s.crash_step == kCrashInCheckpoint && c.checkpoint_every == 0)
+    throw ConfigError("--crash-node R:checkpoint needs --checkpoint-every N: the node dies writing a checkpoint");
 }
 
 // The job's key: --key-file, else WIREGRAPH_KEY, else none; with P > 1 a
@@ -232,6 +250,7 @@ Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> prog
   resolve_rank_and_nodes(s);
   resolve_key(s);
   resolve_transport(s);
+  resolve_checkpoints(s);
   return c;
 }
 

@@ -66,6 +66,11 @@ struct Config {
   std::string ids_chosen, precision_chosen;
   std::string out_dir;                    // empty: no result files
   bool out_keep_others = false;           // --out-keep-others: write into a DIR that holds files of no wiregraph run
+  // Checkpoints (compute/engine/checkpointer.h): every N supersteps into DIR
+  // (0: none); --resume DIR. --checkpoint-dir defaults to the resume DIR.
+  uint32_t checkpoint_every = 0;
+  std::string checkpoint_dir;
+  std::string resume_dir;
   bool verify = false;                    // --verify: check the results (apps/node/verify.h)
   uint64_t verify_limit = 0;              // --verify-limit (testing): bytes --verify may use; 0: what the node may
   uint32_t job_token = 0;                 // frames of other jobs are dropped

@@ -3,7 +3,8 @@
 (meson.build's version and the checkout's commit), application options given
 before `--` (refused by name before the EAL starts), `wiregraph
 --check-options`, and the launcher refusing a node's options before it starts
-any node, and naming --timeout when it hits it. Run by meson (suite unit) as
+any node, and naming --timeout when it hits it; what the launcher gives a
+restarted job (--restart). Run by meson (suite unit) as
 `python3 -m unittest`."""
 
 import os
@@ -149,6 +150,61 @@ class Launcher(unittest.TestCase):
         self.assertEqual(r.returncode, 124, r.stdout + r.stderr)
         self.assertIn("a longer run needs a larger --timeout SEC", r.stdout)
         self.assertEqual(len(self.runs()), 2, self.runs())  # the check, then the node
+
+    def test_restart_needs_checkpoints(self):
+        r = run([sys.executable, LAUNCHER, "--nodes", "2", "--restart", "2", "--",
+                 "--app", "bfs", "--graph", "kron:4:2"])
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("--restart 2 needs checkpoints to restart from", r.stderr)
+        self.assertIn("--checkpoint-every N --checkpoint-dir DIR", r.stderr)
+
+
+class RestartOptionsTest(unittest.TestCase):
+    """What the launcher gives a restarted job (restart_options): no --crash-node,
+    --resume from the job's own committed checkpoint, else from the one it
+    was resumed from, else none (from the start)."""
+
+    @classmethod
+    def setUpClass(cls):
+        code = {"__file__": LAUNCHER, "__name__": "wiregraph_cluster"}
+        with open(LAUNCHER) as f:
+            exec(compile(f.read(), LAUNCHER, "exec"), code)
+        cls.restart_options = staticmethod(code["restart_options"])
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.own, self.old = os.path.join(self.tmp.name, "own"), os.path.join(self.tmp.name, "old")
+        os.makedirs(self.own)
+        os.makedirs(self.old)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def commit(self, d, step):
+        with open(os.path.join(d, "COMMIT"), "w") as f:
+            f.write("wiregraph checkpoint\nsuperstep %d\nnodes 2\n" % step)
+
+    def test_from_the_jobs_own_checkpoint_without_the_crash_hook(self):
+        self.commit(self.own, 14)
+        app = ["--app", "bfs", "--checkpoint-every", "5", "--checkpoint-dir", self.own, "--crash-node", "1:17"]
+        new, step, d = self.restart_options(app)
+        self.assertEqual((step, d), (14, self.own))
+        self.assertEqual(new, ["--app", "bfs", "--checkpoint-every", "5", "--checkpoint-dir", self.own,
+                               "--resume", self.own])
+
+    def test_from_the_start_when_nothing_is_committed(self):
+        app = ["--app", "bfs", "--checkpoint-every", "5", "--checkpoint-dir=" + self.own, "--crash-node=1:3"]
+        self.assertEqual(self.restart_options(app),
+                         (["--app", "bfs", "--checkpoint-every", "5", "--checkpoint-dir=" + self.own], None, None))
+
+    def test_from_the_checkpoint_it_was_resumed_from_until_it_commits_its_own(self):
+        self.commit(self.old, 9)
+        app = ["--app", "bfs", "--checkpoint-every", "5", "--checkpoint-dir", self.own, "--resume", self.old]
+        new, step, d = self.restart_options(app)
+        self.assertEqual((step, d), (9, self.old))
+        self.assertEqual(new.count("--resume"), 1)
+        self.commit(self.own, 19)
+        self.assertEqual(self.restart_options(app)[1:], (19, self.own))
 
 
 if __name__ == "__main__":

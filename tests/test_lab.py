@@ -13,7 +13,8 @@ is there before the job), removed even when the test fails.
 
 Checked: results against a plain single-threaded oracle (BFS depths, CC
 labels of a small graph written by the test) at P = 2 and 3 through sbatch,
-srun and mpirun; scancel mid-run leaves no process, EAL runtime directory or
+srun and mpirun; examples/slurm/wiregraph-restart.sbatch going on from its
+last checkpoint after a task died; scancel mid-run leaves no process, EAL runtime directory or
 hugepage file, and Slurm reports the job CANCELLED and every task ended by
 the SIGTERM it sent; a task that dies (--crash-node) fails the job and
 Slurm's output names its host and task; mpirun names the dead rank; a
@@ -43,6 +44,7 @@ BUILD = Path(os.environ.get("WG_BUILD_DIR", SRC / "build"))
 BINARY = BUILD / "apps" / "wiregraph"
 LAB_SLURM = SRC / "scripts" / "lab-slurm"
 SBATCH = SRC / "examples" / "slurm" / "wiregraph.sbatch"
+RESTART_SBATCH = SRC / "examples" / "slurm" / "wiregraph-restart.sbatch"
 TASK = SRC / "examples" / "slurm" / "wiregraph-task"
 MPIRUN = SRC / "examples" / "mpirun" / "wiregraph.mpirun"
 
@@ -456,6 +458,48 @@ class SlurmTest(LabTest):
             self.assertIn("JobState=FAILED", jobcomp_line(job))
             self.assertTrue(eventually(lambda: not processes_with_prefix("wg%ss" % job), 60))
             remove_leftovers("wg%ss0r1" % job)  # the task that died of SIGKILL
+            self.assertEqual(leftovers("wg%ss" % job), [], text)
+
+
+    def test_a_requeued_or_restarted_job_goes_on_from_its_checkpoint(self):
+        # examples/slurm/wiregraph-restart.sbatch: task 1 dies at superstep 10
+        # of its first attempt (a wrapper adds --crash-node while nothing is
+        # committed); srun ends the step, the script's loop runs it again with
+        # --resume, and the job completes with the oracle's depths.
+        nodes = 2
+        n = 40  # a path 0 -> 1 -> ... -> 39 with shortcuts back: 40 supersteps of BFS
+        graph = os.path.join(self.tmp, "path.el")
+        edges = [(v, v + 1) for v in range(n - 1)] + [(v, v // 2) for v in range(2, n)]
+        Path(graph).write_text("".join("%d %d\n" % e for e in edges))
+        ck = os.path.join(self.tmp, "ck")
+        wrapper = os.path.join(self.tmp, "crash-once")
+        Path(wrapper).write_text(
+            "#!/bin/sh\n"
+            "if [ -f %s/COMMIT ]; then exec %s \"$@\"; fi\n"
+            "exec %s \"$@\" --crash-node 1:10\n" % (ck, TASK, TASK))
+        os.chmod(wrapper, 0o755)
+        with TapBridge(nodes) as tb:
+            out = os.path.join(self.tmp, "restart")
+            env = job_env(tb, nodes, self.key)
+            env.update(WIREGRAPH_TASK=wrapper, WIREGRAPH_CHECKPOINTS=ck, WIREGRAPH_RESTARTS="2")
+            out_file = os.path.join(self.tmp, "slurm-%j.out")
+            r = run(["sbatch", "--parsable", "-N", "1", "-n", nodes, "--ntasks-per-node", nodes,
+                     "--output", out_file, RESTART_SBATCH, "--app", "bfs", "--graph", graph, "--source", "0",
+                     "--checkpoint-every", "3", "--quiet", "--out", out], env=env, cwd=SRC)
+            self.assertEqual(r.returncode, 0, r.stdout)
+            job = r.stdout.strip().split(";")[0]
+            info = wait_job_end(job)
+            text = Path(out_file.replace("%j", job)).read_text()
+            self.assertEqual(info["JobState"], "COMPLETED", text)
+            self.assertIn("attempt 0: from the start", text)
+            self.assertIn("a task failed (exit", text)
+            self.assertIn("attempt 1: from the checkpoint of superstep 5", text)
+            self.assertIn("resumed from the checkpoint of superstep 5 in %s" % ck, text)
+            got = read_results(out, n)
+            want = bfs_oracle(n, edges, 0)
+            self.assertEqual([(v, got[v], want[v]) for v in range(n) if got[v] != want[v]], [], text)
+            remove_leftovers("wg%ss0r1" % job)  # the task that died of SIGKILL
+            self.assertTrue(eventually(lambda: not processes_with_prefix("wg%ss" % job), 60))
             self.assertEqual(leftovers("wg%ss" % job), [], text)
 
 

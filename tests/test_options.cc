@@ -954,6 +954,34 @@ TEST_F(Options, GraphalyticsPropertiesGiveOnlyTheProgramsOwnParameters) {
   EXPECT_EQ(parse({"--app", "pagerank", "--graph", g, "--damping", "0.5"}).damping, 0.5) << "the command line wins";
 }
 
+// Checkpoints: each option needs its partner; the directory defaults to the
+// one resumed from; lcc has none; the hook needs checkpoints to kill.
+TEST(CheckpointOptions, EachNeedsItsPartner) {
+  const Config c = parse({"--app", "pagerank", "--graph", "a", "--checkpoint-every", "5", "--checkpoint-dir", "/ck"});
+  EXPECT_EQ(c.checkpoint_every, 5u);
+  EXPECT_EQ(c.checkpoint_dir, "/ck");
+  EXPECT_TRUE(c.resume_dir.empty());
+  const Config r = parse({"--app", "pagerank", "--graph", "a", "--resume", "/ck", "--checkpoint-every", "2"});
+  EXPECT_EQ(r.checkpoint_dir, "/ck") << "new checkpoints go where the old ones were";
+  EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a", "--resume", "/ck"}).checkpoint_every, 0u);
+  EXPECT_ERROR_MENTIONS(({"--app", "pagerank", "--graph", "a", "--checkpoint-every", "5"}), "--checkpoint-every 5",
+                        "needs --checkpoint-dir");
+  EXPECT_ERROR_MENTIONS(({"--app", "pagerank", "--graph", "a", "--checkpoint-dir", "/ck"}), "--checkpoint-dir /ck",
+                        "needs --checkpoint-every");
+  EXPECT_ERROR_MENTIONS(({"--app", "pagerank", "--graph", "a", "--checkpoint-every", "0", "--checkpoint-dir", "/ck"}),
+                        "--checkpoint-every", "0 is out of range");
+  EXPECT_ERROR_MENTIONS(({"--app", "lcc", "--graph", "a", "--resume", "/ck"}), "lcc", "no checkpoints");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--nodes", "2", "--no-auth", "--crash-node", "1:checkpoint"}),
+                        "--crash-node R:checkpoint needs --checkpoint-every");
+  EXPECT_TRUE(parse({"--app", "bfs", "--graph", "a", "--nodes", "2", "--rank", "1", "--no-auth", "--crash-node", "1:checkpoint",
+                     "--checkpoint-every", "3", "--checkpoint-dir", "/ck"})
+                  .engine.crash_in_checkpoint);
+  EXPECT_FALSE(parse({"--app", "bfs", "--graph", "a", "--nodes", "2", "--rank", "0", "--no-auth", "--crash-node", "1:checkpoint",
+                      "--checkpoint-every", "3", "--checkpoint-dir", "/ck"})
+                   .engine.crash_in_checkpoint)
+      << "only node 1 dies";
+}
+
 // ---- the option table: digest, help, docs -------------------------------------
 
 // Every option the node has taken so far (the switch this table replaced),
@@ -965,7 +993,8 @@ constexpr const char* kEveryOption[] = {
     "rto-max-us", "ast-us", "ack-delay-us", "keepalive-ms", "checksum", "fault-rx", "fault-tx", "fault-seed",
     "fault-delay-us", "crash-node", "roles", "scatter", "segment-kib", "local-rounds", "domains", "domain-split",
     "vertex-order", "line-rate", "rx-queues", "range-kib", "mtu", "damping", "precision", "output-format",
-    "key-file", "no-auth", "ids", "help", "help-all", "version", "verify", "verify-limit"};
+    "key-file", "no-auth", "ids", "help", "help-all", "version", "verify", "verify-limit", "checkpoint-every",
+    "checkpoint-dir", "resume"};
 
 TEST(OptionTable, HoldsEveryOptionOnce) {
   std::set<std::string> names;

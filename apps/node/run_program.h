@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "compute/engine/checkpointer.h"
 #include "compute/engine/engine.h"
 #include "compute/graph/graph_input.h"
 #include "compute/load/graph_loader.h"
@@ -77,6 +78,13 @@ class RuntimeFailure : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Which vertex each of this node's slots holds, as one number (a checkpoint's fingerprint).
+inline uint64_t partition_digest_of(const LocalGraph& g) {
+  std::vector<uint32_t> ids(g.num_local);
+  for (uint32_t i = 0; i < g.num_local; ++i) ids[i] = g.global_id(i);
+  return partition_digest(ids, g.num_vertices, local_out_edges(g));
+}
 
 // What every node of the job must agree on before anything is loaded.
 template <VertexProgram Prog>
@@ -245,7 +253,8 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
   try {
     const auto started = std::chrono::steady_clock::now();
     check_declared_memory<Prog>(node, input);
-    runtime = std::make_unique<SuperstepRuntime>(eo, job_identity<Prog>(cfg, input), dp, transport, layout, cfg.rank, cfg.nodes);
+    const JobIdentity job = job_identity<Prog>(cfg, input);
+    runtime = std::make_unique<SuperstepRuntime>(eo, job, dp, transport, layout, cfg.rank, cfg.nodes);
     LoadReport load;
     runtime->start();
     // Every node has started and heard rank 0: the run is one and has an id,
@@ -285,11 +294,43 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
       engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(n, source));
     else
       engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(n));
+    PhaseOptions phase{"the computation", eo.verbose, eo.crash_at_superstep};
+    std::optional<CheckpointStore> store;
+    std::optional<Checkpointer> checkpoints;
+    if constexpr (!requires { typename Prog::Driver; }) {
+      if (!cfg.checkpoint_dir.empty()) {
+        const CheckpointFingerprint fp = CheckpointFingerprint::of(job, cfg.nodes, cfg.rank, partition_digest_of(lg));
+        store.emplace(cfg.checkpoint_dir, cfg.rank, cfg.nodes, fp);
+        checkpoints.emplace(*store, *engine, cfg.checkpoint_every, cfg.rank, eo.crash_in_checkpoint);
+        if (!cfg.resume_dir.empty()) {
+          try {
+            phase.first = checkpoints->resume(CheckpointStore(cfg.resume_dir, cfg.rank, cfg.nodes, fp));
+          } catch (const CheckpointError& e) {
+            throw ConfigError(e.what());  // the user's to mend: another job's, or none
+          }
+          if (cfg.rank == 0 || eo.verbose)
+            std::printf("%sresumed from the checkpoint of superstep %u in %s: the computation goes on at superstep %u\n",
+                        node_tag(cfg).c_str(), phase.first.superstep - 1,
+                        cfg.resume_dir.c_str(), phase.first.superstep);
+          std::fflush(stdout);
+        }
+        if (cfg.checkpoint_every != 0) {
+          phase.between_supersteps = [&](const StepControl& next) { checkpoints->between(next); };
+          phase.before_end = [&](uint32_t s) { checkpoints->before_end(s); };
+        }
+      }
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const double cpu0 = process_cpu_seconds();
-    out.report.steps = runtime->run_phase(*engine, PhaseOptions{"the computation", eo.verbose, eo.crash_at_superstep});
+    out.report.steps = runtime->run_phase(*engine, phase);
     out.report.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out.report.compute_cpu_seconds = process_cpu_seconds() - cpu0;
+    if (checkpoints) {
+      checkpoints->finish();
+      out.report.checkpoints = checkpoints->json(out.report.compute_seconds);
+      const std::string line = checkpoints->line(out.report.compute_seconds);
+      if (!line.empty() && (cfg.rank == 0 || eo.verbose)) std::printf("%s%s\n", node_tag(cfg).c_str(), line.c_str());
+    }
     if constexpr (Prog::kTraits.value_kind == ValueKind::kLabel) {
       // Labels are dense ids: their original ids come from their owners
       // (dense ids follow the original ids' order, so the smallest label is

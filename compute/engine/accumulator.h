@@ -19,12 +19,20 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "compute/partition/partition.h"
 #include "dataplane/wire.h"
 
 namespace wg {
+
+// A vector's elements as raw bytes (checkpoints write and read them so).
+template <class T>
+std::span<uint8_t> raw_bytes(std::vector<T>& v) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  return {reinterpret_cast<uint8_t*>(v.data()), v.size() * sizeof(T)};
+}
 
 template <class Prog>
 class ScalarAccumulator {
@@ -43,6 +51,8 @@ class ScalarAccumulator {
     for (unsigned i = 0; i < n; ++i) sigma[r[i].index] = Prog::combine(sigma[r[i].index], r[i].value);
     return true;
   }
+  // Its state as raw bytes, for a checkpoint (compute/engine/checkpoint_store.h).
+  std::vector<std::span<uint8_t>> state() { return {raw_bytes(sigma_)}; }
   View take(uint32_t i) {
     const Message m = sigma_[i];
     sigma_[i] = Prog::identity();
@@ -115,6 +125,10 @@ class SlotAccumulator {
       ++fill_[v];
     }
     return ok;
+  }
+  // Its state as raw bytes, for a checkpoint (the offsets follow from the graph).
+  std::vector<std::span<uint8_t>> state() {
+    return {raw_bytes(fill_), raw_bytes(slots_)};
   }
   View take(uint32_t i) {
     const View v(slots_.data() + offset_[i], fill_[i]);

@@ -133,6 +133,20 @@ class Engine final : public ProgramDriver {
     return out;
   }
 
+  // Values, the program (next() may keep figures in it) and Σ of superstep
+  // s+1, i.e. every message of s. The workers' own state is rebuilt
+  // (Worker::resumed).
+  std::vector<std::span<uint8_t>> checkpoint_sections(uint32_t s) override {
+    std::vector<std::span<uint8_t>> out{raw_bytes(values_),
+                                        {reinterpret_cast<uint8_t*>(&prog_), sizeof prog_}};
+    for (Accumulator& a : sigma_[(s + 1) & 1])
+      for (std::span<uint8_t> part : a.state()) out.push_back(part);
+    return out;
+  }
+  void resumed(uint32_t) override {
+    for (auto& w : workers_) w->resumed(values_.data());
+  }
+
  private:
   static_assert(std::is_trivially_copyable_v<Aggregate> && sizeof(Aggregate) <= sizeof(AggregateBytes));
   static NodeGraphFigures node_figures(const LocalGraph& g) {

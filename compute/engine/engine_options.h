@@ -53,6 +53,7 @@ struct EngineOptions {
   double line_rate_gbps = 0;        // for the "% of line rate" in the report; 0: the port's, else 10
   int64_t crash_at_superstep = -1;  // test hook (--crash-node R:S): SIGKILL at this superstep
   bool crash_in_load = false;       // test hook (--crash-node R:load): SIGKILL during the edge shuffle
+  bool crash_in_checkpoint = false; // test hook (--crash-node R:checkpoint): SIGKILL halfway through its second checkpoint
   ScatterMode scatter = ScatterMode::kAuto;  // --scatter
   size_t segment_bytes = 0;         // --segment-kib x 1024 (0: default_segment_bytes(), a quarter of the L3)
   // --local-rounds: a program that applies early (SSSP) relaxes its worker's

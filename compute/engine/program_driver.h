@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "compute/engine/vertex_program.h"
@@ -75,6 +76,14 @@ class ProgramDriver {
 
   // This node's k best vertices by the program's sort key (the end-of-run top).
   virtual std::vector<wire::TopEntry> top(unsigned k) const = 0;
+
+  // Checkpoints (compute/engine/checkpoint_store.h): what the driver needs to
+  // go on after superstep s, as raw sections it writes from and reads back
+  // into; none: it cannot be checkpointed. Between supersteps only (no
+  // worker runs; the accumulators fold superstep s+1's records elsewhere).
+  virtual std::vector<std::span<uint8_t>> checkpoint_sections(uint32_t /*s*/) { return {}; }
+  // Once the sections of superstep s were read back, before superstep s+1.
+  virtual void resumed(uint32_t /*s*/) {}
 };
 
 }  // namespace wg

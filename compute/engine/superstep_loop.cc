@@ -97,12 +97,13 @@ std::vector<StepStats> SuperstepRuntime::run_phase(ProgramDriver& program, const
   // END leaves: no peer sends this phase's records before it has that END.
   ++phases_;
   base_.store(next_epoch_ + 1, std::memory_order_relaxed);
+  first_.store(po.first.superstep, std::memory_order_relaxed);
   dp_.set_routes(program.routes());  // the workers are idle between phases
   program_.store(&program, std::memory_order_release);
   phase_name_.store(po.name, std::memory_order_relaxed);
   barrier();
   std::vector<StepStats> steps;
-  StepControl step;  // superstep 0, phase 0, the identity aggregate
+  StepControl step = po.first;  // superstep 0, phase 0, the identity aggregate, unless resumed
   RoleCycles roles_mark = role_cycles();
   for (;;) {
     const uint32_t e = next_epoch_++;
@@ -113,6 +114,7 @@ std::vector<StepStats> SuperstepRuntime::run_phase(ProgramDriver& program, const
     open_superstep(e);
     AggregateBytes aggregate{};
     StepStats st = run_workers(e, step, &aggregate);
+    if (po.before_end) po.before_end(s);
     send_end(e, st, aggregate);
     await_superstep(e);
     for (unsigned q = 0; q < queues_; ++q) {
@@ -130,6 +132,7 @@ std::vector<StepStats> SuperstepRuntime::run_phase(ProgramDriver& program, const
     const Decision next = program.decide(s, step.phase, st.cluster_active, aggregate);
     if (next.stop) break;
     step = StepControl{s + 1, next.phase, aggregate};
+    if (po.between_supersteps) po.between_supersteps(step);
   }
   // With every role on this lcore nothing leaves or is acked between network
   // passes, and the caller now computes without them (the loader's finish,

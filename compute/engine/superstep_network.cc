@@ -115,7 +115,7 @@ DropReason SuperstepRuntime::receive_data(const uint8_t* frame, const wire::Buck
   ++rx.data_buckets;
   rx.records += h->count;
   acc.accumulated[t & 1] += h->count;
-  return fold_verdict(prog.fold(records, h->count, t - base_.load(std::memory_order_relaxed), d));
+  return fold_verdict(prog.fold(records, h->count, driver_superstep(t), d));
 }
 
 DropReason SuperstepRuntime::receive_end_or_fin(const uint8_t* frame, const wire::BucketHeader* h, unsigned q) {
@@ -141,7 +141,6 @@ unsigned SuperstepRuntime::fold_local(unsigned q) {
   if (current == nullptr) return 0;  // discovery: no phase yet
   ProgramDriver& prog = *current;
   Accumulator& acc = *accumulators_[q];
-  const uint32_t base = base_.load(std::memory_order_relaxed);
   rte_mbuf* burst[Dataplane::kBurst];
   const unsigned n = dp_.dequeue_local(q, burst, Dataplane::kBurst);
   for (unsigned i = 0; i < n; ++i) {
@@ -149,7 +148,7 @@ unsigned SuperstepRuntime::fold_local(unsigned q) {
     const wire::BucketHeader* h = bucket_header(frame);
     const uint32_t t = h->superstep;
     acc.accumulated[t & 1] += h->count;
-    if (!prog.fold(frame + wire::kPayloadOffset, h->count, t - base, h->domain))
+    if (!prog.fold(frame + wire::kPayloadOffset, h->count, driver_superstep(t), h->domain))
       dp_.rx_q[q].drop(DropReason::kSlotOverflow);
     acc.local_folded[t & 1] += h->count;
     rte_pktmbuf_free(burst[i]);
@@ -255,7 +254,7 @@ std::string SuperstepRuntime::describe_epoch(int64_t epoch) const {
   const char* phase = phase_name_.load(std::memory_order_relaxed);
   const std::string name = phase != nullptr ? phase : "the run";
   if (epoch < static_cast<int64_t>(base)) return "the barrier before " + name + " (epoch " + std::to_string(epoch) + ")";
-  return "superstep " + std::to_string(epoch - base) + " of " + name;
+  return "superstep " + std::to_string(epoch - base + first_.load(std::memory_order_relaxed)) + " of " + name;
 }
 
 }  // namespace wg

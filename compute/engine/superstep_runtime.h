@@ -38,7 +38,7 @@
 // discovery and one transport: the loader (its supersteps shuffle the edges,
 // compute/load/graph_loader.h), then the program. Frames carry an epoch, the
 // runtime's superstep count since the start; a driver sees its own supersteps
-// from 0 (epoch - base_). Every phase begins with an empty superstep, a
+// from 0 (epoch - base_), or from where a checkpoint left off (first_). Every phase begins with an empty superstep, a
 // barrier: a peer sends the phase's records only once it has every node's END
 // of that empty superstep, and a node sends it only after it has switched to
 // the phase's driver (built its engine), so records never reach a node that
@@ -52,6 +52,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -84,6 +85,16 @@ struct PhaseOptions {
   const char* name = "the run";   // for messages: "loading", "the computation" (a string literal)
   bool print_steps = false;       // one line per superstep (the program's, with --verbose)
   int64_t crash_at = -1;          // test hook: SIGKILL at this superstep of the phase
+  // Where the phase starts: superstep 0 in phase 0, or where a checkpoint
+  // left off (--resume: the superstep after it, its phase and aggregate).
+  StepControl first{};
+  // The coordinator calls it after each superstep the program goes on from,
+  // with the next one's control, before that one starts on this node (no
+  // worker runs): checkpoints (compute/engine/checkpointer.h).
+  std::function<void(const StepControl& next)> between_supersteps;
+  // The coordinator calls it once superstep s's workers are done, right
+  // before this node sends its END of s (the checkpoints' commit rule).
+  std::function<void(uint32_t s)> before_end;
 };
 
 class SuperstepRuntime {
@@ -203,6 +214,10 @@ class SuperstepRuntime {
   bool acked_by(unsigned peer) const;
   bool all_peers_done() const;
   std::string describe_epoch(int64_t epoch) const;  // "superstep 3 of loading"
+  // The driver's superstep of a frame's epoch (past the phase's barrier).
+  uint32_t driver_superstep(uint32_t epoch) const {
+    return epoch - base_.load(std::memory_order_relaxed) + first_.load(std::memory_order_relaxed);
+  }
   void check_peers_alive(const NetworkRoles& roles);
 
   const EngineOptions opt_;
@@ -217,6 +232,7 @@ class SuperstepRuntime {
   // written before the phase's first frame can arrive (see "Phases")
   std::atomic<ProgramDriver*> program_{nullptr};
   std::atomic<uint32_t> base_{0};
+  std::atomic<uint32_t> first_{0};  // the driver's superstep at base_ (PhaseOptions::first: 0 unless resumed)
   std::atomic<const char*> phase_name_{nullptr};  // PhaseOptions::name, for messages from any role
   // network lcore i -> coordinator: passes of its loop, so that a phase's
   // end can wait until no pass still holds the phase's driver

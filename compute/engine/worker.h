@@ -40,6 +40,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "compute/engine/accumulator.h"
@@ -129,6 +130,25 @@ class Worker {
       }
     }
     count_sent();
+  }
+
+  // After a checkpoint was read back (values, the program, Σ): what the
+  // worker kept between supersteps is rebuilt from the values. Only delta-
+  // stepping's schedule matters: every vertex that holds a value init would
+  // not have given it, or that init activated, waits for its bucket again
+  // (an improved vertex may not have sent yet; sending what others already
+  // have changes no distance). The level-synchronous bitmaps of destinations
+  // known to be reached start empty, which only sends more.
+  void resumed(const Value* values) {
+    if constexpr (Modes::kPrioritized) {
+      for (uint32_t rel = 0; rel < slice_.size(); ++rel) {
+        const uint32_t i = slice_.lo + rel;
+        const VertexInfo v{g_.global_id(i), g_.out_degree[i], g_.in_degree[i]};
+        Value initial{};
+        const bool active = prog_.init(initial, v);
+        if (active || std::memcmp(&initial, &values[i], sizeof(Value)) != 0) delta_.wait(rel, prog_.bucket(values[i]));
+      }
+    }
   }
 
   // Same-node records of superstep s go straight into out[(s+1)&1][domain].

@@ -131,6 +131,7 @@ void write_node_json(const std::string& path, const ordered_json& config, const 
   j["peak_rss_bytes"] = r.peak_rss_bytes;
   j["bytes_per_local_edge"] = r.load.local_edges ? static_cast<double>(r.peak_rss_bytes) / r.load.local_edges : 0.0;
   j["discovery_seconds"] = r.discovery_seconds;
+  if (!r.checkpoints.is_null()) j["checkpoints"] = r.checkpoints;
   j["compute_seconds"] = r.compute_seconds;
   j["compute_cpu_seconds"] = r.compute_cpu_seconds;
   j["line_rate_gbps"] = r.line_rate_gbps;

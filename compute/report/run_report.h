@@ -107,6 +107,8 @@ struct RunReport {
   // --verify's verdict (apps/node/verify.h); null when there is none.
   nlohmann::ordered_json results;
   nlohmann::ordered_json verify;
+  // Checkpoints written and the superstep resumed from (compute/engine/checkpointer.h); null when none.
+  nlohmann::ordered_json checkpoints;
 };
 
 // DIR/node<R>.json: the build's version and commit (compute/report/build_info.h),
