@@ -142,7 +142,7 @@ void Membership::check_same_job(unsigned peer, const wire::HelloPayload& h) cons
   }
   if (h.params_digest != info_.params_digest)
     throw differ("parameters (--app options: --source, --iterations, --undirected, --checksum, --domains, "
-                 "--domain-split, --rx-queues, --range-kib, --mtu)",
+                 "--domain-split, --rx-queues, --range-kib, --mtu; with --resume, the checkpoint its DIR commits)",
                  hex(h.params_digest), hex(info_.params_digest));
 }
 

@@ -216,6 +216,23 @@ TEST(CheckpointStore, AMarkerItDidNotWriteIsNamed) {
   }
 }
 
+// The hello's digest with --resume: nodes that would go on from different
+// supersteps (per-host copies of DIR) do not agree.
+TEST(CheckpointStore, TheResumePointIsPartOfWhatNodesAgreeOn) {
+  TempDir tmp;
+  const std::string dir = tmp.file("ck");
+  const uint64_t none = digest_with_resume_point(0x1234, dir);
+  write_both(dir, 2);
+  const uint64_t two = digest_with_resume_point(0x1234, dir);
+  write_both(dir, 5);
+  const uint64_t five = digest_with_resume_point(0x1234, dir);
+  EXPECT_NE(none, two);
+  EXPECT_NE(two, five);
+  EXPECT_NE(five, 0x1234u);
+  EXPECT_EQ(five, digest_with_resume_point(0x1234, dir)) << "the same DIR, the same digest";
+  EXPECT_NE(five, digest_with_resume_point(0x1235, dir)) << "the job's own parameters still count";
+}
+
 // A driver that is only its checkpoint sections: three arrays of 1 MiB and
 // more (each an mmap of its own, so that a dangling pointer into a freed one
 // faults), filled with a pattern per superstep.

@@ -254,7 +254,15 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     const auto started = std::chrono::steady_clock::now();
     check_declared_memory<Prog>(node, input);
     const JobIdentity job = job_identity<Prog>(cfg, input);
-    runtime = std::make_unique<SuperstepRuntime>(eo, job, dp, transport, layout, cfg.rank, cfg.nodes);
+    JobIdentity hello = job;  // with --resume, every node must go on from the same superstep
+    if (!cfg.resume_dir.empty()) {
+      try {
+        hello.params_digest = digest_with_resume_point(job.params_digest, cfg.resume_dir);
+      } catch (const CheckpointError& e) {
+        throw ConfigError(e.what());
+      }
+    }
+    runtime = std::make_unique<SuperstepRuntime>(eo, hello, dp, transport, layout, cfg.rank, cfg.nodes);
     LoadReport load;
     runtime->start();
     // Every node has started and heard rank 0: the run is one and has an id,

@@ -155,6 +155,12 @@ CheckpointFingerprint CheckpointFingerprint::of(const JobIdentity& job, unsigned
   return f;
 }
 
+uint64_t digest_with_resume_point(uint64_t params_digest, const std::string& dir) {
+  const std::optional<uint32_t> step = CheckpointStore::committed(dir);
+  const uint64_t point = step ? *step : UINT64_MAX;  // none: the resume itself says so, once past the hello
+  return (params_digest ^ (0x9e3779b97f4a7c15ULL + point)) * 0x100000001b3ULL;
+}
+
 uint64_t partition_digest(std::span<const uint32_t> global_ids, uint64_t num_vertices, uint64_t edges) {
   uint32_t lo = crc_of_large(reinterpret_cast<const uint8_t*>(global_ids.data()), global_ids.size_bytes(), 0);
   uint32_t hi = crc_of(&num_vertices, sizeof num_vertices, 0x9e3779b9u);
@@ -269,10 +275,10 @@ CheckpointPoint CheckpointStore::read(uint32_t superstep, std::span<const std::s
   if (h.superstep != superstep)
     throw CheckpointError("checkpoint " + path + " holds superstep " + std::to_string(h.superstep));
   uint32_t crc = crc_of(&h, sizeof h, 0);
-  std::vector<uint64_t> sizes(h.sections);
   if (h.sections != sections.size())
     throw CheckpointError("checkpoint " + path + " has " + std::to_string(h.sections) + " sections, this job's engine " +
                           std::to_string(sections.size()) + " (another program or build)");
+  std::vector<uint64_t> sizes(h.sections);
   read_all(fd.get(), sizes.data(), sizes.size() * sizeof(uint64_t), path);
   crc = crc_of(sizes.data(), sizes.size() * sizeof(uint64_t), crc);
   for (size_t i = 0; i < sections.size(); ++i) {

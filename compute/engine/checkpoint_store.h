@@ -93,6 +93,13 @@ class CheckpointStore {
   CheckpointFingerprint fp_;
 };
 
+// What the hello compares with --resume DIR: `params_digest` with the
+// superstep DIR's marker commits mixed in, so that nodes that would resume
+// from different supersteps (per-host copies of DIR, a stale view of it)
+// refuse each other before anything runs. Throws CheckpointError on a
+// marker it cannot read.
+uint64_t digest_with_resume_point(uint64_t params_digest, const std::string& dir);
+
 // Which vertex each of a node's slots holds, as one number (the fingerprint's).
 uint64_t partition_digest(std::span<const uint32_t> global_ids, uint64_t num_vertices, uint64_t edges);
 

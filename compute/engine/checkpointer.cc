@@ -31,7 +31,7 @@ Checkpointer::Checkpointer(CheckpointStore& store, ProgramDriver& driver, uint32
 }
 
 Checkpointer::~Checkpointer() {
-  crash_now_.store(true, std::memory_order_release);  // the hook's writer must not wait for a superstep that never comes
+  abandon_.store(true, std::memory_order_release);  // the hook's writer must not wait for a superstep that never comes
   if (writer_.joinable()) writer_.join();  // an error here has no one left to tell
   if (committer_.joinable()) committer_.join();
 }
@@ -59,7 +59,13 @@ void Checkpointer::between(const StepControl& next) {
     // s+1, and before_end(s+1) waits for it.
     if (commit) {
       join_committer();
-      committer_ = std::thread([this, c = *commit] { commit_now(c); });
+      committer_ = std::thread([this, c = *commit] {
+        try {
+          commit_now(c);
+        } catch (...) {
+          commit_error_ = std::current_exception();
+        }
+      });
     }
   }
   if (every_ == 0 || (s + 1) % every_ != 0) return;
@@ -88,8 +94,11 @@ void Checkpointer::between(const StepControl& next) {
   if (rank_ == 0) uncommitted_.push_back(s);
   const CheckpointPoint point{s, next.phase, next.aggregate};
   writer_ = std::thread([this, point, parts = std::move(copies), crash] {
-    if (crash)
-      while (!crash_now_.load(std::memory_order_acquire)) std::this_thread::yield();
+    if (crash) {
+      while (!crash_now_.load(std::memory_order_acquire) && !abandon_.load(std::memory_order_acquire))
+        std::this_thread::yield();
+      if (abandon_.load(std::memory_order_acquire)) return;  // the node is failing for another reason
+    }
     const auto w0 = std::chrono::steady_clock::now();
     try {
       write_bytes_now_ = store_.write(point, parts, crash);
@@ -122,6 +131,7 @@ void Checkpointer::join_committer() {
   committer_.join();
   figures_.last_committed = last_committed_now_;
   figures_.commit_seconds += std::exchange(commit_seconds_now_, 0.0);
+  if (commit_error_) std::rethrow_exception(std::exchange(commit_error_, nullptr));
 }
 
 void Checkpointer::before_end(uint32_t s) {

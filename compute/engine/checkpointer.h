@@ -109,12 +109,14 @@ class Checkpointer {
   std::thread writer_;
   int64_t writing_ = -1;  // the superstep being written, until joined
   std::atomic<bool> crash_now_{false};  // the hook's writer waits for it (coordinator -> writer)
+  std::atomic<bool> abandon_{false};    // ... or for this: the node is going down (destructor)
   bool crash_pending_ = false;          // this write is the hook's
   std::exception_ptr write_error_;
   double write_seconds_now_ = 0;  // written by the writer, read after the join
   uint64_t write_bytes_now_ = 0;
   int64_t last_committed_now_ = -1;  // written by the committer, read after its join
   double commit_seconds_now_ = 0;
+  std::exception_ptr commit_error_;  // written by the committer, read after its join
   std::thread committer_;
   CheckpointFigures figures_;
 };
