@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -77,6 +78,15 @@ int check_options(int argc, char** argv) {
     const wg::Config cfg = wg::parse_app_args(static_cast<int>(app.size()) - 1, app.data(), wg::program_traits());
     if (!cfg.out_dir.empty()) wg::check_out_dir(cfg.out_dir, cfg.out_keep_others);
     std::printf("wiregraph: options ok: %s\n", cfg.describe().c_str());
+    // What -m must hold (Dataplane::eal_memory_bytes), for launchers: one
+    // lcore socket, and one receive queue unless --rx-queues says (the
+    // lcores decide without it).
+    wg::DataplaneOptions o = wg::dataplane_options(cfg);
+    o.queues = std::max(cfg.rx_queues, 1u);
+    o.rx_mbufs = wg::Dataplane::estimated_rx_mbufs(cfg.nodes, cfg.transport.window, o.queues);
+    std::printf("wiregraph: EAL memory per node: %llu MiB (%u receive mbufs)\n",
+                static_cast<unsigned long long>((wg::Dataplane::eal_memory_bytes(o, 1) + (1u << 20) - 1) >> 20),
+                o.rx_mbufs);
     return 0;
   } catch (const wg::ConfigError& e) {
     return usage_error(e.what());

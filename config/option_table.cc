@@ -601,6 +601,8 @@ const OptionSpec kOptions[] = {
      .default_text = "60",
      .topic = Topic::kTransport,
      .help = "seconds for all peers to be discovered",
+     .details = "A memif client port waits as long for its server's port to start (the nodes of a job may start "
+                "in any order).",
      .parse = [](ParseState& s, const OptionArg& a) { s.c.engine.hello_timeout_s = a.positive_up_to(kMaxSeconds); }},
     {.name = "progress-timeout",
      .arg = "S",

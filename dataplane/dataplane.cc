@@ -15,9 +15,14 @@ namespace {
 std::atomic<unsigned> g_instance{0};  // unique names for pools and rings per process
 
 DataplaneOptions with_rx_default(DataplaneOptions o) {
-  if (o.rx_mbufs == 0) o.rx_mbufs = Dataplane::default_rx_mbufs(o.nodes, o.window, o.queues);
+  if (o.rx_mbufs == 0)
+    o.rx_mbufs = Dataplane::default_rx_mbufs(o.nodes, o.window, o.queues, Ports::held_rx_mbufs(o.queues));
   return o;
 }
+
+uint64_t ring_bytes(unsigned entries) { return uint64_t{rte_align32pow2(entries + 1)} * sizeof(void*) + 256; }
+
+std::string mib(uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
 void set_udp_ports(uint8_t* frame, uint16_t src, uint16_t dst) {
   const uint16_t be[2] = {rte_cpu_to_be_16(src), rte_cpu_to_be_16(dst)};
@@ -26,8 +31,24 @@ void set_udp_ports(uint8_t* frame, uint16_t src, uint16_t dst) {
 
 }  // namespace
 
-unsigned Dataplane::default_rx_mbufs(unsigned nodes, unsigned window, unsigned queues) {
-  return 4095 + (nodes > 0 ? nodes - 1 : 0) * queues * (Ports::rx_descriptors(queues) + 2 * window);
+unsigned Dataplane::default_rx_mbufs(unsigned nodes, unsigned window, unsigned queues, unsigned held) {
+  return 4095 + held + (nodes > 0 ? nodes - 1 : 0) * queues * 2 * window;
+}
+
+unsigned Dataplane::estimated_rx_mbufs(unsigned nodes, unsigned window, unsigned queues) {
+  return default_rx_mbufs(nodes, window, queues, queues * Ports::rx_descriptors(queues));
+}
+
+uint64_t Dataplane::eal_memory_bytes(const DataplaneOptions& o, unsigned transmit_pools) {
+  const bool cluster = o.nodes > 1;
+  uint64_t bytes = transmit_pools * Pools::pool_bytes(o.mbufs, o.mtu);
+  if (cluster) bytes += Pools::pool_bytes(o.rx_mbufs, o.mtu);
+  // BucketQueues: a ring per flow and a local one per queue, each as large as
+  // the transmit pools; a hand-over ring per queue as large as the receive pool.
+  const unsigned flows = (o.nodes > 0 ? o.nodes - 1 : 0) * o.queues;
+  bytes += uint64_t{flows + o.queues} * ring_bytes(o.mbufs * transmit_pools);
+  bytes += uint64_t{o.queues} * ring_bytes(cluster ? o.rx_mbufs : o.mbufs);
+  return bytes + kEalOwnBytes;
 }
 
 Dataplane::Dataplane(const DataplaneOptions& o)
@@ -44,14 +65,22 @@ Dataplane::Dataplane(const DataplaneOptions& o)
     for (unsigned q = 0; q < wire::kMaxQueues; ++q) src_port_.back()[q] = static_cast<uint16_t>(opt_.udp_port + q);
   }
   const unsigned instance = g_instance.fetch_add(1);
-  pools_ = std::make_unique<Pools>(instance, opt_.mbufs, opt_.rx_mbufs, opt_.nodes > 1, opt_.mtu);
+  try {
+    pools_ = std::make_unique<Pools>(instance, opt_.mbufs, opt_.rx_mbufs, opt_.nodes > 1, opt_.mtu);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string(e.what()) + ": this node needs about " + mib(eal_memory_bytes(opt_, 1)) +
+                             " of EAL memory (-m: with --no-huge the whole heap) for " + std::to_string(opt_.nodes) +
+                             " nodes at --window " + std::to_string(opt_.window) + ", --mbufs " +
+                             std::to_string(opt_.mbufs) + ", --mtu " + std::to_string(opt_.mtu) +
+                             " (scripts/wiregraph-cluster sizes -m from it)");
+  }
   try {
     // Each queue holds every mbuf of the transmit pools (the hand-over rings:
     // of the receive pool), so enqueue can never fail.
     queues_ = std::make_unique<BucketQueues>(instance, opt_.nodes, opt_.rank, opt_.queues,
                                              opt_.mbufs * pools_->transmit_pools(),
                                              opt_.nodes > 1 ? opt_.rx_mbufs : opt_.mbufs);
-    ports_.open_all(pools_->receive_pool(), opt_.queues, opt_.mtu, opt_.udp_port);
+    ports_.open_all(pools_->receive_pool(), opt_.queues, opt_.mtu, opt_.udp_port, opt_.server_wait_s);
     if (opt_.nodes > 1 && ports_.size() == 0)
       throw std::runtime_error("a cluster of " + std::to_string(opt_.nodes) +
                                " nodes needs at least one DPDK port; pass one with the EAL "

@@ -49,9 +49,11 @@ struct DataplaneOptions {
   unsigned queues = 1;     // receive queues per port (--rx-queues): one accumulator role each
   uint32_t mtu = wire::kMtu;  // --mtu: buckets fill frames of this size
   // Received frames: RX descriptors and frames held in reorder windows.
-  // 0: Dataplane::default_rx_mbufs(nodes, window, queues).
+  // 0: Dataplane::default_rx_mbufs for this many nodes, this window and the
+  // ports the EAL has.
   unsigned rx_mbufs = 8191;
   unsigned window = 0;  // the transport's window (frames per flow), for the rx_mbufs default
+  double server_wait_s = 60;  // how long a memif client port waits for its server's (--hello-timeout)
 };
 
 class Dataplane {
@@ -63,11 +65,21 @@ class Dataplane {
   Dataplane(const Dataplane&) = delete;
   Dataplane& operator=(const Dataplane&) = delete;
 
-  // The receive pool a node needs: the RX descriptors of every peer's port
-  // (one port per peer with memif, `queues` queues each) plus twice each
-  // flow's reorder window (held frames and frames being taken in), with 4095
-  // to spare.
-  static unsigned default_rx_mbufs(unsigned nodes, unsigned window, unsigned queues = 1);
+  // The receive pool a node needs: twice each flow's reorder window (held
+  // frames and frames being taken in; a flow per peer and queue), the mbufs
+  // the ports hold in their RX descriptors (`held`, Ports::held_rx_mbufs),
+  // with 4095 to spare. It grows with P: so does the EAL memory a node needs.
+  static unsigned default_rx_mbufs(unsigned nodes, unsigned window, unsigned queues, unsigned held);
+  // The same before the EAL has ports: as if one port held `queues` full RX
+  // rings (a tap, a NIC; memif holds none), for launchers and the doctor.
+  static unsigned estimated_rx_mbufs(unsigned nodes, unsigned window, unsigned queues);
+
+  // What a node takes of the EAL's memory (its heap: hugepages, or the whole
+  // -m with --no-huge): the transmit pools (one per NUMA socket with lcores),
+  // the receive pool of o.rx_mbufs (resolved, not 0), the bucket rings, and
+  // the EAL's own kEalOwnBytes. What -m must hold.
+  static uint64_t eal_memory_bytes(const DataplaneOptions& o, unsigned transmit_pools);
+  static constexpr uint64_t kEalOwnBytes = 20ull << 20;  // memzones, tailqs, the PMDs' state
 
   const DataplaneOptions& options() const { return opt_; }
   const ValidationContext& validation() const { return vctx_; }

@@ -12,6 +12,10 @@ namespace wg {
 
 class IdleBackoff {
  public:
+  // `sleep_ns`: the pause once yielding has not helped. Loops that wait for
+  // something rare (the hellos of nodes still starting) sleep longer: dozens
+  // of starting nodes share the CPUs and every wake-up is taken from them.
+  explicit IdleBackoff(long sleep_ns = kSleepNs) : sleep_ns_(sleep_ns) {}
   void reset() { idle_ = 0; }
   void wait() {
     ++idle_;
@@ -20,7 +24,7 @@ class IdleBackoff {
     } else if (idle_ < kYield) {
       sched_yield();
     } else {
-      const timespec ts{0, kSleepNs};
+      const timespec ts{0, sleep_ns_};
       nanosleep(&ts, nullptr);
     }
   }
@@ -29,6 +33,7 @@ class IdleBackoff {
   static constexpr unsigned kSpin = 16;
   static constexpr unsigned kYield = 2048;
   static constexpr long kSleepNs = 50'000;
+  long sleep_ns_;
   unsigned idle_ = 0;
 };
 

@@ -1,25 +1,80 @@
 #include "dataplane/memif_quirks.h"
 
+#include <fcntl.h>
 #include <rte_eal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
+#include <stdexcept>
+#include <tuple>
 
 namespace wg::memif_quirks {
 
-uint32_t buffer_size(const std::string& devargs) {
-  // Key=value pairs separated by commas; the last bsize= wins, as in kvargs.
-  uint32_t size = 2048;
+std::string devarg(const std::string& devargs, const std::string& key, const std::string& otherwise) {
+  std::string value = otherwise;
+  const std::string prefix = key + "=";
   for (size_t at = 0; at <= devargs.size();) {
     const size_t end = std::min(devargs.find(',', at), devargs.size());
-    const std::string item = devargs.substr(at, end - at);
-    if (item.rfind("bsize=", 0) == 0) size = static_cast<uint32_t>(std::strtoul(item.c_str() + 6, nullptr, 0));
+    if (devargs.compare(at, prefix.size(), prefix) == 0 && end - at >= prefix.size())
+      value = devargs.substr(at + prefix.size(), end - at - prefix.size());
     at = end + 1;
   }
-  return size;
+  return value;
+}
+
+uint32_t buffer_size(const std::string& devargs) {
+  return static_cast<uint32_t>(std::strtoul(devarg(devargs, "bsize", "2048").c_str(), nullptr, 0));
+}
+
+std::string socket_file(const std::string& devargs) {
+  if (devarg(devargs, "socket-abstract", "yes") != "no") return "";
+  return devarg(devargs, "socket", "/run/memif.sock");
+}
+
+bool is_server(const std::string& devargs) { return devarg(devargs, "role", "client") == "server"; }
+
+std::string started_marker(const std::string& socket) { return socket + ".started"; }
+
+void mark_started(const std::string& socket) {
+  const std::string marker = started_marker(socket);
+  const std::string tmp = marker + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0 || ::close(fd) != 0 || std::rename(tmp.c_str(), marker.c_str()) != 0)
+    throw std::runtime_error("cannot write " + marker + " (which tells memif clients that the server port of " +
+                             socket + " has started): " + std::strerror(errno));
+}
+
+namespace {
+
+// The marker is this run's when it is no older than the socket the server
+// bound in this run (a killed run's marker may outlive it).
+bool marked_after_bind(const std::string& socket) {
+  struct stat sock {}, mark {};
+  if (::stat(socket.c_str(), &sock) != 0 || !S_ISSOCK(sock.st_mode)) return false;
+  if (::stat(started_marker(socket).c_str(), &mark) != 0) return false;
+  return std::tie(mark.st_mtim.tv_sec, mark.st_mtim.tv_nsec) >= std::tie(sock.st_mtim.tv_sec, sock.st_mtim.tv_nsec);
+}
+
+}  // namespace
+
+void wait_for_server(const std::string& socket, double timeout_s) {
+  const auto start = std::chrono::steady_clock::now();
+  timespec pause{0, 1'000'000};
+  while (!marked_after_bind(socket)) {
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= timeout_s)
+      throw std::runtime_error("the memif server of " + socket + " has not started its port within " +
+                               std::to_string(static_cast<int>(timeout_s)) +
+                               " s (--hello-timeout): is the node that serves it running?");
+    nanosleep(&pause, nullptr);
+    pause.tv_nsec = std::min<long>(pause.tv_nsec * 2, 50'000'000);
+  }
 }
 
 void quiet_before_close() {

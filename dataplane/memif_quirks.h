@@ -25,11 +25,16 @@
 //     engine's linger() through Dataplane::quiet_before_close()): stay off
 //     the ports for a moment after the last frame so that no peer still polls
 //     a ring we are about to disconnect.
-//  5. Start order (scripts/wiregraph-cluster, not C++): nodes start in rank
-//     order and a client starts only once its servers' sockets exist: a
-//     memif client that starts before its server's socket exists never
-//     retries (restarting a down port from inside the node races the
-//     interrupt thread, which crashes in rte_intr_fd_get).
+//  5. Start order: a client port connects once, when it starts, and never
+//     again (restarting a down port from inside the node races the interrupt
+//     thread, which crashes in rte_intr_fd_get). A server refuses a client
+//     that connects before the server's port has started ("ID not found"),
+//     although its socket exists from the EAL's start on. So a server port,
+//     once started, says so with a file beside its socket (SOCKET.started,
+//     mark_started()), and a client port starts only once that file is there
+//     and no older than the socket (wait_for_server(), both in Ports::open_all,
+//     which starts the server ports first): nodes can start in any order and
+//     all at once.
 //  6. One buffer per frame (Ports::open, and the launcher's bsize=): a frame
 //     larger than the memif buffer (bsize, default 2048 bytes) goes as a chain
 //     of buffers, and 22.11 delivers some such chains with the lengths of
@@ -44,9 +49,26 @@
 
 namespace wg::memif_quirks {
 
+// The value of `key` in a vdev's arguments ("a=1,key=V,b=2": V; the last
+// one wins, as in kvargs), or `otherwise`.
+std::string devarg(const std::string& devargs, const std::string& key, const std::string& otherwise = "");
+
 // The memif buffer size a vdev's arguments give ("...,bsize=N,...": N, else
 // the PMD's default 2048).
 uint32_t buffer_size(const std::string& devargs);
+
+// Workaround 5. The filesystem socket of a memif vdev with these arguments
+// ("" when it is abstract, the PMD's default), and whether it is the server.
+std::string socket_file(const std::string& devargs);
+bool is_server(const std::string& devargs);
+std::string started_marker(const std::string& socket);  // SOCKET.started
+// After the server port of `socket` started: writes the marker (tmp, rename).
+// Throws std::runtime_error naming the file when it cannot.
+void mark_started(const std::string& socket);
+// Before the client port of `socket` starts: polls (1 ms, doubling up to
+// 50 ms) until the server has marked it started, and throws
+// std::runtime_error saying which socket when `timeout_s` passes first.
+void wait_for_server(const std::string& socket, double timeout_s);
 
 // Workaround 2: true if a port of this kind must be left open at exit.
 inline bool must_not_close(bool is_memif) { return is_memif; }

@@ -25,9 +25,9 @@ class Pools {
   Pools(unsigned instance, unsigned mbufs, unsigned rx_mbufs, bool with_rx_pool, uint32_t mtu = 1500);
   // The mbuf buffer size (headroom included) for frames of `mtu`.
   static uint16_t buffer_size(uint32_t mtu);
-  // What one pool of `mbufs` such mbufs takes of the EAL's memory (objects
-  // with their mempool headers, and the pool's ring): the hugepages a node
-  // needs, with the EAL's own (wiregraph doctor).
+  // What one pool of `mbufs` such mbufs takes of the EAL's memory, with
+  // hugepages or without (objects with their mempool headers, the pool's
+  // ring and lcore caches): Dataplane::eal_memory_bytes adds them up.
   static uint64_t pool_bytes(unsigned mbufs, uint32_t mtu);
   Pools(const Pools&) = delete;
   Pools& operator=(const Pools&) = delete;

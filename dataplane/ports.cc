@@ -63,9 +63,33 @@ void separate_tap_kernel_mac(uint16_t port, const rte_eth_dev_info& info, const 
 
 }  // namespace
 
-void Ports::open_all(rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base) {
+void Ports::open_all(rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base, double server_wait_s) {
   uint16_t id;
-  RTE_ETH_FOREACH_DEV(id) open(id, rx_pool, queues, mtu, udp_base);
+  RTE_ETH_FOREACH_DEV(id) ports_.push_back(configure(id, rx_pool, queues, mtu));
+  // Servers first: a client waits for its server's port (memif_quirks.h,
+  // workaround 5), and the server may be a client of ours meanwhile.
+  for (Port& p : ports_)
+    if (!p.memif_client) start(p, queues, udp_base, server_wait_s);
+  for (Port& p : ports_)
+    if (p.memif_client) start(p, queues, udp_base, server_wait_s);
+}
+
+void Ports::open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base,
+                 double server_wait_s) {
+  ports_.push_back(configure(id, rx_pool, queues, mtu));
+  start(ports_.back(), queues, udp_base, server_wait_s);
+}
+
+unsigned Ports::held_rx_mbufs(unsigned queues) {
+  unsigned held = 0;
+  uint16_t id;
+  RTE_ETH_FOREACH_DEV(id) {
+    rte_eth_dev_info info;
+    if (rte_eth_dev_info_get(id, &info) != 0 || info.driver_name == nullptr) continue;
+    const std::string driver = info.driver_name;
+    if (driver != "net_memif" && driver != "net_null" && driver != "net_ring") held += queues * rx_descriptors(queues);
+  }
+  return held;
 }
 
 uint16_t Ports::rx_descriptors(unsigned queues) {
@@ -178,7 +202,7 @@ uint32_t Ports::largest_mtu(const rte_eth_dev_info& info) {
   return std::min<uint32_t>(info.max_mtu, info.max_rx_pktlen > overhead ? info.max_rx_pktlen - overhead : 0);
 }
 
-void Ports::open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base) {
+Ports::Port Ports::configure(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu) {
   Port p;
   p.id = id;
   const std::string name = "port " + std::to_string(id);
@@ -193,6 +217,8 @@ void Ports::open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mt
   if (p.memif) {
     const rte_devargs* da = info.device != nullptr ? rte_dev_devargs(info.device) : nullptr;
     const std::string args = da != nullptr && da->args != nullptr ? da->args : "";
+    p.memif_socket = memif_quirks::socket_file(args);
+    p.memif_client = !p.memif_socket.empty() && !memif_quirks::is_server(args);
     const uint32_t bsize = memif_quirks::buffer_size(args);
     if (wire::frame_bytes(mtu) > bsize)
       throw std::runtime_error(name + " (net_memif): its buffers (bsize=" + std::to_string(bsize) +
@@ -210,7 +236,7 @@ void Ports::open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mt
   rte_eth_conf conf{};
   if (set_mtu) conf.rxmode.mtu = mtu;
   uint8_t key[64];
-  const bool rss = queues > 1 && !p.memif && configure_rss(info, conf, key);
+  p.rss = queues > 1 && !p.memif && configure_rss(info, conf, key);
   if (int rc = rte_eth_dev_configure(id, static_cast<uint16_t>(queues), static_cast<uint16_t>(queues), &conf); rc < 0)
     throw std::runtime_error(name + ": configure failed: " + rte_strerror(-rc));
   if (set_mtu)
@@ -227,18 +253,33 @@ void Ports::open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mt
     if (int rc = rte_eth_tx_queue_setup(id, static_cast<uint16_t>(q), nb_txd, socket, nullptr); rc < 0)
       throw std::runtime_error(name + ": tx queue " + std::to_string(q) + ": " + rte_strerror(-rc));
   }
+  return p;
+}
+
+void Ports::start(Port& p, unsigned queues, uint16_t udp_base, double server_wait_s) {
+  const uint16_t id = p.id;
+  const std::string name = "port " + std::to_string(id);
+  if (p.memif_client) {
+    try {
+      memif_quirks::wait_for_server(p.memif_socket, server_wait_s);
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(name + " (net_memif client): " + e.what());
+    }
+  }
   if (int rc = rte_eth_dev_start(id); rc < 0)
     throw std::runtime_error(name + ": start failed: " + rte_strerror(-rc));
+  if (p.memif && !p.memif_client && !p.memif_socket.empty()) memif_quirks::mark_started(p.memif_socket);
   // Peers address us by MAC, but a bridge or a memif peer may present frames
   // for other nodes too: validation filters by rank, so accept everything.
   rte_eth_promiscuous_enable(id);
   rte_ether_addr mac;
   rte_eth_macaddr_get(id, &mac);
   std::copy(std::begin(mac.addr_bytes), std::end(mac.addr_bytes), p.mac.begin());
+  rte_eth_dev_info info;
+  if (rte_eth_dev_info_get(id, &info) != 0) throw dpdk_error(name + ": no device info");
   separate_tap_kernel_mac(id, info, p.mac);
   if (p.memif) memif_guard::arm();  // before the first burst on the port
-  p.steering = steer(id, p, queues, udp_base, rss);
-  ports_.push_back(p);
+  p.steering = steer(id, p, queues, udp_base, p.rss);
 }
 
 bool Ports::close_all() {

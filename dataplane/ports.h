@@ -29,6 +29,9 @@ class Ports {
     uint16_t id = 0;
     MacAddress mac{};
     bool memif = false;
+    std::string memif_socket;   // its filesystem socket ("" if abstract or not memif)
+    bool memif_client = false;  // a memif client on a filesystem socket: starts after its server
+    bool rss = false;           // RSS configured (steering may use it)
     std::string driver;
     Steering steering = Steering::kSingle;
     // Why rte_flow and RSS were not used, when they were tried (the PMD's
@@ -40,10 +43,13 @@ class Ports {
   // pairs, RX queues filling from `rx_pool` (its mbufs must hold a frame of
   // `mtu`), and sets each port's steering. Throws std::runtime_error naming
   // the port and the step (a port with too few queues, one that refuses the MTU).
-  // rte_flow rules match UDP destination ports udp_base + q.
-  void open_all(rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base);
+  // rte_flow rules match UDP destination ports udp_base + q. Server ports
+  // start first; a memif client port waits up to `server_wait_s` for its
+  // server's (dataplane/memif_quirks.h, workaround 5).
+  void open_all(rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base, double server_wait_s);
   // The same for port `id` alone (the doctor opens them one by one).
-  void open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base);
+  void open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base,
+            double server_wait_s);
   // The largest MTU rte_eth_dev_configure accepts for a port with `info`:
   // max_mtu, and what fits max_rx_pktlen with the port's L2 overhead.
   static uint32_t largest_mtu(const rte_eth_dev_info& info);
@@ -61,6 +67,10 @@ class Ports {
   // RX descriptors per queue with `queues` queues: kRxDescriptors in all,
   // at least 256 per queue.
   static uint16_t rx_descriptors(unsigned queues);
+  // The receive mbufs the EAL's ports will hold in their RX descriptors: a
+  // tap or a NIC fills every descriptor at start; memif (copy mode),
+  // net_null and net_ring take an mbuf per frame as it arrives.
+  static unsigned held_rx_mbufs(unsigned queues);
   // Frames the port dropped on receive so far: rte_eth_stats imissed (RX
   // ring full) + rx_nombuf (no mbuf to receive into). 0 where the PMD does
   // not count them (memif pushes back on the sender instead of dropping;
@@ -78,6 +88,9 @@ class Ports {
   Steering steering() const;
 
  private:
+  // Configures port `id` and sets up its queues; start() starts it.
+  static Port configure(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu);
+  static void start(Port& p, unsigned queues, uint16_t udp_base, double server_wait_s);
   static Steering steer(uint16_t id, Port& p, unsigned queues, uint16_t udp_base, bool rss_configured);
   std::vector<Port> ports_;
 };

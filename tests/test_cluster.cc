@@ -414,6 +414,7 @@ struct RunSpec {
   bool even_split = false;
   int lcores = 0;                      // launcher --lcores-per-node N (0: not passed, 1)
   std::vector<std::string> extra;      // more node options (--scatter dense, --segment-kib 1 ...)
+  int timeout_sec = kRunTimeoutSec;    // the launcher's --timeout
 };
 
 // `spec` running `program`: its app, and its options after those already in spec.extra.
@@ -437,7 +438,7 @@ void run_and_check(const RunSpec& spec, const TestGraph& graph, const TempDir& t
   LaunchOptions opts;
   opts.nodes = spec.nodes;
   opts.link = spec.link;
-  opts.timeout_sec = kRunTimeoutSec;
+  opts.timeout_sec = spec.timeout_sec;
   const ProgramTraits& traits = traits_of(spec.app);
   if (spec.lcores != 0) opts.launcher_flags = {"--lcores-per-node", std::to_string(spec.lcores)};
   opts.app_args = {"--app", app_name(spec.app)};
@@ -557,6 +558,56 @@ TEST_P(ClusterTest, MatchesOracle) {
 INSTANTIATE_TEST_SUITE_P(Links, ClusterTest, ::testing::ValuesIn(fast_cluster_cases()), case_name);
 INSTANTIATE_TEST_SUITE_P(FullLinks, ClusterTest, ::testing::ValuesIn(without(all_cases(), fast_cluster_cases())),
                          case_name);
+
+// Many nodes on one machine, with the launcher's defaults (-m from the
+// node's own estimate for P nodes, every node started at once): 16 and 32
+// on memif, 16 on tap, every wire class on kron against the oracle (what one
+// node computes). Full suite only: 32 EAL starts share the 2 CPUs.
+struct ManyNodesCase {
+  std::string link;
+  int nodes;
+  ProgramRun program;
+};
+
+std::vector<ManyNodesCase> many_nodes_cases() {
+  std::vector<ManyNodesCase> cases;
+  size_t turn = 0;
+  for (const auto& [link, nodes] : {std::pair{"memif", 16}, std::pair{"tap", 16}, std::pair{"memif", 32}}) {
+    for (WireClass k : kWireClasses) cases.push_back({link, nodes, representative(k, turn)});
+    ++turn;
+  }
+  return cases;
+}
+
+void PrintTo(const ManyNodesCase& c, std::ostream* os) {
+  *os << c.link << " P=" << c.nodes << " " << c.program.label;
+}
+
+std::string many_nodes_name(const ::testing::TestParamInfo<ManyNodesCase>& info) {
+  return info.param.link + "_P" + std::to_string(info.param.nodes) + "_" + info.param.program.label;
+}
+
+class ManyNodesTest : public ::testing::TestWithParam<ManyNodesCase> {};
+
+TEST_P(ManyNodesTest, MatchesOracle) {
+  const ManyNodesCase& c = GetParam();
+  if (c.link == "tap") {
+    const std::string why = tap_unavailable_reason();
+    if (!why.empty()) GTEST_SKIP() << why;
+  }
+  TempDir tmp;
+  TestGraph graph;
+  if (auto why = prepare_graph(GraphKind::kKron, c.program.app, tmp, &graph)) GTEST_SKIP() << *why;
+  RunSpec spec;
+  spec.link = c.link;
+  spec.nodes = c.nodes;
+  spec.iterations = 10;
+  spec.timeout_sec = 600;  // the nodes' EAL starts take most of it, oversubscribed 16:1 on 2 CPUs
+  with_program(spec, c.program);
+  run_and_check(spec, graph, tmp);
+}
+
+INSTANTIATE_TEST_SUITE_P(FullManyNodes, ManyNodesTest, ::testing::ValuesIn(many_nodes_cases()), many_nodes_name);
 
 // The second-level partition (numa/): k logical NUMA domains per node, each
 // with its own accumulators and same-node queue, vertices renumbered by a

@@ -93,6 +93,43 @@ class CheckOptions(unittest.TestCase):
                          "wiregraph: error: --damping does not apply to bfs: only pagerank reads it")
 
 
+    def test_it_says_the_eal_memory_a_node_takes_which_grows_with_the_nodes(self):
+        def need(nodes):
+            r = run([WIREGRAPH, "--check-options", "--", "--nodes", str(nodes), "--no-auth",
+                     "--app", "bfs", "--graph", "kron:4:2"])
+            m = re.search(r"EAL memory per node: (\d+) MiB \((\d+) receive mbufs\)", r.stdout)
+            self.assertIsNotNone(m, r.stdout + r.stderr)
+            return [int(x) for x in m.groups()]
+        mb2, rx2 = need(2)
+        mb32, rx32 = need(32)
+        # Twice each peer's window (512 frames) for every peer, one port's 2048
+        # RX descriptors, 4095 spare.
+        self.assertEqual(rx2, 4095 + 2048 + 1 * 1024)
+        self.assertEqual(rx32, 4095 + 2048 + 31 * 1024)
+        # An mbuf of MTU 1500 holds a 2 KiB buffer, its headroom and header:
+        # between 2 and 3 KiB each.
+        self.assertGreaterEqual(mb32 - mb2, (rx32 - rx2) * 2048 >> 20)
+        self.assertLessEqual(mb32 - mb2, (rx32 - rx2) * 3072 >> 20)
+        # 16383 transmit mbufs, the receive pool, 20 MiB for the EAL.
+        self.assertGreaterEqual(mb2, ((16383 + rx2) * 2048 >> 20) + 20)
+
+
+class NodeMemory(unittest.TestCase):
+    def test_a_node_whose_eal_memory_cannot_hold_its_pools_says_what_it_needs(self):
+        prefix = "wgcl%d" % os.getpid()
+        r = run([WIREGRAPH, "--no-pci", "--no-huge", "-m", "48", "--file-prefix", prefix,
+                 "--log-level", "lib.eal:error", "--", "--nodes", "16", "--rank", "3", "--no-auth",
+                 "--app", "bfs", "--graph", "kron:4:2"])
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        m = re.search(r"cannot create (a|the receive) pool of \d+ mbufs .*: this node needs about (\d+) "
+                      r"MiB of EAL memory \(-m: with --no-huge the whole heap\) for 16 nodes at "
+                      r"--window 512", r.stderr)
+        self.assertIsNotNone(m, r.stderr)
+        # 16383 transmit mbufs and 4095 + 15 x 1024 receive ones (no port
+        # holds any), of 2 KiB and more each.
+        self.assertGreater(int(m.group(2)), (16383 + 4095 + 15 * 1024) * 2048 >> 20)
+
+
 class Launcher(unittest.TestCase):
     """The launcher with a node binary that records how it is run."""
 
@@ -150,6 +187,23 @@ class Launcher(unittest.TestCase):
         self.assertEqual(r.returncode, 124, r.stdout + r.stderr)
         self.assertIn("a longer run needs a larger --timeout SEC", r.stdout)
         self.assertEqual(len(self.runs()), 2, self.runs())  # the check, then the node
+
+    def test_memory_is_sized_from_the_job_and_a_smaller_mem_mb_is_warned_about(self):
+        app = ["--", "--app", "bfs", "--graph", "kron:4:2"]
+        r = run([sys.executable, LAUNCHER, "--dry-run", "--nodes", "16", "--memory", "no-huge"] + app)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        m = re.search(r"-m (\d+): the node's pools and rings take (\d+) MiB for this job", r.stdout)
+        self.assertIsNotNone(m, r.stdout)
+        mb, need = int(m.group(1)), int(m.group(2))
+        self.assertGreater(mb, need)
+        nodes = [line for line in r.stdout.splitlines() if " --file-prefix " in line]
+        self.assertEqual(len(nodes), 16)
+        for line in nodes:
+            self.assertIn("--no-huge -m %d " % mb, line)
+        r = run([sys.executable, LAUNCHER, "--dry-run", "--nodes", "16", "--memory", "no-huge",
+                 "--mem-mb", "64"] + app)
+        self.assertIn("warning: --mem-mb 64 is less than the %d MiB the node says its pools and rings "
+                      "take for this job" % need, r.stdout + r.stderr)
 
     def test_restart_needs_checkpoints(self):
         r = run([sys.executable, LAUNCHER, "--nodes", "2", "--restart", "2", "--",

@@ -116,13 +116,37 @@ class Loopback : public ::testing::Test {
   std::unique_ptr<Dataplane> dp_;
 };
 
-// The receive pool's default (DataplaneOptions::rx_mbufs = 0): the formula
-// the node used to compute itself, RX descriptors (2048 per peer's port)
-// plus twice each peer's window, 4095 to spare.
+// The receive pool's default (DataplaneOptions::rx_mbufs = 0): twice each
+// flow's window, what the ports hold in their RX descriptors, 4095 to spare.
 TEST(DataplaneDefaults, ReceivePoolFromNodesAndWindow) {
-  EXPECT_EQ(Dataplane::default_rx_mbufs(1, 512), 4095u);
-  EXPECT_EQ(Dataplane::default_rx_mbufs(2, 512), 4095u + 2048u + 1024u);
-  EXPECT_EQ(Dataplane::default_rx_mbufs(4, 1000), 4095u + 3u * (2048u + 2000u));
+  EXPECT_EQ(Dataplane::default_rx_mbufs(1, 512, 1, 0), 4095u);
+  EXPECT_EQ(Dataplane::default_rx_mbufs(2, 512, 1, 2048), 4095u + 2048u + 1024u);
+  EXPECT_EQ(Dataplane::default_rx_mbufs(4, 1000, 2, 0), 4095u + 3u * 2u * 2000u);
+  // Launchers' estimate: one port holding full rings (2048 descriptors per port in all).
+  EXPECT_EQ(Dataplane::estimated_rx_mbufs(16, 512, 1), 4095u + 2048u + 15u * 1024u);
+  EXPECT_EQ(Dataplane::estimated_rx_mbufs(3, 512, 4), 4095u + 2048u + 2u * 4u * 1024u);
+}
+
+// net_ring takes an mbuf per frame as it arrives: it holds none in its descriptors.
+TEST_F(Loopback, ARingPortHoldsNoReceiveMbufs) {
+  make(1024);
+  EXPECT_EQ(Ports::held_rx_mbufs(1), 0u);
+}
+
+// What -m must hold: a pool is its mbufs (2 KiB buffers, headroom, mbuf
+// and mempool headers), packed, its ring and its lcore caches.
+TEST(DataplaneDefaults, EalMemoryIsThePoolsRingsAndTheEals) {
+  const uint64_t pool = Pools::pool_bytes(10000, 1500);
+  EXPECT_GT(pool, 10000u * (2048u + 128u + 128u));
+  EXPECT_LT(pool, 10000u * 2600u + (4u << 20));
+  EXPECT_GT(Pools::pool_bytes(10000, 9000), pool + 10000u * 7000u) << "jumbo frames, larger buffers";
+  DataplaneOptions o;
+  o.nodes = 16;
+  o.rx_mbufs = 30000;
+  EXPECT_GT(Dataplane::eal_memory_bytes(o, 1),
+            Pools::pool_bytes(o.mbufs, o.mtu) + Pools::pool_bytes(30000, o.mtu) + Dataplane::kEalOwnBytes);
+  EXPECT_GT(Dataplane::eal_memory_bytes(o, 2), Dataplane::eal_memory_bytes(o, 1) + Pools::pool_bytes(o.mbufs, o.mtu))
+      << "a transmit pool per socket";
 }
 
 TEST_F(Loopback, TheRingPortIsTheDataplanesPort) {

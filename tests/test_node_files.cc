@@ -126,6 +126,7 @@ TEST_F(Scratch, SocketStatesAndWhatClearingDoes) {
   EXPECT_EQ(node_files::socket_state(sock), SocketState::kAbsent);
   const int fd = listen_at(sock);
   ASSERT_GE(fd, 0);
+  const std::string marker = touch("memif.sock.started");  // its server port has started
   EXPECT_EQ(node_files::socket_state(sock), SocketState::kInUse);
   try {
     node_files::clear_stale_sockets({sock});
@@ -136,10 +137,12 @@ TEST_F(Scratch, SocketStatesAndWhatClearingDoes) {
     EXPECT_NE(msg.find("give this node's memif vdev another socket="), std::string::npos) << msg;
   }
   EXPECT_TRUE(std::filesystem::exists(sock));
+  EXPECT_TRUE(std::filesystem::exists(marker)) << "a socket in use keeps its marker";
   close(fd);
   EXPECT_EQ(node_files::socket_state(sock), SocketState::kStale);
   node_files::clear_stale_sockets({sock});
   EXPECT_FALSE(std::filesystem::exists(sock));
+  EXPECT_FALSE(std::filesystem::exists(marker)) << "a stale socket's marker would let a client in too early";
   const std::string file = touch("not-a-socket");
   EXPECT_EQ(node_files::socket_state(file), SocketState::kNotASocket);
   EXPECT_THROW(node_files::clear_stale_sockets({file}), std::runtime_error);

@@ -18,9 +18,6 @@ namespace wg::doctor {
 namespace {
 
 constexpr uint64_t kMiB = 1 << 20;
-// What the EAL and the node's rings and tables take of hugepage memory
-// besides the mbuf pools (MACHINE-NOTES: about 20 MiB measured).
-constexpr uint64_t kEalOverhead = 20 * kMiB;
 
 // The program's footprint (apps/programs.h), as the node's memory check
 // uses it; double-precision twins with --precision double.
@@ -66,12 +63,13 @@ std::map<int, uint64_t> hugepage_need(const EalPlan& eal, const Config& cfg, int
     need[main_socket] = eal.preallocate_mb * kMiB;
     return need;
   }
-  for (int s : lcore_sockets) need[s] += Pools::pool_bytes(cfg.mbufs, cfg.mtu);
-  need[main_socket] += Pools::pool_bytes(cfg.mbufs, cfg.mtu) * (lcore_sockets.count(main_socket) ? 0 : 1);
-  if (cfg.nodes > 1)
-    need[main_socket] +=
-        Pools::pool_bytes(Dataplane::default_rx_mbufs(cfg.nodes, cfg.transport.window, cfg.rx_queues), cfg.mtu);
-  need[main_socket] += kEalOverhead;
+  // The node's own estimate (Dataplane::eal_memory_bytes) on the main
+  // lcore's socket, and a transmit pool on every other socket with lcores.
+  DataplaneOptions o = dataplane_options(cfg);
+  o.rx_mbufs = Dataplane::estimated_rx_mbufs(cfg.nodes, cfg.transport.window, cfg.rx_queues);
+  for (int s : lcore_sockets)
+    if (s != main_socket) need[s] += Pools::pool_bytes(cfg.mbufs, cfg.mtu);
+  need[main_socket] += Dataplane::eal_memory_bytes(o, 1);
   return need;
 }
 
@@ -80,10 +78,10 @@ std::string need_detail(const EalPlan& eal, const Config& cfg) {
   if (eal.preallocate_mb > 0) return "-m " + std::to_string(eal.preallocate_mb);
   return std::to_string(cfg.mbufs) + " mbufs per transmit pool" +
          (cfg.nodes > 1
-              ? " and " + std::to_string(Dataplane::default_rx_mbufs(cfg.nodes, cfg.transport.window, cfg.rx_queues)) +
+              ? " and " + std::to_string(Dataplane::estimated_rx_mbufs(cfg.nodes, cfg.transport.window, cfg.rx_queues)) +
                     " receive mbufs"
               : "") +
-         " at MTU " + std::to_string(cfg.mtu) + ", EAL 20 MiB";
+         " at MTU " + std::to_string(cfg.mtu) + ", rings, EAL 20 MiB";
 }
 
 void check_hugepages(const EalPlan& eal, const std::vector<HugepagePool>& pools, const std::map<int, uint64_t>& need,

@@ -14,6 +14,12 @@
 
 namespace wg::doctor {
 
+namespace {
+// How long the doctor lets a memif client port wait for its server: the
+// doctor runs one node's ports alone, so there is rarely one.
+constexpr double kMemifServerWaitS = 2;
+}  // namespace
+
 void check_port(uint16_t id, const Config& cfg, rte_mempool* pool, std::vector<Finding>* out) {
   rte_eth_dev_info info{};
   char name[RTE_ETH_NAME_MAX_LEN] = "?";
@@ -75,7 +81,8 @@ void check_port(uint16_t id, const Config& cfg, rte_mempool* pool, std::vector<F
   // Opened as the node opens it: the same configuration, start and steering.
   Ports ports;
   try {
-    ports.open(id, pool, K, mtu_ok ? cfg.mtu : wire::kMtu, cfg.udp_port);
+    // A memif client port alone: its server is a node that is not running.
+    ports.open(id, pool, K, mtu_ok ? cfg.mtu : wire::kMtu, cfg.udp_port, kMemifServerWaitS);
   } catch (const std::exception& e) {
     out->push_back(fail(item + " start", e.what(), "see the EAL's and the PMD's messages above"));
     return;

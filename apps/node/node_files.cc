@@ -18,12 +18,14 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "dataplane/memif_quirks.h"
+
 namespace wg::node_files {
 
 namespace {
 
 // What remove_now() removes, in fixed buffers a signal handler may read.
-constexpr int kMaxSockets = 64;
+constexpr int kMaxSockets = 128;  // a server socket and its started marker per peer
 constexpr int kMaxHugeDirs = 8;
 struct Remembered {
   char runtime_dir[PATH_MAX];
@@ -124,9 +126,15 @@ SocketState socket_state(const std::string& path, const std::string& proc_net_un
 
 void clear_stale_sockets(const std::vector<std::string>& paths) {
   for (const std::string& p : paths) {
+    // The marker a server port writes once started (memif_quirks.h,
+    // workaround 5): one a killed run left would let a client connect early.
+    const std::string marker = memif_quirks::started_marker(p);
     switch (socket_state(p)) {
-      case SocketState::kAbsent: break;
+      case SocketState::kAbsent:
+        unlink(marker.c_str());
+        break;
       case SocketState::kStale:
+        unlink(marker.c_str());
         if (unlink(p.c_str()) != 0)
           throw std::runtime_error("memif socket " + p + " is left by a process that is gone, but cannot be removed: " +
                                    std::strerror(errno));
@@ -152,7 +160,8 @@ void remove_at_exit(const std::vector<std::string>& memif_sockets) {
   for (const std::string& d : hugetlbfs_mounts())
     if (r.huge_dir_count < kMaxHugeDirs && copy(r.huge_dirs[r.huge_dir_count], PATH_MAX, d)) ++r.huge_dir_count;
   for (const std::string& s : memif_sockets)
-    if (r.socket_count < kMaxSockets && copy(r.sockets[r.socket_count], PATH_MAX, s)) ++r.socket_count;
+    for (const std::string& f : {s, memif_quirks::started_marker(s)})
+      if (r.socket_count < kMaxSockets && copy(r.sockets[r.socket_count], PATH_MAX, f)) ++r.socket_count;
   g_state.store(kArmed);
   std::atexit(remove_now);
   struct sigaction sa {};
