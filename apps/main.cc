@@ -15,7 +15,6 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -28,6 +27,7 @@
 
 #include "apps/doctor/doctor.h"
 #include "apps/registry.h"
+#include "compute/engine/lcore_layout.h"
 #include "compute/report/build_info.h"
 #include "dataplane/memif_quirks.h"
 #include "config/options.h"
@@ -70,8 +70,17 @@ bool wants_option_check(int argc, char** argv) {
 
 int check_options(int argc, char** argv) {
   std::vector<char*> app = {argv[0]};
+  unsigned lcores = 1;  // --lcore-count N: the lcores a node will have, which set its receive queues
   int i = 1;
-  while (i < argc && std::strcmp(argv[i], "--") != 0) ++i;
+  for (; i < argc && std::strcmp(argv[i], "--") != 0; ++i)
+    if (std::strcmp(argv[i], "--lcore-count") == 0 && i + 1 < argc) {
+      char* end = nullptr;
+      const unsigned long n = std::strtoul(argv[++i], &end, 10);
+      if (end == argv[i] || *end != '\0' || n == 0 || n > RTE_MAX_LCORE)
+        return usage_error(std::string("--lcore-count: ") + argv[i] + " is not a number of lcores in [1, " +
+                           std::to_string(RTE_MAX_LCORE) + "]");
+      lcores = static_cast<unsigned>(n);
+    }
   for (++i; i < argc; ++i) app.push_back(argv[i]);
   app.push_back(nullptr);
   try {
@@ -79,10 +88,15 @@ int check_options(int argc, char** argv) {
     if (!cfg.out_dir.empty()) wg::check_out_dir(cfg.out_dir, cfg.out_keep_others);
     std::printf("wiregraph: options ok: %s\n", cfg.describe().c_str());
     // What -m must hold (Dataplane::eal_memory_bytes), for launchers: one
-    // lcore socket, and one receive queue unless --rx-queues says (the
-    // lcores decide without it).
+    // lcore socket, the receive queues of the node's lcore layout.
+    std::vector<unsigned> ids(lcores);
+    for (unsigned l = 0; l < lcores; ++l) ids[l] = l;
     wg::DataplaneOptions o = wg::dataplane_options(cfg);
-    o.queues = std::max(cfg.rx_queues, 1u);
+    try {
+      o.queues = wg::plan_lcores(cfg.engine.roles, cfg.rx_queues, ids).queues;
+    } catch (const std::invalid_argument& e) {
+      return usage_error(e.what());
+    }
     o.rx_mbufs = wg::Dataplane::estimated_rx_mbufs(cfg.nodes, cfg.transport.window, o.queues);
     std::printf("wiregraph: EAL memory per node: %llu MiB (%u receive mbufs)\n",
                 static_cast<unsigned long long>((wg::Dataplane::eal_memory_bytes(o, 1) + (1u << 20) - 1) >> 20),

@@ -23,7 +23,7 @@ std::string cat(std::initializer_list<std::string_view> parts) {
 }
 
 constexpr const char* kUsage = "wiregraph [EAL options] -- --app APP --graph SPEC [options]";
-constexpr const char* kCheckUsage = "wiregraph --check-options -- APP-OPTIONS";
+constexpr const char* kCheckUsage = "wiregraph --check-options [--lcore-count N] -- APP-OPTIONS";
 constexpr const char* kDoctorUsage = "wiregraph doctor [EAL options] -- APP-OPTIONS";
 
 // Appends `text` after `lead` (one line's start), its words wrapped at
@@ -126,7 +126,8 @@ void put_header(std::string& out) {
               "scripts/wiregraph-cluster start a local cluster. EAL options (before --) choose the ports, "
               "lcores and memory, e.g. --no-pci --vdev net_tap0 -l 0-1; application options come after --. "
               "--check-options parses the application options, starts nothing and exits 0, or 2 with the "
-              "error a node would give. `doctor` before the job's own command line checks this machine for it "
+              "error a node would give; on success it also prints the EAL memory a node of the job takes "
+              "(for -m), for N lcores with --lcore-count N (default 1). `doctor` before the job's own command line checks this machine for it "
               "instead (hugepages, ports, queues, MTU, steering, NUMA, CPU isolation, clock): a verdict and a fix "
               "per item, exit 1 if one fails (docs/LAB-CLUSTER.md). A node ends with the process that started it "
               "(srun, mpirun, a shell; WIREGRAPH_OUTLIVE_PARENT=1 turns that off).",
@@ -202,7 +203,9 @@ std::string markdown(std::span<const ProgramTraits> programs) {
   out += "EAL options (before `--`) choose the ports, lcores and memory, e.g. `--no-pci --vdev net_tap0 -l 0-1`;\n"
          "application options come after `--`. `--check-options` parses the application options, starts\n"
          "nothing and exits 0, or 2 with the error a node would give (`scripts/wiregraph-cluster` runs it\n"
-         "before it starts any node). `wiregraph --help` shows the common options, `--help TOPIC` one\n"
+         "before it starts any node); on success it also prints the EAL memory a node of the job takes\n"
+         "(`EAL memory per node: N MiB`: what `-m` must hold), for N lcores with `--lcore-count N`\n"
+         "(default 1). `wiregraph --help` shows the common options, `--help TOPIC` one\n"
          "topic's, `--help-all` all of them.\n";
   for (Topic t : kTopics) {
     out += cat({"\n## ", topic_title(t), "\n\n| option | default | meaning |\n| --- | --- | --- |\n"});

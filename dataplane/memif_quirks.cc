@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <tuple>
 
@@ -33,12 +35,34 @@ uint32_t buffer_size(const std::string& devargs) {
   return static_cast<uint32_t>(std::strtoul(devarg(devargs, "bsize", "2048").c_str(), nullptr, 0));
 }
 
+// As the 22.11 PMD reads them: socket-abstract is "yes" unless the value
+// holds "no" and not "yes"; the role is a server's when it holds "server"
+// or its old name "master".
 std::string socket_file(const std::string& devargs) {
-  if (devarg(devargs, "socket-abstract", "yes") != "no") return "";
+  const std::string abstract = devarg(devargs, "socket-abstract", "yes");
+  if (abstract.find("yes") != std::string::npos || abstract.find("no") == std::string::npos) return "";
   return devarg(devargs, "socket", "/run/memif.sock");
 }
 
-bool is_server(const std::string& devargs) { return devarg(devargs, "role", "client") == "server"; }
+bool is_server(const std::string& devargs) {
+  const std::string role = devarg(devargs, "role", "client");
+  return role.find("server") != std::string::npos || role.find("master") != std::string::npos;
+}
+
+bool socket_bound(const std::string& path, const std::string& proc_net_unix) {
+  // Num RefCount Protocol Flags Type St Inode Path: a bound socket lists its path.
+  std::ifstream in(proc_net_unix);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    std::string field, bound;
+    for (int i = 0; i < 7 && f >> field; ++i) {
+    }
+    std::getline(f >> std::ws, bound);
+    if (bound == path) return true;
+  }
+  return false;
+}
 
 std::string started_marker(const std::string& socket) { return socket + ".started"; }
 
@@ -46,32 +70,41 @@ void mark_started(const std::string& socket) {
   const std::string marker = started_marker(socket);
   const std::string tmp = marker + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0 || ::close(fd) != 0 || std::rename(tmp.c_str(), marker.c_str()) != 0)
+  if (fd < 0 || ::close(fd) != 0 || std::rename(tmp.c_str(), marker.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    errno = err;
     throw std::runtime_error("cannot write " + marker + " (which tells memif clients that the server port of " +
                              socket + " has started): " + std::strerror(errno));
+  }
 }
 
 namespace {
 
-// The marker is this run's when it is no older than the socket the server
-// bound in this run (a killed run's marker may outlive it).
-bool marked_after_bind(const std::string& socket) {
+// The server is there and has started its port: the marker is no older than
+// the socket, and a process has the socket bound (a killed run leaves both
+// files, marker after socket; a client would connect to nobody, once).
+bool server_started(const std::string& socket) {
   struct stat sock {}, mark {};
   if (::stat(socket.c_str(), &sock) != 0 || !S_ISSOCK(sock.st_mode)) return false;
   if (::stat(started_marker(socket).c_str(), &mark) != 0) return false;
-  return std::tie(mark.st_mtim.tv_sec, mark.st_mtim.tv_nsec) >= std::tie(sock.st_mtim.tv_sec, sock.st_mtim.tv_nsec);
+  if (std::tie(mark.st_mtim.tv_sec, mark.st_mtim.tv_nsec) < std::tie(sock.st_mtim.tv_sec, sock.st_mtim.tv_nsec))
+    return false;
+  return socket_bound(socket);
 }
 
 }  // namespace
 
-void wait_for_server(const std::string& socket, double timeout_s) {
+void wait_for_server(const std::string& socket, double timeout_s, const std::string& limit) {
   const auto start = std::chrono::steady_clock::now();
   timespec pause{0, 1'000'000};
-  while (!marked_after_bind(socket)) {
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= timeout_s)
-      throw std::runtime_error("the memif server of " + socket + " has not started its port within " +
-                               std::to_string(static_cast<int>(timeout_s)) +
-                               " s (--hello-timeout): is the node that serves it running?");
+  while (!server_started(socket)) {
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= timeout_s) {
+      char waited[32];
+      std::snprintf(waited, sizeof waited, "%g", timeout_s);
+      throw std::runtime_error("the memif server of " + socket + " has not started its port within " + waited +
+                               " s (" + limit + "): is the node that serves it running?");
+    }
     nanosleep(&pause, nullptr);
     pause.tv_nsec = std::min<long>(pause.tv_nsec * 2, 50'000'000);
   }

@@ -31,10 +31,10 @@
 //     that connects before the server's port has started ("ID not found"),
 //     although its socket exists from the EAL's start on. So a server port,
 //     once started, says so with a file beside its socket (SOCKET.started,
-//     mark_started()), and a client port starts only once that file is there
-//     and no older than the socket (wait_for_server(), both in Ports::open_all,
-//     which starts the server ports first): nodes can start in any order and
-//     all at once.
+//     mark_started()), and a client port starts only once that file is there,
+//     no older than the socket, and the socket is bound (wait_for_server(),
+//     both in Ports::open_all, which starts the server ports first): nodes can
+//     start in any order and all at once.
 //  6. One buffer per frame (Ports::open, and the launcher's bsize=): a frame
 //     larger than the memif buffer (bsize, default 2048 bytes) goes as a chain
 //     of buffers, and 22.11 delivers some such chains with the lengths of
@@ -61,14 +61,19 @@ uint32_t buffer_size(const std::string& devargs);
 // ("" when it is abstract, the PMD's default), and whether it is the server.
 std::string socket_file(const std::string& devargs);
 bool is_server(const std::string& devargs);
+// Whether some process has a Unix socket bound at `path` (it is listed in
+// /proc/net/unix; `proc_net_unix` for tests).
+bool socket_bound(const std::string& path, const std::string& proc_net_unix = "/proc/net/unix");
 std::string started_marker(const std::string& socket);  // SOCKET.started
 // After the server port of `socket` started: writes the marker (tmp, rename).
 // Throws std::runtime_error naming the file when it cannot.
 void mark_started(const std::string& socket);
 // Before the client port of `socket` starts: polls (1 ms, doubling up to
-// 50 ms) until the server has marked it started, and throws
-// std::runtime_error saying which socket when `timeout_s` passes first.
-void wait_for_server(const std::string& socket, double timeout_s);
+// 50 ms) until the server has marked it started (a marker no older than the
+// socket, which a process has bound), and throws std::runtime_error saying
+// which socket, and `limit` (what set timeout_s, e.g. "--hello-timeout"),
+// when `timeout_s` passes first.
+void wait_for_server(const std::string& socket, double timeout_s, const std::string& limit);
 
 // Workaround 2: true if a port of this kind must be left open at exit.
 inline bool must_not_close(bool is_memif) { return is_memif; }

@@ -15,10 +15,12 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <vector>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 #include "dataplane/memif_guard.h"
 #include "dataplane/memif_quirks.h"
@@ -69,15 +71,20 @@ void Ports::open_all(rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16
   // Servers first: a client waits for its server's port (memif_quirks.h,
   // workaround 5), and the server may be a client of ours meanwhile.
   for (Port& p : ports_)
-    if (!p.memif_client) start(p, queues, udp_base, server_wait_s);
+    if (!p.memif_client) start(p, queues, udp_base, server_wait_s, "");
+  // One wait for all of them, not one per client port.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(server_wait_s);
   for (Port& p : ports_)
-    if (p.memif_client) start(p, queues, udp_base, server_wait_s);
+    if (p.memif_client)
+      start(p, queues, udp_base,
+            std::max(0.0, std::chrono::duration<double>(until - std::chrono::steady_clock::now()).count()),
+            "--hello-timeout");
 }
 
 void Ports::open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base,
                  double server_wait_s) {
   ports_.push_back(configure(id, rx_pool, queues, mtu));
-  start(ports_.back(), queues, udp_base, server_wait_s);
+  start(ports_.back(), queues, udp_base, server_wait_s, "the wait for a port opened alone");
 }
 
 unsigned Ports::held_rx_mbufs(unsigned queues) {
@@ -87,7 +94,16 @@ unsigned Ports::held_rx_mbufs(unsigned queues) {
     rte_eth_dev_info info;
     if (rte_eth_dev_info_get(id, &info) != 0 || info.driver_name == nullptr) continue;
     const std::string driver = info.driver_name;
-    if (driver != "net_memif" && driver != "net_null" && driver != "net_ring") held += queues * rx_descriptors(queues);
+    if (driver == "net_memif") {
+      // Copy mode takes an mbuf per frame; zero-copy keeps its ring filled
+      // (2^rsize slots, 2^10 by default) from the receive pool.
+      const rte_devargs* da = info.device != nullptr ? rte_dev_devargs(info.device) : nullptr;
+      const std::string args = da != nullptr && da->args != nullptr ? da->args : "";
+      if (memif_quirks::devarg(args, "zero-copy", "no").find("yes") != std::string::npos)
+        held += queues << std::strtoul(memif_quirks::devarg(args, "rsize", "10").c_str(), nullptr, 0);
+    } else if (driver != "net_null" && driver != "net_ring") {
+      held += queues * rx_descriptors(queues);
+    }
   }
   return held;
 }
@@ -256,12 +272,12 @@ Ports::Port Ports::configure(uint16_t id, rte_mempool* rx_pool, unsigned queues,
   return p;
 }
 
-void Ports::start(Port& p, unsigned queues, uint16_t udp_base, double server_wait_s) {
+void Ports::start(Port& p, unsigned queues, uint16_t udp_base, double server_wait_s, const char* wait_limit) {
   const uint16_t id = p.id;
   const std::string name = "port " + std::to_string(id);
   if (p.memif_client) {
     try {
-      memif_quirks::wait_for_server(p.memif_socket, server_wait_s);
+      memif_quirks::wait_for_server(p.memif_socket, server_wait_s, wait_limit);
     } catch (const std::runtime_error& e) {
       throw std::runtime_error(name + " (net_memif client): " + e.what());
     }

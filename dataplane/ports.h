@@ -44,8 +44,9 @@ class Ports {
   // `mtu`), and sets each port's steering. Throws std::runtime_error naming
   // the port and the step (a port with too few queues, one that refuses the MTU).
   // rte_flow rules match UDP destination ports udp_base + q. Server ports
-  // start first; a memif client port waits up to `server_wait_s` for its
-  // server's (dataplane/memif_quirks.h, workaround 5).
+  // start first; the memif client ports wait up to `server_wait_s` in all
+  // (the node's --hello-timeout) for their servers' (dataplane/memif_quirks.h,
+  // workaround 5).
   void open_all(rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base, double server_wait_s);
   // The same for port `id` alone (the doctor opens them one by one).
   void open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base,
@@ -90,7 +91,8 @@ class Ports {
  private:
   // Configures port `id` and sets up its queues; start() starts it.
   static Port configure(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu);
-  static void start(Port& p, unsigned queues, uint16_t udp_base, double server_wait_s);
+  // `wait_limit` names what set server_wait_s, for the error.
+  static void start(Port& p, unsigned queues, uint16_t udp_base, double server_wait_s, const char* wait_limit);
   static Steering steer(uint16_t id, Port& p, unsigned queues, uint16_t udp_base, bool rss_configured);
   std::vector<Port> ports_;
 };

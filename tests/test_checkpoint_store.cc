@@ -173,6 +173,18 @@ TEST(CheckpointStore, ACheckpointOfAnotherJobIsRefusedNamingWhatDiffers) {
   f = job(0);
   f.partition_digest = 1;
   expect_refused(f, dir, "the partition");
+  // A rank the checkpoint has no file for: its COMMIT says how many nodes
+  // wrote it (whichever node of a larger job reads first says the same).
+  State got(0);
+  try {
+    CheckpointStore(dir, 2, 3, job(2, 3)).read(4, got.sections());
+    ADD_FAILURE() << "node 2 of 3 read a checkpoint of 2 nodes";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find("COMMIT is of another job: it differs in the number of nodes (it has 2, "
+                                         "this job 3)"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(CheckpointStore, ADamagedOrReshapedFileIsRefused) {

@@ -113,6 +113,21 @@ class CheckOptions(unittest.TestCase):
         # 16383 transmit mbufs, the receive pool, 20 MiB for the EAL.
         self.assertGreaterEqual(mb2, ((16383 + rx2) * 2048 >> 20) + 20)
 
+    def test_the_estimate_follows_the_receive_queues_the_lcores_give(self):
+        def rx_mbufs(*check):
+            r = run([WIREGRAPH, "--check-options"] + list(check) + ["--", "--nodes", "8", "--no-auth",
+                                                                    "--app", "bfs", "--graph", "kron:4:2"])
+            m = re.search(r"EAL memory per node: \d+ MiB \((\d+) receive mbufs\)", r.stdout)
+            self.assertIsNotNone(m, r.stdout + r.stderr)
+            return int(m.group(1))
+        # 6 lcores split: a sender, 2 accumulators, so 2 queues: twice the flows
+        # of one queue (a flow per peer and queue), 1024 descriptors each.
+        self.assertEqual(rx_mbufs(), 4095 + 2048 + 7 * 1024)
+        self.assertEqual(rx_mbufs("--lcore-count", "6"), 4095 + 2048 + 2 * 7 * 1024)
+        r = run([WIREGRAPH, "--check-options", "--lcore-count", "0", "--", "--app", "bfs"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--lcore-count: 0 is not a number of lcores", r.stderr)
+
 
 class NodeMemory(unittest.TestCase):
     def test_a_node_whose_eal_memory_cannot_hold_its_pools_says_what_it_needs(self):
@@ -167,7 +182,7 @@ class Launcher(unittest.TestCase):
                       r.stderr)
         runs = self.runs()
         self.assertEqual(len(runs), 1, runs)
-        self.assertTrue(runs[0].startswith("--check-options -- --nodes 2 --job-id 0x"), runs[0])
+        self.assertTrue(runs[0].startswith("--check-options --lcore-count 1 -- --nodes 2 --job-id 0x"), runs[0])
         self.assertNotIn("--rank", runs[0])
         self.assertNotIn("[node", r.stdout)
 
@@ -204,6 +219,16 @@ class Launcher(unittest.TestCase):
                  "--mem-mb", "64"] + app)
         self.assertIn("warning: --mem-mb 64 is less than the %d MiB the node says its pools and rings "
                       "take for this job" % need, r.stdout + r.stderr)
+
+    def test_many_nodes_that_exit_0_share_a_summary_line_and_a_failed_one_keeps_its_own(self):
+        binary = self.wrapper('case "$*" in *"--rank 7 "*) exit 3;; esac; exit 0')
+        r = run([sys.executable, LAUNCHER, "--nodes", "10", "--keep-going", "--binary", binary, "--",
+                 "--app", "bfs", "--graph", "kron:4:2"])
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("[cluster] node 7: exit code 3,", r.stdout)
+        self.assertIn("[cluster] nodes 0-6,8-9: exit code 0, ", r.stdout)
+        self.assertNotIn("[cluster] node 0:", r.stdout)
+        self.assertEqual(len(self.runs()), 11, self.runs())  # the check, then every node at once
 
     def test_restart_needs_checkpoints(self):
         r = run([sys.executable, LAUNCHER, "--nodes", "2", "--restart", "2", "--",

@@ -33,7 +33,7 @@ int listen_at(const std::string& path) {
 
 std::string error_of(const std::string& socket, double timeout_s) {
   try {
-    memif_quirks::wait_for_server(socket, timeout_s);
+    memif_quirks::wait_for_server(socket, timeout_s, "--hello-timeout");
   } catch (const std::runtime_error& e) {
     return e.what();
   }
@@ -52,7 +52,10 @@ TEST(MemifQuirks, ReadsVdevArgumentsAsKvargsDoes) {
   EXPECT_EQ(memif_quirks::socket_file("socket-abstract=no"), "/run/memif.sock");
   EXPECT_FALSE(memif_quirks::is_server(args));
   EXPECT_TRUE(memif_quirks::is_server("id=0,role=server"));
+  EXPECT_TRUE(memif_quirks::is_server("id=0,role=master")) << "its old name, which 22.11 still takes";
   EXPECT_FALSE(memif_quirks::is_server("id=0"));
+  EXPECT_EQ(memif_quirks::socket_file("socket=/a,socket-abstract=yes"), "");
+  EXPECT_EQ(memif_quirks::socket_file("socket=/a,socket-abstract=noyes"), "") << "yes wins, as in the PMD";
 }
 
 TEST(MemifQuirks, AClientWaitsForItsServersMarkerAfterTheSocket) {
@@ -75,7 +78,13 @@ TEST(MemifQuirks, AClientWaitsForItsServersMarkerAfterTheSocket) {
   const timespec past[2] = {{1, 0}, {1, 0}};
   ASSERT_EQ(utimensat(AT_FDCWD, memif_quirks::started_marker(sock).c_str(), past, 0), 0);
   EXPECT_NE(error_of(sock, 0.02), "");
+
+  // A killed run leaves its socket and a newer marker, but nobody listens.
+  memif_quirks::mark_started(sock);
+  EXPECT_EQ(error_of(sock, 0.02), "");
   close(fd);
+  EXPECT_FALSE(memif_quirks::socket_bound(sock));
+  EXPECT_NE(error_of(sock, 0.02), "") << "a client would connect to nobody, and never again";
 }
 
 TEST(MemifQuirks, AMarkerBesideSomethingElseIsNoServer) {

@@ -9,21 +9,11 @@
 #include <regex>
 #include <string_view>
 
+#include "dataplane/memif_quirks.h"
+
 namespace wg {
 
 namespace {
-
-// The value of key=VALUE in a comma-separated device string, or `fallback`.
-std::string device_arg(std::string_view dev, std::string_view key, std::string_view fallback) {
-  for (size_t at = dev.find(','); at != std::string_view::npos;) {
-    const size_t next = dev.find(',', at + 1);
-    const std::string_view kv = dev.substr(at + 1, next == std::string_view::npos ? next : next - at - 1);
-    if (kv.size() > key.size() && kv.substr(0, key.size()) == key && kv[key.size()] == '=')
-      return std::string(kv.substr(key.size() + 1));
-    at = next;
-  }
-  return std::string(fallback);
-}
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
@@ -49,13 +39,9 @@ EalArgs parse_eal_args(int argc, char* const* argv) {
     else
       continue;
     eal.vdevs.push_back(dev);
-    // As the PMD reads them: a client unless the role says server (or its old
-    // name, master); an abstract socket unless socket-abstract says no.
-    const std::string role = device_arg(dev, "role", "client"), abstract = device_arg(dev, "socket-abstract", "yes");
-    const bool server = role.find("server") != std::string::npos || role.find("master") != std::string::npos;
-    if (starts_with(dev, "net_memif") && server && abstract.find("yes") == std::string::npos &&
-        abstract.find("no") != std::string::npos)
-      eal.memif_sockets.push_back(device_arg(dev, "socket", "/run/memif.sock"));
+    // As the PMD reads them (dataplane/memif_quirks.h).
+    if (starts_with(dev, "net_memif") && memif_quirks::is_server(dev) && !memif_quirks::socket_file(dev).empty())
+      eal.memif_sockets.push_back(memif_quirks::socket_file(dev));
   }
   return eal;
 }

@@ -110,18 +110,7 @@ SocketState socket_state(const std::string& path, const std::string& proc_net_un
   struct stat st {};
   if (lstat(path.c_str(), &st) != 0) return SocketState::kAbsent;
   if (!S_ISSOCK(st.st_mode)) return SocketState::kNotASocket;
-  // Num RefCount Protocol Flags Type St Inode Path: a bound socket lists its path.
-  std::ifstream in(proc_net_unix);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream f(line);
-    std::string field, bound;
-    for (int i = 0; i < 7 && f >> field; ++i) {
-    }
-    std::getline(f >> std::ws, bound);
-    if (bound == path) return SocketState::kInUse;
-  }
-  return SocketState::kStale;
+  return memif_quirks::socket_bound(path, proc_net_unix) ? SocketState::kInUse : SocketState::kStale;
 }
 
 void clear_stale_sockets(const std::vector<std::string>& paths) {

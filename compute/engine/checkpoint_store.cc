@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -263,9 +264,22 @@ std::optional<uint32_t> CheckpointStore::committed(const std::string& dir) {
 CheckpointPoint CheckpointStore::read(uint32_t superstep, std::span<const std::span<uint8_t>> sections) const {
   const std::string path = node_file(rank_, superstep);
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0)
-    throw CheckpointError("checkpoint " + path + ": cannot open it (" + errno_text() + "): " + dir_ +
-                          "/COMMIT says superstep " + std::to_string(superstep) + " was written by every node");
+  if (fd.get() < 0) {
+    const std::string why = errno_text();
+    // A job of more nodes has ranks without a file: say that, as the other
+    // nodes do, whichever node reads first.
+    std::ifstream commit(dir_ + "/" + kCommitName);
+    std::string line;
+    unsigned long nodes = 0;
+    for (int i = 0; i < 3 && std::getline(commit, line); ++i)
+      if (line.starts_with("nodes ")) nodes = std::strtoul(line.c_str() + 6, nullptr, 10);
+    if (nodes != 0 && nodes != nodes_)
+      throw CheckpointError("checkpoint " + dir_ + "/" + kCommitName +
+                            " is of another job: it differs in the number of nodes (it has " + std::to_string(nodes) +
+                            ", this job " + std::to_string(nodes_) + ")");
+    throw CheckpointError("checkpoint " + path + ": cannot open it (" + why + "): " + dir_ + "/COMMIT says superstep " +
+                          std::to_string(superstep) + " was written by every node");
+  }
   FileHeader h{};
   read_all(fd.get(), &h, sizeof h, path);
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
