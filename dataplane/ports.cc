@@ -63,6 +63,12 @@ void separate_tap_kernel_mac(uint16_t port, const rte_eth_dev_info& info, const 
   close(fd);
 }
 
+// The arguments the port's vdev was given ("role=server,socket=...").
+std::string device_args(const rte_eth_dev_info& info) {
+  const rte_devargs* da = info.device != nullptr ? rte_dev_devargs(info.device) : nullptr;
+  return da != nullptr && da->args != nullptr ? da->args : "";
+}
+
 }  // namespace
 
 void Ports::open_all(rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base, double server_wait_s) {
@@ -97,8 +103,7 @@ unsigned Ports::held_rx_mbufs(unsigned queues) {
     if (driver == "net_memif") {
       // Copy mode takes an mbuf per frame; zero-copy keeps its ring filled
       // (2^rsize slots, 2^10 by default) from the receive pool.
-      const rte_devargs* da = info.device != nullptr ? rte_dev_devargs(info.device) : nullptr;
-      const std::string args = da != nullptr && da->args != nullptr ? da->args : "";
+      const std::string args = device_args(info);
       if (memif_quirks::devarg(args, "zero-copy", "no").find("yes") != std::string::npos)
         held += queues << std::strtoul(memif_quirks::devarg(args, "rsize", "10").c_str(), nullptr, 0);
     } else if (driver != "net_null" && driver != "net_ring") {
@@ -231,8 +236,7 @@ Ports::Port Ports::configure(uint16_t id, rte_mempool* rx_pool, unsigned queues,
                              std::to_string(std::min(info.max_rx_queues, info.max_tx_queues)) +
                              " queue pairs, not the " + std::to_string(queues) + " of --rx-queues");
   if (p.memif) {
-    const rte_devargs* da = info.device != nullptr ? rte_dev_devargs(info.device) : nullptr;
-    const std::string args = da != nullptr && da->args != nullptr ? da->args : "";
+    const std::string args = device_args(info);
     p.memif_socket = memif_quirks::socket_file(args);
     p.memif_client = !p.memif_socket.empty() && !memif_quirks::is_server(args);
     const uint32_t bsize = memif_quirks::buffer_size(args);
