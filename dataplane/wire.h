@@ -41,8 +41,10 @@ inline constexpr uint16_t kMagic = 0x4757;  // "WG" in little-endian memory orde
 // 5: authenticated frames: a 16-byte tag (MAC, or the CRC) and a 48-bit nonce
 //    counter in the header, 8-bit ranks; HELLO carries the sender's salt,
 //    port MAC and echoes of the salts it heard, ABORT the salt;
-// 6: FIN carries the sender's run figures and its program's summary statistics.
-inline constexpr uint8_t kVersion = 6;
+// 6: FIN carries the sender's run figures and its program's summary statistics;
+// 7: ACK frames can say the sender goes quiet and report a duplicate (dsack_seq);
+//    FIN's figures count needless resends.
+inline constexpr uint8_t kVersion = 7;
 inline constexpr uint16_t kDefaultUdpPort = 47000;
 inline constexpr uint32_t kMtu = 1500;     // IP packet size (without Ethernet header): the default
 inline constexpr uint32_t kMaxMtu = 9000;  // jumbo frames (--mtu), where the port takes them
@@ -168,6 +170,7 @@ struct __attribute__((packed)) FinFigures {
   uint64_t peak_rss_bytes;
   uint64_t frames_sent;      // by the transport, to every peer (retransmissions included)
   uint64_t retransmissions;
+  uint64_t needless;         // of them, resends the peer turned out to hold already (spurious)
 };
 // The program's own summary statistics (its Summary type, compute/engine/summary_stats.h), as bytes.
 inline constexpr size_t kMaxSummaryStatsBytes = 1024;
@@ -194,6 +197,13 @@ inline constexpr unsigned kMaxSackWords = 16;  // 1024 frames past the ack (the 
 inline constexpr unsigned kTsShift = 4;        // tsval = TSC >> 4: 16-tick units, wraps after ~2^36 ticks
 enum AckFlags : uint16_t {
   kAckEchoValid = 1,  // echo_tsval/echo_seq hold a transmission (none arrived yet otherwise)
+  // The sender computes without network passes from now until its next
+  // frame (a node with every role on one lcore, building its graph): frames
+  // sent to it wait unacked, and no timer should take that for loss.
+  kAckQuiet = 2,
+  // dsack_seq arrived twice since the last ACK (RFC 2883's D-SACK): if it
+  // was resent, the resend was needless.
+  kAckDsack = 4,
 };
 struct __attribute__((packed)) AckPayload {
   uint32_t rx_drops;     // frames the receiver's port dropped (imissed + rx_nombuf), cumulative, wraps
@@ -201,10 +211,11 @@ struct __attribute__((packed)) AckPayload {
   uint16_t flags;        // AckFlags
   uint32_t echo_tsval;   // the latest-sent transmission received so far: its tsval ...
   uint32_t echo_seq;     // ... and sequence number (one burst shares a tsval)
+  uint32_t dsack_seq;    // kAckDsack: the latest frame that arrived again
   uint64_t sack[kMaxSackWords];  // bit i of word w: frame ack + 1 + 64 w + i is held
 };
 inline constexpr uint16_t kAckPayloadFixedBytes = offsetof(AckPayload, sack);
-static_assert(kAckPayloadFixedBytes == 16);
+static_assert(kAckPayloadFixedBytes == 20);
 constexpr uint16_t ack_payload_bytes(unsigned sack_words) {
   return static_cast<uint16_t>(kAckPayloadFixedBytes + 8 * sack_words);
 }

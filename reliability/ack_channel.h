@@ -35,11 +35,15 @@ struct AckEvent {
   uint32_t rx_drops = 0;   // the peer port's receive drops so far (wire::AckPayload)
   uint32_t echo_tsval = 0; // the latest-sent transmission the peer received (wire::AckPayload)
   uint32_t echo_seq = 0;
+  bool quiet = false;      // ACK frames: the peer goes quiet (wire::kAckQuiet)
+  bool has_dsack = false;  // ACK frames: dsack_seq arrived twice (wire::kAckDsack)
+  uint32_t dsack_seq = 0;
   uint64_t now = 0;        // receive time: RTT samples and progress use it
   uint64_t sack[wire::kMaxSackWords];  // bit i of sack[w]: frame ack + 1 + 64 w + i is held (first sack_words only)
 
   AckInfo info() const {
-    return AckInfo{ack, pure, sack, sack_words, has_rx_drops, rx_drops, has_echo, echo_tsval, echo_seq};
+    return AckInfo{ack,      pure,       sack,     sack_words, has_rx_drops, rx_drops,
+                   has_echo, echo_tsval, echo_seq, quiet,      has_dsack,    dsack_seq};
   }
 };
 

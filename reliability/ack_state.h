@@ -105,6 +105,9 @@ struct alignas(64) AckState {
   // before the first. ACK frames echo it (RACK's clock on the peer's side).
   std::atomic<uint64_t> echo{0};
   std::atomic<bool> echo_valid{false};
+  // Frames that arrived again after their delivery, (count << 32) | the
+  // latest one's seq, one store: ACK frames report it (wire::kAckDsack).
+  std::atomic<uint64_t> duplicate{0};
   HeldFrames held;                           // frames held beyond rcv_ack (selective ack)
   // Written by the send path (sender role).
   alignas(64) std::atomic<uint64_t> covered{0};  // `delivered` as of the last ack sent

@@ -64,6 +64,7 @@ DropReason ReceivePath::classify(rte_mbuf* m, const uint8_t* frame, const wire::
     e.has_echo = false;
     e.sack_words = 0;
     e.rx_drops = 0;
+    e.quiet = e.has_dsack = false;
     if (pure) {
       wire::AckPayload p;  // the fixed part; the words go straight into the event
       std::memcpy(&p, frame + wire::kPayloadOffset, wire::kAckPayloadFixedBytes);
@@ -72,6 +73,9 @@ DropReason ReceivePath::classify(rte_mbuf* m, const uint8_t* frame, const wire::
       e.has_echo = (p.flags & wire::kAckEchoValid) != 0;
       e.echo_tsval = p.echo_tsval;
       e.echo_seq = p.echo_seq;
+      e.quiet = (p.flags & wire::kAckQuiet) != 0;
+      e.has_dsack = (p.flags & wire::kAckDsack) != 0;
+      e.dsack_seq = p.dsack_seq;
       std::memcpy(e.sack, frame + wire::kPayloadOffset + wire::kAckPayloadFixedBytes, 8u * e.sack_words);
     }
   });
@@ -88,8 +92,14 @@ DropReason ReceivePath::classify(rte_mbuf* m, const uint8_t* frame, const wire::
       ack_states_[src].held.set(h->seq);  // the selective ack will say so
       request_ack_now(src);  // tell the sender about the gap at once
       return DropReason::kNone;
-    case ReceiveWindow::Verdict::kDuplicate:
-      request_ack_now(src);  // our ack was lost or late: repeat it
+    case ReceiveWindow::Verdict::kDuplicate: {
+      // Our ack was lost or late, or the sender resent too soon: repeat the
+      // ack, and say which frame came twice (it tells a needless resend).
+      std::atomic<uint64_t>& d = ack_states_[src].duplicate;
+      const uint64_t count = (d.load(std::memory_order_relaxed) >> 32) + 1;
+      d.store(count << 32 | h->seq, std::memory_order_release);
+      request_ack_now(src);
+    }
       return DropReason::kDuplicate;
     case ReceiveWindow::Verdict::kBeyondWindow:
       request_ack_now(src);

@@ -133,8 +133,7 @@ unsigned SendPath::send_connection(unsigned peer, uint64_t now) {
   if (!start(peer)) return 0;
   Connection& c = conns_[peer];
   SendWindow& w = *c.window;
-  if (w.timed_out(now)) w.on_timeout(now);
-  else if (w.reorder_timer_due(now)) w.detect_losses(now);
+  w.run_timers(now);
 
   // Admit queued buckets into the window (this is where they get their sequence number).
   while (!w.full()) {
@@ -186,7 +185,13 @@ unsigned SendPath::send_connection(unsigned peer, uint64_t now) {
   return sent;
 }
 
-void SendPath::send_ack(unsigned peer, uint64_t now) {
+void SendPath::announce_quiet() {
+  const uint64_t now = rte_rdtsc();
+  for (unsigned p = 0; p < conns_.size(); ++p)
+    if (p != rank_ && conns_[p].started) send_ack(p, now, true);
+}
+
+void SendPath::send_ack(unsigned peer, uint64_t now, bool quiet) {
   Connection& c = conns_[peer];
   rte_mbuf* m = dp_.alloc_control();
   if (m == nullptr) return;  // try again on the next step
@@ -203,6 +208,13 @@ void SendPath::send_ack(unsigned peer, uint64_t now) {
     p.flags = wire::kAckEchoValid;
     p.echo_tsval = static_cast<uint32_t>(echo >> 32);
     p.echo_seq = static_cast<uint32_t>(echo);
+  }
+  if (quiet) p.flags |= wire::kAckQuiet;
+  const uint64_t dup = a.duplicate.load(std::memory_order_acquire);
+  if (static_cast<uint32_t>(dup >> 32) != c.duplicates_reported) {
+    c.duplicates_reported = static_cast<uint32_t>(dup >> 32);
+    p.flags |= wire::kAckDsack;
+    p.dsack_seq = static_cast<uint32_t>(dup);
   }
   std::memcpy(p.sack, sack, 8u * p.sack_words);
   const uint16_t bytes = wire::ack_payload_bytes(p.sack_words);

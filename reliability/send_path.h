@@ -68,6 +68,10 @@ class SendPath {
   const SendWindow& window(unsigned peer) const { return *conns_[peer].window; }
   uint64_t acks_sent(unsigned peer) const { return conns_[peer].acks_sent; }
   FaultCounts fault_counts() const;
+  // This lcore is about to compute without network passes (every role on
+  // one lcore, the loader's build): an ACK to every confirmed peer says so
+  // (wire::kAckQuiet), and they hold their timers until our next frame.
+  void announce_quiet();
 
  private:
   // All fields: sender role.
@@ -77,6 +81,7 @@ class SendPath {
     uint32_t acked_to_peer = 0;  // last ack value sent
     uint64_t last_tx_tsc = 0;
     uint64_t acks_sent = 0;      // ACK-only frames
+    uint32_t duplicates_reported = 0;  // AckState::duplicate's count as of the last ACK
   };
   // What an ack stamped now covers (read before the ack value: an ack newer
   // than the counts only makes us ack again, never too little).
@@ -87,7 +92,7 @@ class SendPath {
 
   unsigned send_connection(unsigned peer, uint64_t now);
   static uint16_t burst(void* target, unsigned port, rte_mbuf** tx, uint16_t n);
-  void send_ack(unsigned peer, uint64_t now);
+  void send_ack(unsigned peer, uint64_t now, bool quiet = false);
   void stamp(rte_mbuf* m, uint32_t seq, uint32_t ack, uint64_t now);
   // The peer is confirmed and its flow's window starts at its ISN.
   bool start(unsigned peer);

@@ -127,21 +127,17 @@ void SendWindow::on_echo(uint32_t tsval, uint32_t seq, uint64_t now) {
   rack_advanced_ = true;
 }
 
-void SendWindow::delivered(uint32_t seq, const Slot& s, uint64_t now, bool cumulative) {
+void SendWindow::delivered(uint32_t seq, Slot& s, uint64_t now, bool cumulative) {
   // A resent frame reported while the peer had not yet received anything
-  // sent as late as the resend (the echo is older): the first transmission
-  // arrived, the resend was not needed. Widen the reordering window (RFC
-  // 8985 does so on DSACK).
-  if (s.resent && echo_now_ && sent_before(rack_xmit_tsc_, rack_seq_, s.xmit_tsc, seq)) {
-    ++stats_.spurious;
-    if (s.speculative) {
-      // A probe or a timeout fired while the peer was only slow: how slow
-      // is a round trip here, and the timers' floor for a while.
-      stall_ticks_ = std::max(stall_floor_ticks(now), now - s.first_tsc);
-      stall_tsc_ = now;
-    } else {
-      reo_mult_ = std::min(reo_mult_ + 1, 16u);
-      clean_rounds_ = 0;
+  // sent as late as the resend (the echo is older), or one the peer says
+  // came twice: the first transmission arrived, the resend was not needed.
+  if (s.resent && !s.spurious) {
+    if (echo_now_ && sent_before(rack_xmit_tsc_, rack_seq_, s.xmit_tsc, seq)) {
+      s.spurious = true;
+      spurious_resend(s.speculative, s.first_tsc, now, true);
+    } else if (s.duplicated) {
+      s.spurious = true;
+      spurious_resend(s.speculative, s.first_tsc, now, false);
     }
   }
   // Karn, extended: no sample from a resent frame, nor (cumulative acks)
@@ -151,6 +147,58 @@ void SendWindow::delivered(uint32_t seq, const Slot& s, uint64_t now, bool cumul
   if (!s.resent && (!cumulative || s.first_tsc > last_resend_tsc_) && s.first_tsc > sample_from_)
     sample_from_ = s.first_tsc;
   (void)now;
+}
+
+void SendWindow::on_dsack(uint32_t seq, uint64_t now) {
+  if (seq_lt(seq, snd_una_)) {  // acked already: known only if it was the latest resend to leave
+    if (released_.valid && released_.seq == seq && !released_.spurious) {
+      released_.spurious = true;
+      spurious_resend(released_.speculative, released_.first_tsc, now, false);
+    }
+    return;
+  }
+  if (!seq_lt(seq, snd_tx_)) return;  // never sent: corrupt or forged
+  Slot& s = slot(seq);
+  if (!s.resent) return;  // the link duplicated it, we did not
+  if (!s.sacked) {
+    s.duplicated = true;  // delivered() counts it with this ack's release
+  } else if (!s.spurious) {
+    s.spurious = true;
+    spurious_resend(s.speculative, s.first_tsc, now, false);
+  }
+}
+
+void SendWindow::spurious_resend(bool speculative, uint64_t first_tsc, uint64_t now, bool by_echo) {
+  ++stats_.spurious;
+  if (!speculative) {
+    // A loss declared too early: reordering, widen its window (RFC 8985
+    // does so on D-SACK). Only on the echo's word: under loss a D-SACK
+    // mostly means the original's ack was lost, and a window widened for
+    // that made every later loss wait longer (1% loss, kron:16:16: half the
+    // goodput).
+    if (!by_echo) return;
+    reo_mult_ = std::min(reo_mult_ + 1, 16u);
+    clean_rounds_ = 0;
+    return;
+  }
+  // A probe or a timeout fired for nothing. What the run of timeouts it
+  // ends did is undone (Eifel's response, RFC 4015): the backed-off RTO,
+  // and N if a second timeout raised it.
+  ++stats_.spurious_timers;
+  if (rto_run_ != 0) {
+    rto_ticks_ = rto_before_run_;
+    n_ -= std::min(n_, n_raised_in_run_);
+    n_raised_in_run_ = 0;
+  }
+  // The echo (older than the resend) proves the peer was slow to ack the
+  // original: how slow becomes the timers' floor for a while. A D-SACK does
+  // not: the original's ack may have been lost instead, and a floor raised
+  // by every lost ack would grow without end (each needless resend waits
+  // longer than the last floor).
+  if (by_echo) {
+    stall_ticks_ = std::max(stall_floor_ticks(now), now - first_tsc);
+    stall_tsc_ = now;
+  }
 }
 
 void SendWindow::mark_lost(uint32_t seq) {
@@ -209,7 +257,7 @@ uint64_t SendWindow::probe_timeout(uint64_t now) const {
 }
 
 bool SendWindow::probe_due(uint64_t now) const {
-  return srtt_ticks_ != 0 && !probe_out_ && lost_pending_ == 0 && reorder_deadline_ == 0 && snd_tx_ == snd_nxt_ &&
+  return srtt_ticks_ != 0 && !probe_out_ && !peer_quiet_ && lost_pending_ == 0 && reorder_deadline_ == 0 && snd_tx_ == snd_nxt_ &&
          snd_una_ != snd_tx_ && now - last_xmit_tsc_ >= probe_timeout(now);
 }
 
@@ -230,6 +278,10 @@ void SendWindow::probe(uint64_t) {
 void SendWindow::on_timeout(uint64_t now) {
   if (snd_una_ == snd_tx_) return;  // nothing in flight: nothing is late
   ++stats_.timeouts;
+  if (rto_run_ == 0) {  // a new run: what to restore if it proves needless
+    rto_before_run_ = rto_ticks_;
+    n_raised_in_run_ = 0;
+  }
   // A timeout resends the oldest frame only. If the peer was just slow
   // (busy computing, descheduled), its ack of the originals makes that the
   // only frame sent twice; if everything was lost, the resend's ack lets the
@@ -245,6 +297,7 @@ void SendWindow::on_timeout(uint64_t now) {
   // peer gone).
   if (++rto_run_ >= 2) {
     ++stats_.signal_rto;
+    if (n_ < cc_.max_n) ++n_raised_in_run_;
     raise_n();
   }
   reorder_deadline_ = 0;

@@ -19,8 +19,18 @@
 //    --rto-min-us) is the last resort: it resends the oldest frame only (a
 //    slow peer costs one frame, a blackout is then recovered by the
 //    time-based rule);
-//  - a probe or a timeout the echo shows was needless (the peer was only
-//    slow) floors both timers at 5/4 of the round trip it took, fading.
+//  - a resend is needless (spurious) when the peer's echo shows the first
+//    transmission arrived before it, or the peer reports the frame arrived
+//    twice (its ACK's D-SACK, RFC 2883: the echo cannot tell when original
+//    and resend reach a peer that was not polling together). A timeout
+//    found needless undoes what its run of timeouts did (RTO backoff, a
+//    raised N), as Eifel does (RFC 3522/4015); a probe or a timeout the echo
+//    shows needless (the peer was only slow) also floors both timers at 5/4
+//    of the round trip it took, fading;
+//  - a peer that announces it goes quiet (its ACK's kAckQuiet: every role on
+//    one lcore, computing without network passes) holds the probe and the
+//    timeout until its next frame: what it has not acked meanwhile is not
+//    lost, and what is lost shows when it speaks again.
 //
 // N, the pacing factor, rises on congestion only, judged once per round
 // trip ("round"): a run of at least `loss_burst` consecutive frames lost in
@@ -70,6 +80,8 @@ struct SendStats {
   uint64_t lost = 0;             // frames declared lost by the time-based rule
   uint64_t probes = 0;           // tail-loss probes
   uint64_t spurious = 0;         // resent frames whose first transmission had arrived after all
+  uint64_t spurious_timers = 0;  // ... of them resent by a probe or a timeout (the peer was slow, not losing)
+  uint64_t quiet = 0;            // times the peer announced it goes quiet
   uint64_t rounds = 0;           // round trips judged for congestion
   uint64_t congestion_rounds = 0;  // rounds that raised N
   uint64_t signal_burst = 0;     // ... because of a run of losses
@@ -90,6 +102,9 @@ struct AckInfo {
   bool has_echo = false;           // echo_* are valid (ACK frames, once a frame arrived)
   uint32_t echo_tsval = 0;         // the latest-sent transmission the peer has received:
   uint32_t echo_seq = 0;           // its tsval (wire::BucketHeader::tsval) and sequence number
+  bool quiet = false;              // the peer goes quiet until its next frame (wire::kAckQuiet)
+  bool has_dsack = false;          // frame dsack_seq arrived at the peer twice (wire::kAckDsack)
+  uint32_t dsack_seq = 0;
 };
 
 class SendWindow {
@@ -157,13 +172,22 @@ class SendWindow {
   // Only frames in flight can time out: queued-but-unsent ones are not late,
   // and frames marked lost restart the clock when they are resent.
   bool timed_out(uint64_t now) const {
-    if (snd_una_ == snd_tx_ || lost_pending_ != 0) return false;
+    if (snd_una_ == snd_tx_ || lost_pending_ != 0 || peer_quiet_) return false;
     const uint64_t rto = rto_ticks_ > stall_floor_ticks(now) ? rto_ticks_ : stall_floor_ticks(now);
     return now - progress_tsc_ > rto;
   }
   // Marks the oldest frame lost (even one a selective ack claimed), RTO
   // doubles; a second timeout in a row raises N.
   void on_timeout(uint64_t now);
+  // The send path's timers at `now`, in their order: a frame whose
+  // reordering window has passed is lost by the time-based rule before the
+  // timeout judges the silence (after a pass that came late both are due,
+  // and the rule is the one that is right: it names the lost frames, and
+  // backs off nothing).
+  void run_timers(uint64_t now) {
+    if (reorder_timer_due(now)) detect_losses(now);
+    if (timed_out(now)) on_timeout(now);
+  }
 
   // ---- state for reports and tests ----
   uint32_t snd_una() const { return snd_una_; }
@@ -177,6 +201,7 @@ class SendWindow {
   // The timers' floor from slow peers (see stall_ticks_), at `now`.
   uint64_t stall_floor_ticks(uint64_t now) const;
   unsigned lost_pending() const { return lost_pending_; }
+  bool peer_quiet() const { return peer_quiet_; }
   const SendStats& stats() const { return stats_; }
 
  private:
@@ -189,6 +214,15 @@ class SendWindow {
     bool sacked = false;     // the peer holds it
     bool lost = false;       // to be resent
     bool speculative = false;  // its latest resend was a probe's or a timeout's, not a loss found
+    bool duplicated = false;   // the peer reported it arrived twice (D-SACK)
+    bool spurious = false;     // counted as a needless resend
+  };
+  // The latest resent frame that left the window (a D-SACK may come after
+  // the cumulative ack that released it).
+  struct Released {
+    uint32_t seq = 0;
+    uint64_t first_tsc = 0;
+    bool valid = false, speculative = false, spurious = false;
   };
   // Transmission a left before transmission b: by send time in tsval units
   // (what the echo carries), then by sequence number (one burst shares a
@@ -205,7 +239,10 @@ class SendWindow {
   // The peer's echo of the latest-sent transmission it received: RACK's clock.
   void on_echo(uint32_t tsval, uint32_t seq, uint64_t now);
   // A frame the peer now has for the first time: spurious resends, the RTT sample.
-  void delivered(uint32_t seq, const Slot& s, uint64_t now, bool cumulative);
+  void delivered(uint32_t seq, Slot& s, uint64_t now, bool cumulative);
+  void on_dsack(uint32_t seq, uint64_t now);
+  // A needless resend: what the timers learn from it.
+  void spurious_resend(bool speculative, uint64_t first_tsc, uint64_t now, bool by_echo);
   void mark_lost(uint32_t seq);
   void sample_rtt(uint64_t rtt);
   void end_round_if_due(uint64_t now);
@@ -228,6 +265,11 @@ class SendWindow {
   unsigned n_ = 0;
   uint64_t rto_ticks_;
   unsigned rto_run_ = 0;          // timeouts since the last delivery
+  // What the current run of timeouts did, to undo when it proves needless.
+  uint64_t rto_before_run_ = 0;
+  unsigned n_raised_in_run_ = 0;
+  bool peer_quiet_ = false;       // the peer's latest ack said it goes quiet
+  Released released_;
   uint64_t srtt_ticks_ = 0;
   uint64_t rttvar_ticks_ = 0;
   uint64_t min_rtt_ticks_ = 0;    // 0: no sample yet
@@ -272,9 +314,13 @@ SendWindow::AckKind SendWindow::on_ack(const AckInfo& a, uint64_t now, Release&&
     if (!peer_rx_drops_known_ || static_cast<int32_t>(a.rx_drops - peer_rx_drops_) > 0) peer_rx_drops_ = a.rx_drops;
     peer_rx_drops_known_ = true;
   }
+  // Any frame from the peer ends its quiet; an ACK saying quiet begins it.
+  if (a.quiet && !peer_quiet_) ++stats_.quiet;
+  peer_quiet_ = a.quiet;
   sample_from_ = 0;
   rack_advanced_ = false;
   echo_now_ = a.has_echo;
+  if (a.has_dsack) on_dsack(a.dsack_seq, now);
   if (a.has_echo) on_echo(a.echo_tsval, a.echo_seq, now);
   bool progress = a.sack_words > 0 && apply_sack(a, now);
   AckKind kind;
@@ -291,6 +337,7 @@ SendWindow::AckKind SendWindow::on_ack(const AckInfo& a, uint64_t now, Release&&
       Slot& s = slot(snd_una_);
       if (!s.sacked) delivered(snd_una_, s, now, true);
       if (s.lost) --lost_pending_;
+      if (s.resent) released_ = Released{snd_una_, s.first_tsc, true, s.speculative, s.spurious};
       release(s.frame);
       s = Slot{};
       ++snd_una_;

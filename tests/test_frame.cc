@@ -182,7 +182,7 @@ TEST(FrameEncode, DataFrameLayout) {
   // Our header at 42, little-endian: "WG" = 0x57 0x47 in memory.
   EXPECT_EQ(p[kHdr], 0x57);
   EXPECT_EQ(p[kHdr + 1], 0x47);
-  EXPECT_EQ(p[kHdrVersion], 6);
+  EXPECT_EQ(p[kHdrVersion], 7);
   EXPECT_EQ(p[kHdrKind], 1);  // data
   EXPECT_EQ(le32(p + kHdrJob), kJob);
   EXPECT_EQ(p[kHdrJob], 0x78) << "job token must be little-endian";
@@ -519,7 +519,7 @@ TEST(FrameValidate, ControlPayloadSizes) {
   const K kinds[] = {{wire::Kind::kEnd, 6 * 8 + 64},  // six counters, the program's aggregate (64 bytes)
                      // counts, digests, salt, port MAC and padding, an echo per possible node
                      {wire::Kind::kHello, 4 * 4 + 3 * 8 + 16 + 8 + 64 * 8},
-                     {wire::Kind::kFin, 8 + 10 * 16 + 3 * 8 + 1024},  // top entries, run figures, summary statistics
+                     {wire::Kind::kFin, 8 + 10 * 16 + 4 * 8 + 1024},  // top entries, run figures, summary statistics
                      {wire::Kind::kAbort, 16 + 4 + 400}};  // salt, length, text
   for (const K& k : kinds) {
     SCOPED_TRACE(static_cast<int>(k.kind));
@@ -547,33 +547,33 @@ TEST(FrameValidate, ControlPayloadSizes) {
 // An ACK frame with `words` words of selective ack, its sack_words field
 // set to `field` (the count says the truth only when they agree).
 std::vector<uint8_t> ack_frame(unsigned words, unsigned field, unsigned dst = kMe) {
-  std::vector<uint8_t> f = control_frame(wire::Kind::kAck, static_cast<uint16_t>(16 + 8 * words), dst);
+  std::vector<uint8_t> f = control_frame(wire::Kind::kAck, static_cast<uint16_t>(20 + 8 * words), dst);
   put_le16(&f[kRecords + 4], static_cast<uint16_t>(field));
   return f;
 }
 
 TEST(FrameValidate, AckFrames) {
-  // An ack carries an AckPayload: 16 bytes, then sack_words words of 8
+  // An ack carries an AckPayload: 20 bytes, then sack_words words of 8
   // (0 to 16), the count saying how many bytes; addressed to one node.
-  EXPECT_EQ(wire::kAckPayloadFixedBytes, 16u);
-  EXPECT_EQ(sizeof(wire::AckPayload), 16u + 8 * wire::kMaxSackWords);
+  EXPECT_EQ(wire::kAckPayloadFixedBytes, 20u);
+  EXPECT_EQ(sizeof(wire::AckPayload), 20u + 8 * wire::kMaxSackWords);
   for (unsigned words : {0u, 1u, 7u, 16u}) EXPECT_EQ(validate_exact(ack_frame(words, words)), DropReason::kNone) << words;
   EXPECT_EQ(validate_exact(ack_frame(17, 17)), DropReason::kBadControl) << "more than kMaxSackWords";
   EXPECT_EQ(validate_exact(ack_frame(2, 3)), DropReason::kBadControl) << "sack_words disagrees with the count";
   EXPECT_EQ(validate_exact(ack_frame(3, 2)), DropReason::kBadControl);
   EXPECT_EQ(validate_exact(control_frame(wire::Kind::kAck, 0)), DropReason::kBadControl) << "no payload";
-  EXPECT_EQ(validate_exact(control_frame(wire::Kind::kAck, 15)), DropReason::kBadControl);
-  EXPECT_EQ(validate_exact(control_frame(wire::Kind::kAck, 20)), DropReason::kBadControl) << "not whole words";
+  EXPECT_EQ(validate_exact(control_frame(wire::Kind::kAck, 19)), DropReason::kBadControl);
+  EXPECT_EQ(validate_exact(control_frame(wire::Kind::kAck, 24)), DropReason::kBadControl) << "not whole words";
   EXPECT_EQ(validate_exact(ack_frame(0, 0, wire::kBroadcastRank)), DropReason::kNotForMe);
   EXPECT_EQ(validate_exact(ack_frame(0, 0, 0)), DropReason::kNotForMe);
   // A count beyond the frame's bytes: the IP length holds the truth.
   std::vector<uint8_t> f = ack_frame(1, 1);
-  put_le16(&f[kHdrCount], 16 + 8 * 2);
+  put_le16(&f[kHdrCount], 20 + 8 * 2);
   put_le16(&f[kRecords + 4], 2);
   EXPECT_EQ(validate_exact(f), DropReason::kBadControl);
   // The shortest ack: the headers and the fixed part.
   f = ack_frame(0, 0);
-  ASSERT_EQ(f.size(), 112u);
+  ASSERT_EQ(f.size(), 116u);
   for (size_t len = 42; len < 96; ++len) EXPECT_EQ(validate_exact(f.data(), len), DropReason::kTooShort) << len;
 }
 
@@ -688,7 +688,7 @@ TEST(MaxRecordIndex, Values) {
   if (ip_len + 14 > len || ip_len + 14 < 96) return bad("IP length");
   const size_t payload = ip_len + 14 - 96;
   if (le16(p + kHdr) != wire::kMagic) return bad("magic");
-  if (p[kHdrVersion] != 6) return bad("version");
+  if (p[kHdrVersion] != 7) return bad("version");
   if (le32(p + kHdrJob) != ctx.job_token) return bad("job");
   const unsigned src = p[kHdrSrc], dst = p[kHdrDst], count = le16(p + kHdrCount);
   if (src >= ctx.nodes || src == ctx.my_rank) return bad("src rank");
@@ -703,13 +703,13 @@ TEST(MaxRecordIndex, Values) {
     return ::testing::AssertionSuccess();
   }
   if (dst != ctx.my_rank && dst != 0xff) return bad("control dst");
-  if (kind == 6) {  // ack: 16 bytes + sack_words (payload bytes 4-5) words of 8, never broadcast
+  if (kind == 6) {  // ack: 20 bytes + sack_words (payload bytes 4-5) words of 8, never broadcast
     if (dst != ctx.my_rank) return bad("ack dst");
-    if (count < 16 || count > 16 + 8 * 16 || payload < count) return bad("ack count");
-    if (count != 16 + 8u * le16(p + 96 + 4)) return bad("ack sack_words");
+    if (count < 20 || count > 20 + 8 * 16 || payload < count) return bad("ack count");
+    if (count != 20 + 8u * le16(p + 96 + 4)) return bad("ack sack_words");
     return ::testing::AssertionSuccess();
   }
-  const unsigned need = kind == 2 ? 112 : kind == 3 ? 576 : kind == 4 ? 1216 : kind == 5 ? 420 : 0;
+  const unsigned need = kind == 2 ? 112 : kind == 3 ? 576 : kind == 4 ? 1224 : kind == 5 ? 420 : 0;
   if (need == 0) return bad("kind");
   if (count != need || payload < need) return bad("control size");
   return ::testing::AssertionSuccess();

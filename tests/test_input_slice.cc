@@ -422,6 +422,30 @@ TEST(InputSlice, GeneratorSharesAreTheWholeGraph) {
     }
 }
 
+// The loader makes its blocks in chunks (network passes run between them):
+// the same edges, in the same order, as whole blocks, the last block's
+// short tail included.
+TEST(InputSlice, GeneratorChunksAreTheBlocks) {
+  KroneckerSpec spec;
+  spec.scale = 12;
+  spec.degree = 40;  // the last block holds 32,768 edges: 8 chunks
+  const EdgeList whole = generate_kronecker(spec);
+  const KroneckerGenerator gen(spec);
+  std::vector<Edge> chunk(KroneckerGenerator::kChunkEdges), got;
+  unsigned calls = 0;
+  for (uint64_t b = 0; b < gen.num_blocks(); ++b)
+    gen.block_in_chunks(b, chunk.data(), [&](const Edge* e, uint64_t n) {
+      EXPECT_LE(n, KroneckerGenerator::kChunkEdges);
+      got.insert(got.end(), e, e + n);
+      ++calls;
+    });
+  EXPECT_EQ(calls, 16u + 16u + 8u);
+  ASSERT_EQ(got.size(), whole.edges.size());
+  EXPECT_TRUE(std::equal(got.begin(), got.end(), whole.edges.begin(), [](const Edge& a, const Edge& b) {
+    return a.src == b.src && a.dst == b.dst && a.weight == b.weight;
+  }));
+}
+
 // ---- the loading phase's reductions (compute/load/load_aggregate.h) ----------------
 
 // Node r's part, as its END carries it.

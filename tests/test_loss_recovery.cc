@@ -2,7 +2,8 @@
 // no sleeps): the selective ack's two halves (HeldFrames, which the receive
 // path fills and the send path encodes, and SendWindow's reading of it), the
 // time-based loss rule with its reordering window, the tail-loss probe, and
-// the congestion rule that moves N (reliability/send_window.h).
+// the congestion rule that moves N, needless resends told by the peer's
+// D-SACK and undone, and a peer that goes quiet (reliability/send_window.h).
 //
 // Frames are fake handles (1, 2, 3, ...). Times are multiples of 16 ticks so
 // that the echo (wire::kTsShift) is exact; every expected value is worked
@@ -51,6 +52,9 @@ struct Ack {
   uint32_t echo_seq = 0;
   bool drops = false;
   uint32_t rx_drops = 0;
+  bool quiet = false;     // wire::kAckQuiet
+  bool dsack = false;     // wire::kAckDsack: dsack_seq arrived twice
+  uint32_t dsack_seq = 0;
 };
 
 // The selective ack as the send path encodes it, built here from the list
@@ -81,6 +85,9 @@ AckKind deliver_ack(SendWindow& w, const Ack& a, uint64_t now, Released& r) {
   info.echo_seq = a.echo_seq;
   info.has_rx_drops = a.drops;
   info.rx_drops = a.rx_drops;
+  info.quiet = a.quiet;
+  info.has_dsack = a.dsack;
+  info.dsack_seq = a.dsack_seq;
   return w.on_ack(info, now, r);
 }
 
@@ -344,7 +351,49 @@ TEST(TimeBasedLoss, ASpuriousResendWidensTheReorderingWindow) {
   EXPECT_TRUE(w.empty());
 }
 
+// A pass that comes late (the lcore ran a worker's chunk) finds both the
+// reordering window of a lost frame and the RTO past: the time-based rule
+// goes first, names the frame and backs nothing off.
+TEST(TimeBasedLoss, ComesBeforeTheTimeoutWhenBothAreDue) {
+  SendWindow w(16, 0, config());
+  push_and_send(w, 1, 4, 1600);
+  Released r;
+  // 1..3 arrive and are reported (echo 3, sent at 1600) at 3200: frame 0
+  // waits for its window, 1600 + 1600 + 400 = 3600.
+  deliver_ack(w, Ack{0, {1, 2, 3}, true, 1600, 3}, 3200, r);
+  ASSERT_EQ(w.lost_pending(), 0u);
+  const uint64_t rto = w.rto_ticks();
+  ASSERT_EQ(rto, 4800u);  // SRTT 1600 + 4 x RTTVAR 800
+  const uint64_t late = 3200 + rto + 1000;  // past the window and the RTO
+  ASSERT_TRUE(w.reorder_timer_due(late));
+  w.run_timers(late);
+  EXPECT_EQ(w.stats().lost, 1u);
+  EXPECT_EQ(w.stats().timeouts, 0u);
+  EXPECT_EQ(w.rto_ticks(), rto) << "nothing backed off";
+  EXPECT_EQ(to_send(w), (std::vector<uint32_t>{0}));
+}
+
 // ==================================================== tail-loss probe
+
+// The tail rule, its first half: the END follows the superstep's last
+// bucket, so when the buckets before it are lost its arrival reveals them
+// (the peer holds END past the hole and acks at once, echoing it): found
+// lost one reordering window later, with no probe and no timeout.
+TEST(TailLossProbe, AnEndThatArrivesRevealsTheLostBucketsBeforeIt) {
+  SendWindow w(16, 0, config());
+  push_and_send(w, 1, 5, 1600);  // 0..3 buckets, 4 the END; 2 and 3 are lost
+  Released r;
+  deliver_ack(w, Ack{2, {4}, true, 1600, 4}, 3200, r);  // 0, 1 delivered, END held
+  // SRTT 1600 (0, 1 and 4 sampled); min RTT 1600, reordering window 400:
+  // 2 and 3 are lost at 1600 + 1600 + 400.
+  EXPECT_FALSE(w.probe_due(3599));
+  w.run_timers(3599);
+  EXPECT_EQ(w.lost_pending(), 0u);
+  w.run_timers(3600);
+  EXPECT_EQ(to_send(w), (std::vector<uint32_t>{2, 3}));
+  EXPECT_EQ(w.stats().probes, 0u);
+  EXPECT_EQ(w.stats().timeouts, 0u);
+}
 
 TEST(TailLossProbe, ALostTailCostsAProbeAndARoundTripNotATimeout) {
   CongestionConfig cc = config();
@@ -400,6 +449,93 @@ TEST(TailLossProbe, ANeedlessProbeRaisesTheTimersFloorForAWhile) {
   EXPECT_FALSE(w.probe_due(120000 + 11499));
   EXPECT_TRUE(w.probe_due(120000 + 11500));
   EXPECT_FALSE(w.timed_out(120000 + 11500)) << "the timeout too waits for the floor";
+}
+
+// ==================================================== needless resends (D-SACK)
+
+// A peer that stopped polling for a while gets the original and both
+// timeouts' resends of frame 2 in one burst: its echo names the last
+// resend, so only its D-SACK tells the resends were needless, and what the
+// timeouts did is undone.
+TEST(NeedlessResend, ADsackTellsWhatTheEchoCannotAndUndoesTheTimeouts) {
+  SendWindow w(16, 0, config());
+  push_and_send(w, 1, 4, 1600);
+  Released r;
+  deliver_ack(w, Ack{2, {}, true, 1600, 1}, 3200, r);  // SRTT 1600, RTTVAR 800
+  ASSERT_EQ(w.rto_ticks(), 4800u);                      // 1600 + 4 x 800
+  ASSERT_FALSE(w.timed_out(8000));
+  ASSERT_TRUE(w.timed_out(8016));
+  w.on_timeout(8016);
+  EXPECT_EQ(to_send(w), (std::vector<uint32_t>{2})) << "the oldest frame only";
+  resend_all(w, 8016);
+  ASSERT_EQ(w.rto_ticks(), 9600u);
+  ASSERT_TRUE(w.timed_out(8016 + 9600 + 16));
+  w.on_timeout(17632);
+  resend_all(w, 17632);
+  ASSERT_EQ(w.n(), 1u) << "a second timeout in a row raises N";
+  ASSERT_EQ(w.rto_ticks(), 19200u);
+  // Everything arrives; the echo is the second resend of 2, as new as it gets.
+  deliver_ack(w, Ack{4, {}, true, 17632, 2, false, 0, false, true, 2}, 20000, r);
+  EXPECT_TRUE(w.empty());
+  EXPECT_EQ(w.stats().retransmissions, 2u);
+  EXPECT_EQ(w.stats().spurious, 1u) << "one frame resent for nothing";
+  EXPECT_EQ(w.stats().spurious_timers, 1u);
+  EXPECT_EQ(w.rto_ticks(), 4800u) << "the backoff undone";
+  EXPECT_EQ(w.n(), 0u) << "the N the timeouts raised undone";
+  EXPECT_EQ(w.stats().max_n, 1u);
+  EXPECT_EQ(w.stall_floor_ticks(20000), 0u) << "the original's ack may have been lost: no floor from a D-SACK";
+  EXPECT_EQ(w.reorder_window_ticks(), 400u) << "a timeout says nothing about reordering";
+}
+
+TEST(NeedlessResend, ADsackAfterTheReleaseStillCountsAndALinkDuplicateDoesNot) {
+  SendWindow w(16, 0, config());
+  push_and_send(w, 1, 4, 1600);
+  Released r;
+  deliver_ack(w, Ack{1, {}, true, 1600, 0}, 3200, r);
+  ASSERT_TRUE(w.timed_out(3200 + w.rto_ticks() + 16));
+  w.on_timeout(8016);
+  resend_all(w, 8016);  // frame 1
+  // 1..3 acked by an ACK that says nothing of duplicates (it was lost, or
+  // the resend had not arrived yet); the D-SACK comes in the next ACK.
+  deliver_ack(w, Ack{4, {}, true, 8016, 1}, 9600, r);
+  ASSERT_EQ(w.stats().spurious, 0u);
+  deliver_ack(w, Ack{4, {}, true, 8016, 1, false, 0, false, true, 1}, 9700, r);
+  EXPECT_EQ(w.stats().spurious, 1u) << "the latest resend to leave the window is remembered";
+  deliver_ack(w, Ack{4, {}, true, 8016, 1, false, 0, false, true, 1}, 9800, r);
+  EXPECT_EQ(w.stats().spurious, 1u) << "counted once";
+  // A frame the link duplicated, never resent: nothing needless on our side.
+  push_and_send(w, 10, 2, 9800);  // 4, 5
+  deliver_ack(w, Ack{5, {}, true, 9800, 4, false, 0, false, true, 4}, 11400, r);
+  deliver_ack(w, Ack{6, {}, true, 9800, 5, false, 0, false, true, 3}, 11500, r);
+  EXPECT_EQ(w.stats().spurious, 1u);
+  EXPECT_EQ(w.stats().invalid_acks, 0u);
+}
+
+// ==================================================== a peer that goes quiet
+
+// A node with every role on one lcore says it goes quiet before it builds
+// its graph: what it has not acked meanwhile is not lost. Its next frame
+// ends the quiet, and then a frame it lacks is resent at once.
+TEST(QuietPeer, HoldsProbeAndTimeoutUntilItsNextFrame) {
+  SendWindow w(16, 0, config());
+  push_and_send(w, 1, 2, 1600);
+  Released r;
+  deliver_ack(w, Ack{1, {}, true, 1600, 0}, 3200, r);  // SRTT 1600, RTO 4800
+  Ack quiet{1, {}, true, 1600, 0};
+  quiet.quiet = true;
+  deliver_ack(w, quiet, 3300, r);
+  EXPECT_TRUE(w.peer_quiet());
+  EXPECT_EQ(w.stats().quiet, 1u);
+  EXPECT_FALSE(w.timed_out(10'000'000)) << "not while the peer is quiet";
+  EXPECT_FALSE(w.probe_due(10'000'000));
+  // Its next frame (a data frame's ack: not pure, no flags) ends the quiet;
+  // frame 1 is still missing, long past the RTO: it times out at once.
+  AckInfo data;
+  data.ack = 1;
+  w.on_ack(data, 10'000'000, r);
+  EXPECT_FALSE(w.peer_quiet());
+  EXPECT_TRUE(w.timed_out(10'000'000));
+  EXPECT_EQ(w.stats().quiet, 1u);
 }
 
 TEST(TailLossProbe, NotWhileThereIsSomethingToSend) {

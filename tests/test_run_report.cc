@@ -115,7 +115,7 @@ TEST(RunReport, NodeJsonShape) {
   EXPECT_EQ(keys(j["links"][0]),
             (std::vector<std::string>{"peer", "queue", "n", "ast_us", "rto_us", "srtt_us", "min_rtt_us", "frames",
                                       "retransmissions", "timeouts", "new_acks", "stale_acks", "invalid_acks", "sacked", "lost",
-                                      "probes", "spurious", "max_n", "rounds", "congestion_rounds", "signal_burst",
+                                      "probes", "spurious", "spurious_timers", "peer_quiet", "max_n", "rounds", "congestion_rounds", "signal_burst",
                                       "signal_queue", "signal_rx_drops", "signal_rto", "acks_sent", "delivered",
                                       "held", "duplicates", "beyond_window"}));
   EXPECT_TRUE(j["links"][0]["min_rtt_us"].is_number_float());

@@ -59,7 +59,7 @@ TEST(RunSummary, LinesSayWhatRanAndHowItWent) {
   EXPECT_NE(text.find("  EVPS     6112 "), std::string::npos) << text;
   EXPECT_TRUE(has_line(lines, "  memory   peak RSS 50.0 MB on node 1, the largest; 40.0 MB on node 0, the smallest"))
       << text;
-  EXPECT_TRUE(has_line(lines, "  network  1900 frames sent, 10 sent again (0.5%)")) << text;
+  EXPECT_TRUE(has_line(lines, "  network  1900 frames sent, 10 sent again (0.53%)")) << text;
   EXPECT_TRUE(has_line(lines, "  answer   3353 of 3353 vertices reached (100.0%), largest finite distance 40000"))
       << text;
   EXPECT_EQ(text.find("verify"), std::string::npos) << "no verification ran";
@@ -87,6 +87,22 @@ TEST(RunSummary, RulesVerifyAndWarningsHaveTheirLines) {
   EXPECT_EQ(j["peak_rss_largest_node"], 1u);
   EXPECT_EQ(j["warnings"].size(), 1u);
   EXPECT_TRUE(summary_json(two_nodes(), head())["verify"].is_null());
+}
+
+// Resends the peer already held are said apart (on a clean link they are
+// all there is); none at all is said in words.
+TEST(RunSummary, NeedlessResendsAreSaidApart) {
+  RunReport r = two_nodes();
+  r.cluster_nodes[0].needless = 3;
+  r.cluster_nodes[1] = NodeFigures{50'000'000, 900, 4, 2};
+  std::vector<std::string> lines = summary_lines(r, head());
+  EXPECT_TRUE(has_line(lines, "  network  1900 frames sent, 14 sent again (0.74%), 5 of them needless (the peer had "
+                              "them: it was slow, not losing)"))
+      << joined(lines);
+  EXPECT_EQ(summary_json(r, head())["frames_sent_again_needlessly"], 5u);
+  r.cluster_nodes = {NodeFigures{40'000'000, 1000, 0}, NodeFigures{50'000'000, 900, 0}};
+  lines = summary_lines(r, head());
+  EXPECT_TRUE(has_line(lines, "  network  1900 frames sent, none sent again")) << joined(lines);
 }
 
 // PageRank's top vertices (--top) are part of the summary, under the answer,

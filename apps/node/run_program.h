@@ -359,6 +359,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
       for (const ConnectionReport& c : out.report.steps.back().links) {
         fin.figures.frames_sent += c.send.frames;
         fin.figures.retransmissions += c.send.retransmissions;
+        fin.figures.needless += c.send.spurious;
       }
     fin.stats = summary_stats_bytes<Prog>(engine->values(), out.graph);
     runtime->finish(*engine, fin, out.report);

@@ -140,8 +140,15 @@ std::vector<StepStats> SuperstepRuntime::run_phase(ProgramDriver& program, const
   // awaits (queued while the port was full, or to be retransmitted) would
   // hold that peer for the whole computation: P = 2 on a binary kron:22:16,
   // one node's load 7-11 s longer, the other's engine build. So the phase
-  // ends once everything this node sent is acked.
-  if (!layout_.split()) wait_for([this] { return transport_.all_acked(); });
+  // ends once everything this node sent is acked. And the peers hear that
+  // this node goes quiet: what they send meanwhile (the next phase's
+  // barrier END) waits unacked, which their timers must not take for loss
+  // (a P = 2 kron:16:16 PageRank resent it 5 times, backing off, through
+  // the loader's 26 ms build).
+  if (!layout_.split()) {
+    wait_for([this] { return transport_.all_acked(); });
+    for (unsigned q = 0; q < queues_; ++q) transport_.send_path(q).announce_quiet();
+  }
   release_driver();
   return steps;
 }
@@ -501,7 +508,7 @@ void SuperstepRuntime::finish(ProgramDriver& program, const FinContents& content
   report.cluster_stats.assign(nodes_, {});
   for (unsigned p = 0; p < nodes_; ++p) {
     const wire::FinFigures f = p == rank_ ? contents.figures : fins_[p].figures;
-    report.cluster_nodes[p] = NodeFigures{f.peak_rss_bytes, f.frames_sent, f.retransmissions};
+    report.cluster_nodes[p] = NodeFigures{f.peak_rss_bytes, f.frames_sent, f.retransmissions, f.needless};
     if (p == rank_)
       report.cluster_stats[p] = contents.stats;
     else

@@ -14,6 +14,10 @@
 
 namespace wg {
 
+namespace {
+constexpr unsigned kDrainBursts = 8;  // a pass reads at most this many bursts per receive queue
+}  // namespace
+
 int SuperstepRuntime::network_main(void* arg) {
   const auto* a = static_cast<const NetworkArg*>(arg);
   SuperstepRuntime* rt = a->runtime;
@@ -51,21 +55,31 @@ int SuperstepRuntime::network_main(void* arg) {
 // publish progress. True if anything moved.
 bool SuperstepRuntime::network_step(const NetworkRoles& roles) {
   bool work = false;
-  for (unsigned q : roles.senders) {
-    take_send_snapshot(q);
-    work |= transport_.send_step(q) > 0;
-  }
+  // Receive before sending, until the ports hold no more than a part burst
+  // (bounded): the send path judges its timers by the acks received, and
+  // after a worker's chunk without network passes the ports hold frames
+  // that acked everything. Sending first, it timed out on acks it had not
+  // read yet (P = 2 kron:16:16 PageRank at 0.1% loss: 20 timeouts a run,
+  // with windows of 512 frames in flight and acks waiting in the ring).
   for (unsigned q : roles.accumulators) {
     // Sender role q here too: its acks take effect at once (transport.h).
     const bool here = layout_.sender_lcore(q) == roles.lcore;
-    work |= transport_.receive_step(
-                q,
-                [this, q](rte_mbuf*, unsigned port, const uint8_t* frame, const wire::BucketHeader* h) {
-                  return receive(frame, h, port, q);
-                },
-                here) > 0;
+    for (unsigned bursts = 0; bursts < kDrainBursts; ++bursts) {
+      const unsigned n = transport_.receive_step(
+          q,
+          [this, q](rte_mbuf*, unsigned port, const uint8_t* frame, const wire::BucketHeader* h) {
+            return receive(frame, h, port, q);
+          },
+          here);
+      work |= n > 0;
+      if (n < Dataplane::kBurst) break;
+    }
     work |= fold_local(q) > 0;
     publish_progress(q);
+  }
+  for (unsigned q : roles.senders) {
+    take_send_snapshot(q);
+    work |= transport_.send_step(q) > 0;
   }
   if (roles.primary) publish_finish();
   passes_[&roles - network_roles_.data()].n.fetch_add(1, std::memory_order_release);

@@ -110,9 +110,13 @@ class IdPermutation {
 // Each level picks a quadrant with one 32-bit draw; a 64-bit draw serves two
 // levels. Comparisons rather than branches because the choice is random and
 // would defeat the branch predictor.
-void generate_block(const KroneckerSpec& s, const IdPermutation& perm, uint64_t block, Edge* out,
-                    uint64_t count) {
+// Edges [0, count) of the block, in chunks of `chunk` (out has room for
+// one), each passed to sink(edges, n); chunk = count writes them all to out.
+template <class Sink>
+void generate_block(const KroneckerSpec& s, const IdPermutation& perm, uint64_t block, Edge* out, uint64_t count,
+                    uint64_t chunk, const Sink& sink) {
   Rng rng(stream_seed(s.seed, block));
+  uint64_t k = 0;
   for (uint64_t i = 0; i < count; ++i) {
     uint64_t src = 0, dst = 0, bits = 0;
     for (unsigned level = 0; level < s.scale; ++level) {
@@ -125,8 +129,17 @@ void generate_block(const KroneckerSpec& s, const IdPermutation& perm, uint64_t 
       dst = (dst << 1) | dst_bit;
     }
     const auto weight = static_cast<Weight>(((rng.next() >> 32) * 255) >> 32) + 1;
-    out[i] = Edge{perm(src), perm(dst), weight};
+    out[k++] = Edge{perm(src), perm(dst), weight};
+    if (k == chunk) {
+      sink(out, k);
+      k = 0;
+    }
   }
+  if (k > 0) sink(out, k);
+}
+
+void generate_block(const KroneckerSpec& s, const IdPermutation& perm, uint64_t block, Edge* out, uint64_t count) {
+  generate_block(s, perm, block, out, count, count, [](const Edge*, uint64_t) {});
 }
 
 uint64_t parse_field(const std::string& spec, std::string_view tok, const char* what) {
@@ -216,6 +229,13 @@ uint64_t KroneckerGenerator::block(uint64_t b, Edge* out) const {
   // per block of 65536 edges than to share.
   generate_block(spec_, IdPermutation(spec_.scale, spec_.seed), b, out, count);
   return count;
+}
+
+void KroneckerGenerator::block_in_chunks(uint64_t b, Edge* out,
+                                         const std::function<void(const Edge*, uint64_t)>& sink) const {
+  const uint64_t first = b * kBlockEdges;
+  const uint64_t count = first < num_edges() ? std::min(kBlockEdges, num_edges() - first) : 0;
+  generate_block(spec_, IdPermutation(spec_.scale, spec_.seed), b, out, count, kChunkEdges, sink);
 }
 
 }  // namespace wg

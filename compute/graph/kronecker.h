@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "compute/graph/edge_list.h"
 
@@ -50,6 +51,12 @@ class KroneckerGenerator {
   BlockRange share(unsigned rank, unsigned nodes) const { return BlockRange{0, num_blocks()}.part(rank, nodes); }
   // Writes block b's edges to out (room for kBlockEdges) and returns how many.
   uint64_t block(uint64_t b, Edge* out) const;
+  // The same edges kChunkEdges at a time into out (room for kChunkEdges),
+  // each chunk handed to `sink` before the next is made: a shared lcore's
+  // network passes run between chunks (a whole block takes milliseconds,
+  // long enough for the peers' timers to take the silence for loss).
+  static constexpr uint64_t kChunkEdges = 4096;
+  void block_in_chunks(uint64_t b, Edge* out, const std::function<void(const Edge*, uint64_t)>& sink) const;
 
  private:
   KroneckerSpec spec_;

@@ -182,12 +182,12 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
     case GraphInput::Kind::kGenerator: {
       const KroneckerGenerator gen(input_.kron);
       const KroneckerGenerator::BlockRange mine = gen.share(rank_, nodes_).part(w, workers());
-      std::vector<Edge> block(KroneckerGenerator::kBlockEdges);
-      for (uint64_t b = mine.begin; b < mine.end; ++b) {
-        const uint64_t n = gen.block(b, block.data());
-        for (uint64_t i = 0; i < n; ++i) emit(block[i].src, block[i].dst, block[i].weight);
-        agg.entries += n;
-      }
+      std::vector<Edge> chunk(KroneckerGenerator::kChunkEdges);
+      for (uint64_t b = mine.begin; b < mine.end; ++b)
+        gen.block_in_chunks(b, chunk.data(), [&](const Edge* e, uint64_t n) {
+          for (uint64_t i = 0; i < n; ++i) emit(e[i].src, e[i].dst, e[i].weight);
+          agg.entries += n;  // emit's puts run a shared lcore's network passes: see block_in_chunks
+        });
       agg.max_id_plus1 = gen.num_vertices();
       break;
     }

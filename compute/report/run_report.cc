@@ -60,6 +60,8 @@ ordered_json links_json(const std::vector<ConnectionReport>& links) {
                  {"lost", c.send.lost},
                  {"probes", c.send.probes},
                  {"spurious", c.send.spurious},
+                 {"spurious_timers", c.send.spurious_timers},
+                 {"peer_quiet", c.send.quiet},
                  {"max_n", c.send.max_n},
                  {"rounds", c.send.rounds},
                  {"congestion_rounds", c.send.congestion_rounds},

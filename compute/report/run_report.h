@@ -75,6 +75,7 @@ struct NodeFigures {
   uint64_t peak_rss_bytes = 0;
   uint64_t frames_sent = 0;
   uint64_t retransmissions = 0;
+  uint64_t needless = 0;  // resends the peer turned out to hold already
 };
 
 struct RunReport {

@@ -23,7 +23,7 @@ double evps(const RunReport& r) {
 
 struct Cluster {
   unsigned largest = 0, smallest = 0;  // ranks by peak RSS
-  uint64_t frames = 0, resent = 0;
+  uint64_t frames = 0, resent = 0, needless = 0;
 };
 
 Cluster cluster_of(const RunReport& r) {
@@ -34,6 +34,7 @@ Cluster cluster_of(const RunReport& r) {
     if (n[i].peak_rss_bytes < n[c.smallest].peak_rss_bytes) c.smallest = i;
     c.frames += n[i].frames_sent;
     c.resent += n[i].retransmissions;
+    c.needless += n[i].needless;
   }
   return c;
 }
@@ -62,9 +63,16 @@ std::vector<std::string> summary_lines(const RunReport& r, const RunSummary& s) 
                          megabytes(r.cluster_nodes[c.smallest].peak_rss_bytes).c_str(), c.smallest));
   else
     out.push_back("  memory   peak RSS " + megabytes(r.peak_rss_bytes));
-  if (r.nodes > 1)
-    out.push_back(text_printf("  network  %" PRIu64 " frames sent, %" PRIu64 " sent again (%.1f%%)", c.frames, c.resent,
-                         percent_of(c.resent, c.frames)));
+  if (r.nodes > 1) {
+    // Resends the peer already held (it was slow, descheduled, not losing)
+    // are said apart: on a clean link they are all there is.
+    std::string again = c.resent == 0 ? "none sent again"
+                                      : text_printf("%" PRIu64 " sent again (%.2f%%)", c.resent,
+                                                    percent_of(c.resent, c.frames));
+    if (c.needless > 0)
+      again += text_printf(", %" PRIu64 " of them needless (the peer had them: it was slow, not losing)", c.needless);
+    out.push_back(text_printf("  network  %" PRIu64 " frames sent, %s", c.frames, again.c_str()));
+  }
   if (!s.outcome.line.empty()) out.push_back("  answer   " + s.outcome.line);
   for (size_t i = 0; s.ranks_top && i < r.cluster_top.size(); ++i)
     out.push_back(text_printf("  %-8s %2zu. vertex %10" PRId64 "  rank %.9g", i == 0 ? "top" : "", i + 1,
@@ -98,6 +106,7 @@ ordered_json summary_json(const RunReport& r, const RunSummary& s) {
   j["peak_rss_largest_node"] = c.largest;
   j["frames_sent"] = c.frames;
   j["frames_sent_again"] = c.resent;
+  j["frames_sent_again_needlessly"] = c.needless;
   j["answer"] = s.outcome.figures;
   j["warnings"] = s.outcome.warnings;
   j["verify"] = s.verify ? ordered_json(*s.verify) : ordered_json(nullptr);

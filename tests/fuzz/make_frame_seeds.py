@@ -16,7 +16,7 @@ import os
 import struct
 
 JOB, ME, PORT = 0x5EED0001, 1, 47000
-MAGIC, VERSION = 0x4757, 5
+MAGIC, VERSION = 0x4757, 7
 FLAG_MAC = 2
 DATA, END, HELLO, FIN, ABORT, ACK = 1, 2, 3, 4, 5, 6
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "frame")
@@ -60,8 +60,8 @@ def abort_payload(text):
 
 
 def ack_payload(words):
-    # rx_drops, sack_words, flags, echo tsval, echo seq, the words
-    return struct.pack("<IHHII", 0, words, 1, 5, 6) + struct.pack("<%dQ" % words, *range(1, words + 1))
+    # rx_drops, sack_words, flags (echo valid, D-SACK), echo tsval, echo seq, dsack seq, the words
+    return struct.pack("<IHHIII", 0, words, 1 | 4, 5, 6, 4) + struct.pack("<%dQ" % words, *range(1, words + 1))
 
 
 def main():
@@ -80,13 +80,13 @@ def main():
         "hello": bytes([0]) + frame(HELLO, 0, 0xFF, 0, 576, hello_payload()),
         "fin": bytes([0]) + frame(FIN, 0, ME, 0, 168, fin),
         "abort": bytes([0]) + frame(ABORT, 2, 0xFF, 0, 420, abort_payload(b"oops! \x1b[2J")),
-        "ack": bytes([0]) + frame(ACK, 0, ME, 0, 32, ack_payload(2)),
+        "ack": bytes([0]) + frame(ACK, 0, ME, 0, 36, ack_payload(2)),
         "data_8_sealed": bytes([SEAL]) + frame(DATA, 0, ME, 0, 3, records(8, [0, 5, 63])),
         "end_sealed": bytes([SEAL]) + frame(END, 2, ME, 0, 112, end),
         "hello_sealed": bytes([SEAL]) + frame(HELLO, 2, 0xFF, 0, 576, hello_payload()),
         "fin_sealed": bytes([SEAL]) + frame(FIN, 0, ME, 0, 168, fin),
         "abort_sealed": bytes([SEAL]) + frame(ABORT, 0, 0xFF, 0, 420, abort_payload(b"node 0: error")),
-        "ack_sealed": bytes([SEAL]) + frame(ACK, 2, ME, 0, 24, ack_payload(1)),
+        "ack_sealed": bytes([SEAL]) + frame(ACK, 2, ME, 0, 28, ack_payload(1)),
     }
     for name, data in seeds.items():
         with open(os.path.join(OUT, name), "wb") as f:
