@@ -162,7 +162,7 @@ class Attacker:
                                       end)):
                 self.note("END", src, dst, how)
             # An ACK from the receiver acking 100000 frames the sender never sent.
-            ack = struct.pack("<IHHII", 0, 0, 0, 0, 0)
+            ack = struct.pack("<IHHIII", 0, 0, 0, 0, 0, 0)  # wire::AckPayload's fixed part, no selective ack
             ack_mac = ATTACKER_MAC if how == "own" else real_dst
             if self.send("ACK", build(frame, ack_mac, real_src,
                                       {"kind": ACK, "src": dst, "dst": src, "count": len(ack), "seq": 0,
