@@ -222,9 +222,13 @@ EdgeList generate_kronecker(const KroneckerSpec& spec) {
 
 KroneckerGenerator::KroneckerGenerator(const KroneckerSpec& spec) : spec_(spec) { validate(spec, spec_name(spec)); }
 
-uint64_t KroneckerGenerator::block(uint64_t b, Edge* out) const {
+uint64_t KroneckerGenerator::edges_in_block(uint64_t b) const {
   const uint64_t first = b * kBlockEdges;
-  const uint64_t count = first < num_edges() ? std::min(kBlockEdges, num_edges() - first) : 0;
+  return first < num_edges() ? std::min(kBlockEdges, num_edges() - first) : 0;
+}
+
+uint64_t KroneckerGenerator::block(uint64_t b, Edge* out) const {
+  const uint64_t count = edges_in_block(b);
   // The permutation is a few draws from its own stream: cheaper to remake
   // per block of 65536 edges than to share.
   generate_block(spec_, IdPermutation(spec_.scale, spec_.seed), b, out, count);
@@ -233,9 +237,7 @@ uint64_t KroneckerGenerator::block(uint64_t b, Edge* out) const {
 
 void KroneckerGenerator::block_in_chunks(uint64_t b, Edge* out,
                                          const std::function<void(const Edge*, uint64_t)>& sink) const {
-  const uint64_t first = b * kBlockEdges;
-  const uint64_t count = first < num_edges() ? std::min(kBlockEdges, num_edges() - first) : 0;
-  generate_block(spec_, IdPermutation(spec_.scale, spec_.seed), b, out, count, kChunkEdges, sink);
+  generate_block(spec_, IdPermutation(spec_.scale, spec_.seed), b, out, edges_in_block(b), kChunkEdges, sink);
 }
 
 }  // namespace wg

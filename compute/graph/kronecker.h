@@ -59,6 +59,8 @@ class KroneckerGenerator {
   void block_in_chunks(uint64_t b, Edge* out, const std::function<void(const Edge*, uint64_t)>& sink) const;
 
  private:
+  uint64_t edges_in_block(uint64_t b) const;  // kBlockEdges, fewer in the last block, 0 past it
+
   KroneckerSpec spec_;
 };
 
