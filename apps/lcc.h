@@ -4,9 +4,9 @@
 // Clustering Coefficient"; on an undirected graph the usual 2 e / (d (d - 1))).
 // A vertex needs its neighbours' neighbour lists, which neither a per-vertex
 // ⊕ nor a fixed-size value can carry, so the program runs on its own driver
-// (compute/engine/lcc_driver.h: the forward triangle algorithm in six supersteps,
-// its memory bound there); the members below are what every program lists
-// and are not called.
+// (compute/engine/triangle_driver.h: the forward triangle algorithm in three
+// supersteps, shared with tc, its memory bound there); the vertex-program members
+// are OwnDriverProgram's, never called.
 #pragma once
 
 #include <cinttypes>
@@ -15,15 +15,16 @@
 #include <span>
 #include <vector>
 
-#include "compute/engine/lcc_driver.h"
+#include "compute/engine/triangle_driver.h"
 #include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
+#include "compute/engine/triangle_driver.h"
 #include "compute/report/text.h"
 #include "compute/engine/vertex_program.h"
 
 namespace wg {
 
-class Lcc : public ProgramBase {
+class Lcc : public OwnDriverProgram<double> {
  public:
   static constexpr ProgramTraits kTraits{
       .name = "lcc",
@@ -36,16 +37,7 @@ class Lcc : public ProgramBase {
       .tolerance = 1e-9,  // a ratio of counts in double, as the oracle's
   };
   using Driver = LccDriver;  // apps/node/run_program.h runs this instead of Engine<Lcc>
-  using Value = double;
-  using Message = uint32_t;
   static Lcc make(const ProgramParams&, VertexId) { return {}; }
-
-  static Message identity() { return 0; }
-  static Message combine(Message a, Message) { return a; }
-  bool init(Value& y, const VertexInfo&) const { return y = 0, false; }
-  bool apply(Value&, Message, const VertexInfo&, const StepInfo<Aggregate>&) const { return false; }
-  Message scatter_value(const Value&, const VertexInfo&) const { return 0; }
-  static Message edge_message(Message sv, Weight) { return sv; }
 
   static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%.9g", y); }
   static double sort_key(const Value& y) { return y; }

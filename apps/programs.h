@@ -14,13 +14,14 @@
 #include "apps/pagerank.h"
 #include "apps/sssp.h"
 #include "apps/sssp_real.h"
+#include "apps/tc.h"
 
 namespace wg {
 
 template <VertexProgram... Programs>
 struct ProgramList {};
 
-using AllPrograms = ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc, InDegree>;
+using AllPrograms = ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc, TriangleCount, InDegree>;
 
 // What --precision double runs instead (the default for Graphalytics graphs,
 // whose rules forbid single precision): the program itself unless named here.

@@ -76,7 +76,7 @@ GAP_THREADS = {"p2memif": 2, "p1l1": 1, "p1l2": 2}
 def wiregraph_args(app, paths, source):
     graph = paths["wbin"] if app == "sssp" else paths["bin"]
     args = ["--app", app, "--graph", str(graph)]
-    if app in ("bfs", "sssp"):
+    if app in ("bfs", "sssp", "bc"):
         args += ["--source", str(source)]
     return args
 
@@ -117,7 +117,8 @@ class Block:
         self.threads = GAP_THREADS[c]
         self.args = wiregraph_args(app, paths, a.source)
         self.name = "kron%d-%s-%s" % (scale, app, c)
-        self.gemini = {"%dx%d" % rt: rt for rt in gemini_configs}
+        # Gemini has no triangle counting
+        self.gemini = {"%dx%d" % rt: rt for rt in gemini_configs if app in gemini_peer.KERNELS}
         self.sides = ["gap", "wg"] + ["gemini:" + k for k in self.gemini] + (["before"] if a.before else [])
         self.seconds = {s: [] for s in self.sides}
         self.figs = {"wg": [], "before": []}
@@ -125,6 +126,7 @@ class Block:
         self.digest = None       # wiregraph's results, for the sanity check
         self.wg_vertices = None
         self.failed = 0
+        self.triangles = {}      # tc: the total each side printed, for the sanity check
 
     def run(self, rounds):
         for t in range(rounds):
@@ -148,6 +150,8 @@ class Block:
             self.failed += 1
             return
         self.seconds["gap"].append(g["median_seconds"])
+        if g.get("triangles") is not None:
+            self.triangles["gap"] = g["triangles"]
         self.record({"round": t, "side": "gap", **g})
         print("gap: %-24s round %d: GAP %d thread(s) %.4f s (trials %s)" % (
             self.name, t, self.threads, g["median_seconds"], " ".join("%.4f" % x for x in g["seconds"])), flush=True)
@@ -189,6 +193,9 @@ class Block:
             if f is None:
                 return
         f["dense_supersteps"] = dense_supersteps(r)
+        answer = ((r["summary"] or {}).get("summary") or {}).get("answer") or {}
+        if side == "wg" and "triangles" in answer:
+            self.triangles["wg"] = answer["triangles"]
         self.seconds[side].append(f["superstep_seconds"])
         self.figs[side].append(f)
         print("gap: %-24s round %d: %-9s %s %.4f s (start barrier %.4f s), %d supersteps (%d dense), "
@@ -227,6 +234,13 @@ class Block:
              "gap_command": next((x["command"] for x in self.result["runs"] if x["side"] == "gap" and
                                   x["scale"] == self.scale and x["app"] == self.app and x["config"] == self.c), None),
              "gemini": self.gemini_summary(ours)}
+        if self.app == "tc" and len(self.triangles) == 2:
+            agree = self.triangles["gap"] == self.triangles["wg"]
+            s["triangles"] = {**self.triangles, "agree": agree}
+            print("gap: %-24s check, GAP: %d triangles, wiregraph %d: %s" % (
+                self.name, self.triangles["gap"], self.triangles["wg"], "agree" if agree else "DISAGREE"))
+            if not agree:
+                self.failed += 1
         med = median_figures(self.figs["wg"])
         if med:
             s.update({"supersteps": med["supersteps"], "dense_supersteps": med["dense_supersteps"],

@@ -31,8 +31,12 @@ KERNELS = {
     "cc": ("cc", "sg", []),
     "sssp": ("sssp", "wsg", ["-r", "{source}", "-d", "2"]),
     "pagerank": ("pr_spmv", "sg", ["-i", "20", "-t", "0"]),
+    "tc": ("tc", "sg", ["-a"]),  # -a: print the total after the trials
+    "lcc": ("tc", "sg", []),  # per-vertex coefficients cost the intersections of the total
+    "bc": ("bc", "sg", ["-i", "1", "-r", "{source}"]),
 }
-BINARIES = ("converter", "bfs", "cc", "sssp", "pr_spmv")
+BINARIES = ("converter", "bfs", "cc", "sssp", "pr_spmv", "tc", "bc")
+TRIANGLES = re.compile(r"^(\d+) triangles$", re.M)
 
 
 class GapError(RuntimeError):
@@ -113,5 +117,7 @@ def run_kernel(gap_dir, app, paths, threads, trials, source, log=print):
     if p.returncode != 0 or len(times) != trials:
         raise GapError("%s exited %d with %d trial times: %s" % (binary, p.returncode, len(times),
                                                                 p.stdout.strip()[-300:]))
+    found = TRIANGLES.findall(p.stdout)
     return {"seconds": times, "median_seconds": statistics.median(times), "threads": threads,
+            "triangles": int(found[-1]) if found else None,
             "command": "OMP_NUM_THREADS=%d %s" % (threads, " ".join(cmd))}

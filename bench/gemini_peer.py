@@ -37,6 +37,7 @@ KERNELS = {
     "bfs": ("bfs", "bin", ["{vertices}", "{source}"]),
     "cc": ("cc", "bin", ["{vertices}"]),
     "sssp": ("sssp", "fwbin", ["{vertices}", "{source}"]),
+    "bc": ("bc", "bin", ["{vertices}", "{source}"]),
 }
 RUNS = 6  # compute() once, then 5 more (every toolkit's main)
 # Open MPI 4.1 (Debian) would also try UCX, libfabric and TCP on the
@@ -134,6 +135,7 @@ RESULT = {
     "cc": re.compile(r"^components = (\d+)", re.M),
     "sssp": re.compile(r"^distance\[(\d+)\]=([0-9.eE+-]+)", re.M),
     "pagerank": re.compile(r"^pr\[(\d+)\]=([0-9.eE+-]+)", re.M),
+    "bc": re.compile(r"^exec_time=", re.M),  # bc prints its first 20 vertices' figures: not compared
 }
 
 
@@ -203,6 +205,8 @@ def compare(app, result, digest, gemini_vertices, wiregraph_vertices):
     """(agrees, sentence) for Gemini's result line against wiregraph's digest."""
     if result is None or digest is None:
         return None, "no result to compare"
+    if app == "bc":
+        return None, "bc: Gemini prints no figure wiregraph reports (its first 20 vertices' raw dependencies)"
     if app == "bfs":
         g, w = int(result), digest["reached"]
         return g == w, "bfs: Gemini found_vertices %d, wiregraph reached %d" % (g, w)

@@ -395,7 +395,7 @@ const OptionSpec kOptions[] = {
                 "checkpoint (DIR/COMMIT) N supersteps later (at least 2), once every node has written it, "
                 "and only then removes the previous one. scripts/wiregraph-cluster "
                 "--restart K restarts a job whose node died from there; --resume DIR does it by hand. "
-                "Not for lcc (two supersteps). docs/CHECKPOINTS.md has the rules.",
+                "Not for lcc and tc (three supersteps). docs/CHECKPOINTS.md has the rules.",
      .parse = [](ParseState& s, const OptionArg& a) {
        s.c.checkpoint_every = static_cast<uint32_t>(a.unsigned_in(1, UINT32_MAX));
      },

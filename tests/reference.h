@@ -29,6 +29,7 @@ using ::wg::oracle::label_propagation;
 using ::wg::oracle::lcc;
 using ::wg::oracle::pagerank;
 using ::wg::oracle::sssp;
+using ::wg::oracle::triangles;
 
 // What a program's result lines must hold, and how to compare them (the
 // program's kTraits.comparison):

@@ -180,8 +180,10 @@ std::string write_reference(const TempDir& dir, const GaGraph& g, const std::str
 }
 
 // Runs `app` on the graph at P nodes and validates the output directory.
+// `given`: a reference file to validate against instead of the oracle's.
 void run_and_validate(const TempDir& dir, const GaGraph& g, const std::string& properties, const std::string& app,
-                      const std::string& algorithm, int nodes, const std::string& link, unsigned iterations) {
+                      const std::string& algorithm, int nodes, const std::string& link, unsigned iterations,
+                      const std::string& given = "") {
   SCOPED_TRACE(g.name + " " + app + " P=" + std::to_string(nodes) + " " + link);
   std::string skip;
   ASSERT_TRUE(prerequisites(link, nodes, &skip));
@@ -195,7 +197,7 @@ void run_and_validate(const TempDir& dir, const GaGraph& g, const std::string& p
   opts.app_args = {"--app", app, "--graph", properties, "--quiet", "--out", out};
   const LaunchResult r = run_launcher(opts, dir.file("cluster.log"));
   ASSERT_EQ(r.exit_code, 0) << describe(r);
-  const std::string reference = write_reference(dir, g, app, iterations);
+  const std::string reference = given.empty() ? write_reference(dir, g, app, iterations) : given;
   const std::string log = dir.file("validate.log");
   const std::string cmd = "python3 '" + source_dir() + "/scripts/wiregraph-validate' --algorithm " + algorithm + " '" +
                           out + "' '" + reference + "' > '" + log + "' 2>&1";
@@ -277,6 +279,74 @@ TEST_P(GraphalyticsTest, ValidAgainstTheOracle) {
 INSTANTIATE_TEST_SUITE_P(Algorithms, GraphalyticsTest, ::testing::ValuesIn(fast_cases()), ga_case_name);
 INSTANTIATE_TEST_SUITE_P(FullAlgorithms, GraphalyticsTest, ::testing::ValuesIn(without(every_case(), fast_cases())),
                          ga_case_name);
+
+// LDBC Graphalytics' own example graphs and their LCC reference outputs, as
+// published in github.com/ldbc/ldbc_graphalytics,
+// graphalytics-validation/src/main/resources/validation-graphs/example/
+// (example-directed.e, example-directed-LCC, example-undirected.e,
+// example-undirected-LCC): values computed by Graphalytics, not by anything
+// of wiregraph's.
+struct LdbcExample {
+  GaGraph graph;
+  std::vector<const char*> lcc;  // the reference output's lines, as published
+};
+
+LdbcExample ldbc_example(bool directed) {
+  if (directed)
+    return {{"example-directed",
+             true,
+             {1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
+             {{1, 3, "0.5"}, {1, 5, "0.3"}, {2, 4, "0.1"}, {2, 5, "0.3"}, {2, 10, "0.12"}, {3, 1, "0.53"},
+              {3, 5, "0.62"}, {3, 8, "0.21"}, {3, 10, "0.52"}, {5, 3, "0.69"}, {5, 4, "0.53"}, {5, 8, "0.1"},
+              {6, 3, "0.23"}, {6, 4, "0.39"}, {7, 4, "0.83"}, {8, 1, "0.39"}, {9, 4, "0.69"}},
+             1},
+            {"1 6.666666666666666e-01", "2 1.666666666666667e-01", "3 1.500000000000000e-01",
+             "4 5.000000000000000e-02", "5 2.500000000000000e-01", "6 0.000000000000000e+00",
+             "7 0.000000000000000e+00", "8 8.333333333333334e-01", "9 0.000000000000000e+00",
+             "10 0.000000000000000e+00"}};
+  return {{"example-undirected",
+           false,
+           {2, 3, 4, 5, 6, 7, 8, 9, 10},
+           {{2, 3, "0.9"}, {2, 4, "0.69"}, {3, 4, "0.13"}, {3, 5, "0.5"}, {3, 8, "0.32"}, {5, 6, "0.63"},
+            {5, 8, "0.12"}, {6, 7, "0.53"}, {6, 8, "0.64"}, {6, 9, "0.23"}, {6, 10, "0.63"}, {7, 9, "0.36"}},
+           2},
+          {"2 1.000000000000000e+00", "3 3.333333333333333e-01", "4 1.000000000000000e+00",
+           "5 6.666666666666666e-01", "6 2.000000000000000e-01", "7 1.000000000000000e+00",
+           "8 6.666666666666666e-01", "9 1.000000000000000e+00", "10 0.000000000000000e+00"}};
+}
+
+struct LdbcCase {
+  bool directed;
+  int nodes;
+  std::string link;
+};
+
+class LdbcExampleLcc : public ::testing::TestWithParam<LdbcCase> {};
+
+TEST_P(LdbcExampleLcc, ValidAgainstGraphalyticsReferenceOutput) {
+  const LdbcCase& c = GetParam();
+  TempDir dir;
+  const LdbcExample ex = ldbc_example(c.directed);
+  const std::string properties = write_graph(dir, ex.graph, kCdlpIterations, kPrIterations);
+  const std::string reference = dir.file(ex.graph.name + "-LCC");
+  {
+    std::ofstream f(reference);
+    for (const char* line : ex.lcc) f << line << "\n";
+  }
+  run_and_validate(dir, ex.graph, properties, "lcc", "lcc", c.nodes, c.link, 0, reference);
+}
+
+std::string ldbc_case_name(const ::testing::TestParamInfo<LdbcCase>& info) {
+  const LdbcCase& c = info.param;
+  return c.link + "_P" + std::to_string(c.nodes) + (c.directed ? "_dir" : "_undir");
+}
+
+INSTANTIATE_TEST_SUITE_P(Ldbc, LdbcExampleLcc,
+                         ::testing::Values(LdbcCase{true, 2, "memif"}, LdbcCase{false, 3, "tap"}), ldbc_case_name);
+INSTANTIATE_TEST_SUITE_P(FullLdbc, LdbcExampleLcc,
+                         ::testing::Values(LdbcCase{true, 1, "memif"}, LdbcCase{false, 1, "memif"},
+                                           LdbcCase{true, 3, "tap"}, LdbcCase{false, 2, "memif"}),
+                         ldbc_case_name);
 
 // An edge naming a vertex that is not in the .v file: every node stops, the
 // message names the edge file, the line and the id.

@@ -667,6 +667,16 @@ TEST(EngineAllPrograms, EveryRegisteredProgramMatchesItsOracle) {
   g_roles = RolesSpec{};
 }
 
+// Every edge both ways: the triangle driver then folds a neighbour's two
+// directions into one entry (lcc: m = 2), which a mostly one-way graph
+// hardly exercises.
+TEST(EngineTriangles, SymmetricGraph) {
+  EdgeList g = kron();
+  add_reverse_edges(g);
+  check_registered_program<Lcc>(g, 0);
+  check_registered_program<TriangleCount>(g, 0);
+}
+
 // The other graphs the cluster suite's one-node runs use (those runs are in
 // the full suite now; a single node is the engine alone): the datasets
 // (rome99: a road network with real weights; email-Eu-core: self-loops,
@@ -699,7 +709,7 @@ constexpr bool kSlotAccumulated<Prog> = std::is_same_v<typename Prog::Accumulato
 template <class Prog>
 std::optional<test::WireClass> wire_class_of() {
   if constexpr (requires { typename Prog::Driver; })
-    return test::WireClass::kLccDriver;
+    return test::WireClass::kTriangleDriver;
   else if constexpr (kSlotAccumulated<Prog>)
     return test::WireClass::kSlot;
   else if constexpr (sizeof(typename Prog::Message) == 4)

@@ -141,9 +141,10 @@ TEST(MemoryEstimate, EarlyProgramsHoldAMessagePerVertexMore) {
   EXPECT_EQ(estimate_node_memory(s, footprint_of<Sssp>()).run, estimate_node_memory(s, late).run);
 }
 
-// LCC runs on its own driver (compute/engine/lcc_driver.h): the CSR and the
-// driver's neighbour lists, degree records, per-vertex arrays and the credit
-// per vertex of the graph, none of the engine's structures.
+// LCC runs on its own driver (compute/engine/triangle_driver.h): the CSR and
+// the driver's neighbour lists, in-neighbour pairs, lists received, per-vertex
+// arrays and the degree, rank, key and credit per vertex of the graph, none
+// of the engine's structures.
 TEST(MemoryEstimate, OwnDriverStatesItsOwnFootprint) {
   constexpr AppFootprint lcc = footprint_of<Lcc>();
   ASSERT_TRUE(lcc.own_driver);
@@ -152,7 +153,7 @@ TEST(MemoryEstimate, OwnDriverStatesItsOwnFootprint) {
   s.in_edges = 4000;
   const MemoryNeed n = estimate_node_memory(s, lcc);
   const uint64_t local_v = 500;
-  EXPECT_EQ(n.run, n.local_graph + (5000 + 4000) * (9 + 20 + 5) + local_v * 36 + 1000 * 8);
+  EXPECT_EQ(n.run, n.local_graph + (5000 + 4000) * (4 + 4 + 8 + 9) + local_v * 32 + 1000 * 20);
   EXPECT_EQ(n.dense, 0u);
   EXPECT_EQ(n.load, 5000u * 8);
 }

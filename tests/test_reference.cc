@@ -269,6 +269,25 @@ TEST(Lcc, UndirectedTriangleAndTail) {
   EXPECT_EQ(lcc(g), (std::vector<double>{1.0, 1.0, 1.0 / 3, 0.0}));
 }
 
+// ------------------------------------------------------------ tc
+
+// Two triangles sharing the edge 1-2 (0-1-2 and 1-2-3), given in mixed
+// directions, with a repeated edge, a self-loop and a tail 3-4: directions
+// and repeats change nothing; 4 is in no triangle, nor is the isolated 5.
+TEST(Triangles, TwoSharingAnEdgeByHand) {
+  const EdgeList g = make_graph(6, {{0, 1, 1}, {2, 0, 1}, {1, 2, 1}, {2, 1, 1}, {3, 1, 1}, {2, 3, 1}, {3, 2, 1},
+                                    {3, 4, 1}, {4, 4, 1}});
+  EXPECT_EQ(triangles(g), (std::vector<uint64_t>{1, 2, 2, 1, 0, 0}));
+}
+
+// K5: every vertex is a corner of C(4, 2) = 6 of its C(5, 3) = 10 triangles.
+TEST(Triangles, CompleteGraphByHand) {
+  EdgeList g = make_graph(5, {});
+  for (VertexId u = 0; u < 5; ++u)
+    for (VertexId v = u + 1; v < 5; ++v) g.edges.push_back({u, v, 1});
+  EXPECT_EQ(triangles(g), std::vector<uint64_t>(5, 6));
+}
+
 TEST(CrossCheck, BfsEqualsSsspWithUnitWeights) {
   EdgeList g = make_graph(60, {});
   for (VertexId v = 0; v < 60; ++v) {

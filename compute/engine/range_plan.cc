@@ -147,6 +147,7 @@ void split_into_ranges(LocalGraph& g, const RangePlan& plan) {
   g.numa_offset = g.domain_offset;
   g.domains = R;
   g.domain_offset = plan.offset[g.rank];
+  g.node_range_offset = plan.offset;
   g.range_numa = plan.numa;
   g.range_queue = plan.queue;
 }

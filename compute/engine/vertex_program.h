@@ -84,6 +84,21 @@ struct ProgramBase {
   }
 };
 
+// The vertex-program members of a program that runs on its own driver
+// (`using Driver = ...`, compute/engine/program_driver.h; tc, lcc): every
+// program lists them, its driver never calls them.
+template <class V>
+struct OwnDriverProgram : ProgramBase {
+  using Value = V;
+  using Message = uint32_t;
+  static Message identity() { return 0; }
+  static Message combine(Message a, Message) { return a; }
+  bool init(Value& y, const VertexInfo&) const { return y = Value{}, false; }
+  bool apply(Value&, Message, const VertexInfo&, const StepInfo<Aggregate>&) const { return false; }
+  Message scatter_value(const Value&, const VertexInfo&) const { return 0; }
+  static Message edge_message(Message sv, Weight) { return sv; }
+};
+
 // Optional declarations (static constexpr functions of the phase) that let
 // the engine do less work for the same results; a program without them gets
 // the plain behaviour in every phase:

@@ -71,6 +71,9 @@ struct LocalGraph {
   // Every node's NUMA domain boundaries (k + 1 slots each): a plan of ranges
   // (compute/engine/range_plan.h) needs them.
   std::vector<std::vector<uint32_t>> node_domain_offset;
+  // Every node's range boundaries (R + 1 slots each), set by split_into_ranges:
+  // where block (node, d)'s targets start on that node.
+  std::vector<std::vector<uint32_t>> node_range_offset;
   // Set by split_into_ranges: `domains` are then accumulation ranges, each
   // within NUMA domain range_numa[d]; numa_domains and numa_offset keep the
   // NUMA domains (0: not split, domains are the NUMA domains).
@@ -84,6 +87,10 @@ struct LocalGraph {
   unsigned numa_count() const { return numa_domains ? numa_domains : domains; }
   const std::vector<uint32_t>& numa_bounds() const { return numa_domains ? numa_offset : domain_offset; }
   uint32_t domain_size(unsigned d) const { return domain_offset[d + 1] - domain_offset[d]; }
+  // The slot, on `node`, of target t of block group(node, d).
+  uint32_t target_slot(unsigned node, unsigned d, uint32_t t) const {
+    return (node_range_offset.empty() ? node_domain_offset : node_range_offset)[node][d] + t;
+  }
   VertexId global_id(uint32_t slot) const {
     return global_of.empty() ? partition.global_id(rank, slot) : global_of[slot];
   }
