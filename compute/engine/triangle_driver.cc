@@ -267,6 +267,7 @@ void TriangleDriver::count_received(const Stall& stall) {
   std::vector<uint32_t> list;
   for (size_t i = 0; i < received_.size();) {
     const uint32_t u = received_[i].index;
+    if (u >= keys_) malformed("neighbour list", u);
     list.clear();
     for (; i < received_.size() && received_[i].index == u; ++i)
       for (const uint32_t e : {received_[i].a, received_[i].b, received_[i].c, received_[i].d}) {
