@@ -87,14 +87,8 @@ class BasicPageRank : public ProgramBase {
     double sum = 0;
     for (const Summary& n : nodes) sum += n.sum;  // rank order
     ProgramOutcome out;
-    std::string top;
-    nlohmann::ordered_json top_json = nlohmann::ordered_json::array();
-    for (size_t i = 0; i < c.top.size(); ++i) {
-      const int64_t vertex = c.top[i].vertex;  // copies: TopEntry is packed
-      const double rank = c.top[i].value;
-      if (i < 3) top += text_printf("%svertex %" PRId64 " (%.6g)", i ? ", " : "", vertex, rank);
-      top_json.push_back({{"vertex", vertex}, {"rank", rank}});
-    }
+    nlohmann::ordered_json top_json;
+    const std::string top = top_three(c, "rank", &top_json);
     out.line = (top.empty() ? std::string() : "the top ranks: " + top + "; ") + text_printf("ranks sum to %.6f", sum);
     out.figures = {{"rank_sum", sum}, {"top", top_json}};
     return out;

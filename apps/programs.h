@@ -5,6 +5,7 @@
 // Nothing else names a program (docs/PROGRAMS.md).
 #pragma once
 
+#include "apps/bc.h"
 #include "apps/bfs.h"
 #include "apps/cc.h"
 #include "apps/indegree.h"
@@ -21,7 +22,8 @@ namespace wg {
 template <VertexProgram... Programs>
 struct ProgramList {};
 
-using AllPrograms = ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc, TriangleCount, InDegree>;
+using AllPrograms =
+    ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc, TriangleCount, Bc, InDegree>;
 
 // What --precision double runs instead (the default for Graphalytics graphs,
 // whose rules forbid single precision): the program itself unless named here.

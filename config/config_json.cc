@@ -21,6 +21,7 @@ nlohmann::ordered_json config_json(const Config& c) {
           {"rank_from", c.rank_from},
           {"iterations", read("iterations", c.iterations)},
           {"source", read("source", c.source_id)},
+          {"sources", read("sources", c.sources)},
           {"ids", c.sparse_ids ? "sparse" : "dense"},
           {"first_id", c.first_id},
           {"ids_chosen", c.ids_chosen},

@@ -174,7 +174,24 @@ const OptionSpec kOptions[] = {
      .read_by = &ProgramTraits::uses_source,
      .graphalytics_key = &GraphalyticsNames::source,
      .digest = [](const Config& c) { return static_cast<uint64_t>(c.source_id); },
-     .banner = [](const Config& c) { return "source " + std::to_string(c.source_id); }},
+     .banner = [](const Config& c) { return when(c.sources == 0, "source " + std::to_string(c.source_id)); }},
+    {.name = "sources",
+     .arg = "K",
+     .default_text = "--source",
+     .topic = Topic::kCommon,
+     .help = "K sources picked as GAP's bc -i K",
+     .details = "bc: instead of one sweep from --source, K sweeps whose scores add up, from the vertices "
+                "GAP's SourcePicker draws (std::mt19937_64 seeded with 27491095, uniform over the dense ids "
+                "0..V-1, a vertex without edges drawn again), so that they are GAP's on a graph with the "
+                "same ids. 1..1000000; not with --source.",
+     .parse = [](ParseState& s, const OptionArg& a) {
+       s.c.sources = static_cast<uint32_t>(a.unsigned_in(1, kMaxIterations));
+     },
+     .read_by = &ProgramTraits::uses_sources,
+     .digest = [](const Config& c) -> uint64_t { return c.sources; },
+     .banner = [](const Config& c) {
+       return when(c.sources > 0, std::to_string(c.sources) + " sources picked as GAP's");
+     }},
     {.name = "damping",
      .arg = "D",
      .default_text = "0.85",

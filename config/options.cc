@@ -106,6 +106,9 @@ void check_graph(ParseState& s) {
 // 1..n. The dense id follows, until the node has checked it against the input.
 void resolve_source(ParseState& s) {
   Config& c = s.c;
+  if (s.source && c.sources > 0)
+    throw ConfigError("--source and --sources: give one (--source V sweeps from V, as GAP's bc -r V; --sources K "
+                      "from K vertices picked as GAP's bc -i K)");
   const bool generated = c.graph.rfind("kron:", 0) == 0;
   const bool maybe_mapped = c.graphalytics || (!generated && c.first_id == 0 && c.ids != IdsOption::kDense);
   if (!s.source)

@@ -44,6 +44,7 @@ struct Config {
   int64_t source_id = 0;                  // --source as the input names it (default: its first id)
   uint32_t iterations = 0;                // --iterations, else the program's default_iterations
   double damping = ProgramParams{}.damping;  // --damping
+  uint32_t sources = 0;                   // --sources K (bc): K sources picked as GAP's; 0: --source
   PrecisionOption precision = PrecisionOption::kAuto;  // --precision
   // Resolved: the program's DoublePrecision twin runs: PageRank's messages,
   // sssp's weights and distances in double (--precision double; auto:
@@ -91,7 +92,7 @@ struct Config {
   EngineOptions engine;                   // the node runtime: timeouts, roles, scatter, report
   TransportConfig transport;              // reliability: windows, timers, checksum, faults
 
-  ProgramParams params() const { return {source, iterations, damping}; }
+  ProgramParams params() const { return {source, iterations, damping, sources}; }
   // Whether the program reads the program parameter `option` ("damping");
   // true for every option that is not a program parameter.
   bool reads(std::string_view option) const;

@@ -22,6 +22,7 @@ inline constexpr uint64_t kInfinity = kUnreachable;
 inline constexpr double kDamping = 0.85;
 inline constexpr unsigned kDefaultIterations = 20;
 
+using ::wg::oracle::bc;
 using ::wg::oracle::bfs;
 using ::wg::oracle::cc;
 using ::wg::oracle::kcore;

@@ -178,7 +178,7 @@ class Launcher(unittest.TestCase):
         r = run([sys.executable, LAUNCHER, "--nodes", "2", "--binary", binary, "--",
                  "--app", "pagerank", "--graph", "kron:4:2", "--source", "3"])
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
-        self.assertIn("wiregraph: error: --source does not apply to pagerank: only sssp and bfs read it",
+        self.assertIn("wiregraph: error: --source does not apply to pagerank: only sssp, bfs and bc read it",
                       r.stderr)
         runs = self.runs()
         self.assertEqual(len(runs), 1, runs)

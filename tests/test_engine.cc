@@ -624,6 +624,38 @@ TEST(EngineSlotPrograms, KCoreAgreesWithPeeling) {
   g_roles = RolesSpec{};
 }
 
+// ---- bc: K sources picked as GAP's, one sweep after another ----------------------
+
+void check_bc_sources(const EdgeList& g, uint32_t sources, const std::vector<VertexId>& picks) {
+  SCOPED_TRACE("bc --sources " + std::to_string(sources));
+  const ProgramParams params{.source = 0, .iterations = 0, .damping = 0.85, .sources = sources};
+  const auto out = run_engine(g, Bc::make(params, g.num_vertices));
+  const std::vector<double> want = Bc::reference(g, params).reals;
+  ASSERT_EQ(out.values.size(), want.size());
+  uint64_t swept = 0;
+  for (VertexId v = 0; v < g.num_vertices; ++v) {
+    ASSERT_NEAR(out.values[v].score, want[v], 1e-9 * std::fabs(want[v]) + 1e-12) << "vertex " << v;
+    swept += out.values[v].sourced;
+  }
+  EXPECT_EQ(swept, sources);
+  for (const VertexId s : picks) EXPECT_GE(out.values[s].sourced, 1u) << "GAP's source " << s;
+  expect_messages_balanced(out.report);
+}
+
+// The path 0-2-...-998 and 998-999 (the odd vertices but 999 isolated): GAP's
+// bc -i 5 sweeps from 272, 782, 148, 788 and 550 (tests/test_reference.cc),
+// passing over 359 and 95; the engine finds them by its seed supersteps.
+TEST(EngineBc, SourcesArePickedAsGapsAndTheirSweepsAddUp) {
+  std::vector<Edge> edges;
+  for (VertexId v = 0; v + 2 < 1000; v += 2) edges.push_back({v, v + 2, 1});
+  edges.push_back({998, 999, 1});
+  check_bc_sources(test::make_graph(1000, edges), 5, {272, 782, 148, 788, 550});
+  check_bc_sources(kron(), 4, {});
+  g_roles = RolesSpec::shared();
+  check_bc_sources(test::corner_case_graph(), 3, {});
+  g_roles = RolesSpec{};
+}
+
 // ---- every registered program (apps/programs.h) against its oracle ------------
 
 // Each vertex's value as the program prints it in its result file.

@@ -853,6 +853,23 @@ TEST_F(Options, LocalRounds) {
 }
 
 
+// --sources K (bc): K sweeps from GAP's picks, instead of --source; shown in the
+// banner and nodeR.json; a missing, zero or non-numeric K, or both options, refused.
+TEST_F(Options, SourcesForBc) {
+  EXPECT_EQ(parse({"--app", "bc", "--graph", "a"}).sources, 0u);
+  const Config c = parse({"--app", "bc", "--graph", "a", "--sources", "4"});
+  EXPECT_EQ(c.sources, 4u);
+  EXPECT_EQ(c.params().sources, 4u);
+  EXPECT_NE(c.describe().find("4 sources picked as GAP's"), std::string::npos) << c.describe();
+  EXPECT_EQ(c.describe().find("source 0"), std::string::npos) << c.describe();
+  EXPECT_EQ(config_json(c)["sources"], 4);
+  EXPECT_ERROR_MENTIONS(({"--app", "bc", "--graph", "a", "--sources"}), "--sources");
+  EXPECT_ERROR_MENTIONS(({"--app", "bc", "--graph", "a", "--sources", "0"}), "--sources", "out of range");
+  EXPECT_ERROR_MENTIONS(({"--app", "bc", "--graph", "a", "--sources", "four"}), "--sources", "'four'");
+  EXPECT_ERROR_MENTIONS(({"--app", "bc", "--graph", "a", "--sources", "2", "--source", "3"}), "--source and --sources");
+  EXPECT_ERROR_MENTIONS(({"--app", "sssp", "--graph", "a", "--sources", "2"}), "--sources does not apply to sssp");
+}
+
 // ---- program parameters (the programs' traits say who reads which) -------------
 
 // Who reads what, written down here independently of the traits: a program
@@ -864,7 +881,7 @@ struct Reads {
 constexpr Reads kReads[] = {
     {"pagerank", false, true, true, true}, {"sssp", true, false, false, true}, {"bfs", true, false, false, false},
     {"cc", false, false, false, false},    {"cd", false, true, false, false},  {"kcore", false, false, false, false},
-    {"lcc", false, false, false, false},
+    {"lcc", false, false, false, false},    {"bc", true, false, false, false},
 };
 
 // The programs above as written down here; a program added to
@@ -903,7 +920,7 @@ TEST_F(Options, ProgramParametersAProgramDoesNotReadAreRefused) {
   // The message names the programs that do read it.
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--damping", "0.5"}), "--damping does not apply to bfs",
                         "only pagerank reads it");
-  EXPECT_ERROR_MENTIONS(({"--app", "pagerank", "--graph", "a", "--source", "3"}), "--source", "only sssp and bfs read it");
+  EXPECT_ERROR_MENTIONS(({"--app", "pagerank", "--graph", "a", "--source", "3"}), "--source", "only sssp, bfs and bc read it");
   EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "a", "--iterations", "5"}), "--iterations", "pagerank and cd");
 }
 
@@ -994,7 +1011,7 @@ constexpr const char* kEveryOption[] = {
     "fault-delay-us", "crash-node", "roles", "scatter", "segment-kib", "local-rounds", "domains", "domain-split",
     "vertex-order", "line-rate", "rx-queues", "range-kib", "mtu", "damping", "precision", "output-format",
     "key-file", "no-auth", "ids", "help", "help-all", "version", "verify", "verify-limit", "checkpoint-every",
-    "checkpoint-dir", "resume"};
+    "checkpoint-dir", "resume", "sources"};
 
 TEST(OptionTable, HoldsEveryOptionOnce) {
   std::set<std::string> names;
@@ -1024,6 +1041,7 @@ TEST_F(Options, TheDigestHoldsTheJobsOptionsAndNoOthers) {
   const Pair job[] = {
       {"undirected", with("cc", {}), with("cc", {"--undirected"})},
       {"source", with("sssp", {"--source", "1"}), with("sssp", {"--source", "2"})},
+      {"sources", with("bc", {"--sources", "1"}), with("bc", {"--sources", "2"})},
       {"iterations", with("pagerank", {"--iterations", "3"}), with("pagerank", {"--iterations", "4"})},
       {"damping", with("pagerank", {"--damping", "0.5"}), with("pagerank", {"--damping", "0.6"})},
       {"precision", with("pagerank", {"--precision", "single"}), with("pagerank", {"--precision", "double"})},

@@ -297,6 +297,57 @@ TEST(CrossCheck, BfsEqualsSsspWithUnitWeights) {
   EXPECT_EQ(bfs(g, 0), sssp(g, 0));
 }
 
+// -------------------------------------------------------------- BC (Brandes)
+
+// As GAP's bc: a vertex's score sums its dependencies on the sources, the
+// source's own included, and is divided by the largest score.
+void expect_scores(const std::vector<double>& got, const std::vector<double>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t v = 0; v < want.size(); ++v) EXPECT_NEAR(got[v], want[v], 1e-15) << "vertex " << v;
+}
+
+// The path 0-1-2-3-4, given with edges in both directions and one backwards
+// (directions are ignored), from 0: one path to each vertex, dependencies
+// 4, 3, 2, 1, 0; divided by 4.
+TEST(Bc, PathFromItsEnd) {
+  const EdgeList g = make_graph(5, {{0, 1, 1}, {2, 1, 1}, {2, 3, 1}, {3, 4, 1}, {4, 3, 1}});
+  expect_scores(bc(g, 0, 0), {1, 0.75, 0.5, 0.25, 0});
+}
+
+// The star with centre 0 and leaves 1..4, from leaf 1: the centre carries the
+// paths to the 3 other leaves (3), the source 1 + 3 (4).
+TEST(Bc, StarFromALeaf) {
+  const EdgeList g = make_graph(5, {{0, 1, 1}, {0, 2, 1}, {0, 3, 1}, {0, 4, 1}, {1, 1, 1}});  // and a self-loop
+  expect_scores(bc(g, 1, 0), {0.75, 1, 0, 0, 0});
+}
+
+// The square 0-1-3, 0-2-3 (a duplicate edge 1-3): two shortest paths to 3,
+// half through each of 1 and 2 (1/2 each), the source 2 * (1 + 1/2) = 3.
+TEST(Bc, TwoShortestPathsShareTheDependency) {
+  const EdgeList g = make_graph(4, {{0, 1, 1}, {0, 2, 1}, {1, 3, 1}, {3, 1, 1}, {2, 3, 1}});
+  expect_scores(bc(g, 0, 0), {1, 1.0 / 6, 1.0 / 6, 0});
+}
+
+// A source without edges: every score 0 (not divided by 0).
+TEST(Bc, IsolatedSourceScoresNothing) {
+  expect_scores(bc(make_graph(3, {{1, 2, 1}}), 0, 0), {0, 0, 0});
+}
+
+// GAP's picks, from running GAP's bc (gapbs, -s -i 5 -n 1 -l prints each
+// "Source:") on two 1000-vertex graphs: the cycle 0-1-...-999-0, where every
+// vertex has edges, and the path 0-2-4-...-998 with the edge 998-999, where
+// the odd vertices but 999 have none (GAP draws 359 and 95 and passes over them).
+TEST(Bc, SourcesAreGapsPicks) {
+  std::vector<std::vector<VertexId>> cycle(1000), evens(1000);
+  for (VertexId v = 0; v < 1000; ++v) cycle[v] = {(v + 999) % 1000, (v + 1) % 1000};
+  for (VertexId v = 0; v + 2 < 1000; v += 2) evens[v].push_back(v + 2), evens[v + 2].push_back(v);
+  evens[998].push_back(999), evens[999].push_back(998);
+  EXPECT_EQ(oracle::bc_sources(cycle, 7, 5), (std::vector<VertexId>{359, 95, 272, 782, 148}));
+  EXPECT_EQ(oracle::bc_sources(evens, 7, 5), (std::vector<VertexId>{272, 782, 148, 788, 550}));
+  EXPECT_EQ(oracle::bc_sources(evens, 7, 0), (std::vector<VertexId>{7}));  // --source alone
+  EXPECT_TRUE(oracle::bc_sources(std::vector<std::vector<VertexId>>(4), 0, 3).empty());  // no edges: none
+}
+
 TEST(CrossCheck, UndirectedBfsReachesExactlyTheComponent) {
   EdgeList g = weighted_graph();
   add_reverse_edges(g);

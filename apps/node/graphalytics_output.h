@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "compute/engine/program_traits.h"
+#include "compute/engine/vertex_program.h"
 
 namespace wg {
 
@@ -41,7 +42,7 @@ void write_graphalytics_value(std::FILE* out, const typename Prog::Value& y, Lab
     else
       write_graphalytics_real(out, y == UINT32_MAX ? INFINITY : static_cast<double>(y));
   } else if constexpr (kind == ValueKind::kReal) {
-    write_graphalytics_real(out, static_cast<double>(y));
+    write_graphalytics_real(out, static_cast<double>(result_of<Prog>(y)));
   } else if constexpr (kind == ValueKind::kLabel) {
     std::fprintf(out, "%" PRId64, label_id(y));
   } else {

@@ -273,7 +273,8 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     lo.crash_in_shuffle = eo.crash_in_load;
     const bool mapped_ids = input.kind == GraphInput::Kind::kGraphalytics ||
                             (input.kind == GraphInput::Kind::kFile && input.sparse_ids);
-    if (mapped_ids && Prog::kTraits.uses_source) lo.source = cfg.source_id;  // the loader maps it
+    const bool one_source = Prog::kTraits.uses_source && cfg.sources == 0;  // not --sources K (bc)
+    if (mapped_ids && one_source) lo.source = cfg.source_id;  // the loader maps it
     lo.check_memory = [&node, &cfg](const HeldShape& h) {
       NodeShape shape;
       shape.vertices = h.vertices;
@@ -284,11 +285,11 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.graph = load_graph_share(*runtime, dp, input, lo, layout, &load);
     const LocalGraph& lg = out.graph;
     const VertexId source = load.source ? *load.source : cfg.source;
-    if (Prog::kTraits.uses_source && !mapped_ids && cfg.source >= load.num_vertices)
+    if (one_source && !mapped_ids && cfg.source >= load.num_vertices)
       throw ConfigError("--source " + std::to_string(cfg.source_id) + " is not a vertex of " + cfg.graph +
                         (load.num_vertices == 0 ? std::string(" (it has no vertices)")
                                                 : " (its vertices are " + id_range(cfg, load.num_vertices) + ")"));
-    if (Prog::kTraits.uses_source) warn_if_source_is_a_sink(cfg, lg, source);
+    if (one_source) warn_if_source_is_a_sink(cfg, lg, source);
     // Ranges of Σ that stay in cache, owned by the receive queues
     // (compute/engine/range_plan.h), planned alike on every node.
     split_into_ranges(out.graph, plan_ranges(out.graph.node_domain_offset, layout.queues,
@@ -460,6 +461,7 @@ RunOutcome run_program(Node& node, const ResultHook<Prog>& before_verify = {}) {
     // finds a difference exits 1, which fails the job.
     if (cfg.verify) summary->verify = outcome.verify.line().substr(sizeof "verify: " - 1) + " on node 0; every node checks its own vertices";
     summary->ranks_top = Prog::kTraits.ranks_top;
+    summary->top_value = Prog::kTraits.top_value;
   }
   if (!cfg.out_dir.empty()) {
     write_outputs(cfg, r.report, summary ? summary_json(r.report, *summary) : nlohmann::ordered_json(),

@@ -49,16 +49,6 @@ namespace wg {
 // peak, at most (verify.cc says how it is counted).
 uint64_t oracle_memory_need(const LoadFigures& load, bool mapped_ids, bool real_weights, bool undirected);
 
-// The value a program's result stands for, as the oracle gives it: the
-// program's result(y) where it declares one (k-core: the core number), else y.
-template <class Prog>
-auto result_of(const typename Prog::Value& y) {
-  if constexpr (requires { Prog::result(y); })
-    return Prog::result(y);
-  else
-    return y;
-}
-
 namespace verify_detail {
 
 // "inf" for an unreachable distance, else the number.

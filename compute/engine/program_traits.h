@@ -71,6 +71,7 @@ struct ProgramTraits {
   // options whose read_by names these): a parameter it does not read is
   // refused on its command line and left out of the banner and the digest.
   bool uses_source = false;      // --source
+  bool uses_sources = false;     // --sources K: K sources picked as GAP's SourcePicker does (apps/bc.h)
   bool uses_iterations = false;  // --iterations
   uint32_t default_iterations = 0;
   bool uses_damping = false;     // --damping
@@ -79,6 +80,7 @@ struct ProgramTraits {
   GraphRules graph;
   std::string_view output;   // what a result line's value is, for --help and docs/PROGRAMS.md
   bool ranks_top = false;    // the end-of-run report lists the top vertices by value
+  std::string_view top_value = "rank";  // ... each with this word before its value ("score")
   // What a value is, for --output-format graphalytics (apps/node/graphalytics_output.h).
   ValueKind value_kind = ValueKind::kOther;
   Comparison comparison = Comparison::kUndeclared;
@@ -105,6 +107,7 @@ struct ProgramParams {
   uint64_t source = 0;
   uint32_t iterations = 0;
   double damping = 0.85;  // PageRank
+  uint32_t sources = 0;   // --sources K; 0: one sweep from `source` (bc)
 };
 
 }  // namespace wg

@@ -83,6 +83,18 @@ ReachSummary total_reach(std::span<const ReachSummary> nodes) {
   return t;
 }
 
+std::string top_three(const SummaryContext& c, const char* value_name, nlohmann::ordered_json* json) {
+  std::string top;
+  *json = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < c.top.size(); ++i) {
+    const int64_t vertex = c.top[i].vertex;  // copies: TopEntry is packed
+    const double value = c.top[i].value;
+    if (i < 3) top += text_printf("%svertex %" PRId64 " (%.6g)", i ? ", " : "", vertex, value);
+    json->push_back({{"vertex", vertex}, {value_name, value}});
+  }
+  return top;
+}
+
 ProgramOutcome describe_reach(const ReachSummary& t, const SummaryContext& c, const char* farthest_name,
                               bool integral) {
   ProgramOutcome out;

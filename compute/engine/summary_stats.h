@@ -70,6 +70,12 @@ inline constexpr uint64_t kHandful = 10;
 ProgramOutcome describe_reach(const ReachSummary& total, const SummaryContext& c, const char* farthest_name,
                               bool integral);
 
+// ---- the top vertices (programs that rank them: PageRank, BC) ------------------
+
+// "vertex 3 (0.25), vertex 7 (0.125), vertex 1 (0.1)": the first three of
+// c.top; *json gets every one as {"vertex": id, value_name: value}.
+std::string top_three(const SummaryContext& c, const char* value_name, nlohmann::ordered_json* json);
+
 // ---- labels: components and communities (CC, CD) ------------------------------
 
 // One node's census of its vertices' labels: how many there are, the most

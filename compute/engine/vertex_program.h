@@ -231,4 +231,16 @@ concept VertexProgram =
       { P::sort_key(y) } -> std::convertible_to<double>;  // for the "top vertices" report
     };
 
+// The value a program's result stands for, as its oracle gives it and the
+// Graphalytics output writes it: the program's static result(y) where it
+// declares one (k-core: the core number; bc: the score of a value that also
+// holds the sweep's depth and path count), else y.
+template <class P>
+auto result_of(const typename P::Value& y) {
+  if constexpr (requires { P::result(y); })
+    return P::result(y);
+  else
+    return y;
+}
+
 }  // namespace wg

@@ -75,8 +75,8 @@ std::vector<std::string> summary_lines(const RunReport& r, const RunSummary& s) 
   }
   if (!s.outcome.line.empty()) out.push_back("  answer   " + s.outcome.line);
   for (size_t i = 0; s.ranks_top && i < r.cluster_top.size(); ++i)
-    out.push_back(text_printf("  %-8s %2zu. vertex %10" PRId64 "  rank %.9g", i == 0 ? "top" : "", i + 1,
-                              int64_t{r.cluster_top[i].vertex}, r.cluster_top[i].value));
+    out.push_back(text_printf("  %-8s %2zu. vertex %10" PRId64 "  %s %.9g", i == 0 ? "top" : "", i + 1,
+                              int64_t{r.cluster_top[i].vertex}, s.top_value.c_str(), r.cluster_top[i].value));
   if (s.verify) out.push_back("  verify   " + *s.verify);
   if (!s.out_dir.empty())
     out.push_back(text_printf("  results  %s/result-R.txt for R = 0..%u, node reports and summary.json",

@@ -49,6 +49,7 @@ struct RunSummary {
   // line and summary.json's "verify" is null.
   std::optional<std::string> verify;
   bool ranks_top = false;   // the program ranks vertices (PageRank): a "top" list of r.cluster_top (--top N)
+  std::string top_value = "rank";  // the word before each top vertex's value (the program's traits.top_value)
 };
 
 // The summary's lines: "summary: ..." and indented lines under it (two

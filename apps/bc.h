@@ -1,0 +1,374 @@
+// Betweenness centrality (Brandes 2001) from one source (--source S, GAP's
+// `bc -r S`) or from K sources (--sources K, GAP's `bc -i K`, picked as GAP
+// picks them: gap_source_candidate below), on the undirected simple graph
+// (directions ignored, self-loops and duplicate edges dropped: a vertex sends
+// its dependency back to its predecessors along its own edges). As GAP's bc:
+// a vertex's score is the sum over the sources s of its dependency
+// delta_s(v) = sum over successors w of sigma_v / sigma_w * (1 + delta_s(w)),
+// the source's own included, and the scores are divided by the largest (the
+// top vertex has 1; all stay 0 when every score is 0).
+//
+// Per source, in supersteps:
+//   phase 0 (seed)      every vertex forgets the last source's paths; the
+//                       source takes depth 0 and 1 path and sends it; the
+//                       aggregate says the source's degree (with --sources,
+//                       a source without edges is passed over, as GAP does)
+//   phase 1 (forward)   a vertex reached for the first time, at level d, takes
+//                       depth d and as many shortest paths (sigma) as the sum
+//                       of its messages, and sends sigma on; until no vertex
+//                       is reached. Not level-synchronous: the messages carry
+//                       path counts, which a bottom-up pull would cut short.
+//   phase 2 (backward)  from the deepest level L down to 0, one superstep
+//                       each: the vertices at the level take
+//                       delta = sigma * (the sum of their messages), add it to
+//                       their score and send (1 + delta) / sigma; only the
+//                       vertices one level up apply what they receive.
+//   phase 3 (normalise) every score divided by the largest (the aggregate of
+//                       the last backward superstep), after the last source.
+#pragma once
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "compute/engine/oracle.h"
+#include "compute/engine/summary_stats.h"
+#include "compute/engine/vertex_program.h"
+#include "compute/report/text.h"
+
+namespace wg {
+
+// GAP's SourcePicker (gapbs src/benchmark.h) without a given source: a
+// std::mt19937_64 seeded with kRandSeed = 27491095 feeds GAP's UniDist over
+// [0, V-1] (src/generator.h) with NodeID int32_t, so that each draw keeps the
+// low 32 bits of the generator's output and rejects those at or above a
+// cutoff computed in 32 bits, as GAP's does); the caller rejects a candidate
+// without out-edges and asks again. `draws` counts the generator's outputs
+// used so far (a program must stay trivially copyable: it replays them).
+inline constexpr uint64_t kGapRandSeed = 27491095;
+inline VertexId gap_source_candidate(VertexId num_vertices, uint64_t& draws) {
+  std::mt19937_64 rng(kGapRandSeed);
+  rng.discard(draws);
+  const uint32_t mod = num_vertices;
+  const uint32_t remainder = static_cast<uint32_t>(std::mt19937_64::max() % mod);
+  const uint32_t cutoff = remainder == mod - 1 ? 0 : static_cast<uint32_t>(std::mt19937_64::max() - remainder);
+  uint32_t r = static_cast<uint32_t>(rng());
+  ++draws;
+  while (cutoff != 0 && r >= cutoff) {
+    r = static_cast<uint32_t>(rng());
+    ++draws;
+  }
+  return r % mod;
+}
+
+class Bc : public ProgramBase {
+ public:
+  static constexpr ProgramTraits kTraits{
+      .name = "bc",
+      .summary = "betweenness centrality (Brandes) from --source or --sources K picked as GAP's, on the undirected "
+                 "simple graph, normalised to a largest score of 1",
+      .uses_source = true,
+      .uses_sources = true,
+      .graph = {.symmetrize = true, .drop_self_loops = true, .drop_duplicates = true},
+      .output = "score, divided by the largest (9 significant digits)",
+      .ranks_top = true,
+      .top_value = "score",
+      .value_kind = ValueKind::kReal,
+      .comparison = Comparison::kReal,
+      .tolerance = 1e-6,  // doubles summed in another order, printed to 9 digits
+      .invariant = "the last source's depths differ by at most 1, sigma(v) >= sigma(u) when v is one deeper",
+  };
+  enum Phase : uint32_t { kSeed = 0, kForward = 1, kBackward = 2, kNormalise = 3 };
+  static constexpr uint32_t kUnreached = UINT32_MAX;
+
+  struct Value {
+    uint32_t depth;    // this source's BFS level, kUnreached
+    uint32_t sourced;  // sources this vertex was (a source may be picked twice)
+    double sigma;      // shortest paths from this source
+    double delta;      // dependency on this source (backward)
+    double score;      // the sum of the dependencies, divided by the largest at the end
+  };
+  using Message = double;
+  struct Aggregate {
+    double largest_score;
+    uint32_t source_degree;  // the seed superstep's source's (merges start from all-zero bytes)
+    uint32_t largest_degree;
+  };
+
+  // sources = 0: one sweep from `source`; else `sources` sweeps from GAP's picks.
+  static Bc make(const ProgramParams& p, VertexId num_vertices) {
+    return Bc(num_vertices, static_cast<VertexId>(p.source), p.sources);
+  }
+  Bc(VertexId num_vertices, VertexId source, uint32_t sources)
+      : num_vertices_(num_vertices), source_(source), sweeps_(sources ? sources : 1), picked_(sources > 0) {
+    if (picked_ && num_vertices_ > 0) source_ = gap_source_candidate(num_vertices_, draws_);
+  }
+
+  // Only the forward phase is driven by messages; the others visit every vertex.
+  static constexpr bool applies_only_with_messages(uint32_t phase) { return phase == kForward; }
+
+  static Message identity() { return 0.0; }
+  static Message combine(Message a, Message b) { return a + b; }
+
+  bool init(Value& y, const VertexInfo& v) const {
+    y = {kUnreached, 0, 0.0, 0.0, 0.0};
+    return seed(y, v);
+  }
+  bool apply(Value& y, Message m, const VertexInfo& v, const StepInfo<Aggregate>& step) const {
+    switch (step.phase) {
+      case kSeed:
+        return seed(y, v);
+      case kForward:  // every sigma is >= 1: m = 0 is no message
+        if (y.depth != kUnreached || m == 0.0) return false;
+        y.depth = level_;
+        y.sigma = m;
+        return true;
+      case kBackward:
+        if (y.depth != level_) return false;
+        y.delta = y.sigma * m;
+        y.score += y.delta;
+        y.sourced += level_ == 0;
+        return level_ > 0;
+      default:  // kNormalise
+        if (largest_ > 0) y.score /= largest_;
+        return false;
+    }
+  }
+  Message scatter_value(const Value& y, const VertexInfo&) const {
+    return phase_ == kBackward ? (1.0 + y.delta) / y.sigma : y.sigma;
+  }
+  static Message edge_message(Message sv, Weight) { return sv; }
+
+  // Read after the seed superstep (the source's degree) and after the last
+  // backward one (the largest score), both phases that visit every vertex.
+  void aggregate(const Value& y, const VertexInfo& v, Aggregate& into) const {
+    if (phase_ == kForward) return;
+    merge(into, Aggregate{y.score, v.id == source_ ? v.out_degree : 0, v.out_degree});
+  }
+  static void merge(Aggregate& into, const Aggregate& from) {
+    into.largest_score = std::max(into.largest_score, from.largest_score);
+    into.source_degree = std::max(into.source_degree, from.source_degree);
+    into.largest_degree = std::max(into.largest_degree, from.largest_degree);
+  }
+
+  // Every node calls next() with the same figures, so the level, the sources
+  // and the largest score, kept here, are the same everywhere.
+  Decision next(const StepOutcome<Aggregate>& done) {
+    const Decision d = decide(done);
+    phase_ = d.phase;
+    return d;
+  }
+
+  static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%.9g", y.score); }
+  static double sort_key(const Value& y) { return y.score; }
+  // The result a value stands for (--verify and the Graphalytics output).
+  static double result(const Value& y) { return y.score; }
+
+  // The end-of-run summary (compute/engine/summary_stats.h): the sources, the
+  // top scores, the vertices with a score and those the last source reached.
+  static constexpr unsigned kListedSources = 8;  // per node
+  struct Summary {
+    uint64_t sweeps = 0;      // sources swept (a vertex picked twice counts twice)
+    uint64_t reached = 0;     // vertices the last source reached, itself included
+    uint64_t with_score = 0;  // vertices with a score above 0
+    uint32_t depth = 0;       // the last source's deepest level
+    uint32_t listed = 0;      // entries of `sources`
+    int64_t sources[kListedSources] = {};  // this node's first source vertices, as the input names them
+  };
+  static Summary summarize(std::span<const Value> values, const LocalGraph& g) {
+    Summary s;
+    for (uint32_t i = 0; i < values.size(); ++i) {
+      const Value& y = values[i];
+      s.sweeps += y.sourced;
+      if (y.sourced > 0 && s.listed < kListedSources)
+        s.sources[s.listed++] = g.original_id.empty() ? int64_t{g.global_id(i)} : g.original_id[i];
+      s.with_score += y.score > 0;
+      if (y.depth == kUnreached) continue;
+      ++s.reached;
+      s.depth = std::max(s.depth, y.depth);
+    }
+    return s;
+  }
+  static ProgramOutcome describe(std::span<const Summary> nodes, const SummaryContext& c) {
+    Summary t;
+    std::vector<int64_t> sources;
+    for (const Summary& n : nodes) {
+      t.sweeps += n.sweeps, t.reached += n.reached, t.with_score += n.with_score;
+      t.depth = std::max(t.depth, n.depth);
+      sources.insert(sources.end(), n.sources, n.sources + n.listed);
+    }
+    std::sort(sources.begin(), sources.end());
+    std::string listed;
+    for (size_t i = 0; i < sources.size() && i < kListedSources; ++i)
+      listed += text_printf("%s%" PRId64, i ? ", " : "", sources[i]);
+    if (sources.size() < t.sweeps) listed += listed.empty() ? "..." : ", ...";
+    ProgramOutcome out;
+    nlohmann::ordered_json top_json;
+    const std::string top = top_three(c, "score", &top_json);
+    out.line = text_printf("%" PRIu64 " source%s (%s %s); %" PRIu64 " vertices with a score", t.sweeps,
+                           t.sweeps == 1 ? "" : "s", sources.size() == 1 ? "vertex" : "vertices", listed.c_str(),
+                           t.with_score) +
+               (top.empty() || t.with_score == 0 ? std::string() : ", the top: " + top) +
+               text_printf("; the last source reached %" PRIu64 " of %" PRIu64 " vertices, depth %u", t.reached,
+                           c.vertices, t.depth);
+    out.figures = {{"sources", t.sweeps},
+                   {"source_vertices", sources},
+                   {"vertices_with_score", t.with_score},
+                   {"last_source_reached", t.reached},
+                   {"last_source_depth", t.depth},
+                   {"top", top_json}};
+    if (t.with_score == 0 && c.vertices > 1)
+      out.warnings.push_back("every score is 0: the source" + std::string(t.sweeps == 1 ? " has" : "s have") +
+                             " no edges, or no shortest path passes through another vertex");
+    return out;
+  }
+  static OracleValues reference(const EdgeList& input, const ProgramParams& p);
+  // --verify's check along an edge u->v where the whole graph does not fit
+  // (the loaded graph is symmetric: both ends reached by the last source or
+  // neither, one level apart at most, and v one deeper counts u's paths).
+  static bool holds_along(const Value& u, const Value& v, Weight) {
+    if (u.depth == kUnreached || v.depth == kUnreached) return u.depth == v.depth;
+    if (v.depth == u.depth + 1) return v.sigma >= u.sigma;
+    return v.depth <= u.depth + 1 && u.depth <= v.depth + 1;
+  }
+
+ private:
+  bool seed(Value& y, const VertexInfo& v) const {
+    y.depth = kUnreached;
+    y.sigma = y.delta = 0.0;
+    if (v.id != source_) return false;
+    y.depth = 0;
+    y.sigma = 1.0;
+    return true;
+  }
+  Decision decide(const StepOutcome<Aggregate>& done) {
+    switch (done.phase) {
+      case kSeed:
+        if (num_vertices_ == 0) return {true, kSeed};
+        if (picked_ && done.aggregate.source_degree == 0) {
+          if (done.aggregate.largest_degree == 0) return {false, kNormalise};  // no edges: GAP would pick forever
+          source_ = gap_source_candidate(num_vertices_, draws_);
+          return {false, kSeed};
+        }
+        level_ = 1;
+        return {false, kForward};
+      case kForward:
+        if (done.active > 0) {
+          ++level_;
+          return {false, kForward};
+        }
+        --level_;  // the deepest level: nothing was reached at this one
+        return {false, kBackward};
+      case kBackward:
+        if (level_ > 0) {
+          --level_;
+          return {false, kBackward};
+        }
+        if (++swept_ < sweeps_) {
+          if (picked_) source_ = gap_source_candidate(num_vertices_, draws_);
+          return {false, kSeed};
+        }
+        largest_ = done.aggregate.largest_score;
+        return {false, kNormalise};
+      default:
+        return {true, kNormalise};
+    }
+  }
+
+  VertexId num_vertices_;
+  VertexId source_;
+  uint32_t sweeps_;
+  bool picked_;
+  uint32_t phase_ = kSeed;
+  uint32_t level_ = 0;
+  uint32_t swept_ = 0;
+  uint64_t draws_ = 0;
+  double largest_ = 0;
+};
+
+static_assert(VertexProgram<Bc>);
+
+// ---- the oracle ----------------------------------------------------------------
+
+namespace oracle {
+
+// The sources GAP's bc sweeps: `source` alone when sources = 0, else the
+// first `sources` candidates (gap_source_candidate) that have a neighbour in
+// the undirected simple graph `adj`; empty when no vertex has one.
+inline std::vector<VertexId> bc_sources(const std::vector<std::vector<VertexId>>& adj, VertexId source,
+                                        uint32_t sources) {
+  if (sources == 0) return {source};
+  bool any = false;
+  for (const auto& n : adj) any = any || !n.empty();
+  std::vector<VertexId> out;
+  uint64_t draws = 0;
+  while (any && out.size() < sources) {
+    const VertexId s = gap_source_candidate(static_cast<VertexId>(adj.size()), draws);
+    if (!adj[s].empty()) out.push_back(s);
+  }
+  return out;
+}
+
+// Brandes on the undirected simple graph (directions ignored, self-loops and
+// duplicate edges dropped), a queue BFS and a stack per source: a vertex's
+// score is the sum of its dependencies on the sources, the source's own
+// included (as GAP's bc), divided by the largest score when it is above 0.
+inline std::vector<double> bc(const EdgeList& g, VertexId source, uint32_t sources) {
+  check_edges(g);
+  if (sources == 0) check_source(g, source);
+  const VertexId n = g.num_vertices;
+  std::vector<std::vector<VertexId>> adj(n);
+  for (const Edge& e : g.edges) {
+    if (e.src == e.dst) continue;
+    adj[e.src].push_back(e.dst);
+    adj[e.dst].push_back(e.src);
+  }
+  for (auto& a : adj) {
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+  }
+  std::vector<double> score(n, 0.0);
+  for (const VertexId s : bc_sources(adj, source, sources)) {
+    std::vector<int64_t> depth(n, -1);
+    std::vector<double> sigma(n, 0.0), delta(n, 0.0);
+    std::vector<VertexId> order;  // vertices in BFS order: a stack for the way back
+    std::vector<VertexId> queue{s};
+    depth[s] = 0;
+    sigma[s] = 1.0;
+    for (size_t head = 0; head < queue.size(); ++head) {
+      const VertexId u = queue[head];
+      order.push_back(u);
+      for (const VertexId w : adj[u]) {
+        if (depth[w] < 0) {
+          depth[w] = depth[u] + 1;
+          queue.push_back(w);
+        }
+        if (depth[w] == depth[u] + 1) sigma[w] += sigma[u];
+      }
+    }
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      const VertexId u = *it;
+      for (const VertexId w : adj[u])
+        if (depth[w] == depth[u] + 1) delta[u] += sigma[u] / sigma[w] * (1.0 + delta[w]);
+      score[u] += delta[u];
+    }
+  }
+  const double largest = n ? *std::max_element(score.begin(), score.end()) : 0.0;
+  if (largest > 0)
+    for (double& x : score) x /= largest;
+  return score;
+}
+
+}  // namespace oracle
+
+inline OracleValues Bc::reference(const EdgeList& input, const ProgramParams& p) {
+  return {.integers = {}, .reals = oracle::bc(input, static_cast<VertexId>(p.source), p.sources)};
+}
+
+}  // namespace wg
