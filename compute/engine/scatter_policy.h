@@ -5,7 +5,8 @@
 // (a combined record is a record).
 //
 //   DensePays    - programs with a scalar ⊕ (PageRank, SSSP, CC): dense when
-//                  the frontier holds more than 9/10 of the slice's out-edges.
+//                  the frontier holds more than 9/10 of the slice's out-edges
+//                  (a program may say another fraction: kDenseTenths, BC's 4).
 //   BeamerSwitch - level-synchronous programs (BFS): Beamer's
 //                  direction-optimizing rule with GAP's constants, on the
 //                  slice's figures: bottom-up once the frontier's out-edges
@@ -25,8 +26,8 @@ namespace wg {
 // (all or nearly all active) ran 1.7-2.5x faster.
 struct DensePays {
   static constexpr uint64_t kDenseTenths = 9;
-  static bool dense(uint64_t active_edges, uint64_t slice_edges) {
-    return active_edges * 10 > slice_edges * kDenseTenths;
+  static bool dense(uint64_t active_edges, uint64_t slice_edges, uint64_t tenths = kDenseTenths) {
+    return active_edges * 10 > slice_edges * tenths;
   }
 };
 
