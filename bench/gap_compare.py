@@ -21,6 +21,9 @@ hits all alike.
   bfs       --app bfs --source S           bfs -r S (direction-optimizing)  bfs F V S (push/pull at E/20)
   cc        --app cc                       cc (Afforest)                    cc F V (min-label propagation)
   sssp      --app sssp --source S (.wbin)  sssp -r S -d 2 (delta-stepping)  sssp F.fwbin V S (Bellman-Ford-like)
+  bc        --app bc --source S            bc -i 1 -r S (Brandes)           bc F V S
+  tc        --app tc                       tc -a (its total, checked)       (none)
+  lcc       --app lcc                      tc (the same intersections)      (none)
 
 GAP's kron graphs are undirected: the edge lists hold both directions of
 every edge, so the directed apps see the same graph GAP does; cc adds the
@@ -54,7 +57,7 @@ bench/reference_pagerank (a rewrite of GAP's PageRank kernel) then stands in
 for PageRank only. Without a Gemini build it says so and runs GAP alone.
 
 usage: gap_compare.py [--gap DIR] [--gemini DIR] [--gemini-configs 1x2] [--scales 20,22]
-                      [--apps pagerank,bfs,cc,sssp] [--configs p2memif] [--trials 3] [--trials-large 2]
+                      [--apps pagerank,bfs,cc,sssp,bc,tc,lcc] [--configs p2memif] [--trials 3] [--trials-large 2]
                       [--gap-trials 3] [--source 1] [--before BINARY] [--graphs-dir DIR] [--out DIR] [--json PATH]
 """
 import argparse
@@ -290,7 +293,7 @@ def main():
     ap.add_argument("--gemini-configs", default="1x%d" % gemini_peer.threads_per_rank(),
                     help="Gemini RANKSxTHREADS, comma-separated (THREADS must be the CPU count: Gemini's rule)")
     ap.add_argument("--scales", default="20,22")
-    ap.add_argument("--apps", default="pagerank,bfs,cc,sssp")
+    ap.add_argument("--apps", default="pagerank,bfs,cc,sssp,bc,tc,lcc")
     ap.add_argument("--configs", default="p2memif")
     ap.add_argument("--trials", type=int, default=3,
                     help="rounds per app (each: one GAP process, one per Gemini config, one wiregraph run)")
