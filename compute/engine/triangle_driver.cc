@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "compute/engine/range_plan.h"
+
 namespace wg {
 
 namespace {
@@ -19,19 +21,12 @@ constexpr uint32_t kCountMask = 0xffu;
                            ") arrived: corrupted frames (try --checksum on)?");
 }
 
-uint32_t largest_node_slots(const LocalGraph& g) {
-  uint32_t most = g.num_local;
-  for (const std::vector<uint32_t>& off : g.node_domain_offset)
-    if (!off.empty()) most = std::max(most, off.back());
-  return most;
-}
-
 }  // namespace
 
 TriangleDriver::TriangleDriver(Credit credit, Dataplane& dp, const LocalGraph& g, const LcoreLayout& layout)
     : SingleWriterDriver(dp, layout.workers(), g.rank, g.partition.nodes), g_(g), credit_kind_(credit),
       neighbours_(g.num_local, 0), counts_(g.num_local, 0) {
-  const uint64_t keys = uint64_t{largest_node_slots(g)} * nodes_;
+  const uint64_t keys = std::max<uint64_t>(g.num_local, largest_node_slots(g.node_domain_offset)) * nodes_;
   if (keys >= kBoth)
     throw std::runtime_error("tc/lcc: " + std::to_string(keys) +
                              " vertex keys (P times the largest node's vertices) do not fit 31 bits; at most 2^31 - 1");
@@ -163,8 +158,6 @@ void TriangleDriver::build_lists(const Stall& stall) {
   entries.resize(kept);
   entries.shrink_to_fit();
   plus_ = std::move(entries);
-  if (!directed)  // the tc graph is symmetric and simple: no entry carries a flag
-    for (uint32_t& e : plus_) e &= ~kBoth;
   std::vector<uint32_t>().swap(rank_of_key_);
 }
 
