@@ -330,8 +330,10 @@ def main():
     result["gap_commit"] = benchlib.git_commit(a.gap)
     failed = 0
     for scale in [int(x) for x in a.scales.split(",") if x]:
-        paths = gap_peer.prepare_graphs(a.gap, scale, a.graphs_dir, log=lambda m: print("gap: " + m, flush=True))
-        if gemini_configs:
+        weighted = "sssp" in a.apps.split(",")
+        paths = gap_peer.prepare_graphs(a.gap, scale, a.graphs_dir, log=lambda m: print("gap: " + m, flush=True),
+                                        weighted_too=weighted)
+        if gemini_configs and weighted:
             paths = gemini_peer.prepare_graphs(paths, log=lambda m: print("gap: " + m, flush=True))
         rounds = a.trials_large if scale >= 22 else a.trials
         for c in [x for x in a.configs.split(",") if x]:

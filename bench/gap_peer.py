@@ -76,14 +76,17 @@ def el_to_binary(el_path, out_path):
     return len(values)
 
 
-def prepare_graphs(gap_dir, scale, cache_dir, log=print):
+def prepare_graphs(gap_dir, scale, cache_dir, log=print, weighted_too=True):
     """Paths of GAP's kron<scale> graphs, written by GAP's converter into
-    cache_dir when missing: {"sg", "wsg", "bin", "wbin"}."""
+    cache_dir when missing: {"sg", "wsg", "bin", "wbin"} ("sg" and "bin"
+    only unless weighted_too: at scale 24 the weighted pair costs 11 GB of
+    text on the way)."""
     cache = Path(cache_dir)
     cache.mkdir(parents=True, exist_ok=True)
     conv = Path(gap_dir) / "converter"
-    paths = {k: cache / ("kron%d.%s" % (scale, k)) for k in ("sg", "wsg", "bin", "wbin")}
-    for weighted in (False, True):
+    kinds = ("sg", "wsg", "bin", "wbin") if weighted_too else ("sg", "bin")
+    paths = {k: cache / ("kron%d.%s" % (scale, k)) for k in kinds}
+    for weighted in (False, True) if weighted_too else (False,):
         sg, out = (paths["wsg"], paths["wbin"]) if weighted else (paths["sg"], paths["bin"])
         w = ["-w"] if weighted else []
         if not sg.exists():

@@ -281,7 +281,8 @@ const OptionSpec kOptions[] = {
                 "superstep with a record per destination or more to one min per destination at the "
                 "sender. Programs with slot accumulators (they need every message) and real-weighted "
                 "shortest paths always scatter sparse. Dense keeps a second, destination-major copy of the "
-                "node's edges (4 bytes per edge, 8 when weighted).",
+                "node's edges (4 bytes per edge, 8 when weighted); a program whose every superstep pulls "
+                "(PageRank, unless sparse) then drops the first copy's targets once the second is built.",
      .parse = [](ParseState& s, const OptionArg& a) {
        constexpr ScatterMode kModes[] = {ScatterMode::kAuto, ScatterMode::kSparse, ScatterMode::kDense};
        s.c.engine.scatter = kModes[a.one_of({"auto", "sparse", "dense"})];

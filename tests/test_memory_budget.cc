@@ -89,6 +89,26 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
   EXPECT_EQ(n.peak(), n.build);
 }
 
+// PageRank only pulls (compute/engine/worker.h, pulls_only): each group's
+// CSR targets go once its dense copy is built, so the run holds the copy and
+// the targets of one group (the last built) of the P x ranges. --scatter
+// sparse keeps the targets and builds no copy.
+TEST(MemoryEstimate, PullOnlyProgramsHoldOneGroupsTargets) {
+  NodeShape s = hand_computed_shape();
+  s.scatter = ScatterMode::kAuto;
+  const AppFootprint pr = footprint_of<PageRank>();
+  ASSERT_TRUE(pr.uniform);
+  AppFootprint kept = pr;
+  kept.uniform = false;
+  const MemoryNeed released = estimate_node_memory(s, pr), whole = estimate_node_memory(s, kept);
+  ASSERT_EQ(released.ranges, 1u) << "500 slots fit one range";
+  EXPECT_GT(released.dense, 0u);
+  EXPECT_EQ(whole.run - released.run, 5000u * 4 - 5000u * 4 / 2) << "two groups: one group's targets stay";
+  s.scatter = ScatterMode::kSparse;
+  EXPECT_EQ(estimate_node_memory(s, pr).run, estimate_node_memory(s, kept).run) << "sparse: the targets stay";
+  EXPECT_FALSE(footprint_of<Bfs>().uniform);
+}
+
 // The same with --vertex-order degree: a slot -> vertex table per local
 // vertex, and the in-place renumbering (compute/partition/slot_renumber.h: every
 // node's slot table, one block's copy, the per-slot vectors' copies) stays

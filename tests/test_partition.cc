@@ -198,14 +198,14 @@ TEST(BuildLocalGraphByHand, TwoNodes) {
   const EdgeBlock& b00 = n0.blocks[0];
   EXPECT_EQ(b00.sources, (std::vector<uint32_t>{0, 1}));
   EXPECT_EQ(b00.offsets, (std::vector<uint64_t>{0, 3, 4}));
-  EXPECT_EQ(b00.targets, (std::vector<uint32_t>{2, 2, 1, 0}));
-  EXPECT_EQ(b00.weights, (std::vector<uint32_t>{11, 22, 2, 20}));  // input order per source
+  EXPECT_EQ(b00.targets, (EdgeArray<uint32_t>{2, 2, 1, 0}));
+  EXPECT_EQ(b00.weights, (EdgeArray<uint32_t>{11, 22, 2, 20}));  // input order per source
   // to node 1: 0->1 (local 0), 2->3 (local 1), 4->7 (local 3)
   const EdgeBlock& b01 = n0.blocks[1];
   EXPECT_EQ(b01.sources, (std::vector<uint32_t>{0, 1, 2}));
   EXPECT_EQ(b01.offsets, (std::vector<uint64_t>{0, 1, 2, 3}));
-  EXPECT_EQ(b01.targets, (std::vector<uint32_t>{0, 1, 3}));
-  EXPECT_EQ(b01.weights, (std::vector<uint32_t>{10, 23, 47}));
+  EXPECT_EQ(b01.targets, (EdgeArray<uint32_t>{0, 1, 3}));
+  EXPECT_EQ(b01.weights, (EdgeArray<uint32_t>{10, 23, 47}));
   EXPECT_EQ(n0.out_degree, (std::vector<uint32_t>{4, 2, 1, 0, 0}));  // 0 2 4 6 8
 
   const LocalGraph n1 = build_local_graph(g, 2, 1, false);
@@ -214,12 +214,12 @@ TEST(BuildLocalGraphByHand, TwoNodes) {
   const EdgeBlock& b10 = n1.blocks[0];
   EXPECT_EQ(b10.sources, (std::vector<uint32_t>{0, 1, 3}));
   EXPECT_EQ(b10.offsets, (std::vector<uint64_t>{0, 2, 3, 5}));
-  EXPECT_EQ(b10.targets, (std::vector<uint32_t>{1, 3, 3, 3, 0}));
+  EXPECT_EQ(b10.targets, (EdgeArray<uint32_t>{1, 3, 3, 3, 0}));
   // to node 1: 3->1 (l1 -> 0), 5->5 (l2 -> 2)
   const EdgeBlock& b11 = n1.blocks[1];
   EXPECT_EQ(b11.sources, (std::vector<uint32_t>{1, 2}));
   EXPECT_EQ(b11.offsets, (std::vector<uint64_t>{0, 1, 2}));
-  EXPECT_EQ(b11.targets, (std::vector<uint32_t>{0, 2}));
+  EXPECT_EQ(b11.targets, (EdgeArray<uint32_t>{0, 2}));
   EXPECT_TRUE(b11.weights.empty());
   EXPECT_EQ(n1.out_degree, (std::vector<uint32_t>{2, 2, 1, 2}));  // 1 3 5 7
 }
@@ -240,8 +240,8 @@ TEST(BuildLocalGraphByHand, MoreNodesThanVertices) {
   const LocalGraph n1 = build_local_graph(g, 3, 1, false);
   EXPECT_EQ(n1.num_local, 1u);
   EXPECT_EQ(n1.out_degree, (std::vector<uint32_t>{2}));
-  EXPECT_EQ(n1.blocks[0].targets, (std::vector<uint32_t>{0}));
-  EXPECT_EQ(n1.blocks[1].targets, (std::vector<uint32_t>{0}));
+  EXPECT_EQ(n1.blocks[0].targets, (EdgeArray<uint32_t>{0}));
+  EXPECT_EQ(n1.blocks[1].targets, (EdgeArray<uint32_t>{0}));
   EXPECT_TRUE(n1.blocks[2].targets.empty());
 }
 

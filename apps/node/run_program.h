@@ -300,9 +300,9 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     if constexpr (requires { typename Prog::Driver; })
       engine = std::make_unique<typename Prog::Driver>(eo, dp, lg, layout);
     else if constexpr (std::is_invocable_v<Make, VertexId, VertexId>)
-      engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(n, source));
+      engine = std::make_unique<Engine<Prog>>(eo, dp, out.graph, layout, make(n, source));
     else
-      engine = std::make_unique<Engine<Prog>>(eo, dp, lg, layout, make(n));
+      engine = std::make_unique<Engine<Prog>>(eo, dp, out.graph, layout, make(n));
     PhaseOptions phase{"the computation", eo.verbose, eo.crash_at_superstep};
     std::optional<CheckpointStore> store;
     std::optional<Checkpointer> checkpoints;

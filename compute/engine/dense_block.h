@@ -112,6 +112,10 @@ inline DenseBlock build_dense_block(const EdgeBlock& b, size_t first, size_t las
                                     uint32_t lo, uint32_t segment_vertices) {
   DenseBlock d;
   d.offsets.push_back(0);
+  if (first < last) {  // every edge once: growing segment by segment would hold up to twice that while copying
+    d.sources.reserve(b.offsets[last] - b.offsets[first]);
+    if (with_weights) d.weights.reserve(d.sources.capacity());
+  }
   const uint32_t per = std::max<uint32_t>(segment_vertices, 1);
   while (first < last) {  // sources ascend: each segment is a run of them
     const uint64_t segment_end = (uint64_t{b.sources[first] - lo} / per + 1) * per + lo;

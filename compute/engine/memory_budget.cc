@@ -167,7 +167,16 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   uint64_t light_first = 0;
   if (app.light_first)
     light_first = sum(mul(s.out_edges, 8), mul(std::min(s.out_edges, mul(local_v, groups)), 4), local_v);
-  need.run = sum(csr_ranges, engine, dense, light_first);
+  // A program that only pulls (compute/engine/engine.h) releases each
+  // group's targets once its dense copy is built: at the last group's build
+  // the whole copy and that group's targets are held.
+  uint64_t targets_released = 0;
+  if (dense > 0 && app.uniform && !app.levels && !app.light_first && !app.early) {
+    const uint64_t target_bytes = mul(s.out_edges, 4 + weight_bytes(app));
+    targets_released = target_bytes - ceil_div(target_bytes, std::max<uint64_t>(groups, 1));
+  }
+  const uint64_t run = sum(csr_ranges, engine, dense, light_first);
+  need.run = run == UINT64_MAX ? run : run - targets_released;
   need.dense = dense;
   need.light_first = light_first;
   return need;

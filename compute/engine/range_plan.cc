@@ -76,6 +76,10 @@ namespace {
 // domain's size.
 void split_block(EdgeBlock&& old, const std::vector<uint32_t>& bounds, EdgeBlock* out) {
   const size_t n = bounds.size() - 1;
+  if (n == 1 && bounds[0] == 0) {  // one range, the whole domain: the block as it is (a copy would double it)
+    *out = std::move(old);
+    return;
+  }
   const bool weighted = !old.weights.empty(), real = !old.real_weights.empty();
   auto range_of = [&](uint32_t t) {
     return static_cast<size_t>(std::upper_bound(bounds.begin() + 1, bounds.end() - 1, t) - bounds.begin() - 1);

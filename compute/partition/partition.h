@@ -11,7 +11,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "compute/graph/edge_list.h"
@@ -33,15 +36,48 @@ struct RoundRobin {
   }
 };
 
+// An allocator whose resize() leaves new integers unset instead of zeroing
+// them. A block's edge arrays are sized before a counting sort writes every
+// element; zeroing them first would make all their pages resident at once,
+// while the edges they are built from are still held (the loader frees
+// those chunk by chunk as it places them: on an input sorted by source the
+// pages then become resident as fast as the chunks go).
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  using std::allocator<T>::allocator;
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+template <class T>
+using EdgeArray = std::vector<T, DefaultInitAllocator<T>>;
+
 // Edges from this node's vertices to the vertices of one destination node.
 struct EdgeBlock {
   std::vector<uint32_t> sources;   // local indices of sources with >= 1 edge here, ascending
   std::vector<uint64_t> offsets;   // sources.size() + 1 entries into targets/weights
-  std::vector<uint32_t> targets;   // destination local index (on the destination node)
-  std::vector<uint32_t> weights;   // empty unless the program needs weights
-  std::vector<double> real_weights;  // empty unless the program needs real weights (then weights is empty)
+  EdgeArray<uint32_t> targets;     // destination local index (on the destination node); empty once released
+  EdgeArray<uint32_t> weights;     // empty unless the program needs weights
+  EdgeArray<double> real_weights;  // empty unless the program needs real weights (then weights is empty)
 
-  uint64_t num_edges() const { return targets.size(); }
+  // From the offsets: a program that only pulls releases the targets once
+  // its destination-major copy is built (compute/engine/engine.h).
+  uint64_t num_edges() const { return offsets.empty() ? 0 : offsets.back(); }
+  bool targets_released() const { return targets.empty() && num_edges() != 0; }
+  void release_targets() {
+    EdgeArray<uint32_t>().swap(targets);
+    EdgeArray<uint32_t>().swap(weights);
+    EdgeArray<double>().swap(real_weights);
+  }
   // Destination indices up to the largest target (another node's domain
   // sizes are not known to a sender): what an array indexed by them needs.
   uint64_t target_span() const {

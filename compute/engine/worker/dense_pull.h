@@ -34,19 +34,26 @@ class DensePull {
   using Message = typename Prog::Message;
   using Modes = WorkerModes<Prog>;
 
-  // mode: the worker's --scatter, as it holds for this program.
-  DensePull(const LocalGraph& g, const WorkerSlice& slice, ScatterMode mode, size_t segment_bytes) {
+  // mode: the worker's --scatter, as it holds for this program. Unless
+  // `deferred`, every group's copy is built here; else the owner calls
+  // build(group) for each (compute/engine/engine.h: a program that only pulls
+  // releases each group's source-major targets once its copies exist).
+  DensePull(const LocalGraph& g, const WorkerSlice& slice, ScatterMode mode, size_t segment_bytes, bool deferred)
+      // A bottom-up pull reads only the frontier's bits, never scatter values:
+      // one segment holds the whole slice (a program with level-synchronous
+      // phases pulls combined values rarely: CC's other phases have small
+      // frontiers).
+      : segment_(Modes::kLevels ? UINT32_MAX
+                                : static_cast<uint32_t>(std::max<size_t>(segment_bytes / sizeof(Message), 1))) {
     if (!(mode == ScatterMode::kDense || (mode == ScatterMode::kAuto && !Modes::kSplitsEdges))) return;
-    // A bottom-up pull reads only the frontier's bits, never scatter values:
-    // one segment holds the whole slice (a program with level-synchronous
-    // phases pulls combined values rarely: CC's other phases have small
-    // frontiers).
-    const uint32_t segment = Modes::kLevels ? UINT32_MAX
-                                            : static_cast<uint32_t>(std::max<size_t>(segment_bytes / sizeof(Message), 1));
-    blocks_.reserve(g.blocks.size());
-    for (size_t b = 0; b < g.blocks.size(); ++b)
-      blocks_.push_back(build_dense_block(g.blocks[b], slice.ranges[b].first, slice.ranges[b].second, Modes::kWeights,
-                                          slice.lo, segment));
+    blocks_.resize(g.blocks.size());
+    if (!deferred)
+      for (unsigned b = 0; b < g.blocks.size(); ++b) build(g, slice, b);
+  }
+
+  void build(const LocalGraph& g, const WorkerSlice& slice, unsigned group) {
+    blocks_[group] = build_dense_block(g.blocks[group], slice.ranges[group].first, slice.ranges[group].second,
+                                       Modes::kWeights, slice.lo, segment_);
   }
 
   const DenseBlock& block(unsigned group) const { return blocks_[group]; }
@@ -86,6 +93,7 @@ class DensePull {
       return Prog::edge_message(sv, 1);
   }
 
+  uint32_t segment_;                // sources per segment
   std::vector<DenseBlock> blocks_;  // per group, unless sparse only
 };
 
