@@ -143,9 +143,14 @@ void check_memory(const Config& cfg, bool job_given, std::vector<Finding>* out) 
     const uint64_t edges = doubled && d.edges <= UINT64_MAX / 2 ? 2 * d.edges : d.edges;
     const MemoryNeed need = node_memory_need(cfg, balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains), app);
     const MemoryLimit limit = node_memory_limit();
+    // A binary edge list gives its edges by its size, not its vertices: the
+    // terms per vertex (degrees, values, accumulators, the (source, block)
+    // pairs) are then left out, and the figure is a floor, not a bound.
+    const std::string unknown_v =
+        d.vertices == 0 ? " (the vertices are not declared: the terms per vertex are left out, so at least this)" : "";
     const std::string line = cfg.graph + " (" + d.what + ") at P=" + std::to_string(cfg.nodes) + ": about " +
-                             need.describe() + " per node; " + format_bytes(limit.bytes) + " may be used (" +
-                             limit.source + ")";
+                             need.describe() + " per node" + unknown_v + "; " + format_bytes(limit.bytes) +
+                             " may be used (" + limit.source + ")";
     if (need.peak() <= limit.bytes)
       out->push_back(ok("memory", line));
     else
