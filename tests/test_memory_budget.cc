@@ -97,16 +97,17 @@ TEST(MemoryEstimate, PullOnlyProgramsHoldOneGroupsTargets) {
   NodeShape s = hand_computed_shape();
   s.scatter = ScatterMode::kAuto;
   const AppFootprint pr = footprint_of<PageRank>();
-  ASSERT_TRUE(pr.uniform);
+  ASSERT_TRUE(pr.pulls_only);
   AppFootprint kept = pr;
-  kept.uniform = false;
+  kept.pulls_only = false;
   const MemoryNeed released = estimate_node_memory(s, pr), whole = estimate_node_memory(s, kept);
   ASSERT_EQ(released.ranges, 1u) << "500 slots fit one range";
   EXPECT_GT(released.dense, 0u);
   EXPECT_EQ(whole.run - released.run, 5000u * 4 - 5000u * 4 / 2) << "two groups: one group's targets stay";
   s.scatter = ScatterMode::kSparse;
   EXPECT_EQ(estimate_node_memory(s, pr).run, estimate_node_memory(s, kept).run) << "sparse: the targets stay";
-  EXPECT_FALSE(footprint_of<Bfs>().uniform);
+  EXPECT_FALSE(footprint_of<Bfs>().pulls_only);
+  EXPECT_FALSE(footprint_of<LabelPropagation>().pulls_only) << "uniform, but slot accumulators: no dense copy";
 }
 
 // The same with --vertex-order degree: a slot -> vertex table per local

@@ -171,7 +171,7 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   // group's targets once its dense copy is built: at the last group's build
   // the whole copy and that group's targets are held.
   uint64_t targets_released = 0;
-  if (dense > 0 && app.uniform && !app.levels && !app.light_first && !app.early) {
+  if (dense > 0 && app.pulls_only) {
     const uint64_t target_bytes = mul(s.out_edges, 4 + weight_bytes(app));
     targets_released = target_bytes - ceil_div(target_bytes, std::max<uint64_t>(groups, 1));
   }

@@ -26,8 +26,8 @@
 //            --scatter dense; in auto mode a message and a destination per
 //            vertex to combine records at the sender instead); SSSP's light-first
 //            copy of the edges, BFS's reached bitmaps and bottom-up lists
-//            (compute/engine/worker/). A program that only pulls (uniform
-//            phases, PageRank) releases the CSR's targets group by group as
+//            (compute/engine/worker/). A program that only pulls
+//            (PageRank) releases the CSR's targets group by group as
 //            its dense copy is built: its run holds the whole dense copy, the
 //            CSR without targets and one group's targets. A program on its own driver (apps/lcc.h)
 //            holds what its DriverFootprint states instead of the engine's
@@ -44,6 +44,7 @@
 #include "compute/engine/engine_options.h"
 #include "compute/engine/scatter_mode.h"
 #include "compute/engine/vertex_program.h"
+#include "compute/engine/worker/modes.h"
 #include "compute/graph/memory_limit.h"
 
 namespace wg {
@@ -67,8 +68,8 @@ struct AppFootprint {
   bool levels = false;         // level-synchronous (BFS): reached bitmaps, bottom-up lists
   bool light_first = false;    // splits light and heavy edges (SSSP): a light-first copy of the edges
   bool early = false;          // applies early (SSSP): the workers fold their own vertices' messages
-  bool uniform = false;        // uniform phases (PageRank): with a dense copy, it only pulls and the
-                               // CSR's targets go once the copy is built (compute/engine/worker.h pulls_only)
+  bool pulls_only = false;     // every superstep pulls (PageRank): with a dense copy, the CSR's targets
+                               // go once the copy is built (compute/engine/worker/modes.h kPullsOnly)
   unsigned grouped_bytes = 12;  // an active (source, block) pair grouped by block (compute/engine/blocked_frontier.h)
   bool own_driver = false;     // runs on Prog::Driver: `driver` instead of the engine's terms
   DriverFootprint driver;
@@ -82,7 +83,7 @@ constexpr AppFootprint footprint_of() {
                  P::kTraits.graph.real_weights, P::kTraits.graph.symmetrize,
                  declares_level_phases<P>(), splits_light_edges<P>(), declares_early_phases<P>()};
   f.grouped_bytes = sizeof(typename BlockedFrontier<typename P::Message>::Item);
-  f.uniform = declares_uniform_phases<P>();
+  f.pulls_only = WorkerModes<P>::kPullsOnly;
   if constexpr (requires { P::Driver::kFootprint; }) {
     f.own_driver = true;
     f.driver = P::Driver::kFootprint;

@@ -87,18 +87,13 @@ class Worker {
     return DensePays::dense(active_edges, slice_edges);
   }
 
-  // Whether, under --scatter `mode`, every superstep that sends pulls: a
-  // program whose phases are uniform (PageRank: every vertex scatters or
-  // none, so the frontier holds all the slice's edges, dense by DensePays)
-  // and that has no mode reading the source-major edges (levels, light and
-  // heavy edges, early rounds). Its worker then needs the source-major
-  // targets only to build its dense copy: the engine builds the copies
-  // group by group (build_dense) and releases each group's targets after
-  // (EdgeBlock::targets_released), so that the two copies of the edges are
-  // never whole at once; and every superstep with an active vertex pulls.
-  static bool pulls_only(ScatterMode mode) {
-    return Modes::kPulls && Modes::kUniform && !Modes::kSplitsEdges && !Modes::kEarly && mode != ScatterMode::kSparse;
-  }
+  // Whether, under --scatter `mode`, every superstep that sends pulls
+  // (Modes::kPullsOnly: PageRank, unless sparse). Its worker then needs the
+  // source-major targets only to build its dense copy: the engine builds the
+  // copies group by group (build_dense) and releases each group's targets
+  // after (EdgeBlock::targets_released), so that the two copies of the edges
+  // are never whole at once; and every superstep with an active vertex pulls.
+  static bool pulls_only(ScatterMode mode) { return Modes::kPullsOnly && mode != ScatterMode::kSparse; }
 
   // segment_bytes: scatter values per segment of a dense pull (dense_block.h);
   // local_rounds: apply own vertices' records early where the program allows
@@ -109,7 +104,7 @@ class Worker {
          bool local_rounds = false, bool defer_dense = false)
       : g_(g), prog_(prog), slice_(g, lo, hi), mode_(Modes::kPulls ? mode : ScatterMode::kSparse), out_(dp, g),
         active_(slice_), dense_(g, slice_, mode_, segment_bytes, defer_dense), levels_(g, slice_),
-        delta_(g, slice_, prog), combine_(g, mode_), rounds_(slice_, local_rounds), pulls_only_(pulls_only(mode_)) {}
+        delta_(g, slice_, prog), combine_(g, mode_), rounds_(slice_, local_rounds) {}
 
   // The dense copy of `group`'s edges of the slice (the constructor's, when
   // it was deferred).
@@ -220,7 +215,7 @@ class Worker {
     // at P=2; so it stays sparse unless forced.
     if (!levels) dense = !Modes::kSplitsEdges && dense_pays(outcome.active_edges, slice_.edges);
     dense_now_ = mode_ == ScatterMode::kDense || (mode_ == ScatterMode::kAuto && dense) ||
-                 (pulls_only_ && outcome.active > 0);
+                 (pulls_only(mode_) && outcome.active > 0);
     if constexpr (Modes::kSplitsEdges)
       combine_.decide(!dense_now_, early_now(), outcome.active_edges, g_.partition.nodes);
   }
@@ -399,7 +394,6 @@ class Worker {
   [[no_unique_address]] PolicyIf<Modes::kPrioritized, DeltaSteps<Prog>> delta_;
   [[no_unique_address]] PolicyIf<Modes::kSplitsEdges, SenderCombine<Prog>> combine_;
   [[no_unique_address]] PolicyIf<Modes::kEarly, LocalRounds<Prog>> rounds_;
-  const bool pulls_only_;         // pulls_only(mode_): every superstep with an active vertex pulls
   const Stall* stall_ = nullptr;  // scatter's
   bool dense_now_ = false;        // this superstep (or local round) pulls
   StepStats stats_;

@@ -10,6 +10,7 @@
 //   kEarly       - LocalRounds (local_rounds.h): SSSP with --local-rounds
 //   kPulls       - DensePull (dense_pull.h): every program with a scalar ⊕
 //                  and integer weights (PageRank, BFS, CC, SSSP)
+//   kPullsOnly   - of those, the ones whose every superstep pulls (PageRank)
 //
 // A policy a program does not use is PolicyIf's empty stand-in: with
 // [[no_unique_address]] it takes no room in the Worker, and the Worker
@@ -51,6 +52,12 @@ struct WorkerModes {
   // A phase in which every vertex scatters or none does (PageRank): apply
   // sets the frontier whole after the pass, and counts nothing per vertex.
   static constexpr bool kUniform = declares_uniform_phases<Prog>() && !kPrioritized && !kLevels;
+  // Every superstep that sends pulls, unless --scatter sparse (Worker::
+  // pulls_only): uniform phases put every edge of the slice in the frontier,
+  // and no mode reads the source-major edges (levels, light and heavy
+  // edges, early rounds). The engine then releases the CSR's targets once
+  // the dense copy is built, and the memory estimate counts that.
+  static constexpr bool kPullsOnly = kPulls && kUniform && !kSplitsEdges && !kEarly;
 
   // This superstep's apply visits only the vertices a message arrived for.
   static bool received_only(const StepInfo<typename Prog::Aggregate>& info) {
