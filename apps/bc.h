@@ -17,12 +17,16 @@
 //                       depth d and as many shortest paths (sigma) as the sum
 //                       of its messages, and sends sigma on; until no vertex
 //                       is reached. Not level-synchronous: the messages carry
-//                       path counts, which a bottom-up pull would cut short.
+//                       path counts, which a bottom-up pull would cut short;
+//                       but settling (with the seed): nothing goes to a
+//                       vertex known to be reached.
 //   phase 2 (backward)  from the deepest level L down to 0, one superstep
 //                       each: the vertices at the level take
 //                       delta = sigma * (the sum of their messages), add it to
 //                       their score and send (1 + delta) / sigma; only the
-//                       vertices one level up apply what they receive.
+//                       vertices one level up apply what they receive (and
+//                       a dense pull skips the worker's own others:
+//                       takes_messages).
 //   phase 3 (normalise) every score divided by the largest (the aggregate of
 //                       the last backward superstep), after the last source.
 #pragma once
@@ -84,11 +88,13 @@ class Bc : public ProgramBase {
       .tolerance = 1e-6,  // doubles summed in another order, printed to 9 digits
       .invariant = "the last source's depths differ by at most 1, sigma(v) >= sigma(u) when v is one deeper",
   };
-  // Dense once a level's frontier holds 4/10 of a worker's edges: on GAP's
-  // kron20 (P=2, from vertex 1) the two big levels, forward and back, send
-  // along ~80% of the edges and take 0.080 s sparse, 0.037 s dense (one
-  // combined record per destination); the ten small ones stay sparse
-  // (0.001-0.023 s; a dense pass reads every edge: 0.014 s at least).
+  // Dense once a level's frontier holds 4/10 of a worker's edges (forward:
+  // of the edges not explored yet in the sweep, settled_destinations.h): on
+  // GAP's kron20 (P=2, from vertex 1) the two big levels, forward and back,
+  // send along ~80% of the edges and took 0.080 s sparse, 0.037 s dense (one
+  // combined record per destination) before records to reached vertices
+  // were dropped; the small ones stay sparse (a dense pass reads every
+  // edge that may still be used).
   static constexpr uint64_t kDenseTenths = 4;
   enum Phase : uint32_t { kSeed = 0, kForward = 1, kBackward = 2, kNormalise = 3 };
   static constexpr uint32_t kUnreached = UINT32_MAX;
@@ -118,6 +124,15 @@ class Bc : public ProgramBase {
 
   // Only the forward phase is driven by messages; the others visit every vertex.
   static constexpr bool applies_only_with_messages(uint32_t phase) { return phase == kForward; }
+  // A vertex reached keeps its depth and paths for the rest of the sweep's
+  // forward phase: nothing goes to a destination known to be reached.
+  static constexpr bool settles_on_message(uint32_t phase) { return phase == kSeed || phase == kForward; }
+
+  // Whether a vertex uses what this superstep sends it: backward, only one
+  // level up from the senders; else only unreached vertices.
+  bool takes_messages(const Value& y) const {
+    return phase_ == kBackward ? y.depth + 1 == level_ : y.depth == kUnreached;
+  }
 
   static Message identity() { return 0.0; }
   static Message combine(Message a, Message b) { return a + b; }
@@ -329,16 +344,7 @@ inline std::vector<double> bc(const EdgeList& g, VertexId source, uint32_t sourc
   check_edges(g);
   if (sources == 0) check_source(g, source);
   const VertexId n = g.num_vertices;
-  std::vector<std::vector<VertexId>> adj(n);
-  for (const Edge& e : g.edges) {
-    if (e.src == e.dst) continue;
-    adj[e.src].push_back(e.dst);
-    adj[e.dst].push_back(e.src);
-  }
-  for (auto& a : adj) {
-    std::sort(a.begin(), a.end());
-    a.erase(std::unique(a.begin(), a.end()), a.end());
-  }
+  const std::vector<std::vector<VertexId>> adj = undirected_simple_neighbours(g);
   std::vector<double> score(n, 0.0);
   for (const VertexId s : bc_sources(adj, source, sources)) {
     std::vector<int64_t> depth(n, -1);

@@ -132,13 +132,7 @@ namespace oracle {
 // repeatedly remove a vertex of least remaining degree; a vertex's core number
 // is the largest least-degree seen up to its removal. 0 for an isolated vertex.
 inline std::vector<uint64_t> kcore(const EdgeList& g) {
-  check_edges(g);
-  std::vector<std::set<VertexId>> adj(g.num_vertices);
-  for (const Edge& e : g.edges) {
-    if (e.src == e.dst) continue;
-    adj[e.src].insert(e.dst);
-    adj[e.dst].insert(e.src);
-  }
+  const std::vector<std::vector<VertexId>> adj = undirected_simple_neighbours(g);
   std::vector<uint64_t> degree(g.num_vertices), core(g.num_vertices, 0);
   std::set<std::pair<uint64_t, VertexId>> queue;  // (remaining degree, vertex)
   for (VertexId v = 0; v < g.num_vertices; ++v) {

@@ -70,17 +70,7 @@ namespace oracle {
 // vertex v and every pair of its neighbours joined by an edge. Plain sorted
 // lists and binary search; each triangle is seen from each of its corners.
 inline std::vector<uint64_t> triangles(const EdgeList& g) {
-  check_edges(g);
-  std::vector<std::vector<VertexId>> n(g.num_vertices);
-  for (const Edge& e : g.edges) {
-    if (e.src == e.dst) continue;
-    n[e.src].push_back(e.dst);
-    n[e.dst].push_back(e.src);
-  }
-  for (auto& list : n) {
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-  }
+  const std::vector<std::vector<VertexId>> n = undirected_simple_neighbours(g);
   std::vector<uint64_t> count(g.num_vertices, 0);
   for (VertexId v = 0; v < g.num_vertices; ++v)
     for (size_t i = 0; i < n[v].size(); ++i)

@@ -132,7 +132,7 @@ std::vector<RestartCase> cases(const std::vector<std::string>& apps, const std::
   return out;
 }
 
-const std::vector<std::string> kApps = {"pagerank", "sssp", "bfs", "cc", "cd", "kcore"};
+const std::vector<std::string> kApps = {"pagerank", "sssp", "bfs", "cc", "cd", "kcore", "bc"};
 
 std::vector<RestartCase> fast_cases() {
   return {{"memif", 2, "sssp", "1:10", 5, "memif_P2_sssp_at10"},

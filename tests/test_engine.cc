@@ -32,6 +32,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "apps/bc.h"
 #include "apps/bfs.h"
 #include "apps/cc.h"
 #include "apps/kcore.h"
@@ -662,6 +663,102 @@ TEST(EngineBc, SourcesArePickedAsGapsAndTheirSweepsAddUp) {
   g_roles = RolesSpec::shared();
   check_bc_sources(test::corner_case_graph(), 3, {});
   g_roles = RolesSpec{};
+}
+
+// Sweeps from K sources with pruned records (below): each sweep's forward
+// phase starts a new stretch, which must forget what the last one knew.
+TEST(EngineBc, SourcesSweptDenseAndAutoAddUpAlike) {
+  for (ScatterMode mode : {ScatterMode::kDense, ScatterMode::kAuto}) {
+    g_scatter = mode;
+    check_bc_sources(kron(), 4, {});
+    g_roles = RolesSpec::shared();
+    check_bc_sources(test::corner_case_graph(), 3, {});
+    g_roles = RolesSpec{};
+  }
+  g_scatter = ScatterMode::kSparse;
+}
+
+// BFS levels from `source` over the neighbour lists `adj`, -1 where unreached.
+std::vector<int64_t> bfs_levels(const std::vector<std::vector<VertexId>>& adj, VertexId source) {
+  std::vector<int64_t> depth(adj.size(), -1);
+  std::vector<VertexId> queue{source};
+  depth[source] = 0;
+  for (size_t h = 0; h < queue.size(); ++h)
+    for (const VertexId w : adj[queue[h]])
+      if (depth[w] < 0) depth[w] = depth[queue[h]] + 1, queue.push_back(w);
+  return depth;
+}
+
+// BC's forward phase settles a vertex with its first level's messages
+// (settles_on_message, compute/engine/worker/settled_destinations.h), and
+// in its backward phase only the vertices one level up take a level's
+// messages (takes_messages, compute/engine/worker/own_takers.h). One worker
+// owns every vertex, so from the BFS levels (computed here) the records of
+// every superstep are known exactly:
+//   forward level d (superstep d; the seed's is level 0):
+//     dense  - one per vertex of level d + 1: a reached vertex's in-list is
+//              not read, an unreached one's is;
+//     sparse - one per edge into level d + 1 or back to the source (the
+//              source received nothing: nobody knows it is reached);
+//   backward level L: dense one per vertex of level L - 1 with a neighbour
+//     at level L; sparse one per edge of level L;
+//   --scatter sparse: one per edge of the level, forward and back.
+TEST(EngineBc, ReachedVerticesAndTheWrongLevelsGetNoRecords) {
+  const EdgeList& g = kron();
+  const VertexId source = max_out_degree_vertex(g);
+  const std::vector<std::vector<VertexId>> adj = oracle::undirected_simple_neighbours(g);
+  const std::vector<int64_t> depth = bfs_levels(adj, source);
+  const int64_t deepest = *std::max_element(depth.begin(), depth.end());
+  ASSERT_GE(deepest, 3) << "a graph with levels to prune";
+  auto count = [&](auto&& f) {
+    uint64_t n = 0;
+    for (VertexId v = 0; v < g.num_vertices; ++v)
+      for (const VertexId w : adj[v]) n += f(v, w);
+    return n;
+  };
+  auto level_size = [&](int64_t d) { return static_cast<uint64_t>(std::count(depth.begin(), depth.end(), d)); };
+  auto level_edges = [&](int64_t d) { return count([&](VertexId v, VertexId) { return depth[v] == d; }); };
+  for (ScatterMode mode : {ScatterMode::kDense, ScatterMode::kAuto, ScatterMode::kSparse}) {
+    SCOPED_TRACE(mode == ScatterMode::kDense ? "dense" : mode == ScatterMode::kAuto ? "auto" : "sparse");
+    g_scatter = mode;
+    g_roles = RolesSpec::shared();  // one worker
+    ASSERT_EQ(engine_workers(), 1u);
+    const auto out = run_engine(g, Bc(g.num_vertices, source, 0));
+    const std::vector<double> want = oracle::bc(g, source, 0);
+    for (VertexId v = 0; v < g.num_vertices; ++v)
+      ASSERT_NEAR(out.values[v].score, want[v], 1e-9 * std::fabs(want[v]) + 1e-12) << "vertex " << v;
+    const std::vector<StepStats>& steps = out.report.steps;
+    // seed + levels 1..deepest + the empty one, backward deepest..0, normalise
+    ASSERT_EQ(steps.size(), static_cast<size_t>(2 * deepest + 4));
+    if (mode == ScatterMode::kDense) {
+      for (const StepStats& s : steps) EXPECT_TRUE(s.dense) << "superstep " << s.superstep;
+    }
+    for (int64_t d = 0; d <= deepest; ++d) {
+      const StepStats& s = steps[d];
+      SCOPED_TRACE("forward level " + std::to_string(d) + (s.dense ? ", dense" : ", sparse"));
+      uint64_t want_records = level_edges(d);
+      if (mode != ScatterMode::kSparse)
+        want_records = s.dense ? level_size(d + 1) : count([&](VertexId v, VertexId w) {
+          return depth[v] == d && (depth[w] == d + 1 || w == source);
+        });
+      EXPECT_EQ(s.messages_sent, want_records);
+    }
+    for (int64_t level = deepest; level > 0; --level) {
+      const StepStats& s = steps[deepest + 1 + (deepest - level) + 1];
+      SCOPED_TRACE("backward level " + std::to_string(level) + (s.dense ? ", dense" : ", sparse"));
+      EXPECT_EQ(s.active, level_size(level));
+      uint64_t want_records = level_edges(level);
+      if (s.dense && mode != ScatterMode::kSparse) {
+        std::set<VertexId> up;
+        count([&](VertexId v, VertexId w) { return depth[v] == level && depth[w] == level - 1 && up.insert(w).second; });
+        want_records = up.size();
+      }
+      EXPECT_EQ(s.messages_sent, want_records);
+    }
+    expect_messages_balanced(out.report);
+  }
+  g_roles = RolesSpec{};
+  g_scatter = ScatterMode::kSparse;
 }
 
 // ---- every registered program (apps/programs.h) against its oracle ------------

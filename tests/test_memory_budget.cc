@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/bc.h"
 #include "apps/bfs.h"
 #include "apps/kcore.h"
 #include "apps/label_propagation.h"
@@ -108,6 +109,22 @@ TEST(MemoryEstimate, PullOnlyProgramsHoldOneGroupsTargets) {
   EXPECT_EQ(estimate_node_memory(s, pr).run, estimate_node_memory(s, kept).run) << "sparse: the targets stay";
   EXPECT_FALSE(footprint_of<Bfs>().pulls_only);
   EXPECT_FALSE(footprint_of<LabelPropagation>().pulls_only) << "uniform, but slot accumulators: no dense copy";
+}
+
+// BC's settling phases (compute/engine/worker/settled_destinations.h): a
+// settled and a sent bit per destination of every group, V = 1000 of them,
+// unless --scatter sparse, which does not prune.
+TEST(MemoryEstimate, SettlingProgramsKeepTwoBitsPerDestination) {
+  NodeShape s = hand_computed_shape();
+  s.scatter = ScatterMode::kAuto;
+  const AppFootprint bc = footprint_of<Bc>();
+  ASSERT_TRUE(bc.settles);
+  EXPECT_FALSE(footprint_of<Bfs>().settles) << "level-synchronous: its own bitmaps";
+  AppFootprint plain = bc;
+  plain.settles = false;
+  EXPECT_EQ(estimate_node_memory(s, bc).run - estimate_node_memory(s, plain).run, 2u * 1000 / 8);
+  s.scatter = ScatterMode::kSparse;
+  EXPECT_EQ(estimate_node_memory(s, bc).run, estimate_node_memory(s, plain).run);
 }
 
 // The same with --vertex-order degree: a slot -> vertex table per local

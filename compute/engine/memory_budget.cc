@@ -162,6 +162,9 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
     // positions a bottom-up step still visits (at most one per pair).
     if (app.levels) engine = sum(engine, ceil_div(s.vertices, 8), mul(pairs, 4));
   }
+  // BC: two bits per destination of every group (settled, sent this
+  // superstep), unless --scatter sparse.
+  if (app.settles && s.scatter != ScatterMode::kSparse) engine = add(engine, mul(2, ceil_div(s.vertices, 8)));
   // SSSP: a target and a weight per edge, light first, a light-edge count
   // per (source, group) pair and an edge class per vertex.
   uint64_t light_first = 0;

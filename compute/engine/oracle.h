@@ -14,6 +14,7 @@
 // pieces several oracles use.
 #pragma once
 
+#include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <limits>
@@ -82,6 +83,23 @@ Adjacency<W> out_arcs(const EdgeList& g) {
     adj[e.src].push_back(Arc<W>{e.dst, real ? static_cast<W>(g.real_weights[i]) : static_cast<W>(e.weight)});
   }
   return adj;
+}
+
+// The undirected simple graph's neighbour lists, ascending: directions
+// ignored, self-loops and duplicate edges dropped (bc's, tc's and lcc's view).
+inline std::vector<std::vector<VertexId>> undirected_simple_neighbours(const EdgeList& g) {
+  check_edges(g);
+  std::vector<std::vector<VertexId>> n(g.num_vertices);
+  for (const Edge& e : g.edges) {
+    if (e.src == e.dst) continue;
+    n[e.src].push_back(e.dst);
+    n[e.dst].push_back(e.src);
+  }
+  for (auto& list : n) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  return n;
 }
 
 inline std::vector<uint64_t> widened(const std::vector<VertexId>& v) { return {v.begin(), v.end()}; }

@@ -113,6 +113,23 @@ struct OwnDriverProgram : ProgramBase {
 //     to a destination it knows to be reached, and a dense superstep is
 //     Beamer's bottom-up step: each unreached destination's pull stops at its
 //     first active in-neighbour.
+//   settles_on_message(phase): in a stretch of consecutive supersteps whose
+//     phases all declare it, a vertex takes the messages of the first
+//     superstep whose messages reach it and ignores those any later one of
+//     the stretch sends (BC's seed and forward phases: a vertex reached
+//     keeps its depth and path count). The messages may differ and all of
+//     that first superstep's count. The engine then sends nothing to a
+//     destination it sent to in an earlier superstep of the stretch, nor to
+//     an own vertex that received a message in one (that, only where the
+//     phase also applies only with messages), and a dense superstep reads
+//     no in-list of those (compute/engine/worker/settled_destinations.h).
+//     Not with level_synchronous, which implies it.
+//   takes_messages(y) (a const member, bool): whether a vertex holding y
+//     uses what the current superstep sends it (applied in the next); a
+//     dense pull then reads no in-list of, and sends nothing to, a vertex of
+//     the sending worker's own slice for which it is false (BC's backward
+//     phase: only the vertices one level up take a level's messages;
+//     compute/engine/worker/own_takers.h).
 //   kDenseTenths (static constexpr uint64_t): a superstep scatters dense
 //     once the worker's frontier holds more than this many tenths of its
 //     slice's out-edges (compute/engine/scatter_policy.h, DensePays: 9
@@ -126,6 +143,16 @@ struct OwnDriverProgram : ProgramBase {
 template <class P>
 constexpr bool declares_idle_phases() {
   return requires { { P::applies_only_with_messages(uint32_t{}) } -> std::same_as<bool>; };
+}
+template <class P>
+constexpr bool declares_settling_phases() {
+  return requires { { P::settles_on_message(uint32_t{}) } -> std::same_as<bool>; };
+}
+template <class P>
+constexpr bool declares_takers() {
+  return requires(const P& p, const typename P::Value& y) {
+    { p.takes_messages(y) } -> std::same_as<bool>;
+  };
 }
 template <class P>
 constexpr bool declares_level_phases() {
@@ -196,6 +223,11 @@ constexpr bool declares_uniform_phases() {
 template <class P>
 constexpr bool activates_uniformly(uint32_t phase) {
   if constexpr (declares_uniform_phases<P>()) return P::activates_uniformly(phase);
+  return false;
+}
+template <class P>
+constexpr bool settles_on_message(uint32_t phase) {
+  if constexpr (declares_settling_phases<P>()) return P::settles_on_message(phase);
   return false;
 }
 template <class P>

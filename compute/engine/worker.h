@@ -24,6 +24,11 @@
 //   dense_pull.h      DensePull: the dense step (scalar ⊕)
 //   level_steps.h     LevelSteps: level-synchronous (BFS, CC): top-down,
 //                     bottom-up, Beamer's switch
+//   settled_destinations.h  SettledDestinations: settling phases (BC's
+//                     forward): no records to destinations known to have
+//                     taken their messages
+//   own_takers.h      OwnTakers: no records to own vertices whose value
+//                     says they take none (BC's backward)
 //   delta_steps.h     DeltaSteps: prioritized (SSSP): buckets, light/heavy edges
 //   sender_combine.h  SenderCombine: SSSP's big sparse supersteps combined
 //   local_rounds.h    LocalRounds: early (SSSP with --local-rounds)
@@ -58,7 +63,9 @@
 #include "compute/engine/worker/level_steps.h"
 #include "compute/engine/worker/local_rounds.h"
 #include "compute/engine/worker/modes.h"
+#include "compute/engine/worker/own_takers.h"
 #include "compute/engine/worker/sender_combine.h"
+#include "compute/engine/worker/settled_destinations.h"
 #include "compute/engine/worker/slice.h"
 #include "compute/engine/worker/sparse_push.h"
 #include "compute/partition/partition.h"
@@ -104,7 +111,7 @@ class Worker {
          bool local_rounds = false, bool defer_dense = false)
       : g_(g), prog_(prog), slice_(g, lo, hi), mode_(Modes::kPulls ? mode : ScatterMode::kSparse), out_(dp, g),
         active_(slice_), dense_(g, slice_, mode_, segment_bytes, defer_dense), levels_(g, slice_),
-        delta_(g, slice_, prog), combine_(g, mode_), rounds_(slice_, local_rounds) {}
+        settled_(g, slice_.edges, mode_), takers_(g, slice_), delta_(g, slice_, prog), combine_(g, mode_), rounds_(slice_, local_rounds) {}
 
   // The dense copy of `group`'s edges of the slice (the constructor's, when
   // it was deferred).
@@ -121,7 +128,7 @@ class Worker {
     const bool levels = begin_apply(info, values.data());
     // Qualified: ADL would instantiate the stand-ins' policies (PolicyOff<P>).
     ApplyOutcome<Aggregate> outcome =
-        wg::apply_pass<Prog>(prog_, g_, slice_, info, values.data(), in, active_, levels_, delta_, stall);
+        wg::apply_pass<Prog>(prog_, g_, slice_, info, values.data(), in, active_, levels_, settled_, delta_, stall);
     if constexpr (Modes::kPrioritized) {
       const auto taken = delta_.take(prog_, values.data(), g_, slice_.lo, active_);
       outcome.active += taken.vertices;
@@ -193,6 +200,8 @@ class Worker {
   bool begin_apply(const StepInfo<Aggregate>& info, Value* values) {
     bool levels = false;
     if constexpr (Modes::kLevels) levels = levels_.begin(info.phase);
+    if constexpr (Modes::kSettles) settled_.begin(info.phase);
+    if constexpr (Modes::kOwnTakers) takers_.set_values(values);
     active_.frontier().reset();
     if constexpr (Modes::kEarly) rounds_.begin(values, info);
     return levels;
@@ -213,7 +222,11 @@ class Worker {
     // kron20's first heavy flush (237 K vertices, 79% of the edges) took
     // 170 ms of CPU as a pull against 92 ms sparse at P=1, and the same CPU
     // at P=2; so it stays sparse unless forced.
-    if (!levels) dense = !Modes::kSplitsEdges && dense_pays(outcome.active_edges, slice_.edges);
+    uint64_t weighed_against = slice_.edges;
+    if constexpr (Modes::kSettles) {
+      if (settled_.now()) weighed_against = settled_.unexplored_edges(outcome.active_edges);
+    }
+    if (!levels) dense = !Modes::kSplitsEdges && dense_pays(outcome.active_edges, weighed_against);
     dense_now_ = mode_ == ScatterMode::kDense || (mode_ == ScatterMode::kAuto && dense) ||
                  (pulls_only(mode_) && outcome.active > 0);
     if constexpr (Modes::kSplitsEdges)
@@ -255,7 +268,7 @@ class Worker {
       }
     }
     if constexpr (!Modes::kWeights && !Modes::kEarly) {
-      if (!dense_now_ && !levels_now()) {
+      if (!dense_now_ && !levels_now() && !settles_now()) {
         write_runs<Prog>(out_, group, g_.blocks[group], stall, [&](auto&& f) { for_each_active_source(group, f); });
         return;
       }
@@ -314,9 +327,28 @@ class Worker {
   // `group` this superstep: one per out-edge of an active source (sparse),
   // or one per destination with the ⊕ of its active sources' messages
   // (dense); for a level-synchronous program none to a destination known to
-  // be reached, and a dense pull that stops at the first active source.
+  // be reached, and a dense pull that stops at the first active source; in
+  // a settling phase none to a destination known to have settled.
   template <class Emit>
   void produce(unsigned group, Emit&& emit) {
+    auto ignores = [this, group](uint32_t t) {
+      if constexpr (Modes::kOwnTakers)
+        return takers_.ignores(prog_, group, t);
+      else
+        return false;
+    };
+    if constexpr (Modes::kSettles) {
+      if (settled_.now()) {
+        auto pruned = settled_.pruning(group, emit);
+        produce_all(group, pruned, [&](uint32_t t) { return settled_.settled(group, t) || ignores(t); });
+        return;
+      }
+    }
+    produce_all(group, emit, ignores);
+  }
+  // produce(), `skip` naming the destinations a dense pull leaves out.
+  template <class Emit, class Skip>
+  void produce_all(unsigned group, Emit&& emit, Skip&& skip) {
     if constexpr (Modes::kPulls) {
       if (dense_now_) {
         if constexpr (Modes::kLevels) {
@@ -326,7 +358,8 @@ class Worker {
           }
         }
         dense_.pull(group, active_, slice_.lo,
-                    [this](const DenseBlock& db, uint64_t e, uint32_t rel) { return pull_sends(db, e, rel); }, emit);
+                    [this](const DenseBlock& db, uint64_t e, uint32_t rel) { return pull_sends(db, e, rel); }, skip,
+                    emit);
         return;
       }
     }
@@ -376,6 +409,12 @@ class Worker {
     else
       return false;
   }
+  bool settles_now() const {
+    if constexpr (Modes::kSettles)
+      return settled_.now();
+    else
+      return false;
+  }
   bool early_now() const {
     if constexpr (Modes::kEarly)
       return rounds_.now();
@@ -391,6 +430,8 @@ class Worker {
   ActiveSources<Message> active_;
   [[no_unique_address]] PolicyIf<Modes::kPulls, DensePull<Prog>> dense_;
   [[no_unique_address]] PolicyIf<Modes::kLevels, LevelSteps<Prog>> levels_;
+  [[no_unique_address]] PolicyIf<Modes::kSettles, SettledDestinations<Prog>> settled_;
+  [[no_unique_address]] PolicyIf<Modes::kOwnTakers, OwnTakers<Prog>> takers_;
   [[no_unique_address]] PolicyIf<Modes::kPrioritized, DeltaSteps<Prog>> delta_;
   [[no_unique_address]] PolicyIf<Modes::kSplitsEdges, SenderCombine<Prog>> combine_;
   [[no_unique_address]] PolicyIf<Modes::kEarly, LocalRounds<Prog>> rounds_;

@@ -3,7 +3,8 @@
 // messages, adds each vertex's aggregate, and builds the frontier: an
 // active vertex joins it with its scatter value, or, in a level-synchronous
 // phase, is reached (LevelSteps), or, for a prioritized program, waits for
-// its bucket (DeltaSteps::wait).
+// its bucket (DeltaSteps::wait). In a settling phase a vertex that received
+// a message is noted as settled (SettledDestinations).
 //
 // The slice is visited domain by domain (`in` holds one accumulator per
 // domain, indexed within the domain), kApplyChunk vertices at a time, with
@@ -59,14 +60,15 @@ struct ApplyOutcome {
 
 inline constexpr uint32_t kApplyChunk = 1u << 16;  // vertices between stalls
 
-// The pass. levels, delta: the worker's LevelSteps and DeltaSteps (empty
-// stand-ins when the program has no such mode).
-template <VertexProgram Prog, class Acc, class Levels, class Delta>
+// The pass. levels, settled, delta: the worker's LevelSteps,
+// SettledDestinations and DeltaSteps (empty stand-ins when the program has
+// no such mode).
+template <VertexProgram Prog, class Acc, class Levels, class Settled, class Delta>
 ApplyOutcome<typename Prog::Aggregate> apply_pass(const Prog& program, const LocalGraph& g, const WorkerSlice& slice,
                                                   const StepInfo<typename Prog::Aggregate>& info,
                                                   typename Prog::Value* values, std::vector<Acc>& in,
                                                   ActiveSources<typename Prog::Message>& active, Levels& levels,
-                                                  Delta& delta, const Stall& stall) {
+                                                  Settled& settled, Delta& delta, const Stall& stall) {
   using Modes = WorkerModes<Prog>;
   using Value = typename Prog::Value;
   using Message = typename Prog::Message;
@@ -138,7 +140,16 @@ ApplyOutcome<typename Prog::Aggregate> apply_pass(const Prog& program, const Loc
       const uint32_t last = first + std::min(to - first, kApplyChunk);
       if constexpr (Modes::kSkipIdle) {
         if (received_only) {
-          acc.take_received(first - base, last - base, [&](uint32_t j, Message m) { one(base + j, m); });
+          Bitmap* own_settled = nullptr;  // SettledDestinations: this worker's record of the domain's settled vertices
+          if constexpr (Modes::kSettles) own_settled = settled.own_received(g, d);
+          if (own_settled) {
+            acc.take_received(first - base, last - base, [&](uint32_t j, Message m) {
+              own_settled->set(j);
+              one(base + j, m);
+            });
+          } else {
+            acc.take_received(first - base, last - base, [&](uint32_t j, Message m) { one(base + j, m); });
+          }
           stall(false);
           continue;
         }

@@ -60,13 +60,17 @@ class DensePull {
 
   // Per destination of `group`, the ⊕ of its active sources' messages:
   // emit(target, ⊕). sends(db, e, rel): whether in-edge e, from slice
-  // vertex rel, carries a message (tested unless every source is active).
-  template <class Sends, class Emit>
-  void pull(unsigned group, const ActiveSources<Message>& active, uint32_t lo, Sends&& sends, Emit& emit) const {
+  // vertex rel, carries a message (tested unless every source is active);
+  // skip(target): whether the destination needs none (its in-list is not
+  // read: SettledDestinations).
+  template <class Sends, class Skip, class Emit>
+  void pull(unsigned group, const ActiveSources<Message>& active, uint32_t lo, Sends&& sends, Skip&& skip,
+            Emit& emit) const {
     const DenseBlock& db = blocks_[group];
     const uint32_t* sources = db.sources.data();
     const Message* sv = active.scatter_values();
     for (size_t j = 0; j < db.targets.size(); ++j) {
+      if (skip(db.targets[j])) continue;
       uint64_t e = db.offsets[j];
       const uint64_t end = db.offsets[j + 1];
       if (active.all()) {  // no bit to test per edge (PageRank: every superstep)

@@ -23,6 +23,7 @@
 #include "compute/engine/frontier.h"
 #include "compute/engine/scatter_policy.h"
 #include "compute/engine/vertex_program.h"
+#include "compute/engine/worker/settled_destinations.h"
 #include "compute/engine/worker/slice.h"
 #include "compute/partition/partition.h"
 
@@ -36,16 +37,10 @@ class LevelSteps {
                 "a level-synchronous phase sends one message per superstep, whatever the edge");
 
   LevelSteps(const LocalGraph& g, const WorkerSlice& slice)
-      : beamer_(slice.edges), unreached_(g.blocks.size()), todo_started_(g.blocks.size(), false) {
-    // Indices up to the block's largest target (EdgeBlock::target_span)
-    // and, for this node's own, its domain.
-    reached_.reserve(g.blocks.size());
-    for (size_t b = 0; b < g.blocks.size(); ++b) {
-      uint64_t size = g.blocks[b].target_span();
-      if (b / g.domains == g.rank) size = std::max<uint64_t>(size, g.domain_size(b % g.domains));
-      reached_.emplace_back(size);
-    }
-  }
+      : beamer_(slice.edges),
+        reached_(destination_bitmaps(g)),
+        unreached_(g.blocks.size()),
+        todo_started_(g.blocks.size(), false) {}
 
   // Apply: whether this superstep's phase is level-synchronous.
   bool begin(uint32_t phase) { return now_ = level_synchronous<Prog>(phase); }

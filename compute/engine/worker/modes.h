@@ -6,6 +6,8 @@
 //   kUniform     - apply without per-vertex bookkeeping (apply_pass.h): PageRank, CDLP
 //   kSkipIdle    - apply only where a message arrived (apply_pass.h): BFS, CC, SSSP
 //   kLevels      - LevelSteps (level_steps.h): BFS, CC
+//   kSettles     - SettledDestinations (settled_destinations.h): BC
+//   kOwnTakers   - OwnTakers (own_takers.h): BC
 //   kPrioritized - DeltaSteps (delta_steps.h): SSSP
 //   kEarly       - LocalRounds (local_rounds.h): SSSP with --local-rounds
 //   kPulls       - DensePull (dense_pull.h): every program with a scalar ⊕
@@ -41,11 +43,19 @@ struct WorkerModes {
   // Some phases are level-synchronous: reached destinations are skipped,
   // dense supersteps are bottom-up.
   static constexpr bool kLevels = kCombinable && declares_level_phases<Prog>();
+  // Some phases settle a destination with its first superstep's messages:
+  // records to those known to have settled are dropped.
+  static constexpr bool kSettles = kCombinable && declares_settling_phases<Prog>();
+  // A vertex's value says whether it takes what is sent to it: no records
+  // to the worker's own vertices that do not.
+  static constexpr bool kOwnTakers = kCombinable && declares_takers<Prog>();
   // Improved vertices wait for their bucket (delta-stepping), and send
   // along light and heavy edges at different times.
   static constexpr bool kPrioritized = prioritized<Prog>();
   static constexpr bool kSplitsEdges = splits_light_edges<Prog>();
   static_assert(!kRealWeights || !kPrioritized, "delta-stepping's light-first copy holds integer weights");
+  static_assert(!(kSettles || kOwnTakers) || (!kLevels && !kPrioritized),
+                "a level-synchronous phase settles already; delta-stepping's pushes do not prune");
   // Records to the worker's own vertices are applied at once, and the
   // current buckets relaxed in local rounds (with --local-rounds).
   static constexpr bool kEarly = kCombinable && declares_early_phases<Prog>();
