@@ -24,9 +24,9 @@
 //                       each: the vertices at the level take
 //                       delta = sigma * (the sum of their messages), add it to
 //                       their score and send (1 + delta) / sigma; only the
-//                       vertices one level up apply what they receive (and
-//                       a dense pull skips the worker's own others:
-//                       takes_messages).
+//                       vertices one level up apply what they receive (a
+//                       dense pull skips the worker's own others, and in the
+//                       forward phase its reached ones: takes_messages).
 //   phase 3 (normalise) every score divided by the largest (the aggregate of
 //                       the last backward superstep), after the last source.
 #pragma once

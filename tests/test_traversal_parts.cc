@@ -5,7 +5,8 @@
 // schedule with its local rounds (compute/engine/pending_buckets.h,
 // compute/engine/delta_schedule.h), the light-first copy (compute/engine/light_first.h),
 // the own vertices' messages of a program that applies early
-// (compute/engine/own_messages.h). The engine tests run them inside workers
+// (compute/engine/own_messages.h), the destinations known to have settled
+// (compute/engine/worker/settled_destinations.h). The engine tests run them inside workers
 // against the oracles; these pin each one's own rules.
 #include <gtest/gtest.h>
 
@@ -15,6 +16,7 @@
 #include <set>
 #include <vector>
 
+#include "apps/bc.h"
 #include "apps/sssp.h"
 #include "compute/engine/blocked_frontier.h"
 #include "compute/engine/delta_schedule.h"
@@ -23,6 +25,8 @@
 #include "compute/engine/own_messages.h"
 #include "compute/engine/pending_buckets.h"
 #include "compute/engine/source_blocks.h"
+#include "compute/engine/worker/settled_destinations.h"
+#include "compute/partition/partition.h"
 
 namespace wg {
 namespace {
@@ -338,6 +342,60 @@ TEST(DeltaSchedule, AgainRetakesTheLowestTakenBucketOnly) {
   EXPECT_EQ(steps.heavy, (std::vector<uint32_t>{2, 4}));
   round();
   EXPECT_TRUE(again.empty()) << "the last next() took nothing";
+}
+
+// BC's seed and forward phases settle (apps/bc.h). Node 0 of 2 (vertices
+// 0, 2, 4, 6 by round-robin: own indices 0-3; node 1's 1, 3, 5, 7 are
+// indices 0-3 of group 1). A record goes unless its destination was sent
+// one in an earlier superstep of the stretch, or is an own vertex that
+// received one; records of one superstep to one destination all go (the
+// receiver sums them); a phase that does not settle ends the stretch, and
+// the next one starts from nothing.
+TEST(SettledDestinations, DropsRecordsToDestinationsAnEarlierSuperstepOfTheStretchReached) {
+  EdgeList el;
+  el.num_vertices = 8;
+  el.edges = {{0, 1, 1}, {0, 3, 1}, {2, 5, 1}, {2, 6, 1}, {4, 7, 1}};
+  const LocalGraph g = build_local_graph(el, 2, 0, false);
+  ASSERT_EQ(g.blocks.size(), 2u);
+  using Records = std::vector<std::pair<uint32_t, double>>;
+  SettledDestinations<Bc> s(g, 100, ScatterMode::kAuto);
+  Records got;
+  auto emit = [&got](uint32_t t, double m) { got.push_back({t, m}); };
+  auto send = [&](unsigned group, const Records& records) {
+    got.clear();
+    auto pruned = s.pruning(group, emit);
+    for (const auto& [t, m] : records) pruned(t, m);
+    return got;
+  };
+
+  EXPECT_TRUE(s.begin(Bc::kSeed));
+  EXPECT_EQ(s.own_received(g, 0), nullptr) << "the first superstep's messages came from outside the stretch";
+  EXPECT_EQ(send(1, {{0, 1.0}, {0, 2.0}, {1, 1.0}}), (Records{{0, 1.0}, {0, 2.0}, {1, 1.0}}));
+  EXPECT_FALSE(s.settled(1, 0)) << "known from the next superstep on";
+  EXPECT_EQ(s.unexplored_edges(30), 100u);
+  EXPECT_EQ(s.unexplored_edges(80), 70u);
+
+  EXPECT_TRUE(s.begin(Bc::kForward));
+  EXPECT_TRUE(s.settled(1, 0) && s.settled(1, 1));
+  EXPECT_FALSE(s.settled(1, 2) || s.settled(0, 0));
+  Bitmap* own = s.own_received(g, 0);
+  ASSERT_NE(own, nullptr);
+  own->set(3);  // apply: own vertex 6 received a message
+  EXPECT_EQ(send(1, {{0, 5.0}, {2, 1.0}, {2, 3.0}}), (Records{{2, 1.0}, {2, 3.0}}));
+  EXPECT_EQ(send(0, {{3, 1.0}, {1, 1.0}}), (Records{{1, 1.0}}));
+  EXPECT_EQ(s.unexplored_edges(5), 0u) << "the stretch's edges, not below 0";
+
+  EXPECT_TRUE(s.begin(Bc::kForward));
+  EXPECT_TRUE(s.settled(1, 2) && s.settled(0, 1) && s.settled(0, 3));
+  EXPECT_EQ(send(1, {{2, 1.0}, {3, 1.0}}), (Records{{3, 1.0}}));
+
+  EXPECT_FALSE(s.begin(Bc::kBackward)) << "the stretch ends";
+  EXPECT_TRUE(s.begin(Bc::kSeed)) << "the next source's";
+  EXPECT_FALSE(s.settled(1, 0) || s.settled(1, 3) || s.settled(0, 3)) << "forgotten";
+  EXPECT_EQ(s.unexplored_edges(0), 100u);
+
+  SettledDestinations<Bc> sparse(g, 100, ScatterMode::kSparse);
+  EXPECT_FALSE(sparse.begin(Bc::kSeed)) << "--scatter sparse: one record per edge";
 }
 
 TEST(LightFirstBlock, EachSourcesLightEdgesFirstInTheirOrder) {

@@ -125,7 +125,8 @@ class Engine final : public ProgramDriver {
     Prog::merge(a, from_bytes(from));
     into = to_bytes(a);
   }
-  // Between supersteps (no worker runs): workers copy prog_ at their next apply.
+  // Between supersteps (no worker runs): workers copy prog_ at their next
+  // apply, and read it in scatter (takes_messages).
   Decision decide(uint32_t s, uint32_t phase, uint64_t active, const AggregateBytes& aggregate) override {
     return prog_.next(StepOutcome<Aggregate>{s, phase, active, from_bytes(aggregate)});
   }
@@ -186,7 +187,7 @@ class Engine final : public ProgramDriver {
   }
 
   const LocalGraph& g_;
-  Prog prog_;  // next() may update it between supersteps; workers read it in apply
+  Prog prog_;  // next() may update it between supersteps; workers read it in apply and scatter
   std::vector<Value> values_;    // workers, each its slice
   // Per superstep parity, one accumulator per NUMA domain: the network role
   // folds into [(t+1)&1][d]; workers take from [s&1][d].

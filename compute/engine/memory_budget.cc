@@ -163,7 +163,9 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
     if (app.levels) engine = sum(engine, ceil_div(s.vertices, 8), mul(pairs, 4));
   }
   // BC: two bits per destination of every group (settled, sent this
-  // superstep), unless --scatter sparse.
+  // superstep), unless --scatter sparse. Each worker holds its own, as
+  // BFS's reached bits below; counted once, as those (the shape has no
+  // worker count: a node of W workers holds W times V/4 bytes).
   if (app.settles && s.scatter != ScatterMode::kSparse) engine = add(engine, mul(2, ceil_div(s.vertices, 8)));
   // SSSP: a target and a weight per edge, light first, a light-edge count
   // per (source, group) pair and an edge class per vertex.

@@ -86,7 +86,7 @@ Adjacency<W> out_arcs(const EdgeList& g) {
 }
 
 // The undirected simple graph's neighbour lists, ascending: directions
-// ignored, self-loops and duplicate edges dropped (bc's, tc's and lcc's view).
+// ignored, self-loops and duplicate edges dropped: the bc, tc and k-core oracles' graph.
 inline std::vector<std::vector<VertexId>> undirected_simple_neighbours(const EdgeList& g) {
   check_edges(g);
   std::vector<std::vector<VertexId>> n(g.num_vertices);

@@ -123,13 +123,15 @@ struct OwnDriverProgram : ProgramBase {
 //     an own vertex that received a message in one (that, only where the
 //     phase also applies only with messages), and a dense superstep reads
 //     no in-list of those (compute/engine/worker/settled_destinations.h).
-//     Not with level_synchronous, which implies it.
+//     Not with level_synchronous (which implies it) nor with bucket()
+//     (compute/engine/worker/modes.h refuses both).
 //   takes_messages(y) (a const member, bool): whether a vertex holding y
 //     uses what the current superstep sends it (applied in the next); a
 //     dense pull then reads no in-list of, and sends nothing to, a vertex of
 //     the sending worker's own slice for which it is false (BC's backward
 //     phase: only the vertices one level up take a level's messages;
-//     compute/engine/worker/own_takers.h).
+//     compute/engine/worker/own_takers.h). Not with level_synchronous nor
+//     bucket(), as above.
 //   kDenseTenths (static constexpr uint64_t): a superstep scatters dense
 //     once the worker's frontier holds more than this many tenths of its
 //     slice's out-edges (compute/engine/scatter_policy.h, DensePays: 9

@@ -25,10 +25,11 @@
 //   level_steps.h     LevelSteps: level-synchronous (BFS, CC): top-down,
 //                     bottom-up, Beamer's switch
 //   settled_destinations.h  SettledDestinations: settling phases (BC's
-//                     forward): no records to destinations known to have
-//                     taken their messages
-//   own_takers.h      OwnTakers: no records to own vertices whose value
-//                     says they take none (BC's backward)
+//                     seed and forward): no records to destinations known
+//                     to have taken their messages
+//   own_takers.h      OwnTakers: dense pulls skip own vertices whose value
+//                     says they take nothing (BC: reached ones, and those
+//                     not one level up on the way back)
 //   delta_steps.h     DeltaSteps: prioritized (SSSP): buckets, light/heavy edges
 //   sender_combine.h  SenderCombine: SSSP's big sparse supersteps combined
 //   local_rounds.h    LocalRounds: early (SSSP with --local-rounds)
@@ -163,7 +164,8 @@ class Worker {
   // not have given it, or that init activated, waits for its bucket again
   // (an improved vertex may not have sent yet; sending what others already
   // have changes no distance). The level-synchronous bitmaps of destinations
-  // known to be reached start empty, which only sends more.
+  // known to be reached, and those of destinations known to have settled,
+  // start empty, which only sends more.
   void resumed(const Value* values) {
     if constexpr (Modes::kPrioritized) {
       for (uint32_t rel = 0; rel < slice_.size(); ++rel) {

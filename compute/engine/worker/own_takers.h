@@ -1,6 +1,7 @@
 // Own destinations that take nothing now (takes_messages in
-// compute/engine/vertex_program.h: BC's backward phase, where of a level's
-// neighbours only those one level up use what it sends). A dense pull does
+// compute/engine/vertex_program.h: in BC's seed and forward phases the
+// reached vertices; in its backward phase all but those one level up from
+// the senders). A dense pull does
 // not read the in-list of a vertex of this worker's own slice whose value
 // says it ignores what is sent, and sends it nothing. Only the worker's own
 // slice: the other workers of the node apply theirs meanwhile.

@@ -17,7 +17,9 @@
 // into settled when the next superstep continues the stretch; a record to
 // a destination already sent to in this same superstep still goes: the
 // receiver sums them). Not with --scatter sparse, which sends one record per
-// edge. Owner: the worker.
+// edge. After a checkpoint is read back the bitmaps start empty (the
+// resumed superstep starts a stretch), which only sends more. Owner: the
+// worker.
 #pragma once
 
 #include <algorithm>
@@ -50,11 +52,13 @@ class SettledDestinations {
  public:
   using Message = typename Prog::Message;
 
+  // No bitmaps with --scatter sparse (mode), which sends one record per edge.
   SettledDestinations(const LocalGraph& g, uint64_t slice_edges, ScatterMode mode)
-      : settled_(destination_bitmaps(g)),
-        sent_(destination_bitmaps(g)),
-        slice_edges_(slice_edges),
-        prunes_(mode != ScatterMode::kSparse) {}
+      : slice_edges_(slice_edges), prunes_(mode != ScatterMode::kSparse) {
+    if (!prunes_) return;
+    settled_ = destination_bitmaps(g);
+    sent_ = destination_bitmaps(g);
+  }
 
   // Apply, before the pass: whether this superstep's phase settles. The
   // first superstep of a stretch forgets what the last stretch knew; a
