@@ -330,7 +330,8 @@ class Worker {
   // or one per destination with the ⊕ of its active sources' messages
   // (dense); for a level-synchronous program none to a destination known to
   // be reached, and a dense pull that stops at the first active source; in
-  // a settling phase none to a destination known to have settled.
+  // a settling phase none to a destination known to have settled; and a
+  // dense pull skips the own vertices whose value says they take nothing.
   template <class Emit>
   void produce(unsigned group, Emit&& emit) {
     auto ignores = [this, group](uint32_t t) {
