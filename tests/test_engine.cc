@@ -750,7 +750,9 @@ TEST(EngineBc, ReachedVerticesAndTheWrongLevelsGetNoRecords) {
       uint64_t want_records = level_edges(level);
       if (s.dense && mode != ScatterMode::kSparse) {
         std::set<VertexId> up;
-        count([&](VertexId v, VertexId w) { return depth[v] == level && depth[w] == level - 1 && up.insert(w).second; });
+        count([&](VertexId v, VertexId w) {
+          return depth[v] == level && depth[w] == level - 1 && up.insert(w).second;
+        });
         want_records = up.size();
       }
       EXPECT_EQ(s.messages_sent, want_records);

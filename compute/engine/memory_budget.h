@@ -70,7 +70,7 @@ struct AppFootprint {
   bool early = false;          // applies early (SSSP): the workers fold their own vertices' messages
   bool pulls_only = false;     // every superstep pulls (PageRank): with a dense copy, the CSR's targets
                                // go once the copy is built (compute/engine/worker/modes.h kPullsOnly)
-  bool settles = false;        // settling phases (BC): settled and sent bitmaps (compute/engine/worker/modes.h kSettles)
+  bool settles = false;        // settling phases (BC): settled and sent bitmaps (worker/modes.h kSettles)
   unsigned grouped_bytes = 12;  // an active (source, block) pair grouped by block (compute/engine/blocked_frontier.h)
   bool own_driver = false;     // runs on Prog::Driver: `driver` instead of the engine's terms
   DriverFootprint driver;

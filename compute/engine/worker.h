@@ -112,7 +112,8 @@ class Worker {
          bool local_rounds = false, bool defer_dense = false)
       : g_(g), prog_(prog), slice_(g, lo, hi), mode_(Modes::kPulls ? mode : ScatterMode::kSparse), out_(dp, g),
         active_(slice_), dense_(g, slice_, mode_, segment_bytes, defer_dense), levels_(g, slice_),
-        settled_(g, slice_.edges, mode_), takers_(g, slice_), delta_(g, slice_, prog), combine_(g, mode_), rounds_(slice_, local_rounds) {}
+        settled_(g, slice_.edges, mode_), takers_(g, slice_), delta_(g, slice_, prog), combine_(g, mode_),
+        rounds_(slice_, local_rounds) {}
 
   // The dense copy of `group`'s edges of the slice (the constructor's, when
   // it was deferred).

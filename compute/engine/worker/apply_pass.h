@@ -142,14 +142,12 @@ ApplyOutcome<typename Prog::Aggregate> apply_pass(const Prog& program, const Loc
         if (received_only) {
           Bitmap* own_settled = nullptr;  // SettledDestinations: this worker's record of the domain's settled vertices
           if constexpr (Modes::kSettles) own_settled = settled.own_received(g, d);
-          if (own_settled) {
-            acc.take_received(first - base, last - base, [&](uint32_t j, Message m) {
-              own_settled->set(j);
-              one(base + j, m);
-            });
-          } else {
-            acc.take_received(first - base, last - base, [&](uint32_t j, Message m) { one(base + j, m); });
-          }
+          acc.take_received(first - base, last - base, [&](uint32_t j, Message m) {
+            if constexpr (Modes::kSettles) {
+              if (own_settled) own_settled->set(j);
+            }
+            one(base + j, m);
+          });
           stall(false);
           continue;
         }

@@ -46,8 +46,8 @@ struct WorkerModes {
   // Some phases settle a destination with its first superstep's messages:
   // records to those known to have settled are dropped.
   static constexpr bool kSettles = kCombinable && declares_settling_phases<Prog>();
-  // A vertex's value says whether it takes what is sent to it: no records
-  // to the worker's own vertices that do not.
+  // A vertex's value says whether it takes what is sent to it: a dense
+  // pull skips the worker's own vertices that do not.
   static constexpr bool kOwnTakers = kCombinable && declares_takers<Prog>();
   // Improved vertices wait for their bucket (delta-stepping), and send
   // along light and heavy edges at different times.
