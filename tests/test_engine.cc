@@ -68,14 +68,26 @@ ScatterMode g_scatter = ScatterMode::kSparse;
 // --local-rounds of every engine the tests run (off, the default, unless a
 // test says otherwise).
 bool g_local_rounds = false;
-
-// Workers the engine will run: as --roles maps the EAL's lcores.
-unsigned engine_workers() { return plan_lcores(g_roles, g_queues).workers(); }
-
 // Bytes of scatter values per source segment of a dense pull
 // (EngineOptions::segment_bytes; 0: the default, the L2 cache, one
 // segment for every graph here).
 size_t g_segment_bytes = 0;
+
+// Every test starts from these defaults, whatever the test before it set
+// (tests do not reset what they set, and an ASSERT may end one early).
+class EngineDefaults : public testing::EmptyTestEventListener {
+  void OnTestStart(const testing::TestInfo&) override {
+    g_roles = RolesSpec{};
+    g_queues = 0;
+    g_range_bytes = 0;
+    g_scatter = ScatterMode::kSparse;
+    g_local_rounds = false;
+    g_segment_bytes = 0;
+  }
+};
+
+// Workers the engine will run: as --roles maps the EAL's lcores.
+unsigned engine_workers() { return plan_lcores(g_roles, g_queues).workers(); }
 
 // Slots by out-degree, highest first, ties by id (--vertex-order degree, the
 // default): one node, one domain, so slot_of[v] is v's rank in that order.
@@ -559,7 +571,6 @@ TEST(EngineTraversals, EveryScatterModeAgreesWithTheOracles) {
     check_traversals();
     g_roles = RolesSpec{};
   }
-  g_scatter = ScatterMode::kSparse;
 }
 
 // Delta-stepping's local rounds (compute/engine/worker.h): the light stretches of
@@ -589,9 +600,6 @@ TEST(EngineLocalRounds, LightStretchesOfADeepChainSettleWithinASuperstep) {
       EXPECT_GT(relaxed, 0u);
       EXPECT_LT(r.steps.size(), 200u);
     }
-  g_scatter = ScatterMode::kSparse;
-  g_roles = RolesSpec{};
-  g_local_rounds = false;
 }
 
 // The same chain with local rounds off (the default): exact, no record
@@ -630,7 +638,6 @@ TEST(EngineSlotPrograms, KCoreAgreesWithPeeling) {
   check_kcore(edgeless(4));
   g_roles = RolesSpec::shared();
   check_kcore(test::corner_case_graph());
-  g_roles = RolesSpec{};
 }
 
 // ---- bc: K sources picked as GAP's, one sweep after another ----------------------
@@ -662,7 +669,6 @@ TEST(EngineBc, SourcesArePickedAsGapsAndTheirSweepsAddUp) {
   check_bc_sources(kron(), 4, {});
   g_roles = RolesSpec::shared();
   check_bc_sources(test::corner_case_graph(), 3, {});
-  g_roles = RolesSpec{};
 }
 
 // Sweeps from K sources with pruned records (below): each sweep's forward
@@ -675,7 +681,6 @@ TEST(EngineBc, SourcesSweptDenseAndAutoAddUpAlike) {
     check_bc_sources(test::corner_case_graph(), 3, {});
     g_roles = RolesSpec{};
   }
-  g_scatter = ScatterMode::kSparse;
 }
 
 // BFS levels from `source` over the neighbour lists `adj`, -1 where unreached.
@@ -759,8 +764,6 @@ TEST(EngineBc, ReachedVerticesAndTheWrongLevelsGetNoRecords) {
     }
     expect_messages_balanced(out.report);
   }
-  g_roles = RolesSpec{};
-  g_scatter = ScatterMode::kSparse;
 }
 
 // ---- every registered program (apps/programs.h) against its oracle ------------
@@ -803,7 +806,6 @@ TEST(EngineAllPrograms, EveryRegisteredProgramMatchesItsOracle) {
   check_all(AllPrograms{}, kron(), max_out_degree_vertex(kron()));
   g_roles = RolesSpec::shared();
   check_all(AllPrograms{}, test::corner_case_graph(), 101);
-  g_roles = RolesSpec{};
 }
 
 // Every edge both ways: the triangle driver then folds a neighbour's two
@@ -1064,7 +1066,6 @@ void check_every_program() {
 TEST(EngineSharedRoles, AllProgramsOnOneLcore) {
   g_roles = RolesSpec::shared();
   check_every_program();
-  g_roles = RolesSpec{};
 }
 
 // Dense supersteps (one record per destination, compute/engine/dense_block.h): the
@@ -1077,8 +1078,6 @@ TEST(EngineDenseScatter, AllProgramsAgreeWithTheOracles) {
   g_roles = RolesSpec::shared();  // one worker, which also folds same-node records itself
   check_every_program();
   check_cc(kron());
-  g_roles = RolesSpec{};
-  g_scatter = ScatterMode::kSparse;
 }
 
 // Segmented pulls (compute/engine/dense_block.h): segments of 4 and of 64 vertices
@@ -1096,8 +1095,6 @@ TEST(EngineDenseScatter, SegmentedPullsAgreeWithTheOracles) {
     check_sssp(kron(), max_out_degree_vertex(kron()));
     g_roles = RolesSpec{};
   }
-  g_segment_bytes = 0;
-  g_scatter = ScatterMode::kSparse;
 }
 
 TEST(EngineDenseScatter, AutoGoesDenseOnlyWhenActiveVerticesHoldMostEdges) {
@@ -1113,7 +1110,6 @@ TEST(EngineDenseScatter, AutoGoesDenseOnlyWhenActiveVerticesHoldMostEdges) {
   const auto out = run_engine(g, Sssp(low));
   EXPECT_FALSE(out.report.steps[0].dense);
   EXPECT_LE(out.report.steps[0].messages_sent, deg[low]) << "its light edges (apps/sssp.h)";
-  g_scatter = ScatterMode::kSparse;
 }
 
 // BFS in auto mode is direction-optimizing (compute/engine/scatter_policy.h): from
@@ -1134,7 +1130,6 @@ TEST(EngineDenseScatter, BfsGoesBottomUpForTheBigLevels) {
     EXPECT_GE(bottom_up, 1u) << "the level holding most edges goes bottom-up";
     EXPECT_FALSE(out.report.steps.back().dense) << "the empty last level is top-down";
   }
-  g_scatter = ScatterMode::kSparse;
 }
 
 // ---- Graphalytics graphs: sparse ids mapped while loading ----------------------
@@ -1458,6 +1453,7 @@ TEST(DataplaneResources, ClusterWithoutPortsIsRefused) {
 // own file prefix, so both variants can run at once.
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
+  testing::UnitTest::GetInstance()->listeners().Append(new wg::EngineDefaults);  // gtest owns it
   const char* lcores = std::getenv("WG_TEST_ENGINE_LCORES");
   const bool with_lcores = lcores != nullptr && *lcores != '\0';
   if (!wg::test::init_test_eal("test_engine", with_lcores ? "wg_test_engine_lcores" : "wg_test_engine", 512,
