@@ -89,6 +89,15 @@ TEST(RunSummary, RulesVerifyAndWarningsHaveTheirLines) {
   EXPECT_TRUE(summary_json(two_nodes(), head())["verify"].is_null());
 }
 
+// A weight column the program does not read (lcc on a weighted file) is
+// not called "weighted": that would suggest weighted coefficients.
+TEST(RunSummary, AWeightColumnTheProgramIgnoresIsSaidUnread) {
+  RunSummary s = head();
+  s.reads_weights = false;
+  const std::vector<std::string> lines = summary_lines(two_nodes(), s);
+  EXPECT_TRUE(has_line(lines, "  graph    3353 vertices, 8870 edges, weights not read")) << joined(lines);
+}
+
 // Resends the peer already held are said apart (on a clean link they are
 // all there is); none at all is said in words.
 TEST(RunSummary, NeedlessResendsAreSaidApart) {

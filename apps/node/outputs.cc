@@ -51,6 +51,7 @@ RunSummary summary_head(const Config& cfg) {
   if (p.graph.drop_self_loops) rules.push_back("self-loops dropped");
   if (p.graph.drop_duplicates) rules.push_back("duplicates dropped");
   for (const std::string& r : rules) s.edge_rules += (s.edge_rules.empty() ? "" : ", ") + r;
+  s.reads_weights = p.graph.weights;
   s.out_dir = cfg.out_dir;
   return s;
 }

@@ -42,6 +42,7 @@ struct RunSummary {
   std::string program;      // "sssp from vertex 0"
   std::string graph;        // --graph as given
   std::string edge_rules;   // how the edges were changed for the program, "" if not at all
+  bool reads_weights = true;  // the program reads a weight column (sssp); else the summary says it was not read
   std::string out_dir;      // --out, "" without
   ProgramOutcome outcome;
   // --verify's verdict ("VALID", or the first vertex that differs): set by the
