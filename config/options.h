@@ -99,6 +99,8 @@ struct Config {
   // Whether the loader maps the input's ids (a Graphalytics graph, or sparse
   // ids): --source and the results then use the input's own ids.
   bool mapped_ids() const { return graphalytics || sparse_ids; }
+  // The program runs from the one vertex --source names (not bc's --sources K).
+  bool one_source() const { return program.uses_source && sources == 0; }
   // The start-up banner: each option's part (config/option_table.cc), the
   // program parameters only where the program reads them.
   std::string describe() const;

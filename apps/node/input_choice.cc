@@ -23,7 +23,7 @@ const char* format_noun(GraphFormat f) {
 
 // --source within [first, first + count): the ids the input declares.
 void check_declared_source(const Config& c, uint64_t first, uint64_t count, const std::string& whose) {
-  if (!c.program.uses_source) return;
+  if (!c.one_source()) return;
   const auto id = c.source_id;
   if (count == 0)
     throw ConfigError("--source " + std::to_string(id) + " is not a vertex of " + c.graph + ": " + whose +
@@ -85,7 +85,7 @@ void choose_input(Config& c) {
     }
   }
   if (weighs_by_data) choose_precision(c, *sample);
-  if (c.sparse_ids || !c.program.uses_source) return;
+  if (c.sparse_ids || !c.one_source()) return;
   // Dense: --source is the dense id; above the largest id it is found once loaded.
   if (c.source_id < 0 || c.source_id > static_cast<int64_t>(reader::kMaxVertexId))
     throw ConfigError("--source " + std::to_string(c.source_id) + " is not a vertex of " + c.graph +

@@ -34,7 +34,7 @@ RunSummary summary_head(const Config& cfg) {
   s.program = std::string(p.name);
   if (p.uses_sources && cfg.sources > 0)
     s.program += " from " + std::to_string(cfg.sources) + " sources picked as GAP's";
-  else if (p.uses_source)
+  else if (cfg.one_source())
     s.program += " from vertex " + std::to_string(cfg.source_id);
   std::vector<std::string> params;
   if (p.uses_iterations) params.push_back(std::to_string(cfg.iterations) + " iterations");
@@ -62,7 +62,7 @@ SummaryContext summary_context(const Config& cfg, const RunReport& r) {
   c.edges_read = r.load.input_edges;
   c.edges_used = r.load.num_edges;
   c.undirected = cfg.undirected || cfg.program.graph.symmetrize;
-  if (cfg.program.uses_source && cfg.sources == 0) c.source = std::to_string(cfg.source_id);
+  if (cfg.one_source()) c.source = std::to_string(cfg.source_id);
   c.top = r.cluster_top;
   return c;
 }

@@ -274,8 +274,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     lo.crash_in_shuffle = eo.crash_in_load;
     const bool mapped_ids = input.kind == GraphInput::Kind::kGraphalytics ||
                             (input.kind == GraphInput::Kind::kFile && input.sparse_ids);
-    const bool one_source = Prog::kTraits.uses_source && cfg.sources == 0;  // not --sources K (bc)
-    if (mapped_ids && one_source) lo.source = cfg.source_id;  // the loader maps it
+    if (mapped_ids && cfg.one_source()) lo.source = cfg.source_id;  // the loader maps it
     lo.check_memory = [&node, &cfg](const HeldShape& h) {
       NodeShape shape;
       shape.vertices = h.vertices;
@@ -286,11 +285,11 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.graph = load_graph_share(*runtime, dp, input, lo, layout, &load);
     const LocalGraph& lg = out.graph;
     const VertexId source = load.source ? *load.source : cfg.source;
-    if (one_source && !mapped_ids && cfg.source >= load.num_vertices)
+    if (cfg.one_source() && !mapped_ids && cfg.source >= load.num_vertices)
       throw ConfigError("--source " + std::to_string(cfg.source_id) + " is not a vertex of " + cfg.graph +
                         (load.num_vertices == 0 ? std::string(" (it has no vertices)")
                                                 : " (its vertices are " + id_range(cfg, load.num_vertices) + ")"));
-    if (one_source) warn_if_source_is_a_sink(cfg, lg, source);
+    if (cfg.one_source()) warn_if_source_is_a_sink(cfg, lg, source);
     // Ranges of Σ that stay in cache, owned by the receive queues
     // (compute/engine/range_plan.h), planned alike on every node.
     split_into_ranges(out.graph, plan_ranges(out.graph.node_domain_offset, layout.queues,
