@@ -91,13 +91,12 @@ int check_options(int argc, char** argv) {
     // lcore socket, the receive queues of the node's lcore layout.
     std::vector<unsigned> ids(lcores);
     for (unsigned l = 0; l < lcores; ++l) ids[l] = l;
-    wg::DataplaneOptions o = wg::dataplane_options(cfg);
+    wg::DataplaneOptions o;
     try {
-      o.queues = wg::plan_lcores(cfg.engine.roles, cfg.rx_queues, ids).queues;
+      o = wg::sized_dataplane_options(cfg, wg::plan_lcores(cfg.engine.roles, cfg.rx_queues, ids).queues);
     } catch (const std::invalid_argument& e) {
       return usage_error(e.what());
     }
-    o.rx_mbufs = wg::Dataplane::estimated_rx_mbufs(cfg.nodes, cfg.transport.window, o.queues);
     std::printf("wiregraph: EAL memory per node: %llu MiB (%u receive mbufs)\n",
                 static_cast<unsigned long long>((wg::Dataplane::eal_memory_bytes(o, 1) + (1u << 20) - 1) >> 20),
                 o.rx_mbufs);

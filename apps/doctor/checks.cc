@@ -32,6 +32,10 @@ bool footprint_of_app(ProgramList<P...>, const Config& cfg, AppFootprint* out) {
   return (one.template operator()<P>() || ...);
 }
 
+// Receive queues of the node: --rx-queues, resolved from the lcore layout
+// once the EAL is up; before it (the doctor's first, rough estimate) one.
+unsigned receive_queues(const Config& cfg) { return std::max(1u, cfg.rx_queues); }
+
 }  // namespace
 
 void check_hugetlbfs(const EalPlan& eal, const std::vector<std::string>& mounts, std::vector<Finding>* out) {
@@ -65,8 +69,7 @@ std::map<int, uint64_t> hugepage_need(const EalPlan& eal, const Config& cfg, int
   }
   // The node's own estimate (Dataplane::eal_memory_bytes) on the main
   // lcore's socket, and a transmit pool on every other socket with lcores.
-  DataplaneOptions o = dataplane_options(cfg);
-  o.rx_mbufs = Dataplane::estimated_rx_mbufs(cfg.nodes, cfg.transport.window, cfg.rx_queues);
+  const DataplaneOptions o = sized_dataplane_options(cfg, receive_queues(cfg));
   for (int s : lcore_sockets)
     if (s != main_socket) need[s] += Pools::pool_bytes(cfg.mbufs, cfg.mtu);
   need[main_socket] += Dataplane::eal_memory_bytes(o, 1);
@@ -78,7 +81,7 @@ std::string need_detail(const EalPlan& eal, const Config& cfg) {
   if (eal.preallocate_mb > 0) return "-m " + std::to_string(eal.preallocate_mb);
   return std::to_string(cfg.mbufs) + " mbufs per transmit pool" +
          (cfg.nodes > 1
-              ? " and " + std::to_string(Dataplane::estimated_rx_mbufs(cfg.nodes, cfg.transport.window, cfg.rx_queues)) +
+              ? " and " + std::to_string(sized_dataplane_options(cfg, receive_queues(cfg)).rx_mbufs) +
                     " receive mbufs"
               : "") +
          " at MTU " + std::to_string(cfg.mtu) + ", rings, EAL 20 MiB";

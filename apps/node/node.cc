@@ -30,6 +30,13 @@ DataplaneOptions dataplane_options(const Config& c) {
   return o;
 }
 
+DataplaneOptions sized_dataplane_options(const Config& c, unsigned queues) {
+  DataplaneOptions o = dataplane_options(c);
+  o.queues = queues;
+  o.rx_mbufs = Dataplane::estimated_rx_mbufs(c.nodes, c.transport.window, queues);
+  return o;
+}
+
 // NUMA domains from the machine; the lcore layout from --roles and the
 // EAL's lcores, and from it the receive queues when --rx-queues is not given.
 Config resolve_config(Config c, LcoreLayout* layout) {

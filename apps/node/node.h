@@ -75,6 +75,11 @@ MemoryLimit node_memory_limit();
 
 // Dataplane settings of a node: pools, ports' validation context.
 DataplaneOptions dataplane_options(const Config& c);
+// The same before the EAL has ports, for `queues` receive queues (the
+// node's lcore layout's) and the receive pool they would get: what -m must
+// hold is Dataplane::eal_memory_bytes(of these, 1). For the launcher's
+// check (wiregraph --check-options) and the doctor.
+DataplaneOptions sized_dataplane_options(const Config& c, unsigned queues);
 
 // The process's largest resident set so far, in bytes (getrusage).
 uint64_t peak_rss_bytes();
