@@ -140,6 +140,30 @@ std::string mismatch(const CheckpointFingerprint& file, const CheckpointFingerpr
   return "";
 }
 
+// What COMMIT says (CheckpointStore::commit writes it): the superstep every
+// node wrote, and the job's number of nodes (0 in a marker without the line).
+struct CommitMarker {
+  uint32_t superstep = 0;
+  unsigned long nodes = 0;
+};
+
+// dir's COMMIT; none when there is no file. Throws CheckpointError when the
+// file is not one wiregraph writes.
+std::optional<CommitMarker> read_commit(const std::string& dir) {
+  const std::string path = dir + "/" + kCommitName;
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::string first, word;
+  uint64_t step = 0;
+  std::getline(in, first);
+  if (first != "wiregraph checkpoint" || !(in >> word >> step) || word != "superstep" || step > UINT32_MAX)
+    throw CheckpointError("checkpoint marker " + path + " is not one wiregraph writes (its first lines should be "
+                          "'wiregraph checkpoint' and 'superstep N')");
+  CommitMarker m{.superstep = static_cast<uint32_t>(step)};
+  if (in >> word >> m.nodes && word != "nodes") m.nodes = 0;
+  return m;
+}
+
 }  // namespace
 
 CheckpointFingerprint CheckpointFingerprint::of(const JobIdentity& job, unsigned nodes, unsigned rank,
@@ -249,16 +273,9 @@ bool CheckpointStore::commit(uint32_t superstep, std::string* missing) {
 }
 
 std::optional<uint32_t> CheckpointStore::committed(const std::string& dir) {
-  const std::string path = dir + "/" + kCommitName;
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::string first, word;
-  uint64_t step = 0;
-  std::getline(in, first);
-  if (first != "wiregraph checkpoint" || !(in >> word >> step) || word != "superstep" || step > UINT32_MAX)
-    throw CheckpointError("checkpoint marker " + path + " is not one wiregraph writes (its first lines should be "
-                          "'wiregraph checkpoint' and 'superstep N')");
-  return static_cast<uint32_t>(step);
+  const std::optional<CommitMarker> m = read_commit(dir);
+  if (!m) return std::nullopt;
+  return m->superstep;
 }
 
 CheckpointPoint CheckpointStore::read(uint32_t superstep, std::span<const std::span<uint8_t>> sections) const {
@@ -268,11 +285,8 @@ CheckpointPoint CheckpointStore::read(uint32_t superstep, std::span<const std::s
     const std::string why = errno_text();
     // A job of more nodes has ranks without a file: say that, as the other
     // nodes do, whichever node reads first.
-    std::ifstream commit(dir_ + "/" + kCommitName);
-    std::string line;
-    unsigned long nodes = 0;
-    for (int i = 0; i < 3 && std::getline(commit, line); ++i)
-      if (line.starts_with("nodes ")) nodes = std::strtoul(line.c_str() + 6, nullptr, 10);
+    const std::optional<CommitMarker> commit = read_commit(dir_);
+    const unsigned long nodes = commit ? commit->nodes : 0;
     if (nodes != 0 && nodes != nodes_)
       throw CheckpointError("checkpoint " + dir_ + "/" + kCommitName +
                             " is of another job: it differs in the number of nodes (it has " + std::to_string(nodes) +
