@@ -127,6 +127,24 @@ TEST(MemoryEstimate, SettlingProgramsKeepTwoBitsPerDestination) {
   EXPECT_EQ(estimate_node_memory(s, bc).run, estimate_node_memory(s, plain).run);
 }
 
+// Each worker keeps its own bitmaps per destination (BC's settled and sent
+// bits, BFS's reached bit) and SSSP's sender combine (a message and a
+// destination per local vertex, hand_computed_shape's 500): a node of three
+// workers holds three of each.
+TEST(MemoryEstimate, EachWorkerHoldsItsOwnDestinationBitmapsAndCombine) {
+  NodeShape one = hand_computed_shape();
+  one.scatter = ScatterMode::kAuto;
+  NodeShape three = one;
+  three.workers = 3;
+  const auto extra = [&](const AppFootprint& app) {
+    return estimate_node_memory(three, app).run - estimate_node_memory(one, app).run;
+  };
+  EXPECT_EQ(extra(footprint_of<Bc>()), 2u * (2 * 1000 / 8));
+  EXPECT_EQ(extra(footprint_of<Bfs>()), 2u * (1000 / 8));
+  EXPECT_EQ(extra(footprint_of<Sssp>()), 2u * 500 * (4 + 4));
+  EXPECT_EQ(extra(footprint_of<PageRank>()), 0u) << "no per-worker structure per destination";
+}
+
 // The same with --vertex-order degree: a slot -> vertex table per local
 // vertex, and the in-place renumbering (compute/partition/slot_renumber.h: every
 // node's slot table, one block's copy, the per-slot vectors' copies) stays

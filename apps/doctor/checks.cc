@@ -126,7 +126,7 @@ void check_hugepages(const EalPlan& eal, const std::vector<HugepagePool>& pools,
   }
 }
 
-void check_memory(const Config& cfg, bool job_given, std::vector<Finding>* out) {
+void check_memory(const Config& cfg, unsigned workers, bool job_given, std::vector<Finding>* out) {
   if (!job_given) {
     out->push_back(not_checked("memory", "no --app and --graph given: the graph's needs are unknown"));
     return;
@@ -144,7 +144,7 @@ void check_memory(const Config& cfg, bool job_given, std::vector<Finding>* out) 
     }
     const bool doubled = cfg.undirected || app.symmetrize;
     const uint64_t edges = doubled && d.edges <= UINT64_MAX / 2 ? 2 * d.edges : d.edges;
-    const MemoryNeed need = node_memory_need(cfg, balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains), app);
+    const MemoryNeed need = node_memory_need(cfg, workers, balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains), app);
     const MemoryLimit limit = node_memory_limit();
     // A binary edge list gives its edges by its size, not its vertices: the
     // terms per vertex (degrees, values, accumulators, the (source, block)

@@ -31,8 +31,9 @@ std::map<int, uint64_t> hugepage_need(const EalPlan& eal, const Config& cfg, int
 std::string need_detail(const EalPlan& eal, const Config& cfg);
 void check_hugepages(const EalPlan& eal, const std::vector<HugepagePool>& pools, const std::map<int, uint64_t>& need,
                      const std::string& detail, std::vector<Finding>* out);
-// The node's own estimate for the graph against what it may allocate.
-void check_memory(const Config& cfg, bool job_given, std::vector<Finding>* out);
+// The node's own estimate for the graph, with `workers` worker lcores,
+// against what it may allocate.
+void check_memory(const Config& cfg, unsigned workers, bool job_given, std::vector<Finding>* out);
 // `key_error`: why the options were refused without --no-auth ("" if they were not).
 void check_key(const std::string& key_error, const Config& cfg, std::vector<Finding>* out);
 void check_pci(const std::string& address, std::vector<Finding>* out);

@@ -109,7 +109,7 @@ int run(int argc, char** argv) {
     if (probe_without && !eal.no_huge)
       out.push_back(not_checked("probe", "the ports below were opened without hugepages (--no-huge -m " +
                                              std::string(kProbeMemoryMb) + "), as the job could not start with them"));
-    check_memory(cfg, job_given, &out);
+    check_memory(cfg, layout.workers(), job_given, &out);
     for (const std::string& m : missing_vdev_ports(parsed))
       out.push_back(fail("vdev " + m, "the EAL could not create it", "its reason is in the EAL's messages above"));
     const unsigned rx_mbufs = cfg.rx_queues * Ports::rx_descriptors(cfg.rx_queues) + 1024;

@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "apps/node/input_choice.h"
@@ -70,7 +71,8 @@ MemoryLimit node_memory_limit() {
 
 MemoryLimit Node::memory_limit() const { return node_memory_limit(); }
 
-MemoryNeed node_memory_need(const Config& cfg, NodeShape shape, const AppFootprint& app) {
+MemoryNeed node_memory_need(const Config& cfg, unsigned workers, NodeShape shape, const AppFootprint& app) {
+  shape.workers = std::max(1u, workers);
   shape.nodes = cfg.nodes;
   shape.domains = cfg.domains;
   shape.scatter = cfg.engine.scatter;
@@ -85,7 +87,7 @@ MemoryNeed node_memory_need(const Config& cfg, NodeShape shape, const AppFootpri
 }
 
 void Node::check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) const {
-  check_memory(node_memory_need(cfg_, shape, app), held, memory_limit(), what);
+  check_memory(node_memory_need(cfg_, layout_.workers(), shape, app), held, memory_limit(), what);
 }
 
 double Node::line_rate_gbps() const {

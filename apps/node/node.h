@@ -64,10 +64,11 @@ class Node {
 // over the EAL's lcores; the EAL must be initialised). Throws ConfigError.
 Config resolve_config(Config config, LcoreLayout* layout);
 
-// What a node with the resolved `config` needs for `shape` (P, K and the
-// options that shape its structures filled in from `config`): the estimate
-// Node::check_memory_for checks, and `wiregraph doctor` reports.
-MemoryNeed node_memory_need(const Config& config, NodeShape shape, const AppFootprint& app);
+// What a node with the resolved `config` and `workers` worker lcores needs
+// for `shape` (P, K and the options that shape its structures filled in from
+// `config`): the estimate Node::check_memory_for checks, and `wiregraph
+// doctor` reports.
+MemoryNeed node_memory_need(const Config& config, unsigned workers, NodeShape shape, const AppFootprint& app);
 
 // What a node may allocate: read_memory_limit(), shared with the other nodes
 // of the job on this host (WIREGRAPH_NODES_PER_HOST, set by scripts/wiregraph-cluster).

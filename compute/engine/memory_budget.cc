@@ -144,12 +144,12 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
     engine = sum(engine, mul(2, sum(mul(local_v, 12), mul(s.in_edges, app.message_bytes))));
   else
     engine = add(engine, mul(local_v, 2 * app.message_bytes));
-  // SSSP in auto mode: no dense copy (it never pulls unless forced), but a
-  // message and a destination per vertex of the largest block to another
-  // node, to combine a big superstep's records
+  // SSSP in auto mode: no dense copy (it never pulls unless forced), but
+  // each worker holds a message and a destination per vertex of the largest
+  // block to another node, to combine a big superstep's records
   // (compute/engine/worker/sender_combine.h): a balanced node's count.
   const bool splits_auto = app.light_first && s.scatter == ScatterMode::kAuto;
-  if (splits_auto) engine = add(engine, mul(local_v, app.message_bytes + 4));
+  if (splits_auto) engine = add(engine, mul(s.workers, mul(local_v, app.message_bytes + 4)));
   uint64_t dense = 0;
   if (!app.slots && !app.real_weights && s.scatter != ScatterMode::kSparse && !splits_auto) {
     // A source (and weight) per edge; a target and an offset per (segment,
@@ -158,15 +158,14 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
     const uint64_t segments = ceil_div(local_v, per_segment);
     const uint64_t pairs = std::min(s.out_edges, mul(segments, s.vertices));
     dense = sum(mul(s.out_edges, 4 + weight_bytes(app)), mul(pairs, 12));
-    // BFS: a bit per destination of every group it sends to, and the
-    // positions a bottom-up step still visits (at most one per pair).
-    if (app.levels) engine = sum(engine, ceil_div(s.vertices, 8), mul(pairs, 4));
+    // BFS: each worker's bit per destination of every group it sends to,
+    // and the positions a bottom-up step still visits (at most one per pair).
+    if (app.levels) engine = sum(engine, mul(s.workers, ceil_div(s.vertices, 8)), mul(pairs, 4));
   }
-  // BC: two bits per destination of every group (settled, sent this
-  // superstep), unless --scatter sparse. Each worker holds its own, as
-  // BFS's reached bits below; counted once, as those (the shape has no
-  // worker count: a node of W workers holds W times V/4 bytes).
-  if (app.settles && s.scatter != ScatterMode::kSparse) engine = add(engine, mul(2, ceil_div(s.vertices, 8)));
+  // BC: each worker's two bits per destination of every group (settled,
+  // sent this superstep), unless --scatter sparse.
+  if (app.settles && s.scatter != ScatterMode::kSparse)
+    engine = add(engine, mul(s.workers, mul(2, ceil_div(s.vertices, 8))));
   // SSSP: a target and a weight per edge, light first, a light-edge count
   // per (source, group) pair and an edge class per vertex.
   uint64_t light_first = 0;

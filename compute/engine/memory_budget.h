@@ -23,9 +23,10 @@
 //            programs that apply early (with --local-rounds on), an accumulator per vertex more
 //            and, for programs with a scalar ⊕ unless --scatter sparse or
 //            real weights, the dense copy of the edges (SSSP: only with
-//            --scatter dense; in auto mode a message and a destination per
-//            vertex to combine records at the sender instead); SSSP's light-first
-//            copy of the edges, BFS's reached bitmaps and bottom-up lists
+//            --scatter dense; in auto mode, per worker, a message and a destination
+//            per vertex to combine records at the sender instead); SSSP's light-first
+//            copy of the edges, each worker's bitmaps per destination (BFS's
+//            reached, BC's settled and sent) and BFS's bottom-up lists
 //            (compute/engine/worker/). A program that only pulls
 //            (PageRank) releases the CSR's targets group by group as
 //            its dense copy is built: its run holds the whole dense copy, the
@@ -104,6 +105,7 @@ struct NodeShape {
   ScatterMode scatter = ScatterMode::kAuto;
   uint64_t segment_bytes = 1 << 20;  // scatter values per dense segment (--segment-kib)
   unsigned queues = 1;               // receive queues (--rx-queues): each owns whole ranges
+  unsigned workers = 1;              // worker lcores: each holds its own bitmaps per destination and sender combine
   uint64_t range_bytes = 0;  // Σ per accumulation range (--range-kib; 0: range_entries_of's default)
   bool local_rounds = false;         // --local-rounds: a program that applies early holds its own messages
   bool degree_order = false;         // --vertex-order degree: slots renumbered as with K > 1
