@@ -174,7 +174,7 @@ const OptionSpec kOptions[] = {
      .read_by = &ProgramTraits::uses_source,
      .graphalytics_key = &GraphalyticsNames::source,
      .digest = [](const Config& c) { return static_cast<uint64_t>(c.source_id); },
-     .banner = [](const Config& c) { return when(c.sources == 0, "source " + std::to_string(c.source_id)); }},
+     .banner = [](const Config& c) { return when(c.one_source(), "source " + std::to_string(c.source_id)); }},
     {.name = "sources",
      .arg = "K",
      .default_text = "--source",

@@ -84,7 +84,8 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
   EXPECT_EQ(n.run, csr + local_v * (4 + 2 + 4)  // value, frontier, scatter value
                        + local_v * 8 + 1000 * 8  // each source's blocks: offsets, (source, node) pairs
                        + (1000 / 8 + 1) * 12     // room to group an eighth of the pairs
-                       + local_v * 2 * 4);      // two accumulators
+                       + local_v * 2 * 4        // two accumulators
+                       + 1000 / 8);             // the worker's reached bit per destination
   EXPECT_EQ(n.dense, 0u);
   EXPECT_EQ(n.light_first, 0u);
   EXPECT_EQ(n.peak(), n.build);
@@ -128,21 +129,30 @@ TEST(MemoryEstimate, SettlingProgramsKeepTwoBitsPerDestination) {
 }
 
 // Each worker keeps its own bitmaps per destination (BC's settled and sent
-// bits, BFS's reached bit) and SSSP's sender combine (a message and a
-// destination per local vertex, hand_computed_shape's 500): a node of three
-// workers holds three of each.
+// bits, BFS's reached bit), SSSP's sender combine (a message and a
+// destination per local vertex, hand_computed_shape's 500) and a dense copy
+// of its own slice, whose (segment, destination) pairs it counts apart: a
+// node of three workers holds three of each, and up to three times the
+// pairs (here each destination once per worker: 1000 pairs become 3000).
 TEST(MemoryEstimate, EachWorkerHoldsItsOwnDestinationBitmapsAndCombine) {
   NodeShape one = hand_computed_shape();
   one.scatter = ScatterMode::kAuto;
   NodeShape three = one;
   three.workers = 3;
-  const auto extra = [&](const AppFootprint& app) {
-    return estimate_node_memory(three, app).run - estimate_node_memory(one, app).run;
+  const auto extra = [&](const NodeShape& a, const NodeShape& b, const AppFootprint& app) {
+    return estimate_node_memory(b, app).run - estimate_node_memory(a, app).run;
   };
-  EXPECT_EQ(extra(footprint_of<Bc>()), 2u * (2 * 1000 / 8));
-  EXPECT_EQ(extra(footprint_of<Bfs>()), 2u * (1000 / 8));
-  EXPECT_EQ(extra(footprint_of<Sssp>()), 2u * 500 * (4 + 4));
-  EXPECT_EQ(extra(footprint_of<PageRank>()), 0u) << "no per-worker structure per destination";
+  const uint64_t more_pairs = 2u * 1000;
+  EXPECT_EQ(extra(one, three, footprint_of<Bc>()), more_pairs * 12 + 2 * (2 * 1000 / 8));
+  EXPECT_EQ(extra(one, three, footprint_of<Bfs>()), more_pairs * (12 + 4) + 2 * (1000 / 8))
+      << "and a bottom-up position per pair";
+  EXPECT_EQ(extra(one, three, footprint_of<Sssp>()), 2u * 500 * (4 + 4)) << "no dense copy in auto mode";
+  EXPECT_EQ(extra(one, three, footprint_of<PageRank>()), more_pairs * 12);
+  one.scatter = three.scatter = ScatterMode::kSparse;
+  EXPECT_EQ(extra(one, three, footprint_of<Bfs>()), 2u * (1000 / 8)) << "reached bits in sparse mode too";
+  one.scatter = three.scatter = ScatterMode::kAuto;
+  one.nodes = three.nodes = 1;
+  EXPECT_EQ(extra(one, three, footprint_of<Sssp>()), 0u) << "P = 1: no other node to combine records for";
 }
 
 // The same with --vertex-order degree: a slot -> vertex table per local

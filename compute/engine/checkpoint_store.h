@@ -6,7 +6,7 @@
 //
 //   DIR/node-R.step-S.tmp   written, fsynced, then renamed to
 //   DIR/node-R.step-S       (the directory fsynced too)
-//   DIR/COMMIT              "superstep S": rank 0 writes it (same way) once
+//   DIR/COMMIT              "superstep S", "nodes P": rank 0 writes it (same way) once
 //                           every node's file of S exists, i.e. after the
 //                           next superstep, which no node starts before its
 //                           file is renamed. Files of older supersteps go

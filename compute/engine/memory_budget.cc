@@ -148,19 +148,24 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   // each worker holds a message and a destination per vertex of the largest
   // block to another node, to combine a big superstep's records
   // (compute/engine/worker/sender_combine.h): a balanced node's count.
+  // None at P = 1: there is no other node.
   const bool splits_auto = app.light_first && s.scatter == ScatterMode::kAuto;
-  if (splits_auto) engine = add(engine, mul(s.workers, mul(local_v, app.message_bytes + 4)));
+  if (splits_auto && s.nodes > 1) engine = add(engine, mul(s.workers, mul(local_v, app.message_bytes + 4)));
+  // Level-synchronous programs (BFS, CC): each worker's bit per destination
+  // of every group it sends to, whatever the scatter mode.
+  if (app.levels) engine = add(engine, mul(s.workers, ceil_div(s.vertices, 8)));
   uint64_t dense = 0;
   if (!app.slots && !app.real_weights && s.scatter != ScatterMode::kSparse && !splits_auto) {
     // A source (and weight) per edge; a target and an offset per (segment,
-    // destination) pair, at most one per edge.
+    // destination) pair, at most one per edge. Each worker segments its own
+    // slice (compute/engine/worker/dense_pull.h), so W workers cut at most
+    // W - 1 more segments; a level-synchronous program pulls its slice as one.
     const uint64_t per_segment = std::max<uint64_t>(s.segment_bytes / app.message_bytes, 1);
-    const uint64_t segments = ceil_div(local_v, per_segment);
+    const uint64_t segments = app.levels ? s.workers : ceil_div(local_v, per_segment) + s.workers - 1;
     const uint64_t pairs = std::min(s.out_edges, mul(segments, s.vertices));
     dense = sum(mul(s.out_edges, 4 + weight_bytes(app)), mul(pairs, 12));
-    // BFS: each worker's bit per destination of every group it sends to,
-    // and the positions a bottom-up step still visits (at most one per pair).
-    if (app.levels) engine = sum(engine, mul(s.workers, ceil_div(s.vertices, 8)), mul(pairs, 4));
+    // The positions a bottom-up step still visits (at most one per pair).
+    if (app.levels) engine = add(engine, mul(pairs, 4));
   }
   // BC: each worker's two bits per destination of every group (settled,
   // sent this superstep), unless --scatter sparse.

@@ -23,10 +23,11 @@
 //            programs that apply early (with --local-rounds on), an accumulator per vertex more
 //            and, for programs with a scalar ⊕ unless --scatter sparse or
 //            real weights, the dense copy of the edges (SSSP: only with
-//            --scatter dense; in auto mode, per worker, a message and a destination
-//            per vertex to combine records at the sender instead); SSSP's light-first
-//            copy of the edges, each worker's bitmaps per destination (BFS's
-//            reached, BC's settled and sent) and BFS's bottom-up lists
+//            --scatter dense; in auto mode at P > 1, per worker, a message and a
+//            destination per vertex to combine records at the sender instead);
+//            SSSP's light-first copy of the edges, each worker's bitmaps per
+//            destination (BFS's and CC's reached, BC's settled and sent) and
+//            BFS's bottom-up lists
 //            (compute/engine/worker/). A program that only pulls
 //            (PageRank) releases the CSR's targets group by group as
 //            its dense copy is built: its run holds the whole dense copy, the
@@ -66,7 +67,7 @@ struct AppFootprint {
   bool weights = false;        // the CSR (and the dense copy) keeps edge weights
   bool real_weights = false;   // ... as 8-byte doubles, sparse supersteps only (no dense copy)
   bool symmetrize = false;     // the loader adds reverse edges (also --undirected)
-  bool levels = false;         // level-synchronous (BFS): reached bitmaps, bottom-up lists
+  bool levels = false;         // level-synchronous (BFS, CC): reached bitmaps, bottom-up lists
   bool light_first = false;    // splits light and heavy edges (SSSP): a light-first copy of the edges
   bool early = false;          // applies early (SSSP): the workers fold their own vertices' messages
   bool pulls_only = false;     // every superstep pulls (PageRank): with a dense copy, the CSR's targets
