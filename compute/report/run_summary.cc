@@ -51,7 +51,7 @@ std::vector<std::string> summary_lines(const RunReport& r, const RunSummary& s) 
     edges = text_printf("%" PRIu64 " edges as read, %" PRIu64 " as used", l.input_edges, l.num_edges) +
             (s.edge_rules.empty() ? "" : " (" + s.edge_rules + ")");
   out.push_back(text_printf("  graph    %" PRIu64 " vertices, %s%s", l.num_vertices, edges.c_str(),
-                       !l.weighted ? "" : s.reads_weights ? ", weighted" : ", weights not read"));
+                       weights_label(l.weighted, s.reads_weights)));
   out.push_back(text_printf("  time     load %.3f s, compute %.3f s in %zu supersteps; %.3f s in all", r.load_seconds,
                        r.compute_seconds, r.steps.size(), r.makespan_seconds));
   out.push_back(text_printf("  EVPS     %.4g (vertices + edges as read, per second of compute: LDBC Graphalytics)",

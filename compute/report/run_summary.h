@@ -53,6 +53,13 @@ struct RunSummary {
   std::string top_value = "rank";  // the word before each top vertex's value (the program's traits.top_value)
 };
 
+// What the graph lines (the node's and the summary's) say of an input's
+// weights: "" without a weight column, ", weighted" when the program reads
+// it, ", weights not read" when it does not.
+inline const char* weights_label(bool weighted, bool program_reads_weights) {
+  return !weighted ? "" : program_reads_weights ? ", weighted" : ", weights not read";
+}
+
 // The summary's lines: "summary: ..." and indented lines under it (two
 // spaces: scripts/wiregraph-cluster prints them without its "[node 0] "
 // prefix), warnings last.
