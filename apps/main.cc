@@ -203,6 +203,9 @@ int main(int argc, char** argv) {
     std::printf("dataplane: %s, lcore %u on socket %u\n", node.dataplane().port_summary().c_str(), rte_lcore_id(),
                 rte_socket_id());
     if (!node.config().ids_chosen.empty()) std::printf("ids: %s\n", node.config().ids_chosen.c_str());
+    if (!node.config().source_given && node.config().one_source())
+      std::printf("source: %lld (the first edge's source; --source chooses another)\n",
+                  static_cast<long long>(node.config().source_id));
     if (!node.config().precision_chosen.empty())
       std::printf("weights: %s\n", node.config().precision_chosen.c_str());
     if (!eal.memory_mode_given)

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 
 #include "compute/engine/lcore_layout.h"
@@ -94,6 +95,17 @@ const OptionSpec kOptions[] = {
          throw ConfigError(e.what());  // it already says "--format: ..."
        }
      }},
+    {.name = "weight-column",
+     .arg = "N|NAME",
+     .default_text = "3",
+     .topic = Topic::kInput,
+     .help = "an edge list's weight field: a number from 1, or a name in its header line",
+     .details = "For a text edge list whose weight is not its third field (say a CSV 'src,dst,time,weight'): "
+                "the field number (3..64), or its name when the file's first line names the fields. Read by "
+                "the programs that read weights (sssp); a line without that field is refused.",
+     .parse = [](ParseState& s, const OptionArg& a) { s.c.weight_column = a.text; },
+     .digest = [](const Config& c) -> uint64_t { return std::hash<std::string>{}(c.weight_column); },
+     .banner = [](const Config& c) { return when(!c.weight_column.empty(), "weights from field " + c.weight_column); }},
     {.name = "undirected",
      .topic = Topic::kCommon,
      .help = "add the reverse of every edge",
@@ -148,9 +160,11 @@ const OptionSpec kOptions[] = {
      .help = "how an edge list's vertex ids are numbered",
      .details = "dense: the ids are 0..V-1, V = the largest id + 1. sparse: the vertices are the distinct ids "
                 "the edges name (signed 64-bit in text), V = their count, mapped to dense ids while loading "
-                "(each node keeps a range of the ids); --source and the results use the file's ids. auto: "
-                "sparse when a sample of the file (the same on every node) shows over three quarters of "
-                "0..largest unused, else dense; the 'ids:' line says which and why. mtx, dimacs and metis "
+                "(each node keeps a range of the ids); --source and the results use the file's ids. auto: the "
+                "vertices are the ids the edges name, as networkx counts them: dense (no mapping) when the "
+                "file is small enough to sample whole (2 MiB) and names every id 0..largest, else sparse; "
+                "the 'ids:' line says which and why. dense: GAP's and Graph500's rule (0..largest, ids no edge "
+                "names are isolated vertices; the summary counts them). mtx, dimacs and metis "
                 "number their vertices 1..n: --source and the results use those ids (sparse is refused). "
                 "Graphalytics graphs are always mapped. See docs/INPUT.md.",
      .parse = [](ParseState& s, const OptionArg& a) {
@@ -164,17 +178,21 @@ const OptionSpec kOptions[] = {
      }},
     {.name = "source",
      .arg = "V",
-     .default_text = "the input's first id: 0, or 1 for mtx, dimacs and metis",
+     .default_text = "the first edge's source vertex",
      .topic = Topic::kCommon,
      .help = "start vertex, as the input names it, for a program that has one",
      .details = "A Graphalytics id, an id of the file (signed 64-bit when its ids may be sparse), 1..n in a "
-                "1-based file. It must be a vertex (errors name the range); a source without out-edges is "
-                "warned about.",
+                "1-based file. It must be a vertex (errors name the nearest ids that are); a source without "
+                "out-edges is warned about. The default is the source of the file's first edge (of the "
+                "generator's first edge for kron:).",
      .parse = [](ParseState& s, const OptionArg& a) { s.source = a; },  // its range depends on the graph
      .read_by = &ProgramTraits::uses_source,
      .graphalytics_key = &GraphalyticsNames::source,
      .digest = [](const Config& c) { return static_cast<uint64_t>(c.source_id); },
-     .banner = [](const Config& c) { return when(c.one_source(), "source " + std::to_string(c.source_id)); }},
+     .banner = [](const Config& c) {
+       // The default is read from the input by the node (the source: line).
+       return when(c.one_source(), c.source_given ? "source " + std::to_string(c.source_id) : "source: the first edge's");
+     }},
     {.name = "sources",
      .arg = "K",
      .default_text = "--source",

@@ -111,8 +111,9 @@ void resolve_source(ParseState& s) {
                       "from K vertices picked as GAP's bc -i K)");
   const bool generated = c.graph.rfind("kron:", 0) == 0;
   const bool maybe_mapped = c.graphalytics || (!generated && c.first_id == 0 && c.ids != IdsOption::kDense);
+  c.source_given = s.source.has_value();
   if (!s.source)
-    c.source_id = c.first_id;
+    c.source_id = c.first_id;  // until the node reads the first edge (apps/node/input_choice.h)
   else if (maybe_mapped)
     c.source_id = s.source->signed_integer(std::string("a vertex id (a signed 64-bit integer") +
                                            (c.graphalytics ? ": the graph's own ids)" : ", as an edge list's ids may be)"));

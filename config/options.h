@@ -41,7 +41,8 @@ struct Config {
   // The shared program parameters: each program reads those its traits name
   // (uses_source, ...); the others keep these defaults.
   VertexId source = 0;                    // --source as a dense id (once the node has checked it against the input)
-  int64_t source_id = 0;                  // --source as the input names it (default: its first id)
+  int64_t source_id = 0;                  // --source as the input names it (default: the first edge's source)
+  bool source_given = false;              // --source (or the properties' source) given; else the node picks the default
   uint32_t iterations = 0;                // --iterations, else the program's default_iterations
   double damping = ProgramParams{}.damping;  // --damping
   uint32_t sources = 0;                   // --sources K (bc): K sources picked as GAP's; 0: --source
@@ -54,6 +55,7 @@ struct Config {
   bool graphalytics = false;              // --graph names a Graphalytics graph (NAME.properties, .v or .e)
   bool graphalytics_output = false;       // --output-format graphalytics
   IdsOption ids = IdsOption::kAuto;       // --ids
+  std::string weight_column;              // --weight-column: an edge list's weight field (number from 1, or name)
   // Resolved: an edge list's ids mapped while loading (compute/load/graph_loader_ids.cc):
   // --ids sparse, or what --ids auto chose from the file.
   bool sparse_ids = false;

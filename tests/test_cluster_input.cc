@@ -3,6 +3,9 @@
 //   - --ids auto: every node takes the same decision from the same bytes
 //     (P = 2 and 3 on memif, 2 on tap), prints it and reports it in nodeR.json;
 //   - a 1-based file's own ids in --source and results across nodes;
+//   - the vertices are the ids the file names (wiki-Vote: 7,115, not 8,298);
+//   - the default source is the first edge's; a missing one is named with the
+//     nearest ids that are vertices;
 //   - a source without out-edges is warned about once per job, by its owner.
 // The oracles (tests/reference.h) run on the graph as a plain dense reading
 // of the file gives it.
@@ -30,16 +33,29 @@ size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
-// cc on ca-GrQc: its 5,242 ids are the vertices (not 0..26,196), and every
-// vertex carries its component's smallest id.
-void check_grqc_components(const std::string& link, int nodes) {
-  SCOPED_TRACE(link + " P=" + std::to_string(nodes));
+// cc on a file whose ids have gaps: the ids its edges name are the vertices
+// (as networkx counts them), and every vertex carries its component's
+// smallest id. `said`: the ids: line every node prints.
+struct NamedIds {
+  std::string file;
+  size_t vertices, components;
+  std::string said;
+};
+const NamedIds kGrQc{"ca-GrQc.csv", 5242, 355,
+                     "ids: sparse (auto: the edges name 5,242 ids; 20,955 of 0..26,196 are named by no edge"};
+// wiki-Vote names 7,115 ids of 0..8,297 (86%): networkx's 7,115 nodes and
+// 24 weakly connected components, not 8,298 vertices and 1,207 components.
+const NamedIds kWikiVote{"wiki-Vote.txt", 7115, 24,
+                         "ids: sparse (auto: the edges name 7,115 ids; 1,183 of 0..8,297 are named by no edge"};
+
+void check_named_components(const NamedIds& file, const std::string& link, int nodes) {
+  SCOPED_TRACE(file.file + " " + link + " P=" + std::to_string(nodes));
   std::string skip;
   ASSERT_TRUE(prerequisites(link, nodes, &skip));
   if (!skip.empty()) GTEST_SKIP() << skip;
   TempDir tmp;
-  const std::string path = datasets_dir() + "/ca-GrQc.csv";
-  const EdgeList dense = read_graph_file(path);  // ids as written: 0..26,196, most unused
+  const std::string path = datasets_dir() + "/" + file.file;
+  const EdgeList dense = read_graph_file(path);  // ids as written: 0..largest, some unused
   std::set<VertexId> named;
   for (const Edge& e : dense.edges) named.insert({e.src, e.dst});
   EdgeList symmetric = dense;
@@ -53,9 +69,9 @@ void check_grqc_components(const std::string& link, int nodes) {
   opts.app_args = {"--app", "cc", "--graph", path, "--quiet", "--out", out};
   const LaunchResult r = run_launcher(opts, tmp.file("cluster.log"));
   ASSERT_EQ(r.exit_code, 0) << describe(r);
-  // The sparse reading of every node: results under the file's ids.
+  // The mapped reading of every node: results under the file's ids.
   std::vector<std::string> values;
-  EXPECT_FALSE(read_results(out, dense.num_vertices, &values)) << "the unnamed ids of 0..26,196 are no vertices";
+  EXPECT_FALSE(read_results(out, dense.num_vertices, &values)) << "the unnamed ids of 0..largest are no vertices";
   std::set<VertexId> components;
   size_t lines = 0;
   for (VertexId v = 0; v < dense.num_vertices; ++v) {
@@ -67,12 +83,11 @@ void check_grqc_components(const std::string& link, int nodes) {
     EXPECT_EQ(values[v], std::to_string(label[v])) << "vertex " << v;
     components.insert(label[v]);
   }
-  EXPECT_EQ(lines, 5242u);
-  EXPECT_EQ(components.size(), 355u);
+  EXPECT_EQ(lines, file.vertices);
+  EXPECT_EQ(components.size(), file.components);
   EXPECT_TRUE(launcher_found_balance(r)) << describe(r);
   // One decision, said by every node, in the same words.
-  const std::string said = "ids: sparse (auto: 5,242 distinct of 26,197";
-  EXPECT_EQ(count(r.output, said), static_cast<size_t>(nodes)) << describe(r);
+  EXPECT_EQ(count(r.output, file.said), static_cast<size_t>(nodes)) << describe(r);
   for (int rank = 0; rank < nodes; ++rank) {
     nlohmann::json node;
     std::string error;
@@ -82,11 +97,13 @@ void check_grqc_components(const std::string& link, int nodes) {
 }
 
 TEST(ClusterInput, IdsAutoAtTwoAndThreeNodesOnMemif) {
-  check_grqc_components("memif", 2);
-  check_grqc_components("memif", 3);
+  check_named_components(kGrQc, "memif", 2);
+  check_named_components(kGrQc, "memif", 3);
 }
 
-TEST(ClusterInput, IdsAutoOnTap) { check_grqc_components("tap", 2); }
+TEST(ClusterInput, IdsAutoOnTap) { check_named_components(kGrQc, "tap", 2); }
+
+TEST(ClusterInput, TheVerticesAreTheIdsTheFileNames) { check_named_components(kWikiVote, "memif", 2); }
 
 // rome99 numbers its nodes 1..3353: the last one is a source, the results
 // are in the file's ids, at P = 2.
@@ -109,8 +126,48 @@ TEST(ClusterInput, OneBasedSourceAndResultsAtTwoNodes) {
   EXPECT_EQ(count(r.output, "ids: the file's own, 1..3353"), 2u) << describe(r);
 }
 
-// wiki-Vote names no vertex 0, the default source: the job says so once,
-// from the node that owns it (node 0), not from every node.
+// Without --source a traversal starts from the first edge's source (30 in
+// wiki-Vote, whose first edge is 30 -> 1412), said in the banner; an id no
+// edge names is refused with the nearest ids that are vertices.
+TEST(ClusterInput, TheDefaultSourceIsTheFirstEdgesAndAMissingOneIsNamed) {
+  std::string skip;
+  ASSERT_TRUE(prerequisites("memif", 2, &skip));
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  TempDir tmp;
+  const std::string path = datasets_dir() + "/wiki-Vote.txt";
+  LaunchOptions opts;
+  opts.nodes = 2;
+  opts.timeout_sec = kTimeoutSec;
+  const std::string out = tmp.file("out");
+  opts.app_args = {"--app", "bfs", "--graph", path, "--quiet", "--out", out};
+  const LaunchResult r = run_launcher(opts, tmp.file("cluster.log"));
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(count(r.output, "source: 30 (the first edge's source"), 2u) << describe(r);
+  // The depths against a plain BFS over the named vertices from 30.
+  const EdgeList written = read_graph_file(path);
+  const std::vector<uint64_t> depth = ref::bfs(written, 30);
+  std::vector<std::string> values;
+  read_results(out, written.num_vertices, &values);  // fails on the unnamed ids: checked above
+  ASSERT_EQ(values.size(), written.num_vertices);
+  for (VertexId v = 0; v < written.num_vertices; ++v) {
+    if (values[v].empty()) continue;
+    EXPECT_EQ(values[v], depth[v] == ref::kInfinity ? "inf" : std::to_string(depth[v])) << "vertex " << v;
+  }
+  EXPECT_EQ(values[30], "0");
+  // 0 and 97 are no vertices: the file names 3 first, then 96 and 98.
+  for (const auto& [source, nearest] : std::vector<std::pair<std::string, std::string>>{
+           {"0", "the nearest id that is a vertex is 3"}, {"97", "the nearest ids that are vertices are 96 and 98"}}) {
+    opts.app_args = {"--app", "bfs", "--graph", path, "--quiet", "--source", source};
+    const LaunchResult bad = run_launcher(opts, tmp.file("bad" + source + ".log"));
+    EXPECT_EQ(bad.exit_code, 1) << describe(bad);
+    EXPECT_NE(bad.output.find("the source vertex " + source + " is not a vertex of the graph"), std::string::npos)
+        << describe(bad);
+    EXPECT_NE(bad.output.find(nearest), std::string::npos) << describe(bad);
+  }
+}
+
+// A source that is a vertex but has no out-edges (61 in wiki-Vote) is
+// warned about once per job, by the node that owns it.
 TEST(ClusterInput, ASinkSourceIsWarnedAboutOncePerJob) {
   std::string skip;
   ASSERT_TRUE(prerequisites("memif", 2, &skip));
@@ -118,18 +175,11 @@ TEST(ClusterInput, ASinkSourceIsWarnedAboutOncePerJob) {
   LaunchOptions opts;
   opts.nodes = 2;
   opts.timeout_sec = kTimeoutSec;
-  opts.app_args = {"--app", "bfs", "--graph", datasets_dir() + "/wiki-Vote.txt", "--quiet"};
+  opts.app_args = {"--app", "bfs", "--graph", datasets_dir() + "/wiki-Vote.txt", "--source", "61", "--quiet"};
   const LaunchResult r = run_launcher(opts, tmp.file("cluster.log"));
   ASSERT_EQ(r.exit_code, 0) << describe(r);
-  EXPECT_EQ(count(r.output, "warning: the source, vertex 0 of"), 1u) << describe(r);
-  EXPECT_EQ(count(r.output, "[node 0] wiregraph: warning: the source, vertex 0 of"), 1u) << describe(r);
-  // Vertex 1 is owned by node 1 and has no out-edges either.
-  opts.app_args = {"--app", "bfs", "--graph", datasets_dir() + "/wiki-Vote.txt", "--source", "1", "--quiet"};
-  const LaunchResult one = run_launcher(opts, tmp.file("one.log"));
-  ASSERT_EQ(one.exit_code, 0) << describe(one);
   // Once at load, from the owner (the summary's end-of-run warning is another line).
-  EXPECT_EQ(count(one.output, "warning: the source, vertex"), 1u) << describe(one);
-  EXPECT_EQ(count(one.output, "[node 1] wiregraph: warning: the source, vertex 1 of"), 1u) << describe(one);
+  EXPECT_EQ(count(r.output, "wiregraph: warning: the source, vertex 61 of"), 1u) << describe(r);
 }
 
 }  // namespace

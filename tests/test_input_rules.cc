@@ -260,24 +260,33 @@ TEST(IdsAuto, CaGrQcHasItsOwnVerticesAndComponents) {
   }
   EXPECT_EQ(labels.size(), 355u) << "the component count union-find gives";
   EXPECT_EQ(r.node_json["config"]["ids"], "sparse");
-  EXPECT_TRUE(contains(r.node_json["config"]["ids_chosen"].get<std::string>(), "5,242 distinct of 26,197"))
+  EXPECT_TRUE(contains(r.node_json["config"]["ids_chosen"].get<std::string>(), "the edges name 5,242 ids"))
       << r.node_json["config"]["ids_chosen"];
 }
 
-// Files that use most of their ids stay dense (V = largest id + 1): wiki-Vote
-// names 7,115 of 0..8,297.
-TEST(IdsAuto, DenseFilesStayDense) {
+// --ids dense keeps GAP's rule (V = largest id + 1): wiki-Vote's 1,183 ids
+// that no edge names are isolated vertices, and the ids: line counts them;
+// a file that names every id 0..largest is dense under auto too.
+TEST(IdsAuto, DenseIdsAddTheUnnamedAndSayHowMany) {
   test::TempDir out;
   const std::string path = dataset("wiki-Vote.txt");
-  const AppRun r = run_app({"--app", "bfs", "--graph", path, "--source", "30"}, out.path());
+  const AppRun r = run_app({"--app", "bfs", "--graph", path, "--source", "30", "--ids", "dense"}, out.path());
   ASSERT_EQ(r.exit_code, 0) << r.errors;
   EXPECT_EQ(r.results.size(), 8298u);
   EXPECT_EQ(r.node_json["config"]["ids"], "dense");
+  EXPECT_TRUE(contains(r.node_json["config"]["ids_chosen"].get<std::string>(),
+                       "1,183 of them named by no edge are isolated vertices"))
+      << r.node_json["config"]["ids_chosen"];
   const std::map<int64_t, uint64_t> hops = bfs(read_edge_list(path), 30);
   for (int64_t v = 0; v < 8298; ++v) {
     const auto h = hops.find(v);
     EXPECT_EQ(r.results.at(v), h == hops.end() ? "inf" : std::to_string(h->second)) << "vertex " << v;
   }
+  test::TempDir every;
+  const AppRun e = run_app({"--app", "cc", "--graph", dataset("email-Eu-core.csv")}, every.path());
+  ASSERT_EQ(e.exit_code, 0) << e.errors;
+  EXPECT_EQ(e.node_json["config"]["ids"], "dense");
+  EXPECT_EQ(e.results.size(), 1005u);
 }
 
 // What the hellos compare is the decision, not the option: auto that chose
@@ -438,22 +447,24 @@ TEST(Weights, NegativeWeightsAreRefusedForSsspNamingLineAndReason) {
 
 // ---- sources ---------------------------------------------------------------------------
 
-// wiki-Vote names no vertex 0: BFS from it reaches nothing, and says so.
+// wiki-Vote's vertex 61 has no out-edges: BFS from it reaches nothing, and
+// says so; from the default source (30, the first edge's) it does not.
 TEST(Sources, ASourceWithoutOutEdgesIsWarnedAbout) {
   test::TempDir out;
-  const AppRun r = run_app({"--app", "bfs", "--graph", dataset("wiki-Vote.txt")}, out.path());
+  const AppRun r = run_app({"--app", "bfs", "--graph", dataset("wiki-Vote.txt"), "--source", "61"}, out.path());
   ASSERT_EQ(r.exit_code, 0) << r.errors;
-  EXPECT_TRUE(contains(r.errors, "warning: the source, vertex 0 of")) << r.errors;
+  EXPECT_TRUE(contains(r.errors, "warning: the source, vertex 61 of")) << r.errors;
   EXPECT_TRUE(contains(r.errors, "has no out-edges")) << r.errors;
   test::TempDir busy_out;  // a run owns its --out (apps/node/out_dir.h), and this process's first run holds out
-  const AppRun busy = run_app({"--app", "bfs", "--graph", dataset("wiki-Vote.txt"), "--source", "30"}, busy_out.path());
+  const AppRun busy = run_app({"--app", "bfs", "--graph", dataset("wiki-Vote.txt")}, busy_out.path());
   ASSERT_EQ(busy.exit_code, 0) << busy.errors;
   EXPECT_FALSE(contains(busy.errors, "warning")) << busy.errors;
 }
 
 TEST(Sources, ASourceBeyondTheGraphIsRefusedNamingItsIds) {
-  expect_refused({"--app", "bfs", "--graph", dataset("wiki-Vote.txt"), "--source", "9000"}, 2,
-                 {"--source 9000 is not a vertex", "0..8297"});
+  // An edge list's vertices are known once loaded: the nearest ones are named.
+  expect_refused({"--app", "bfs", "--graph", dataset("wiki-Vote.txt"), "--source", "9000"}, 1,
+                 {"the source vertex 9000 is not a vertex", "the nearest id that is a vertex is 8297"});
   expect_refused({"--app", "sssp", "--graph", "kron:6:4", "--source", "64"}, 2, {"0..63"});
 }
 

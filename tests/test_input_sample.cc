@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "compute/graph/graph_formats.h"
+#include "compute/graph/graph_reader.h"
 #include "compute/graph/kronecker.h"
 #include "tests/temp_dir.h"
 
@@ -70,22 +72,33 @@ TEST(InputSample, SmallFilesAreReadWholeWithEveryId) {
     EXPECT_EQ(s.distinct, truth.ids.size());
     EXPECT_EQ(s.largest, *truth.ids.rbegin());
     EXPECT_FALSE(s.beyond_dense);
-    // The rule: sparse when fewer than a quarter of 0..largest are named.
+    // The rule: the vertices are the ids the edges name; dense only when
+    // they are every id 0..largest.
     const IdsVerdict v = judge_ids(s);
     EXPECT_EQ(v.estimated, truth.ids.size());
-    EXPECT_EQ(v.sparse, 4 * truth.ids.size() < static_cast<uint64_t>(*truth.ids.rbegin()) + 1);
+    EXPECT_EQ(v.unnamed, static_cast<uint64_t>(*truth.ids.rbegin()) + 1 - truth.ids.size());
+    EXPECT_EQ(v.sparse, truth.ids.size() != static_cast<uint64_t>(*truth.ids.rbegin()) + 1);
   }
   const IdsVerdict grqc = judge_ids(sample_file(dataset("ca-GrQc.csv")));
   EXPECT_TRUE(grqc.sparse) << "5,242 of 26,197 ids";
-  EXPECT_NE(grqc.why.find("5,242 distinct of 26,197"), std::string::npos) << grqc.why;
-  EXPECT_FALSE(judge_ids(sample_file(dataset("wiki-Vote.txt"))).sparse) << "7,115 of 8,298 ids";
+  EXPECT_NE(grqc.why.find("the edges name 5,242 ids; 20,955 of 0..26,196 are named by no edge"), std::string::npos)
+      << grqc.why;
+  // wiki-Vote names 7,115 of 0..8,297 (86%): networkx's 7,115 nodes, not 8,298.
+  const IdsVerdict wiki = judge_ids(sample_file(dataset("wiki-Vote.txt")));
+  EXPECT_TRUE(wiki.sparse) << wiki.why;
+  EXPECT_EQ(wiki.unnamed, 1183u);
+  // email-Eu-core names every id 0..1,004: dense, no mapping.
+  const IdsVerdict email = judge_ids(sample_file(dataset("email-Eu-core.csv")));
+  EXPECT_FALSE(email.sparse) << email.why;
+  EXPECT_NE(email.why.find("every id 0..1,004"), std::string::npos) << email.why;
 }
 
-// Files beyond the whole-file size are sampled in ranges: a Kronecker graph
-// written as text and as binary records stays dense (71% of its ids have
-// edges, though the sample sees few of them), the same edges with every id
-// times 8 (9% used) are sparse; the sample reads little more than its ranges.
-TEST(InputSample, LargeFilesAreSampledDenseStaysDenseSparseIsSeen) {
+// Files beyond the whole-file size are sampled in ranges, and a sample
+// cannot show that every id 0..largest is named: they are mapped (sparse),
+// whatever their ids (a Kronecker graph written as text or binary records
+// names 71% of its ids at scale 16). The estimate stays near the truth and
+// the sample reads little more than its ranges.
+TEST(InputSample, LargeFilesAreSampledAndMapped) {
   const EdgeList g = generate_kronecker(parse_kronecker_spec("kron:16:16"));
   std::set<VertexId> named;
   for (const Edge& e : g.edges) named.insert({e.src, e.dst});
@@ -114,13 +127,66 @@ TEST(InputSample, LargeFilesAreSampledDenseStaysDenseSparseIsSeen) {
     EXPECT_FALSE(s.whole);
     EXPECT_LE(read, most);
     EXPECT_LT(s.distinct, named.size()) << "a sample sees some of the ids";
+    EXPECT_EQ(s.first_source, int64_t{g.edges[0].src});
     const IdsVerdict v = judge_ids(s);
-    EXPECT_FALSE(v.sparse) << v.why;
-    EXPECT_GE(4 * v.estimated, g.num_vertices) << v.why;
+    EXPECT_TRUE(v.sparse) << v.why;
+    EXPECT_GE(4 * v.estimated, 3 * named.size()) << v.why;
     EXPECT_LT(v.estimated, g.num_vertices) << v.why;
   }
   const IdsVerdict sparse = judge_ids(sample_file(scaled));
   EXPECT_TRUE(sparse.sparse) << sparse.why;
+}
+
+// --source's default: the first edge's source, as each format names it.
+TEST(InputSample, TheFirstEdgesSourceIsFound) {
+  EXPECT_EQ(sample_text("# c\n\n7 3\n1 2\n").first_source, 7);
+  EXPECT_EQ(sample_text("src,dst\n-5,3\n").first_source, -5);
+  EXPECT_EQ(sample_text("").first_source, -1);
+  EXPECT_EQ(sample_text("%%MatrixMarket matrix coordinate pattern general\n% c\n4 4 2\n3 1\n1 2\n",
+                        GraphFormat::kMatrixMarket)
+                .first_source,
+            3);
+  EXPECT_EQ(sample_text("c x\np sp 4 2\na 2 1 5\na 1 2 5\n", GraphFormat::kDimacs).first_source, 2);
+  // METIS: vertex 1 has no neighbour (a blank line), vertex 2 lists 3.
+  EXPECT_EQ(sample_text("% c\n3 1\n\n3\n2\n", GraphFormat::kMetis).first_source, 2);
+  // The datasets: wiki-Vote's first edge is 30 -> 1412, rome99's first arc 2958 -> 2959.
+  EXPECT_EQ(sample_file(dataset("wiki-Vote.txt")).first_source, 30);
+  EXPECT_EQ(sample_file(dataset("rome99.gr")).first_source, 2958);
+}
+
+// A first line whose fields are all names (no number) is a header: skipped,
+// its names kept; a line with a number among them is data (refused where
+// it is malformed).
+TEST(InputSample, AFirstLineOfNamesIsAHeader) {
+  {
+    MemoryBytes in("t.csv", "source,target,weight\n0,1,2\n1,2,5\n");
+    const reader::InputHeader h = reader::read_header(in, GraphFormat::kEdgeList);
+    EXPECT_EQ(h.field_names, (std::vector<std::string>{"source", "target", "weight"}));
+    EXPECT_EQ(h.names_line, 1u);
+    EXPECT_EQ(h.data_start, 21u);
+  }
+  {
+    MemoryBytes in("t.txt", "# SNAP\nFromNodeId\tToNodeId\n3 4\n");
+    const reader::InputHeader h = reader::read_header(in, GraphFormat::kEdgeList);
+    EXPECT_EQ(h.field_names, (std::vector<std::string>{"FromNodeId", "ToNodeId"}));
+    EXPECT_EQ(h.names_line, 2u);
+  }
+  for (const char* data : {"0 1\n", "1 x\n", "a 1\n", "src\n0 1\n", "1e3 x\n"}) {
+    MemoryBytes in("t.txt", data);
+    EXPECT_TRUE(reader::read_header(in, GraphFormat::kEdgeList).field_names.empty()) << data;
+  }
+  // The whole file reads as the edges after the header.
+  test::TempDir dir;
+  const std::string path = dir.file("named.csv");
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  std::fputs("source,target,weight\n0,1,2\n1,2,5\n", f);
+  std::fclose(f);
+  const EdgeList g = read_graph_file(path);
+  ASSERT_EQ(g.edges.size(), 2u);
+  EXPECT_EQ(g.edges[1].src, 1u);
+  EXPECT_EQ(g.edges[1].dst, 2u);
+  EXPECT_EQ(g.num_vertices, 3u);
+  EXPECT_EQ(sample_text("source,target\n-5,3\n").first_source, -5);
 }
 
 TEST(InputSample, IdsThatDenseIdsCannotHoldMakeItSparse) {

@@ -110,5 +110,41 @@ TEST(WeightColumns, DenseIdErrorsNameSparseIds) {
   EXPECT_NE(e.find("--ids sparse"), std::string::npos) << e;
 }
 
+// --weight-column: another field by number, or by the header line's name;
+// a line without it, a name the header lacks, or an edge's end refused.
+TEST(WeightColumns, AnotherColumnIsReadByNumberOrByName) {
+  using P = Parsed<Weight>;
+  const auto parse_column = [](const std::string& text, const std::string& column) {
+    MemoryBytes in("g", text);
+    const reader::InputHeader h = reader::read_header(in, GraphFormat::kEdgeList, column);
+    P out;
+    reader::parse_slice<Weight>(in, h, reader::slice_of(h, 0, 1),
+                                [&](VertexId s, VertexId d, Weight w) { out.emplace_back(s, d, w); });
+    return out;
+  };
+  EXPECT_EQ(parse_column("0 1 7 9\n1 2 8 4\n", "4"), (P{{0, 1, 9}, {1, 2, 4}}));
+  EXPECT_EQ(parse_column("src,dst,time,weight\n0,1,7,9\n1,2,8,4\n", "weight"), (P{{0, 1, 9}, {1, 2, 4}}));
+  EXPECT_EQ(parse_column("src,dst,weight,time\n0,1,7,9\n", ""), (P{{0, 1, 7}}));
+  const auto error_with = [&](const std::string& text, const std::string& column) -> std::string {
+    try {
+      parse_column(text, column);
+    } catch (const GraphError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string missing = error_with("0 1 7\n1 2 8\n", "4");
+  EXPECT_NE(missing.find("g:1: --weight-column: this line has 3 fields, no field 4 (weight)"), std::string::npos)
+      << missing;
+  const std::string unnamed = error_with("src,dst,w\n0,1,7\n", "weight");
+  EXPECT_NE(unnamed.find("g:1: --weight-column weight: the header names src, dst, w"), std::string::npos) << unnamed;
+  EXPECT_NE(error_with("0 1 7\n", "weight").find("no header line of field names"), std::string::npos);
+  EXPECT_NE(error_with("0 1 7\n", "2").find("a weight column is 3..64"), std::string::npos);
+  EXPECT_NE(error_with("src,dst,w\n0,1,7\n", "dst").find("is an edge's end"), std::string::npos);
+  // A named column's bad value names it.
+  const std::string bad = error_with("a,b,rating\n0,1,-3\n", "rating");
+  EXPECT_NE(bad.find("field 3 (weight 'rating'): '-3' is negative"), std::string::npos) << bad;
+}
+
 }  // namespace
 }  // namespace wg

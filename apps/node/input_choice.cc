@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "compute/graph/graph_formats.h"
 #include "compute/graph/input_bytes.h"
@@ -48,6 +49,19 @@ void choose_precision(Config& c, const InputSample& s) {
   }
 }
 
+// "line 1 ('source', 'target', 'weight') read as column names, not an edge".
+std::string describe_field_names(const reader::InputHeader& h) {
+  std::string names;
+  for (const std::string& n : h.field_names) names += (names.empty() ? "'" : ", '") + n + "'";
+  return "line " + std::to_string(h.names_line) + " (" + names + ") read as column names, not an edge";
+}
+
+// --source's default: the first edge's source as the input names it.
+void default_source(Config& c, int64_t first_source) {
+  if (c.source_given || !c.one_source() || first_source < 0) return;
+  c.source_id = first_source;
+}
+
 }  // namespace
 
 void choose_input(Config& c) {
@@ -57,26 +71,46 @@ void choose_input(Config& c) {
     return;
   }
   if (c.graph.rfind("kron:", 0) == 0) {
-    const uint64_t v = uint64_t{1} << parse_kronecker_spec(c.graph).scale;
+    const KroneckerSpec spec = parse_kronecker_spec(c.graph);
+    const uint64_t v = uint64_t{1} << spec.scale;
     c.ids_chosen = "dense, 0.." + std::to_string(v - 1) + " (generated)";
+    if (!c.source_given && c.one_source()) {
+      std::vector<Edge> block(KroneckerGenerator::kBlockEdges);
+      if (KroneckerGenerator(spec).block(0, block.data()) > 0) default_source(c, block[0].src);
+      c.source = static_cast<VertexId>(c.source_id);
+    }
     check_declared_source(c, 0, v, "the generator");
     return;
   }
   FileBytes bytes(c.graph);
-  const reader::InputHeader h = reader::read_header(bytes, c.format);
+  const reader::InputHeader h = reader::read_header(bytes, c.format, c.weight_column);
   const bool weighs_by_data = c.precision == PrecisionOption::kAuto && c.program.graph.weights;
+  const bool picks_source = !c.source_given && c.one_source();
   if (c.first_id == 1) {  // the formats that declare their vertices 1..n
     c.ids_chosen = "the file's own, 1.." + std::to_string(h.declared_vertices);
+    std::optional<InputSample> sample;
+    if (weighs_by_data || picks_source) sample = sample_input(bytes, h);
+    if (picks_source) default_source(c, sample->first_source);
     check_declared_source(c, 1, h.declared_vertices, format_noun(h.format));
     c.source = static_cast<VertexId>(c.source_id - 1);
-    if (weighs_by_data) choose_precision(c, sample_input(bytes, h));
+    if (weighs_by_data) choose_precision(c, *sample);
     return;
   }
   std::optional<InputSample> sample;
-  if (c.ids == IdsOption::kAuto || weighs_by_data) sample = sample_input(bytes, h);
+  if (c.ids != IdsOption::kSparse || weighs_by_data || picks_source) sample = sample_input(bytes, h);
+  if (picks_source) default_source(c, sample->first_source);
   switch (c.ids) {
     case IdsOption::kSparse: c.ids_chosen = "sparse (--ids sparse)"; break;
-    case IdsOption::kDense: c.ids_chosen = "dense (--ids dense): V = the largest id + 1"; break;
+    case IdsOption::kDense: {
+      // GAP's and Graph500's rule: every id 0..largest a vertex. Say how many
+      // the edges do not name (isolated vertices networkx would not count).
+      const IdsVerdict v = judge_ids(*sample);
+      c.ids_chosen = "dense (--ids dense): V = the largest id + 1";
+      if (v.unnamed > 0)
+        c.ids_chosen += std::string("; ") + (sample->whole ? "" : "about ") + with_commas(v.unnamed) +
+                        " of them named by no edge are isolated vertices";
+      break;
+    }
     case IdsOption::kAuto: {
       const IdsVerdict v = judge_ids(*sample);
       c.sparse_ids = v.sparse;
@@ -84,6 +118,7 @@ void choose_input(Config& c) {
       break;
     }
   }
+  if (!h.field_names.empty()) c.ids_chosen += "; " + describe_field_names(h);
   if (weighs_by_data) choose_precision(c, *sample);
   if (c.sparse_ids || !c.one_source()) return;
   // Dense: --source is the dense id; above the largest id it is found once loaded.

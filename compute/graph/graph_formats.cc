@@ -1,5 +1,7 @@
 #include "compute/graph/graph_formats.h"
 
+#include <charconv>
+
 namespace wg::reader {
 
 namespace {
@@ -41,7 +43,9 @@ void matrix_market_header(InputBytes& in, InputHeader& h) {
   constexpr std::string_view kBanner = "%%matrixmarket";
   if (banner.size() < kBanner.size() || lower(banner.substr(0, kBanner.size())) != kBanner)
     fail(path, hl.number(),
-         "missing '%%MatrixMarket' banner; if this is a plain 'src dst' edge list, read it with --format edgelist");
+         "missing '%%MatrixMarket' banner; if this is a plain 'row col' edge list (a matrix's entries without "
+         "its banner and size line), read it with --format edgelist, which keeps its ids as it names them (no "
+         "vertex 0 is added), and add --undirected if it lists each edge once (a symmetric matrix's triangle)");
   std::string_view t[6];
   const char* err = nullptr;
   const size_t n = split_fields(banner, false, t, 6, &err);
@@ -151,6 +155,35 @@ void metis_header(InputBytes& in, InputHeader& h) {
   fail(path, 0, "no METIS header 'VERTICES EDGES [FMT [NCON]]'");
 }
 
+bool is_number(std::string_view tok) {
+  if (tok.empty()) return false;
+  double d;
+  const char* end = tok.data() + tok.size();
+  const auto [ptr, ec] = std::from_chars(tok.data(), end, d);
+  return ptr == end && (ec == std::errc() || ec == std::errc::result_out_of_range);
+}
+
+// An edge list's first data line is a header when none of its fields is a
+// number ("source,target,weight", "FromNodeId ToNodeId"): its fields name the
+// columns (--weight-column may name one), and the data starts after it. A
+// line with one number among names (say "1 x") is data, refused where it is.
+void edge_list_header(InputBytes& in, InputHeader& h) {
+  HeaderLines hl(in);
+  std::string_view line;
+  while (hl.next(line)) {
+    if (is_skippable(line, true)) continue;
+    constexpr size_t kMaxNames = 64;
+    std::string_view f[kMaxNames];
+    const char* err = nullptr;
+    const size_t n = split_fields(line, true, f, kMaxNames, &err);
+    if (n == kSplitError || n < 2 || n > kMaxNames || std::any_of(f, f + n, is_number)) return;
+    for (size_t i = 0; i < n; ++i) h.field_names.emplace_back(f[i]);
+    h.names_line = hl.number();
+    finish(h, hl);
+    return;
+  }
+}
+
 void binary_header(InputBytes& in, InputHeader& h, bool weighted) {
   h.record_bytes = weighted ? 12 : 8;
   h.weighted = weighted;
@@ -161,9 +194,40 @@ void binary_header(InputBytes& in, InputHeader& h, bool weighted) {
              " as little-endian uint32); is it the right format?");
 }
 
-}  // namespace
+// --weight-column: a number from 1 or one of the header's field names.
+void choose_weight_field(const std::string& path, const std::string& column, InputHeader& h) {
+  if (column.empty()) return;
+  if (h.format != GraphFormat::kEdgeList && h.format != GraphFormat::kAuto)
+    fail(path, 0, "--weight-column " + column + ": only edge lists have weight columns (this file is " +
+                      graph_format_name(h.format) + ")");
+  uint64_t number = 0;
+  if (parse_u64(column, number)) {
+    if (number < 3 || number > kMaxWeightColumn)
+      fail(path, 0, "--weight-column " + column + ": a weight column is 3.." + std::to_string(kMaxWeightColumn) +
+                        " (fields 1 and 2 are the edge's ends)");
+    h.weight_field = static_cast<unsigned>(number - 1);
+    h.weight_field_name = "field " + column + " (weight)";
+  } else {
+    const auto at = std::find(h.field_names.begin(), h.field_names.end(), column);
+    if (at == h.field_names.end()) {
+      std::string names;
+      for (const std::string& n : h.field_names) names += (names.empty() ? "" : ", ") + n;
+      fail(path, h.names_line,
+           "--weight-column " + column + ": " +
+               (h.field_names.empty() ? std::string("the file has no header line of field names (give a column number)")
+                                      : "the header names " + names));
+    }
+    const size_t i = static_cast<size_t>(at - h.field_names.begin());
+    if (i < 2)
+      fail(path, h.names_line, "--weight-column " + column + ": field " + std::to_string(i + 1) +
+                                   " is an edge's end, not a weight");
+    h.weight_field = static_cast<unsigned>(i);
+    h.weight_field_name = "field " + std::to_string(i + 1) + " (weight '" + column + "')";
+  }
+  h.weight_field_chosen = true;
+}
 
-InputHeader read_header(InputBytes& in, GraphFormat format) {
+InputHeader read_header_only(InputBytes& in, GraphFormat format) {
   InputHeader h;
   h.format = format == GraphFormat::kAuto ? format_from_extension(in.name()) : format;
   h.size = in.size();
@@ -177,8 +241,16 @@ InputHeader read_header(InputBytes& in, GraphFormat format) {
     case GraphFormat::kMatrixMarket: matrix_market_header(in, h); break;
     case GraphFormat::kDimacs: dimacs_header(in, h); break;
     case GraphFormat::kMetis: metis_header(in, h); break;
-    default: break;  // edge lists: no header
+    default: edge_list_header(in, h); break;  // field names, if its first data line holds them
   }
+  return h;
+}
+
+}  // namespace
+
+InputHeader read_header(InputBytes& in, GraphFormat format, const std::string& weight_column) {
+  InputHeader h = read_header_only(in, format);
+  choose_weight_field(in.name(), weight_column, h);
   return h;
 }
 

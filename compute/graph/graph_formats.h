@@ -45,10 +45,24 @@ struct InputHeader {
   bool metis_edge_weights = false;
   unsigned record_bytes = 0;       // bin 8, wbin 12, text 0
   bool weighted = false;           // from the header (edge lists: from their column count)
+  // Edge lists: the field names of a first line that holds no number
+  // ("source,target,weight"), skipped as a header line, and its line number.
+  std::vector<std::string> field_names;
+  uint64_t names_line = 0;
+  // Edge lists: the field that holds the weight, from 0 (--weight-column:
+  // 2, the third, unless it names another), and its name in messages.
+  unsigned weight_field = 2;
+  bool weight_field_chosen = false;  // --weight-column given: a line without it is refused
+  std::string weight_field_name = "field 3 (weight)";
 };
 
+// The most fields an edge list's weight may be behind (--weight-column).
+inline constexpr unsigned kMaxWeightColumn = 64;
+
 // Reads the header of a file in `format` (kAuto: by its name). Throws GraphError.
-InputHeader read_header(InputBytes& in, GraphFormat format);
+// `weight_column` is --weight-column as given (empty: the third field): a
+// column number from 1, or a name the first line's field names hold.
+InputHeader read_header(InputBytes& in, GraphFormat format, const std::string& weight_column = "");
 
 // What the header (or a binary file's length) says the graph holds, before
 // any edge is read: for the memory check. Edge lists declare nothing (0).
@@ -93,7 +107,7 @@ SliceSpec slice_of(const InputHeader& h, unsigned i, unsigned n);
 // contradicts the header (entry counts, vertex lines).
 VertexId check_totals(const std::string& path, const InputHeader& h, const SliceTotals& t);
 // Whether the edges carry weights: from the header, or an edge list's columns.
-inline bool weighted(const InputHeader& h, const SliceTotals& t) { return h.weighted || t.columns >= 3; }
+inline bool weighted(const InputHeader& h, const SliceTotals& t) { return h.weighted || t.columns > h.weight_field; }
 
 // ---- per-format slice loops -------------------------------------------------
 // Each calls emit(src, dst, weight) for every edge of its slice, in file
@@ -121,16 +135,17 @@ inline Id read_id(const std::string& path, const char* field, std::string_view t
 // Weight, RealWeight or SkipWeight) and emits them as column_weight<W> returns.
 template <class Id = VertexId, class W = Weight, class Emit>
 void edge_list_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, SliceTotals& t, Emit& emit) {
-  static const char* const kNames[3] = {"field 1 (src)", "field 2 (dst)", "field 3 (weight)"};
+  static const char* const kNames[2] = {"field 1 (src)", "field 2 (dst)"};
   const std::string& path = in.name();
   LineSlice lines(in, sp.begin, sp.end, sp.first, sp.first ? h.header_lines : LineSlice::kUnknown);
-  std::string_view line, f[3];
+  std::string_view line, f[kMaxWeightColumn];
+  const size_t wf = h.weight_field;
   uint64_t first_offset = 0;  // of the slice's first data line, for the column-count message
   try {
     while (lines.next(line)) {
       if (is_skippable(line, true)) continue;
       const char* err = nullptr;
-      const size_t n = split_fields(line, true, f, 3, &err);
+      const size_t n = split_fields(line, true, f, wf + 1, &err);
       if (n == kSplitError) fail(path, 0, err);
       if (n < 2) fail(path, 0, "expected 'src dst [weight]' but found 1 field " + quoted(f[0]));
       if (t.columns == 0) {
@@ -144,7 +159,9 @@ void edge_list_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, 
       }
       const Id src = read_id<Id>(path, kNames[0], f[0]);
       const Id dst = read_id<Id>(path, kNames[1], f[1]);
-      const auto w = n >= 3 ? column_weight<W>(Where{path, 0, kNames[2]}, f[2]) : unit_weight<W>();
+      if (n <= wf && h.weight_field_chosen) [[unlikely]]
+        fail(path, 0, "--weight-column: this line has " + std::to_string(n) + " fields, no " + h.weight_field_name);
+      const auto w = n > wf ? column_weight<W>(Where{path, 0, h.weight_field_name.c_str()}, f[wf]) : unit_weight<W>();
       ++t.entries;
       if constexpr (std::is_same_v<Id, VertexId>)
         t.max_id_plus1 = std::max<uint64_t>(t.max_id_plus1, uint64_t{std::max(src, dst)} + 1);

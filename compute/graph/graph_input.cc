@@ -63,7 +63,7 @@ InputIdentity identify_input(const GraphInput& in) {
   switch (in.kind) {
     case GraphInput::Kind::kFile: {
       FileBytes bytes(in.spec);
-      const reader::InputHeader h = reader::read_header(bytes, in.format);
+      const reader::InputHeader h = reader::read_header(bytes, in.format, in.weight_column);
       id.size = h.size;
       id.digest = h.digest;
       break;
@@ -100,7 +100,7 @@ DeclaredSize declared_input_size(const GraphInput& in) {
   switch (in.kind) {
     case GraphInput::Kind::kFile: {
       FileBytes bytes(in.spec);
-      return reader::declared_size(reader::read_header(bytes, in.format));
+      return reader::declared_size(reader::read_header(bytes, in.format, in.weight_column));
     }
     case GraphInput::Kind::kGenerator: {
       const KroneckerGenerator gen(in.kron);

@@ -28,6 +28,9 @@ struct GraphInput {
   // and binary files only (why_ids_are_dense). Graphalytics graphs
   // are mapped whatever it says.
   bool sparse_ids = false;
+  // kFile, edge lists: --weight-column as given (a number from 1, or a name
+  // in the file's header line); empty: the third field.
+  std::string weight_column;
 
   // A path or kron: spec. Throws GraphError for a bad kron: spec or a
   // compressed file name. With format kAuto, NAME.properties, NAME.v and

@@ -82,7 +82,8 @@ void sample_text(InputBytes& in, const InputHeader& h, InputSample& s) {
   uint64_t largest_plus1 = 0;
   const bool edge_list = h.format == GraphFormat::kEdgeList || h.format == GraphFormat::kAuto;
   s.has_ids = edge_list;
-  std::string_view line, f[4];
+  std::string_view line, f[kMaxWeightColumn];
+  const size_t wf = h.weight_field;  // an edge list's weight (--weight-column)
   for (const Range& r : ranges) {
     const bool first = r.begin == h.data_start;
     LineSlice lines(in, r.begin, r.end, first, first ? h.header_lines : LineSlice::kUnknown);
@@ -90,22 +91,26 @@ void sample_text(InputBytes& in, const InputHeader& h, InputSample& s) {
       const char* err = nullptr;
       if (edge_list) {
         if (is_skippable(line, true)) continue;
-        const size_t n = split_fields(line, true, f, 3, &err);
+        const size_t n = split_fields(line, true, f, wf + 1, &err);
         int64_t src, dst;
         if (n == kSplitError || n < 2 || !read_signed(f[0], src) || !read_signed(f[1], dst)) continue;
-        ++s.edges;
+        if (s.edges++ == 0 && first) s.first_source = src;
         ids.add(src, largest_plus1, s);
         ids.add(dst, largest_plus1, s);
-        if (n >= 3) note_weight(f[2], s);
+        if (n > wf) note_weight(f[wf], s);
       } else if (h.format == GraphFormat::kMatrixMarket) {
         if (is_skippable(line, false)) continue;
-        ++s.edges;
-        if (!h.pattern && split_fields(line, false, f, 4, &err) == 3) note_weight(f[2], s);
+        const size_t n = split_fields(line, false, f, 4, &err);
+        int64_t row;
+        if (s.edges++ == 0 && first && n != kSplitError && n >= 2 && read_signed(f[0], row)) s.first_source = row;
+        if (!h.pattern && n == 3) note_weight(f[2], s);
       } else if (h.format == GraphFormat::kDimacs) {
         const std::string_view t = trim_left(line);
         if (t.empty() || t[0] != 'a') continue;
-        ++s.edges;
-        if (split_fields(t, false, f, 4, &err) == 4) note_weight(f[3], s);
+        const size_t n = split_fields(t, false, f, 4, &err);
+        int64_t u;
+        if (s.edges++ == 0 && first && n != kSplitError && n >= 2 && read_signed(f[1], u)) s.first_source = u;
+        if (n == 4) note_weight(f[3], s);
       }
     }
     s.sampled_bytes += lines.next_offset() - r.begin;
@@ -129,7 +134,7 @@ void sample_binary(InputBytes& in, const InputHeader& h, InputSample& s) {
       uint32_t src, dst;
       std::memcpy(&src, buf.data() + at, 4);
       std::memcpy(&dst, buf.data() + at + 4, 4);
-      ++s.edges;
+      if (s.edges++ == 0 && r.begin == 0) s.first_source = src;
       ids.add(src, largest_plus1, s);
       ids.add(dst, largest_plus1, s);
       s.weights += rec == 12;
@@ -137,6 +142,25 @@ void sample_binary(InputBytes& in, const InputHeader& h, InputSample& s) {
   }
   ids.finish(s);
   s.largest = static_cast<int64_t>(largest_plus1) - 1;
+}
+
+// METIS: line i is vertex i; the first vertex line that lists a neighbour
+// (past its size and weights) holds the first edge. Reads up to the first
+// such line only.
+int64_t first_metis_source(InputBytes& in, const InputHeader& h) {
+  LineSlice lines(in, h.data_start, h.size, true, h.header_lines);
+  std::string_view line;
+  int64_t vertex = 0;
+  while (lines.next(line)) {
+    const std::string_view t = trim_left(line);
+    if (!t.empty() && t[0] == '%') continue;
+    ++vertex;
+    std::string_view f[1];
+    const char* err = nullptr;
+    const size_t fields = split_fields(t, false, f, 1, &err);
+    if (fields != kSplitError && fields > h.metis_skip) return vertex;
+  }
+  return -1;
 }
 
 }  // namespace
@@ -152,6 +176,7 @@ InputSample sample_input(InputBytes& in, const InputHeader& h) {
     sample_text(in, h, s);
   } else {
     s.data_bytes = h.size - h.data_start;
+    s.first_source = first_metis_source(in, h);
   }
   return s;
 }
@@ -178,23 +203,26 @@ IdsVerdict judge_ids(const InputSample& s) {
     v.why = "auto: no edge in the sample";
     return v;
   }
-  std::string sample;
   if (s.whole) {
     v.estimated = s.distinct;
-    sample = "in all " + with_commas(s.edges) + " edges";
-  } else {
-    const double scale = s.sampled_bytes ? static_cast<double>(s.data_bytes) / static_cast<double>(s.sampled_bytes) : 1;
-    const double gee = std::sqrt(scale) * static_cast<double>(s.seen_once) + static_cast<double>(s.distinct - s.seen_once);
-    const double at_most = 2.0 * static_cast<double>(s.edges) * scale;
-    v.estimated = static_cast<uint64_t>(std::min({gee, at_most, static_cast<double>(span)}));
-    sample = "estimated (" + with_commas(s.distinct) + " seen) from a sample of " + with_commas(s.edges) +
-             " edges, " + std::to_string(InputSample::kRanges) + " ranges of " +
-             std::to_string(InputSample::kRangeBytes >> 10) + " KiB";
+    v.unnamed = span - s.distinct;
+    v.sparse = v.unnamed > 0;
+    v.why = v.sparse ? "auto: the edges name " + with_commas(s.distinct) + " ids; " + with_commas(v.unnamed) +
+                           " of 0.." + with_commas(span - 1) + " are named by no edge, so the vertices are the " +
+                           with_commas(s.distinct) + " ids named, as networkx counts them"
+                     : "auto: the edges name every id 0.." + with_commas(span - 1);
+    return v;
   }
-  v.sparse = span > 0 && 4 * v.estimated < span;
-  v.why = "auto: " + with_commas(v.estimated) + " distinct of " + with_commas(span) + " possible ids (0.." +
-          with_commas(span ? span - 1 : 0) + ") " + sample +
-          (v.sparse ? ": over three quarters unused" : ": a quarter or more used");
+  const double scale = s.sampled_bytes ? static_cast<double>(s.data_bytes) / static_cast<double>(s.sampled_bytes) : 1;
+  const double gee = std::sqrt(scale) * static_cast<double>(s.seen_once) + static_cast<double>(s.distinct - s.seen_once);
+  const double at_most = 2.0 * static_cast<double>(s.edges) * scale;
+  v.estimated = static_cast<uint64_t>(std::min({gee, at_most, static_cast<double>(span)}));
+  v.unnamed = span - v.estimated;
+  v.sparse = true;
+  v.why = "auto: the vertices are the ids the edges name, about " + with_commas(v.estimated) + " of 0.." +
+          with_commas(span - 1) + " (estimated from a sample of " + with_commas(s.edges) + " edges, " +
+          std::to_string(InputSample::kRanges) + " ranges of " + std::to_string(InputSample::kRangeBytes >> 10) +
+          " KiB; --ids dense reads 0..largest without mapping)";
   return v;
 }
 

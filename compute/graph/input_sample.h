@@ -2,9 +2,11 @@
 // every node of a job reads alike: the same byte ranges, chosen from the
 // file's size and header only (never from P or the node's rank), so that
 // every node takes the same decisions from the same bytes (docs/INPUT.md):
-//   --ids auto       edge lists and binary files: dense ids (V = largest id
-//                    + 1) unless the sample shows most ids unused (over three
-//                    quarters), then sparse (V = the ids the edges name);
+//   --ids auto       edge lists and binary files: the vertices are the ids
+//                    the edges name, as networkx, igraph and SNAP count them;
+//                    dense ids (no mapping) where the sample is the whole file
+//                    and names every id 0..largest, else sparse (mapped);
+//   --source         its default: the first id of the first edge;
 //   --precision auto sssp: real weights when a sampled weight is not an
 //                    integer.
 // The sample is the whole data up to kWholeBytes, else kRanges ranges of
@@ -37,6 +39,10 @@ struct InputSample {
   int64_t largest = -1;          // the largest id seen (-1: none)
   bool beyond_dense = false;     // an id that dense ids cannot hold (negative, or above 2^32-2)
   int64_t beyond = 0;            // the first such id
+  // The first edge's source as the file names it (1..n in the formats that
+  // number vertices from 1; METIS: the first vertex line with a neighbour):
+  // --source's default. -1: the sample holds no edge.
+  int64_t first_source = -1;
   // Weights (edge lists with a third field, Matrix Market integer/real, DIMACS).
   uint64_t weights = 0;          // weights sampled
   bool fractional = false;       // one of them is not an integer
@@ -48,26 +54,29 @@ struct InputSample {
 // only for a read error.
 InputSample sample_input(InputBytes& in, const reader::InputHeader& h);
 
-// The --ids auto rule on a sample of an edge list or binary file:
+// The --ids auto rule on a sample of an edge list or binary file: the
+// vertices are the ids the edges name (networkx, igraph and SNAP count them
+// so; the dense reading 0..largest adds every id no edge names as an
+// isolated vertex, which moves PageRank's ranks, cc's component count and
+// every mean):
 //   sparse if an id is one dense ids cannot hold (negative, above 2^32-2);
-//   else sparse when the estimated number of distinct ids is below a
-//   quarter of the ids 0..largest (over three quarters unused), dense
-//   otherwise.
-// A quarter, not a half: generated graphs leave many ids without an edge
-// (GAP's and Graph500's Kronecker graphs of degree 16 name 71% of their ids
-// at scale 16, 62% at 20, fewer as they grow; degree 4: 43% at 20) and stay
-// dense, as their programs expect; collaboration networks with gaps
-// (ca-GrQc: 20%) become sparse.
-// The estimate is exact when the sample is the whole file; else the least of
+//   dense when the sample is the whole file and its edges name every id
+//   0..largest: no mapping, and the same vertices;
+//   sparse otherwise: the loader maps the ids it finds (graph_loader_ids.cc).
+//   A file larger than the sample is mapped even when its ids happen to be
+//   contiguous: a vertex's dense id is its id's rank among the named ids,
+//   so the answer is the same, and only the mapping's time is spent.
+// `estimated` is exact when the sample is the whole file; else the least of
 // the ids 0..largest, twice the edges the file holds (each edge names two at
 // most) and the GEE estimator of Charikar et al. (PODS 2000), sqrt(scale) *
 // f1 + the rest, with scale the file's data over the sample's and f1 the ids
 // seen once (on kron:20:16 as text, 1 MiB of it: 646,414 for the 646,585
-// ids named; degree 4: 332,452 for 447,170).
+// ids named; degree 4: 332,452 for 447,170): the banner's figure.
 struct IdsVerdict {
   bool sparse = false;
   uint64_t estimated = 0;  // distinct ids (exact when the sample is whole)
   std::string why;         // for the banner: "auto: 5,242 distinct of 26,197 in ..."
+  uint64_t unnamed = 0;    // ids of 0..largest no sampled edge names (exact when the sample is whole)
 };
 IdsVerdict judge_ids(const InputSample& s);
 

@@ -40,7 +40,7 @@ EdgeList renumbered(const std::vector<NamedEdge>& named, const IdTable& dense, V
 // --ids sparse: the distinct ids the edges name, in ascending order, are the vertices.
 WholeInput read_sparse_file(const GraphInput& in) {
   FileBytes bytes(in.spec);
-  const reader::InputHeader h = reader::read_header(bytes, in.format);
+  const reader::InputHeader h = reader::read_header(bytes, in.format, in.weight_column);
   std::vector<NamedEdge> named;
   const reader::SliceTotals t =
       reader::parse_sparse_slice(bytes, h, reader::slice_of(h, 0, 1), [&](int64_t src, int64_t dst, Weight w) {

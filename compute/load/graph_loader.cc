@@ -45,7 +45,7 @@ GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptio
   }
   if (input.kind == GraphInput::Kind::kFile) {
     FileBytes bytes(input.spec);
-    header_ = reader::read_header(bytes, input.format);
+    header_ = reader::read_header(bytes, input.format, input.weight_column);
     header_bytes_read_ = bytes.bytes_read();
   }
   if (input.kind == GraphInput::Kind::kFile && header_.format == GraphFormat::kMetis) steps_.push_back(Step::kCount);

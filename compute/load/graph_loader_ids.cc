@@ -49,6 +49,10 @@ int64_t join(uint32_t lo, uint32_t hi) { return static_cast<int64_t>(uint64_t{hi
 // A request's third word: the asking node, and this bit when it only asks
 // (the program's source: not a vertex unless an edge names it).
 constexpr uint32_t kLookupOnly = 0x80000000u;
+// A response's third word when the source is not a vertex: the id in the
+// record is the nearest vertex below or above it in the directory's share
+// (no dense id reaches 2^32-1), for the error to name.
+constexpr uint32_t kNearSource = 0xFFFFFFFFu;
 
 // The END aggregate of the vertices superstep: the first and last id of each
 // part, merged in rank order, so that the vertex lines ascend across parts.
@@ -263,11 +267,12 @@ void GraphLoader::number_ids() {
   numbered_.reserve(inbox_[static_cast<size_t>(Step::kRequests)].size());
   inbox_[static_cast<size_t>(Step::kRequests)].for_each([&](const LoadRecord& r) {
     const int64_t id = join(r.index, r.a);
+    if (r.b & kLookupOnly) return;  // the source, asked of every directory: numbered by none
     if (directory_of(id) != rank_)
       throw std::runtime_error("a request for id " + std::to_string(id) + ", which node " +
                                std::to_string(directory_of(id)) +
                                " keeps, arrived while loading: corrupted frames (try --checksum on)?");
-    if (!(r.b & kLookupOnly)) numbered_.push_back(id);
+    numbered_.push_back(id);
   });
   std::sort(numbered_.begin(), numbered_.end());
   numbered_.erase(std::unique(numbered_.begin(), numbered_.end()), numbered_.end());
@@ -283,8 +288,10 @@ void GraphLoader::send_requests(unsigned w, const Stall& stall) {
   wanted_[w].for_each(
       [&](int64_t id, uint32_t) { ws.writer->put(directory_of(id), LoadRecord{low(id), high(id), rank_}, stall); });
   if (w == 0 && rules_.source) {
+    // Every directory: the one that holds the source answers its dense id,
+    // and when none does, each names its nearest vertices for the error.
     const int64_t id = *rules_.source;
-    ws.writer->put(directory_of(id), LoadRecord{low(id), high(id), rank_ | kLookupOnly}, stall);
+    for (unsigned d = 0; d < nodes_; ++d) ws.writer->put(d, LoadRecord{low(id), high(id), rank_ | kLookupOnly}, stall);
   }
 }
 
@@ -293,6 +300,26 @@ void GraphLoader::send_requests(unsigned w, const Stall& stall) {
 // the source).
 void GraphLoader::send_responses(const Stall& stall) {
   LoadWriter& out = *workers_[0].writer;
+  // The source is no vertex here: the nearest ids below and above it in this
+  // directory's share, for the error (one scan of the share, whichever
+  // nodes ask; every node asks every directory for it).
+  struct NearSource {
+    bool scanned = false, below = false, above = false;
+    int64_t under = 0, over = 0;
+    void scan(const IdTable& ids, int64_t id) {
+      scanned = true;
+      ids.for_each([&](int64_t x, uint32_t) {
+        if (x < id && (!below || x > under)) under = x, below = true;
+        if (x > id && (!above || x < over)) over = x, above = true;
+      });
+    }
+    std::vector<int64_t> ids() const {
+      std::vector<int64_t> v;
+      if (below) v.push_back(under);
+      if (above) v.push_back(over);
+      return v;
+    }
+  } near;
   inbox_[static_cast<size_t>(Step::kRequests)].for_each(
       [&](const LoadRecord& r) {
         const int64_t id = join(r.index, r.a);
@@ -300,29 +327,61 @@ void GraphLoader::send_responses(const Stall& stall) {
         if (asker >= nodes_)
           throw std::runtime_error("a malformed id request (from node " + std::to_string(asker) +
                                    ") arrived while loading: corrupted frames (try --checksum on)?");
-        if (const uint32_t* dense = directory_.find(id)) out.put(asker, LoadRecord{r.index, r.a, *dense}, stall);
+        if (const uint32_t* dense = directory_.find(id)) {
+          out.put(asker, LoadRecord{r.index, r.a, *dense}, stall);
+        } else if (r.b & kLookupOnly) {
+          if (!near.scanned) near.scan(directory_, id);
+          for (const int64_t x : near.ids()) out.put(asker, LoadRecord{low(x), high(x), kNearSource}, stall);
+        }
       },
       true);
   directory_.clear();
 }
+
+namespace {
+
+// "the nearest vertices are 6 and 9" / "the nearest vertex is 9" / "".
+std::string nearest_vertices(int64_t id, const std::vector<int64_t>& near) {
+  bool below = false, above = false;
+  int64_t under = 0, over = 0;
+  for (const int64_t x : near) {
+    if (x < id && (!below || x > under)) under = x, below = true;
+    if (x > id && (!above || x < over)) over = x, above = true;
+  }
+  if (below && above) return "; the nearest ids that are vertices are " + std::to_string(under) + " and " + std::to_string(over);
+  if (below || above) return "; the nearest id that is a vertex is " + std::to_string(below ? under : over);
+  return "";
+}
+
+}  // namespace
 
 // The coordinator, once the responses are in: id -> dense for the workers'
 // edge lines, and the program's source.
 void GraphLoader::build_translation() const {
   Chunks<LoadRecord>& in = inbox_[static_cast<size_t>(Step::kResponses)];
   translation_ = IdTable(in.size());
-  in.for_each([&](const LoadRecord& r) { translation_.insert(join(r.index, r.a), r.b); }, true);
+  std::vector<int64_t> near_source;
+  in.for_each(
+      [&](const LoadRecord& r) {
+        if (r.b == kNearSource)
+          near_source.push_back(join(r.index, r.a));
+        else
+          translation_.insert(join(r.index, r.a), r.b);
+      },
+      true);
   for (IdTable& ids : wanted_) ids.clear();
   if (rules_.source) {
-    const uint32_t* dense = translation_.find(*rules_.source);
+    const int64_t id = *rules_.source;
+    const uint32_t* dense = translation_.find(id);
     if (dense == nullptr) {
       if (sparse_)
         throw GraphError(input_.spec, 0,
-                         "the source vertex " + std::to_string(*rules_.source) +
-                             " is not a vertex of the graph: no edge names it (--ids sparse: the vertices are the ids "
-                             "the edges name)");
+                         "the source vertex " + std::to_string(id) +
+                             " is not a vertex of the graph: no edge names it (the vertices are the ids the edges "
+                             "name)" + nearest_vertices(id, near_source));
       throw GraphError(input_.graphalytics->vertex_file, 0,
-                       "the source vertex " + std::to_string(*rules_.source) + " is not a vertex of the graph");
+                       "the source vertex " + std::to_string(id) + " is not a vertex of the graph" +
+                           nearest_vertices(id, near_source));
     }
     source_ = *dense;
   }

@@ -137,8 +137,11 @@ void check_sample(std::string_view bytes) {
     const InputSample s = sample_input(in, reader::read_header(in, f));
     const IdsVerdict v = judge_ids(s);
     if (s.distinct > 2 * s.edges) broken("the sample counts more ids than its edges have ends", s.distinct, s.edges);
-    if (v.sparse && !s.beyond_dense && 4 * v.estimated >= static_cast<uint64_t>(s.largest + 1))
-      broken("sparse without the rule's reason", v.estimated, static_cast<uint64_t>(s.largest + 1));
+    // Dense only where a whole-file sample names every id 0..largest.
+    if (!v.sparse && s.has_ids && s.edges > 0 && (!s.whole || s.distinct != static_cast<uint64_t>(s.largest + 1)))
+      broken("dense without every id named", s.distinct, static_cast<uint64_t>(s.largest + 1));
+    if (v.sparse && !s.beyond_dense && s.whole && s.distinct == static_cast<uint64_t>(s.largest + 1))
+      broken("sparse though every id is named", s.distinct, static_cast<uint64_t>(s.largest + 1));
   } catch (const GraphError&) {
   }
 }
