@@ -158,10 +158,18 @@ inline LoadProgress load_progress(const Config& cfg) {
 
 // This node's program summary statistics as bytes for its FIN
 // (compute/engine/summary_stats.h); none for a program without the hook.
-template <VertexProgram Prog, class Values>
-std::vector<uint8_t> summary_stats_bytes(const Values& values, const LocalGraph& g) {
+// The engine's program as the run left it (its next() may keep figures for
+// the summary: PageRank's convergence); a program on its own driver
+// summarizes statically.
+template <VertexProgram Prog, class Driver>
+std::vector<uint8_t> summary_stats_bytes(const Driver& engine, const LocalGraph& g) {
   if constexpr (SummarizesAnswer<Prog>) {
-    const typename Prog::Summary s = Prog::summarize(std::span<const typename Prog::Value>(values), g);
+    const std::span<const typename Prog::Value> values(engine.values());
+    typename Prog::Summary s;
+    if constexpr (requires { engine.program(); })
+      s = engine.program().summarize(values, g);
+    else
+      s = Prog::summarize(values, g);
     std::vector<uint8_t> bytes(sizeof s);
     std::memcpy(bytes.data(), &s, sizeof s);
     return bytes;
@@ -362,7 +370,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
         fin.figures.retransmissions += c.send.retransmissions;
         fin.figures.needless += c.send.spurious;
       }
-    fin.stats = summary_stats_bytes<Prog>(engine->values(), out.graph);
+    fin.stats = summary_stats_bytes<Prog>(*engine, out.graph);
     runtime->finish(*engine, fin, out.report);
     out.report.ranks_top = Prog::kTraits.ranks_top;
     if (lg.original_id.empty())  // the input's own ids: 1-based files count from 1
