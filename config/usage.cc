@@ -226,13 +226,6 @@ std::string markdown(std::span<const ProgramTraits> programs) {
   return out;
 }
 
-bool is_topic(std::string_view name) {
-  if (name == "all" || name == "programs") return true;
-  for (Topic t : kTopics)
-    if (topic_name(t) == name) return true;
-  return false;
-}
-
 }  // namespace
 
 std::optional<HelpRequest> help_request(int argc, char** argv) {
@@ -243,7 +236,9 @@ std::optional<HelpRequest> help_request(int argc, char** argv) {
     if (a == "--markdown") markdown = true;
     if (a == "-h" || a == "--help") {
       r = HelpRequest{};
-      if (i + 1 < argc && is_topic(argv[i + 1])) r->topic = argv[i + 1];
+      // A word after it is the topic asked for, known or not (help_text
+      // refuses an unknown one); an option after it is not.
+      if (i + 1 < argc && argv[i + 1][0] != '-') r->topic = argv[i + 1];
     } else if (a.starts_with("--help=")) {
       r = HelpRequest{std::string(a.substr(7))};
     } else if (a == "--help-all") {

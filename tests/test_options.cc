@@ -1158,6 +1158,18 @@ TEST(Help, RequestsAreFoundAnywhere) {
   EXPECT_EQ(request({"wiregraph", "--help", "tuning"})->topic, "tuning");
   EXPECT_EQ(request({"wiregraph", "--help=transport"})->topic, "transport");
   EXPECT_EQ(request({"wiregraph", "--help", "--app"})->topic, "") << "not a topic: the short page";
+  // A word after --help is the topic asked for, even one that is none: the
+  // node refuses it (exit 2) naming the topics, not the short page.
+  const std::optional<HelpRequest> unknown = request({"wiregraph", "--help", "nosuchtopic"});
+  EXPECT_EQ(unknown->topic, "nosuchtopic");
+  try {
+    help_text(*unknown, program_traits());
+    ADD_FAILURE() << "an unknown topic gave a page";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown topic 'nosuchtopic' (expected common, input, output"),
+              std::string::npos)
+        << e.what();
+  }
   const std::optional<HelpRequest> md = request({"wiregraph", "--help-all", "--markdown"});
   EXPECT_EQ(md->topic, "all");
   EXPECT_TRUE(md->markdown);
