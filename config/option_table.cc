@@ -743,6 +743,12 @@ std::string program_list(std::span<const ProgramTraits> programs) {
   return name_list(names, " or ");
 }
 
+std::string program_name(uint32_t id, std::span<const ProgramTraits> programs) {
+  for (const ProgramTraits& p : programs)
+    if (program_id(p.name) == id) return "'" + std::string(p.name) + "'";
+  return "an unknown program (id " + std::to_string(id) + ")";
+}
+
 std::string programs_reading(const OptionSpec& spec, std::span<const ProgramTraits> programs) {
   std::vector<std::string_view> names;
   for (const ProgramTraits& p : programs)

@@ -28,6 +28,7 @@ enum class PrecisionOption : uint8_t { kAuto, kSingle, kDouble };
 struct Config {
   std::string app;                        // --app: a program's kTraits.name
   ProgramTraits program;                  // that program's traits (apps/programs.h)
+  std::span<const ProgramTraits> programs;  // every program parse_app_args knew: errors name program ids
   std::string graph;                      // file path or kron:SCALE:DEGREE[:SEED]
   GraphFormat format = GraphFormat::kAuto;
   bool undirected = false;                // add reverse edges after loading

@@ -37,6 +37,7 @@
 #include "compute/engine/superstep_runtime.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/report/run_summary.h"
+#include "config/option_table.h"
 #include "reliability/membership.h"
 #include "reliability/transport.h"
 #include "compute/report/run_report.h"
@@ -90,7 +91,8 @@ inline uint64_t partition_digest_of(const LocalGraph& g) {
 template <VertexProgram Prog>
 JobIdentity job_identity(const Config& cfg, const GraphInput& input) {
   const InputIdentity in = identify_input(input);
-  return JobIdentity{program_id(Prog::kTraits.name), cfg.params_digest(), in.kind, in.size, in.digest, &describe_input};
+  return JobIdentity{program_id(Prog::kTraits.name), cfg.params_digest(), in.kind, in.size, in.digest, &describe_input,
+                     [programs = cfg.programs](uint32_t id) { return program_name(id, programs); }};
 }
 
 // What the input declares (a header, a binary file's length, the generator's
@@ -317,11 +319,12 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     if constexpr (!requires { typename Prog::Driver; }) {
       if (!cfg.checkpoint_dir.empty()) {
         const CheckpointFingerprint fp = CheckpointFingerprint::of(job, cfg.nodes, cfg.rank, partition_digest_of(lg));
-        store.emplace(cfg.checkpoint_dir, cfg.rank, cfg.nodes, fp);
+        store.emplace(cfg.checkpoint_dir, cfg.rank, cfg.nodes, fp, job.name_program);
         checkpoints.emplace(*store, *engine, cfg.checkpoint_every, cfg.rank, eo.crash_in_checkpoint);
         if (!cfg.resume_dir.empty()) {
           try {
-            phase.first = checkpoints->resume(CheckpointStore(cfg.resume_dir, cfg.rank, cfg.nodes, fp));
+            phase.first =
+                checkpoints->resume(CheckpointStore(cfg.resume_dir, cfg.rank, cfg.nodes, fp, job.name_program));
           } catch (const CheckpointError& e) {
             throw ConfigError(e.what());  // the user's to mend: another job's, or none
           }
