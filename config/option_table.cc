@@ -140,7 +140,9 @@ const OptionSpec kOptions[] = {
      .read_by = &ProgramTraits::uses_iterations,
      .graphalytics_key = &GraphalyticsNames::iterations,
      .digest = [](const Config& c) -> uint64_t { return c.iterations; },
-     .banner = [](const Config& c) { return std::to_string(c.iterations) + " iterations"; }},
+     .banner = [](const Config& c) {
+       return (c.tolerance > 0 ? "at most " : "") + std::to_string(c.iterations) + " iterations";
+     }},
     {.name = "ids",
      .arg = "auto|dense|sparse",
      .default_text = "auto",
@@ -205,6 +207,25 @@ const OptionSpec kOptions[] = {
        char d[32];
        std::snprintf(d, sizeof d, "%g", c.damping);
        return when(c.damping != ProgramParams{}.damping, std::string("damping ") + d);
+     }},
+    {.name = "tolerance",
+     .arg = "T",
+     .default_text = "none",
+     .topic = Topic::kCommon,
+     .help = "until converged: L1 change below V x T",
+     .details = "pagerank: stop after the first iteration whose ranks differ from the previous iteration's by "
+                "less than V x T in all (the sum over the vertices of |new - old|), and keep that iteration's "
+                "ranks: networkx.pagerank(G, tol=T)'s rule and answer. --iterations then caps the run, 100 "
+                "when not given (networkx's max_iter); a run that reaches the cap unconverged says so in a "
+                "warning (networkx raises PowerIterationFailedConvergence) and keeps the last ranks. Without "
+                "it: exactly --iterations (Graphalytics, GAP). In (0, 1].",
+     .parse = [](ParseState& s, const OptionArg& a) { s.c.tolerance = a.positive_up_to(1); },
+     .read_by = &ProgramTraits::uses_tolerance,
+     .digest = [](const Config& c) { return bits_of(c.tolerance); },
+     .banner = [](const Config& c) {
+       char t[32];
+       std::snprintf(t, sizeof t, "%g", c.tolerance);
+       return when(c.tolerance > 0, std::string("tolerance ") + t);
      }},
     {.name = "precision",
      .arg = "auto|single|double",

@@ -25,6 +25,9 @@ namespace wg {
 enum class IdsOption : uint8_t { kAuto, kDense, kSparse };
 enum class PrecisionOption : uint8_t { kAuto, kSingle, kDouble };
 
+// --iterations' default under --tolerance: networkx.pagerank's max_iter.
+inline constexpr uint32_t kToleranceIterations = 100;
+
 struct Config {
   std::string app;                        // --app: a program's kTraits.name
   ProgramTraits program;                  // that program's traits (apps/programs.h)
@@ -46,6 +49,7 @@ struct Config {
   uint32_t iterations = 0;                // --iterations, else the program's default_iterations
   double damping = ProgramParams{}.damping;  // --damping
   uint32_t sources = 0;                   // --sources K (bc): K sources picked as GAP's; 0: --source
+  double tolerance = 0;                   // --tolerance (pagerank); 0: exactly --iterations
   PrecisionOption precision = PrecisionOption::kAuto;  // --precision
   // Resolved: the program's DoublePrecision twin runs: PageRank's messages,
   // sssp's weights and distances in double (--precision double; auto:
@@ -93,7 +97,7 @@ struct Config {
   EngineOptions engine;                   // the node runtime: timeouts, roles, scatter, report
   TransportConfig transport;              // reliability: windows, timers, checksum, faults
 
-  ProgramParams params() const { return {source, iterations, damping, sources}; }
+  ProgramParams params() const { return {source, iterations, damping, sources, tolerance}; }
   // Whether the program reads the program parameter `option` ("damping");
   // true for every option that is not a program parameter.
   bool reads(std::string_view option) const;

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "config/option_table.h"
+#include "config/options.h"
 
 namespace wg {
 
@@ -92,8 +93,10 @@ std::string parameters_read(const ProgramTraits& p) {
   for (const OptionSpec& o : option_table()) {
     if (o.read_by == nullptr || !(p.*o.read_by)) continue;
     const bool iterations = o.read_by == &ProgramTraits::uses_iterations;
+    const std::string under_tolerance =
+        p.uses_tolerance ? cat({"; ", std::to_string(kToleranceIterations), " with --tolerance"}) : "";
     s += cat({s.empty() ? "" : ", ", "--", o.name,
-              iterations ? cat({" (default ", std::to_string(p.default_iterations), ")"}) : ""});
+              iterations ? cat({" (default ", std::to_string(p.default_iterations), under_tolerance, ")"}) : ""});
   }
   return s;
 }

@@ -870,6 +870,23 @@ TEST_F(Options, SourcesForBc) {
   EXPECT_ERROR_MENTIONS(({"--app", "sssp", "--graph", "a", "--sources", "2"}), "--sources does not apply to sssp");
 }
 
+// --tolerance (pagerank): networkx's stopping rule; the iteration cap is then
+// networkx's max_iter, 100, unless --iterations says otherwise.
+TEST_F(Options, PagerankTolerance) {
+  const Config t = parse({"--app", "pagerank", "--graph", "a", "--tolerance", "1e-6"});
+  EXPECT_DOUBLE_EQ(t.params().tolerance, 1e-6);
+  EXPECT_EQ(t.iterations, 100u);
+  EXPECT_NE(t.describe().find("at most 100 iterations, tolerance 1e-06"), std::string::npos) << t.describe();
+  EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a", "--tolerance", "1e-6", "--iterations", "7"}).iterations, 7u);
+  const Config plain = parse({"--app", "pagerank", "--graph", "a"});
+  EXPECT_EQ(plain.iterations, 20u);
+  EXPECT_EQ(plain.params().tolerance, 0.0);
+  EXPECT_NE(plain.describe().find("20 iterations"), std::string::npos) << plain.describe();
+  EXPECT_EQ(plain.describe().find("at most"), std::string::npos) << plain.describe();
+  EXPECT_ERROR_MENTIONS(({"--app", "pagerank", "--graph", "a", "--tolerance", "0"}), "--tolerance");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--tolerance", "1e-6"}), "--tolerance does not apply to bfs");
+}
+
 // ---- program parameters (the programs' traits say who reads which) -------------
 
 // Who reads what, written down here independently of the traits: a program
@@ -1011,7 +1028,7 @@ constexpr const char* kEveryOption[] = {
     "fault-delay-us", "crash-node", "roles", "scatter", "segment-kib", "local-rounds", "domains", "domain-split",
     "vertex-order", "line-rate", "rx-queues", "range-kib", "mtu", "damping", "precision", "output-format",
     "key-file", "no-auth", "ids", "help", "help-all", "version", "verify", "verify-limit", "checkpoint-every",
-    "checkpoint-dir", "resume", "sources"};
+    "checkpoint-dir", "resume", "sources", "tolerance"};
 
 TEST(OptionTable, HoldsEveryOptionOnce) {
   std::set<std::string> names;
@@ -1044,6 +1061,7 @@ TEST_F(Options, TheDigestHoldsTheJobsOptionsAndNoOthers) {
       {"sources", with("bc", {"--sources", "1"}), with("bc", {"--sources", "2"})},
       {"iterations", with("pagerank", {"--iterations", "3"}), with("pagerank", {"--iterations", "4"})},
       {"damping", with("pagerank", {"--damping", "0.5"}), with("pagerank", {"--damping", "0.6"})},
+      {"tolerance", with("pagerank", {"--tolerance", "1e-6"}), with("pagerank", {"--tolerance", "1e-5"})},
       {"precision", with("pagerank", {"--precision", "single"}), with("pagerank", {"--precision", "double"})},
       {"ids", with("cc", {"--ids", "dense"}), with("cc", {"--ids", "sparse"})},
       {"checksum", with("cc", {"--no-auth", "--checksum", "on"}), with("cc", {"--no-auth", "--checksum", "off"})},

@@ -37,7 +37,14 @@ RunSummary summary_head(const Config& cfg) {
   else if (cfg.one_source())
     s.program += " from vertex " + std::to_string(cfg.source_id);
   std::vector<std::string> params;
-  if (p.uses_iterations) params.push_back(std::to_string(cfg.iterations) + " iterations");
+  if (p.uses_iterations)
+    params.push_back((p.uses_tolerance && cfg.tolerance > 0 ? "at most " : "") + std::to_string(cfg.iterations) +
+                     " iterations");
+  if (p.uses_tolerance && cfg.tolerance > 0) {
+    char tolerance[48];
+    std::snprintf(tolerance, sizeof tolerance, "tolerance %g", cfg.tolerance);
+    params.push_back(tolerance);
+  }
   if (p.uses_damping) {
     char damping[32];
     std::snprintf(damping, sizeof damping, "damping %g", cfg.damping);

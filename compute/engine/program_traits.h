@@ -75,6 +75,7 @@ struct ProgramTraits {
   bool uses_iterations = false;  // --iterations
   uint32_t default_iterations = 0;
   bool uses_damping = false;     // --damping
+  bool uses_tolerance = false;   // --tolerance: iterate until converged, networkx's rule (apps/pagerank.h)
   bool uses_precision = false;   // --precision: double runs DoublePrecision<P> (apps/programs.h)
   GraphalyticsNames graphalytics;
   GraphRules graph;
@@ -108,6 +109,7 @@ struct ProgramParams {
   uint32_t iterations = 0;
   double damping = 0.85;  // PageRank
   uint32_t sources = 0;   // --sources K; 0: one sweep from `source` (bc)
+  double tolerance = 0;   // --tolerance; 0: exactly `iterations` (PageRank)
 };
 
 }  // namespace wg
