@@ -181,18 +181,44 @@ const OptionSpec kOptions[] = {
      .arg = "K",
      .default_text = "--source",
      .topic = Topic::kCommon,
-     .help = "K sources picked as GAP's bc -i K",
+     .help = "K sources as GAP's bc -i K, or all",
      .details = "bc: instead of one sweep from --source, K sweeps whose scores add up, from the vertices "
                 "GAP's SourcePicker draws (std::mt19937_64 seeded with 27491095, uniform over the dense ids "
                 "0..V-1, a vertex without edges drawn again), so that they are GAP's on a graph with the "
-                "same ids. 1..1000000; not with --source.",
+                "same ids. all: every vertex once, in id order (exact betweenness, as networkx computes it "
+                "without k; one sweep per vertex). 1..1000000 or all; not with --source.",
      .parse = [](ParseState& s, const OptionArg& a) {
-       s.c.sources = static_cast<uint32_t>(a.unsigned_in(1, kMaxIterations));
+       s.c.sources = a.text == "all" ? kAllSources : static_cast<uint32_t>(a.unsigned_in(1, kMaxIterations));
      },
      .read_by = &ProgramTraits::uses_sources,
      .digest = [](const Config& c) -> uint64_t { return c.sources; },
      .banner = [](const Config& c) {
+       if (c.sources == kAllSources) return std::string("every vertex a source");
        return when(c.sources > 0, std::to_string(c.sources) + " sources picked as GAP's");
+     }},
+    {.name = "normalize",
+     .arg = "gap|networkx|none",
+     .default_text = "gap",
+     .topic = Topic::kOutput,  // a convention of the scores, not the computation
+     .help = "bc's scores as GAP's or networkx's betweenness_centrality",
+     .details = "gap: GAP's bc (the source's own dependency counted, every score divided by the largest). "
+                "networkx: networkx.betweenness_centrality(G, normalized=True) on the undirected G: the "
+                "sources' own dependencies left out, each score times 1/((V-1)(V-2)) (2/((V-1)(V-2)) of the "
+                "halved sum). none: normalized=False: the sum halved (each unordered pair once). With "
+                "--sources K (GAP's picks, which may repeat, not networkx's sample) both also scale by V/K, "
+                "networkx 3.4's estimate from k sources (networkx 3.5 and later scale the sampled vertices "
+                "by V-1 over K-1 and the others by V-1 over K); with --sources all they are networkx's "
+                "exact scores.",
+     .parse = [](ParseState& s, const OptionArg& a) {
+       constexpr BcScale kScales[] = {BcScale::kGap, BcScale::kNetworkx, BcScale::kNone};
+       s.c.normalize = kScales[a.one_of({"gap", "networkx", "none"})];
+     },
+     .read_by = &ProgramTraits::uses_normalize,
+     .digest = [](const Config& c) -> uint64_t { return static_cast<uint64_t>(c.normalize); },
+     .banner = [](const Config& c) {
+       return when(c.normalize != BcScale::kGap, c.normalize == BcScale::kNetworkx
+                                                     ? "scores as networkx's normalized=True"
+                                                     : "scores as networkx's normalized=False");
      }},
     {.name = "damping",
      .arg = "D",

@@ -50,6 +50,7 @@ struct Config {
   double damping = ProgramParams{}.damping;  // --damping
   uint32_t sources = 0;                   // --sources K (bc): K sources picked as GAP's; 0: --source
   double tolerance = 0;                   // --tolerance (pagerank); 0: exactly --iterations
+  BcScale normalize = BcScale::kGap;      // --normalize (bc)
   PrecisionOption precision = PrecisionOption::kAuto;  // --precision
   // Resolved: the program's DoublePrecision twin runs: PageRank's messages,
   // sssp's weights and distances in double (--precision double; auto:
@@ -97,7 +98,7 @@ struct Config {
   EngineOptions engine;                   // the node runtime: timeouts, roles, scatter, report
   TransportConfig transport;              // reliability: windows, timers, checksum, faults
 
-  ProgramParams params() const { return {source, iterations, damping, sources, tolerance}; }
+  ProgramParams params() const { return {source, iterations, damping, sources, tolerance, normalize}; }
   // Whether the program reads the program parameter `option` ("damping");
   // true for every option that is not a program parameter.
   bool reads(std::string_view option) const;

@@ -568,6 +568,34 @@ TEST(EnginePageRankTolerance, EmailEuCoreAsNetworkx) {
   }
 }
 
+// --normalize networkx / none with --sources all: networkx 3.6.1's
+// betweenness_centrality(G, normalized=True / False) of the undirected G
+// below (a 4-cycle 0-1-2-3, a triangle 4-5-6 hung on 2, 7 alone; the loader
+// drops the self-loop and the repeated edge and adds the reverse edges).
+TEST(EngineBcNormalisations, EveryVertexAsNetworkx) {
+  EdgeList g;
+  g.num_vertices = 8;
+  g.edges = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 0, 1}, {2, 4, 1}, {4, 5, 1}, {5, 6, 1}, {6, 4, 1},
+             {1, 0, 1}, {5, 5, 1}};
+  const double raw[] = {0.5, 2.0, 9.5, 2.0, 8.0, 0.0, 0.0, 0.0};  // normalized=False
+  for (const BcScale scale : {BcScale::kNone, BcScale::kNetworkx}) {
+    SCOPED_TRACE(scale == BcScale::kNone ? "none" : "networkx");
+    // normalized=True: the unhalved sums (2 raw) over (n-1)(n-2) = 42, as networkx printed them
+    const double f = scale == BcScale::kNone ? 1.0 : 2.0 / 42;
+    const auto out = run_engine(g, Bc(g.num_vertices, 0, kAllSources, scale));
+    const std::vector<double> oracle = oracle::bc(g, 0, kAllSources, scale);
+    for (VertexId v = 0; v < g.num_vertices; ++v) {
+      EXPECT_NEAR(out.values[v].score, raw[v] * f, 1e-12) << "vertex " << v;
+      EXPECT_NEAR(oracle[v], raw[v] * f, 1e-12) << "the oracle, vertex " << v;
+    }
+  }
+  // GAP's scale is unchanged by --sources all: the oracle's, divided by the largest.
+  const auto gap = run_engine(g, Bc(g.num_vertices, 0, kAllSources));
+  const std::vector<double> gap_oracle = oracle::bc(g, 0, kAllSources);
+  for (VertexId v = 0; v < g.num_vertices; ++v) EXPECT_NEAR(gap.values[v].score, gap_oracle[v], 1e-12) << v;
+  EXPECT_DOUBLE_EQ(*std::max_element(gap_oracle.begin(), gap_oracle.end()), 1.0);
+}
+
 TEST(EngineNoEdges, NoVerticesAtAll) {
   const EdgeList g = edgeless(0);
   const auto pr = run_engine(g, PageRank(0, 20));

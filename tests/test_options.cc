@@ -870,6 +870,21 @@ TEST_F(Options, SourcesForBc) {
   EXPECT_ERROR_MENTIONS(({"--app", "sssp", "--graph", "a", "--sources", "2"}), "--sources does not apply to sssp");
 }
 
+// --sources all (bc): every vertex once; --normalize: GAP's scale by default,
+// networkx's by name; both in the banner, neither for another program.
+TEST_F(Options, BcSourcesAllAndNormalize) {
+  const Config all = parse({"--app", "bc", "--graph", "a", "--sources", "all", "--normalize", "networkx"});
+  EXPECT_EQ(all.params().sources, kAllSources);
+  EXPECT_EQ(all.params().normalize, BcScale::kNetworkx);
+  EXPECT_NE(all.describe().find("every vertex a source"), std::string::npos) << all.describe();
+  EXPECT_NE(all.describe().find("scores as networkx's normalized=True"), std::string::npos) << all.describe();
+  EXPECT_EQ(parse({"--app", "bc", "--graph", "a"}).params().normalize, BcScale::kGap);
+  EXPECT_EQ(parse({"--app", "bc", "--graph", "a", "--normalize", "none"}).normalize, BcScale::kNone);
+  EXPECT_ERROR_MENTIONS(({"--app", "bc", "--graph", "a", "--normalize", "max"}), "--normalize", "'max'");
+  EXPECT_ERROR_MENTIONS(({"--app", "pagerank", "--graph", "a", "--normalize", "gap"}),
+                        "--normalize does not apply to pagerank");
+}
+
 // --tolerance (pagerank): networkx's stopping rule; the iteration cap is then
 // networkx's max_iter, 100, unless --iterations says otherwise.
 TEST_F(Options, PagerankTolerance) {
@@ -1028,7 +1043,7 @@ constexpr const char* kEveryOption[] = {
     "fault-delay-us", "crash-node", "roles", "scatter", "segment-kib", "local-rounds", "domains", "domain-split",
     "vertex-order", "line-rate", "rx-queues", "range-kib", "mtu", "damping", "precision", "output-format",
     "key-file", "no-auth", "ids", "help", "help-all", "version", "verify", "verify-limit", "checkpoint-every",
-    "checkpoint-dir", "resume", "sources", "tolerance"};
+    "checkpoint-dir", "resume", "sources", "tolerance", "normalize"};
 
 TEST(OptionTable, HoldsEveryOptionOnce) {
   std::set<std::string> names;
@@ -1062,6 +1077,7 @@ TEST_F(Options, TheDigestHoldsTheJobsOptionsAndNoOthers) {
       {"iterations", with("pagerank", {"--iterations", "3"}), with("pagerank", {"--iterations", "4"})},
       {"damping", with("pagerank", {"--damping", "0.5"}), with("pagerank", {"--damping", "0.6"})},
       {"tolerance", with("pagerank", {"--tolerance", "1e-6"}), with("pagerank", {"--tolerance", "1e-5"})},
+      {"normalize", with("bc", {}), with("bc", {"--normalize", "networkx"})},
       {"precision", with("pagerank", {"--precision", "single"}), with("pagerank", {"--precision", "double"})},
       {"ids", with("cc", {"--ids", "dense"}), with("cc", {"--ids", "sparse"})},
       {"checksum", with("cc", {"--no-auth", "--checksum", "on"}), with("cc", {"--no-auth", "--checksum", "off"})},

@@ -32,7 +32,9 @@ RunSummary summary_head(const Config& cfg) {
   RunSummary s;
   const ProgramTraits& p = cfg.program;
   s.program = std::string(p.name);
-  if (p.uses_sources && cfg.sources > 0)
+  if (p.uses_sources && cfg.sources == kAllSources)
+    s.program += " from every vertex";
+  else if (p.uses_sources && cfg.sources > 0)
     s.program += " from " + std::to_string(cfg.sources) + " sources picked as GAP's";
   else if (cfg.one_source())
     s.program += " from vertex " + std::to_string(cfg.source_id);
@@ -45,6 +47,9 @@ RunSummary summary_head(const Config& cfg) {
     std::snprintf(tolerance, sizeof tolerance, "tolerance %g", cfg.tolerance);
     params.push_back(tolerance);
   }
+  if (p.uses_normalize && cfg.normalize != BcScale::kGap)
+    params.push_back(cfg.normalize == BcScale::kNetworkx ? "scores as networkx's normalized=True"
+                                                         : "scores as networkx's normalized=False");
   if (p.uses_damping) {
     char damping[32];
     std::snprintf(damping, sizeof damping, "damping %g", cfg.damping);
