@@ -101,7 +101,10 @@ const OptionSpec kOptions[] = {
                 "Graphalytics graph whose properties say directed = false is read so without it.",
      .parse = [](ParseState& s, const OptionArg&) { s.c.undirected = true; },
      .digest = [](const Config& c) -> uint64_t { return c.undirected; },
-     .banner = [](const Config& c) { return when(c.undirected, "undirected"); }},
+     .banner = [](const Config& c) {
+       const std::string_view variant = c.undirected ? c.program.on_undirected : c.program.on_directed;
+       return !variant.empty() ? std::string(variant) : when(c.undirected, "undirected");
+     }},
     {.name = "nodes",
      .arg = "P",
      .default_text = "1",

@@ -902,6 +902,17 @@ TEST_F(Options, PagerankTolerance) {
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--tolerance", "1e-6"}), "--tolerance does not apply to bfs");
 }
 
+// lcc's definition follows --undirected: the banner says which one runs.
+TEST_F(Options, LccSaysWhichDefinitionRuns) {
+  const std::string directed = parse({"--app", "lcc", "--graph", "a"}).describe();
+  EXPECT_NE(directed.find("directed LCC, Graphalytics' definition"), std::string::npos) << directed;
+  const std::string undirected = parse({"--app", "lcc", "--graph", "a", "--undirected"}).describe();
+  EXPECT_NE(undirected.find("undirected LCC, 2e/(d(d-1))"), std::string::npos) << undirected;
+  // Other programs keep the plain word, and nothing without --undirected.
+  EXPECT_NE(parse({"--app", "bfs", "--graph", "a", "--undirected"}).describe().find("undirected"), std::string::npos);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a"}).describe().find("directed"), std::string::npos);
+}
+
 // ---- program parameters (the programs' traits say who reads which) -------------
 
 // Who reads what, written down here independently of the traits: a program

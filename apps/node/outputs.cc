@@ -39,6 +39,8 @@ RunSummary summary_head(const Config& cfg) {
   else if (cfg.one_source())
     s.program += " from vertex " + std::to_string(cfg.source_id);
   std::vector<std::string> params;
+  if (const std::string_view variant = cfg.undirected ? p.on_undirected : p.on_directed; !variant.empty())
+    params.emplace_back(variant);
   if (p.uses_iterations)
     params.push_back((p.uses_tolerance && cfg.tolerance > 0 ? "at most " : "") + std::to_string(cfg.iterations) +
                      " iterations");

@@ -80,6 +80,11 @@ struct ProgramTraits {
   bool uses_precision = false;   // --precision: double runs DoublePrecision<P> (apps/programs.h)
   GraphalyticsNames graphalytics;
   GraphRules graph;
+  // For a program whose definition differs on a directed and an undirected
+  // graph (lcc), what runs in each case, said in the banner and the summary
+  // (which one ran is not otherwise visible); empty: the program's name says it.
+  std::string_view on_directed;
+  std::string_view on_undirected;
   std::string_view output;   // what a result line's value is, for --help and docs/PROGRAMS.md
   bool ranks_top = false;    // the end-of-run report lists the top vertices by value
   std::string_view top_value = "rank";  // ... each with this word before its value ("score")
