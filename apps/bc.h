@@ -6,7 +6,10 @@
 // a vertex's score is the sum over the sources s of its dependency
 // delta_s(v) = sum over successors w of sigma_v / sigma_w * (1 + delta_s(w)),
 // the source's own included, and the scores are divided by the largest (the
-// top vertex has 1; all stay 0 when every score is 0).
+// top vertex has 1; all stay 0 when every score is 0). --normalize networkx
+// or none gives networkx's betweenness_centrality instead (the sources' own
+// dependencies left out, scaled as networkx scales an undirected graph's);
+// --sources all sweeps from every vertex, as networkx does without k.
 //
 // Per source, in supersteps:
 //   phase 0 (seed)      every vertex forgets the last source's paths; the
@@ -28,7 +31,8 @@
 //                       dense pull skips the worker's own others, and in the
 //                       forward phase its reached ones: takes_messages).
 //   phase 3 (normalise) every score divided by the largest (the aggregate of
-//                       the last backward superstep), after the last source.
+//                       the last backward superstep), or scaled as networkx's,
+//                       after the last source.
 #pragma once
 
 #include <algorithm>
@@ -75,12 +79,13 @@ class Bc : public ProgramBase {
  public:
   static constexpr ProgramTraits kTraits{
       .name = "bc",
-      .summary = "betweenness centrality (Brandes) from --source or --sources K picked as GAP's, on the undirected "
-                 "simple graph, normalised to a largest score of 1",
+      .summary = "betweenness centrality (Brandes) from --source, --sources K picked as GAP's or --sources all, on "
+                 "the undirected simple graph, normalised to a largest score of 1 (GAP) or as networkx's (--normalize)",
       .uses_source = true,
       .uses_sources = true,
+      .uses_normalize = true,
       .graph = {.symmetrize = true, .drop_self_loops = true, .drop_duplicates = true},
-      .output = "score, divided by the largest (9 significant digits)",
+      .output = "score, divided by the largest, or as networkx's with --normalize (9 significant digits)",
       .ranks_top = true,
       .top_value = "score",
       .value_kind = ValueKind::kReal,
@@ -113,13 +118,20 @@ class Bc : public ProgramBase {
     uint32_t largest_degree;
   };
 
-  // sources = 0: one sweep from `source`; else `sources` sweeps from GAP's picks.
+  // sources = 0: one sweep from `source`; kAllSources: one from every
+  // vertex, in id order; else `sources` sweeps from GAP's picks.
   static Bc make(const ProgramParams& p, VertexId num_vertices) {
-    return Bc(num_vertices, static_cast<VertexId>(p.source), p.sources);
+    return Bc(num_vertices, static_cast<VertexId>(p.source), p.sources, p.normalize);
   }
-  Bc(VertexId num_vertices, VertexId source, uint32_t sources)
-      : num_vertices_(num_vertices), source_(source), sweeps_(sources ? sources : 1), picked_(sources > 0) {
+  Bc(VertexId num_vertices, VertexId source, uint32_t sources, BcScale scale = BcScale::kGap)
+      : num_vertices_(num_vertices),
+        source_(source),
+        sweeps_(sources == kAllSources ? num_vertices : sources ? sources : 1),
+        picked_(sources > 0 && sources != kAllSources),
+        every_vertex_(sources == kAllSources),
+        scale_(scale) {
     if (picked_ && num_vertices_ > 0) source_ = gap_source_candidate(num_vertices_, draws_);
+    if (every_vertex_) source_ = 0;
   }
 
   // Only the forward phase is driven by messages; the others visit every vertex.
@@ -153,11 +165,14 @@ class Bc : public ProgramBase {
       case kBackward:
         if (y.depth != level_) return false;
         y.delta = y.sigma * m;
-        y.score += y.delta;
+        if (level_ > 0 || scale_ == BcScale::kGap) y.score += y.delta;  // networkx leaves the source's out
         y.sourced += level_ == 0;
         return level_ > 0;
       default:  // kNormalise
-        if (largest_ > 0) y.score /= largest_;
+        if (scale_ != BcScale::kGap)
+          y.score *= factor_;
+        else if (largest_ > 0)
+          y.score /= largest_;
         return false;
     }
   }
@@ -272,8 +287,9 @@ class Bc : public ProgramBase {
     switch (done.phase) {
       case kSeed:
         if (num_vertices_ == 0) return {true, kSeed};
+        if (every_vertex_ && done.aggregate.source_degree == 0) return next_source(done);  // a sweep of itself alone
         if (picked_ && done.aggregate.source_degree == 0) {
-          if (done.aggregate.largest_degree == 0) return {false, kNormalise};  // no edges: GAP would pick forever
+          if (done.aggregate.largest_degree == 0) return normalise(done);  // no edges: GAP would pick forever
           source_ = gap_source_candidate(num_vertices_, draws_);
           return {false, kSeed};
         }
@@ -291,26 +307,58 @@ class Bc : public ProgramBase {
           --level_;
           return {false, kBackward};
         }
-        if (++swept_ < sweeps_) {
-          if (picked_) source_ = gap_source_candidate(num_vertices_, draws_);
-          return {false, kSeed};
-        }
-        largest_ = done.aggregate.largest_score;
-        return {false, kNormalise};
+        return next_source(done);
       default:
         return {true, kNormalise};
     }
   }
+  // A sweep is done (or, under --sources all, a source without edges passed
+  // over): the next source's seed, or after the last the normalisation.
+  Decision next_source(const StepOutcome<Aggregate>& done) {
+    if (++swept_ < sweeps_) {
+      if (picked_) source_ = gap_source_candidate(num_vertices_, draws_);
+      if (every_vertex_) source_ = swept_;
+      return {false, kSeed};
+    }
+    return normalise(done);
+  }
+  // The scale of the scores: GAP's largest (every phase but the forward
+  // aggregates the scores), or networkx's rescale of an undirected graph's
+  // sums (networkx.algorithms.centrality.betweenness._rescale, endpoints
+  // excluded): normalized, 1/((n-1)(n-2)); not, 1/2; from k sampled sources,
+  // times n/k as networkx 3.4 does.
+  Decision normalise(const StepOutcome<Aggregate>& done) {
+    largest_ = done.aggregate.largest_score;
+    factor_ = networkx_factor(scale_, num_vertices_, picked_ ? sweeps_ : 0);
+    return {false, kNormalise};
+  }
+
+ public:
+  // networkx's factor for V vertices, k sampled sources (0: every vertex); 1 for GAP's scale.
+  static double networkx_factor(BcScale scale, VertexId n, uint32_t sampled) {
+    if (scale == BcScale::kGap) return 1.0;
+    double f = 1.0;
+    if (scale == BcScale::kNetworkx)
+      f = n > 2 ? 1.0 / ((static_cast<double>(n) - 1) * (static_cast<double>(n) - 2)) : 1.0;
+    else
+      f = 0.5;
+    return sampled > 0 ? f * n / sampled : f;
+  }
+
+ private:
 
   VertexId num_vertices_;
   VertexId source_;
   uint32_t sweeps_;
-  bool picked_;
+  bool picked_;        // GAP's picks (--sources K)
+  bool every_vertex_;  // --sources all
+  BcScale scale_;
   uint32_t phase_ = kSeed;
   uint32_t level_ = 0;
   uint32_t swept_ = 0;
   uint64_t draws_ = 0;
   double largest_ = 0;
+  double factor_ = 1.0;  // networkx's scale (not GAP's)
 };
 
 static_assert(VertexProgram<Bc>);
@@ -319,12 +367,18 @@ static_assert(VertexProgram<Bc>);
 
 namespace oracle {
 
-// The sources GAP's bc sweeps: `source` alone when sources = 0, else the
-// first `sources` candidates (gap_source_candidate) that have a neighbour in
-// the undirected simple graph `adj`; empty when no vertex has one.
+// The sources GAP's bc sweeps: `source` alone when sources = 0, every vertex
+// for kAllSources, else the first `sources` candidates (gap_source_candidate)
+// that have a neighbour in the undirected simple graph `adj`; empty when no
+// vertex has one.
 inline std::vector<VertexId> bc_sources(const std::vector<std::vector<VertexId>>& adj, VertexId source,
                                         uint32_t sources) {
   if (sources == 0) return {source};
+  if (sources == kAllSources) {
+    std::vector<VertexId> all(adj.size());
+    for (VertexId v = 0; v < all.size(); ++v) all[v] = v;
+    return all;
+  }
   bool any = false;
   for (const auto& n : adj) any = any || !n.empty();
   std::vector<VertexId> out;
@@ -340,7 +394,9 @@ inline std::vector<VertexId> bc_sources(const std::vector<std::vector<VertexId>>
 // duplicate edges dropped), a queue BFS and a stack per source: a vertex's
 // score is the sum of its dependencies on the sources, the source's own
 // included (as GAP's bc), divided by the largest score when it is above 0.
-inline std::vector<double> bc(const EdgeList& g, VertexId source, uint32_t sources) {
+// networkx's scales: the source's own left out, the sums times
+// Bc::networkx_factor.
+inline std::vector<double> bc(const EdgeList& g, VertexId source, uint32_t sources, BcScale scale = BcScale::kGap) {
   check_edges(g);
   if (sources == 0) check_source(g, source);
   const VertexId n = g.num_vertices;
@@ -368,8 +424,13 @@ inline std::vector<double> bc(const EdgeList& g, VertexId source, uint32_t sourc
       const VertexId u = *it;
       for (const VertexId w : adj[u])
         if (depth[w] == depth[u] + 1) delta[u] += sigma[u] / sigma[w] * (1.0 + delta[w]);
-      score[u] += delta[u];
+      if (u != s || scale == BcScale::kGap) score[u] += delta[u];
     }
+  }
+  if (scale != BcScale::kGap) {
+    const double f = Bc::networkx_factor(scale, n, sources == kAllSources ? 0 : sources);
+    for (double& x : score) x *= f;
+    return score;
   }
   const double largest = n ? *std::max_element(score.begin(), score.end()) : 0.0;
   if (largest > 0)
@@ -380,7 +441,7 @@ inline std::vector<double> bc(const EdgeList& g, VertexId source, uint32_t sourc
 }  // namespace oracle
 
 inline OracleValues Bc::reference(const EdgeList& input, const ProgramParams& p) {
-  return {.integers = {}, .reals = oracle::bc(input, static_cast<VertexId>(p.source), p.sources)};
+  return {.integers = {}, .reals = oracle::bc(input, static_cast<VertexId>(p.source), p.sources, p.normalize)};
 }
 
 }  // namespace wg

@@ -31,6 +31,8 @@ class Lcc : public OwnDriverProgram<double> {
       .summary = "local clustering coefficient (neighbours: in- and out-, each once; directed edges among them)",
       .graphalytics = {.algorithm = "lcc"},
       .graph = {.drop_self_loops = true, .drop_duplicates = true},
+      .on_directed = "directed LCC, Graphalytics' definition (without --undirected)",
+      .on_undirected = "undirected LCC, 2e/(d(d-1)) as networkx.clustering",
       .output = "local clustering coefficient, 0 with fewer than 2 neighbours",
       .value_kind = ValueKind::kReal,
       .comparison = Comparison::kReal,

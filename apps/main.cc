@@ -5,7 +5,8 @@
 //
 // EAL options first (ports, lcores, memory), application options after `--`,
 // as in DPDK's l2fwd. --help, --version, --check-options and application
-// options misplaced before `--` are answered before the EAL starts. See
+// options misplaced before `--` are answered, and the application options
+// checked, before the EAL starts. See
 // --help and docs/OPTIONS.md.
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -121,6 +122,23 @@ void report_fault(int sig, siginfo_t* info, void*) {
   raise(sig);  // SA_RESETHAND restored the default action: die as before, with a core if enabled
 }
 
+// The application options (those after `--`), parsed before the EAL starts:
+// a bad one is one error line and exit 2, not the EAL's start-up lines
+// first. The EAL hands the same arguments back (with argv[0]).
+std::optional<wg::Config> app_config(int argc, char** argv) {
+  std::vector<char*> app = {argv[0]};
+  int i = 1;
+  while (i < argc && std::strcmp(argv[i], "--") != 0) ++i;
+  for (++i; i < argc; ++i) app.push_back(argv[i]);
+  app.push_back(nullptr);
+  try {
+    return wg::parse_app_args(static_cast<int>(app.size()) - 1, app.data(), wg::program_traits());
+  } catch (const wg::ConfigError& e) {
+    usage_error(e.what());
+    return std::nullopt;
+  }
+}
+
 void install_fault_report() {
   void* warm[1];
   backtrace(warm, 1);  // loads libgcc now: the first call may allocate, not safe in a handler
@@ -156,6 +174,8 @@ int main(int argc, char** argv) {
   if (const std::optional<std::string> misplaced = wg::misplaced_app_option(argc, argv))
     return usage_error(wg::misplaced_app_option_error(*misplaced));
   if (wants_option_check(argc, argv)) return check_options(argc, argv);
+  const std::optional<wg::Config> parsed = app_config(argc, argv);
+  if (!parsed) return 2;
   wg::end_with_parent();  // srun, mpirun or the launcher killed: the node ends too (apps/node/parent_death.h)
   install_fault_report();
   // Files left by an earlier run that was killed must not stop this one, and
@@ -182,8 +202,6 @@ int main(int argc, char** argv) {
     return 1;
   }
   wg::node_files::remove_at_exit(eal.memif_sockets);
-  argc -= eal_args;
-  argv += eal_args;  // argv[0] is the program name again (EAL puts it back)
 
   int rc = 0;
   bool memif = false;
@@ -191,7 +209,7 @@ int main(int argc, char** argv) {
     if (const std::vector<std::string> missing = wg::missing_vdev_ports(eal); !missing.empty())
       throw std::runtime_error("the EAL could not create port " + missing[0] +
                                " (its reason is in the EAL's messages above)");
-    const wg::Config cfg = wg::parse_app_args(argc, argv, wg::program_traits());
+    const wg::Config& cfg = *parsed;
     const wg::ProgramEntry& program = wg::program_entry(cfg.app);
     if (!cfg.out_dir.empty()) wg::prepare_out_dir(cfg.out_dir, cfg.out_keep_others);  // not computed in vain
     std::printf("wiregraph node %u/%u: %s\n", cfg.rank, cfg.nodes, cfg.describe().c_str());

@@ -113,7 +113,10 @@ const OptionSpec kOptions[] = {
                 "Graphalytics graph whose properties say directed = false is read so without it.",
      .parse = [](ParseState& s, const OptionArg&) { s.c.undirected = true; },
      .digest = [](const Config& c) -> uint64_t { return c.undirected; },
-     .banner = [](const Config& c) { return when(c.undirected, "undirected"); }},
+     .banner = [](const Config& c) {
+       const std::string_view variant = c.undirected ? c.program.on_undirected : c.program.on_directed;
+       return !variant.empty() ? std::string(variant) : when(c.undirected, "undirected");
+     }},
     {.name = "nodes",
      .arg = "P",
      .default_text = "1",
@@ -152,7 +155,9 @@ const OptionSpec kOptions[] = {
      .read_by = &ProgramTraits::uses_iterations,
      .graphalytics_key = &GraphalyticsNames::iterations,
      .digest = [](const Config& c) -> uint64_t { return c.iterations; },
-     .banner = [](const Config& c) { return std::to_string(c.iterations) + " iterations"; }},
+     .banner = [](const Config& c) {
+       return (c.tolerance > 0 ? "at most " : "") + std::to_string(c.iterations) + " iterations";
+     }},
     {.name = "ids",
      .arg = "auto|dense|sparse",
      .default_text = "auto",
@@ -197,18 +202,44 @@ const OptionSpec kOptions[] = {
      .arg = "K",
      .default_text = "--source",
      .topic = Topic::kCommon,
-     .help = "K sources picked as GAP's bc -i K",
+     .help = "K sources as GAP's bc -i K, or all",
      .details = "bc: instead of one sweep from --source, K sweeps whose scores add up, from the vertices "
                 "GAP's SourcePicker draws (std::mt19937_64 seeded with 27491095, uniform over the dense ids "
                 "0..V-1, a vertex without edges drawn again), so that they are GAP's on a graph with the "
-                "same ids. 1..1000000; not with --source.",
+                "same ids. all: every vertex once, in id order (exact betweenness, as networkx computes it "
+                "without k; one sweep per vertex). 1..1000000 or all; not with --source.",
      .parse = [](ParseState& s, const OptionArg& a) {
-       s.c.sources = static_cast<uint32_t>(a.unsigned_in(1, kMaxIterations));
+       s.c.sources = a.text == "all" ? kAllSources : static_cast<uint32_t>(a.unsigned_in(1, kMaxIterations));
      },
      .read_by = &ProgramTraits::uses_sources,
      .digest = [](const Config& c) -> uint64_t { return c.sources; },
      .banner = [](const Config& c) {
+       if (c.sources == kAllSources) return std::string("every vertex a source");
        return when(c.sources > 0, std::to_string(c.sources) + " sources picked as GAP's");
+     }},
+    {.name = "normalize",
+     .arg = "gap|networkx|none",
+     .default_text = "gap",
+     .topic = Topic::kOutput,  // a convention of the scores, not the computation
+     .help = "bc's scores as GAP's or networkx's betweenness_centrality",
+     .details = "gap: GAP's bc (the source's own dependency counted, every score divided by the largest). "
+                "networkx: networkx.betweenness_centrality(G, normalized=True) on the undirected G: the "
+                "sources' own dependencies left out, each score times 1/((V-1)(V-2)) (2/((V-1)(V-2)) of the "
+                "halved sum). none: normalized=False: the sum halved (each unordered pair once). With "
+                "--sources K (GAP's picks, which may repeat, not networkx's sample) both also scale by V/K, "
+                "networkx 3.4's estimate from k sources (networkx 3.5 and later scale the sampled vertices "
+                "by V-1 over K-1 and the others by V-1 over K); with --sources all they are networkx's "
+                "exact scores.",
+     .parse = [](ParseState& s, const OptionArg& a) {
+       constexpr BcScale kScales[] = {BcScale::kGap, BcScale::kNetworkx, BcScale::kNone};
+       s.c.normalize = kScales[a.one_of({"gap", "networkx", "none"})];
+     },
+     .read_by = &ProgramTraits::uses_normalize,
+     .digest = [](const Config& c) -> uint64_t { return static_cast<uint64_t>(c.normalize); },
+     .banner = [](const Config& c) {
+       return when(c.normalize != BcScale::kGap, c.normalize == BcScale::kNetworkx
+                                                     ? "scores as networkx's normalized=True"
+                                                     : "scores as networkx's normalized=False");
      }},
     {.name = "damping",
      .arg = "D",
@@ -223,6 +254,25 @@ const OptionSpec kOptions[] = {
        char d[32];
        std::snprintf(d, sizeof d, "%g", c.damping);
        return when(c.damping != ProgramParams{}.damping, std::string("damping ") + d);
+     }},
+    {.name = "tolerance",
+     .arg = "T",
+     .default_text = "none",
+     .topic = Topic::kCommon,
+     .help = "until converged: L1 change below V x T",
+     .details = "pagerank: stop after the first iteration whose ranks differ from the previous iteration's by "
+                "less than V x T in all (the sum over the vertices of |new - old|), and keep that iteration's "
+                "ranks: networkx.pagerank(G, tol=T)'s rule and answer. --iterations then caps the run, 100 "
+                "when not given (networkx's max_iter); a run that reaches the cap unconverged says so in a "
+                "warning (networkx raises PowerIterationFailedConvergence) and keeps the last ranks. Without "
+                "it: exactly --iterations (Graphalytics, GAP). In (0, 1].",
+     .parse = [](ParseState& s, const OptionArg& a) { s.c.tolerance = a.positive_up_to(1); },
+     .read_by = &ProgramTraits::uses_tolerance,
+     .digest = [](const Config& c) { return bits_of(c.tolerance); },
+     .banner = [](const Config& c) {
+       char t[32];
+       std::snprintf(t, sizeof t, "%g", c.tolerance);
+       return when(c.tolerance > 0, std::string("tolerance ") + t);
      }},
     {.name = "precision",
      .arg = "auto|single|double",
@@ -759,6 +809,12 @@ std::string program_list(std::span<const ProgramTraits> programs) {
   std::vector<std::string_view> names;
   for (const ProgramTraits& p : programs) names.push_back(p.name);
   return name_list(names, " or ");
+}
+
+std::string program_name(uint32_t id, std::span<const ProgramTraits> programs) {
+  for (const ProgramTraits& p : programs)
+    if (program_id(p.name) == id) return "'" + std::string(p.name) + "'";
+  return "an unknown program (id " + std::to_string(id) + ")";
 }
 
 std::string programs_reading(const OptionSpec& spec, std::span<const ProgramTraits> programs) {

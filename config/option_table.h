@@ -73,6 +73,8 @@ size_t option_index(std::string_view name);
 
 // "pagerank, sssp, bfs, cc, cd, kcore or lcc"
 std::string program_list(std::span<const ProgramTraits> programs);
+// "'bfs'" for program_id("bfs") among `programs`; else the id, said unknown.
+std::string program_name(uint32_t id, std::span<const ProgramTraits> programs);
 // "bfs and sssp": the programs that read `spec` (a program parameter).
 std::string programs_reading(const OptionSpec& spec, std::span<const ProgramTraits> programs);
 

@@ -244,11 +244,12 @@ bool answered_before_eal(std::string_view name) { return name == "help" || name 
 
 Config parse_app_args(int argc, char** argv, std::span<const ProgramTraits> programs) {
   Config c;
+  c.programs = programs;
   ParseState s{.c = c, .programs = programs, .given = std::vector<bool>(option_table().size())};
   read_command_line(argc, argv, s);
   if (!given(s, "app")) throw ConfigError("--app is required (" + program_list(programs) + ")");
   refuse_parameters_not_read(s);
-  if (!given(s, "iterations")) c.iterations = c.program.default_iterations;
+  if (!given(s, "iterations")) c.iterations = c.tolerance > 0 ? kToleranceIterations : c.program.default_iterations;
   check_graph(s);
   resolve_source(s);
   resolve_rank_and_nodes(s);

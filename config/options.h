@@ -25,9 +25,13 @@ namespace wg {
 enum class IdsOption : uint8_t { kAuto, kDense, kSparse };
 enum class PrecisionOption : uint8_t { kAuto, kSingle, kDouble };
 
+// --iterations' default under --tolerance: networkx.pagerank's max_iter.
+inline constexpr uint32_t kToleranceIterations = 100;
+
 struct Config {
   std::string app;                        // --app: a program's kTraits.name
   ProgramTraits program;                  // that program's traits (apps/programs.h)
+  std::span<const ProgramTraits> programs;  // every program parse_app_args knew: errors name program ids
   std::string graph;                      // file path or kron:SCALE:DEGREE[:SEED]
   GraphFormat format = GraphFormat::kAuto;
   bool undirected = false;                // add reverse edges after loading
@@ -46,6 +50,8 @@ struct Config {
   uint32_t iterations = 0;                // --iterations, else the program's default_iterations
   double damping = ProgramParams{}.damping;  // --damping
   uint32_t sources = 0;                   // --sources K (bc): K sources picked as GAP's; 0: --source
+  double tolerance = 0;                   // --tolerance (pagerank); 0: exactly --iterations
+  BcScale normalize = BcScale::kGap;      // --normalize (bc)
   PrecisionOption precision = PrecisionOption::kAuto;  // --precision
   // Resolved: the program's DoublePrecision twin runs: PageRank's messages,
   // sssp's weights and distances in double (--precision double; auto:
@@ -94,7 +100,7 @@ struct Config {
   EngineOptions engine;                   // the node runtime: timeouts, roles, scatter, report
   TransportConfig transport;              // reliability: windows, timers, checksum, faults
 
-  ProgramParams params() const { return {source, iterations, damping, sources}; }
+  ProgramParams params() const { return {source, iterations, damping, sources, tolerance, normalize}; }
   // Whether the program reads the program parameter `option` ("damping");
   // true for every option that is not a program parameter.
   bool reads(std::string_view option) const;

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "config/option_table.h"
+#include "config/options.h"
 
 namespace wg {
 
@@ -92,8 +93,10 @@ std::string parameters_read(const ProgramTraits& p) {
   for (const OptionSpec& o : option_table()) {
     if (o.read_by == nullptr || !(p.*o.read_by)) continue;
     const bool iterations = o.read_by == &ProgramTraits::uses_iterations;
+    const std::string under_tolerance =
+        p.uses_tolerance ? cat({"; ", std::to_string(kToleranceIterations), " with --tolerance"}) : "";
     s += cat({s.empty() ? "" : ", ", "--", o.name,
-              iterations ? cat({" (default ", std::to_string(p.default_iterations), ")"}) : ""});
+              iterations ? cat({" (default ", std::to_string(p.default_iterations), under_tolerance, ")"}) : ""});
   }
   return s;
 }
@@ -226,13 +229,6 @@ std::string markdown(std::span<const ProgramTraits> programs) {
   return out;
 }
 
-bool is_topic(std::string_view name) {
-  if (name == "all" || name == "programs") return true;
-  for (Topic t : kTopics)
-    if (topic_name(t) == name) return true;
-  return false;
-}
-
 }  // namespace
 
 std::optional<HelpRequest> help_request(int argc, char** argv) {
@@ -243,7 +239,9 @@ std::optional<HelpRequest> help_request(int argc, char** argv) {
     if (a == "--markdown") markdown = true;
     if (a == "-h" || a == "--help") {
       r = HelpRequest{};
-      if (i + 1 < argc && is_topic(argv[i + 1])) r->topic = argv[i + 1];
+      // A word after it is the topic asked for, known or not (help_text
+      // refuses an unknown one); an option after it is not.
+      if (i + 1 < argc && argv[i + 1][0] != '-') r->topic = argv[i + 1];
     } else if (a.starts_with("--help=")) {
       r = HelpRequest{std::string(a.substr(7))};
     } else if (a == "--help-all") {

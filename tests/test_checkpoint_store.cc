@@ -144,10 +144,12 @@ TEST(CheckpointStore, AWriterKilledMidwayLeavesTheCommittedCheckpointWhole) {
   EXPECT_EQ(got.values, want.values);
 }
 
+std::string name_program(uint32_t id) { return id == 7 ? "'seven'" : id == 8 ? "'eight'" : "?"; }
+
 void expect_refused(const CheckpointFingerprint& reader, const std::string& dir, const std::string& field) {
   State got(0);
   try {
-    CheckpointStore(dir, reader.rank, reader.nodes, reader).read(4, got.sections());
+    CheckpointStore(dir, reader.rank, reader.nodes, reader, &name_program).read(4, got.sections());
     ADD_FAILURE() << "a checkpoint that differs in " << field << " was read";
   } catch (const CheckpointError& e) {
     EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
@@ -161,7 +163,7 @@ TEST(CheckpointStore, ACheckpointOfAnotherJobIsRefusedNamingWhatDiffers) {
   write_both(dir, 4);
   CheckpointFingerprint f = job(0);
   f.program_id = 8;
-  expect_refused(f, dir, "the program");
+  expect_refused(f, dir, "the program (it is a checkpoint of 'seven', this job runs 'eight')");  // by name, not id
   f = job(0, 3);
   expect_refused(f, dir, "the number of nodes (it has 2, this job 3)");
   f = job(0);

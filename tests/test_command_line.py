@@ -82,6 +82,24 @@ class MisplacedOptions(unittest.TestCase):
             self.assertEqual(len((r.stdout + r.stderr).splitlines()), 1, r.stdout + r.stderr)
 
 
+class ErrorsBeforeTheEal(unittest.TestCase):
+    def test_a_bad_application_option_is_one_line_without_the_eal(self):
+        # Checked before rte_eal_init: no EAL start-up lines before the error.
+        r = run([WIREGRAPH, "--no-pci", "--no-huge", "-m", "64", "--", "--app", "pagerank", "--graph", "kron:4:2",
+                 "--damping", "2"])
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertEqual(r.stdout, "")
+        self.assertEqual(r.stderr.strip(), "wiregraph: error: --damping: '2' is not a number in [0, 1]")
+
+    def test_an_unknown_help_topic_is_an_error_naming_the_topics(self):
+        r = run([WIREGRAPH, "--help", "nosuchtopic"])
+        self.assertEqual(r.returncode, 2, r.stdout)
+        self.assertEqual(r.stdout, "", "not the short page")
+        self.assertIn("unknown topic 'nosuchtopic' (expected common, input, output, security, tuning, transport, "
+                      "testing, programs or all)", r.stderr)
+        self.assertEqual(run([WIREGRAPH, "--help", "programs"]).returncode, 0)
+
+
 class CheckOptions(unittest.TestCase):
     def test_good_options_pass_bad_ones_exit_2_with_the_nodes_message(self):
         r = run([WIREGRAPH, "--check-options", "--", "--app", "bfs", "--graph", "kron:4:2", "--source", "3"])

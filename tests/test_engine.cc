@@ -506,6 +506,96 @@ TEST(EngineNoEdges, AllPrograms) {
   EXPECT_EQ(cc.values, (std::vector<uint32_t>{0, 1, 2, 3, 4}));
 }
 
+// --tolerance (networkx's rule): the run stops after the first iteration
+// whose L1 change from the one before is below V x T, found here from the
+// plain K-iteration oracle, and keeps that iteration's ranks; reaching the
+// cap first, it keeps the cap's. Double messages: the stopping iteration is
+// then the oracle's exactly, not one off near the threshold.
+uint32_t first_converged_iteration(const EdgeList& g, double tolerance, uint32_t cap) {
+  std::vector<double> last = ref::pagerank(g, 0);
+  for (uint32_t k = 1; k <= cap; ++k) {
+    const std::vector<double> now = ref::pagerank(g, k);
+    double change = 0;
+    for (VertexId v = 0; v < g.num_vertices; ++v) change += std::fabs(now[v] - last[v]);
+    if (change < g.num_vertices * tolerance) return k;
+    last = now;
+  }
+  return cap;
+}
+
+void check_pagerank_tolerance(const EdgeList& g, double tolerance, uint32_t cap) {
+  SCOPED_TRACE("pagerank, tolerance " + std::to_string(tolerance) + ", at most " + std::to_string(cap));
+  const uint32_t k = first_converged_iteration(g, tolerance, cap);
+  const auto out = run_engine(g, BasicPageRank<double>(g.num_vertices, cap, 0.85, tolerance));
+  EXPECT_EQ(out.report.steps.size(), k + 1u) << "supersteps 0..K: no iteration past the converged one";
+  const std::vector<double> want = ref::pagerank(g, k);
+  EXPECT_EQ(ref::pagerank(g, cap, 0.85, tolerance), want) << "the oracle stops at the same iteration";
+  ASSERT_EQ(out.values.size(), want.size());
+  for (VertexId v = 0; v < g.num_vertices; ++v)
+    ASSERT_NEAR(out.values[v], want[v], 1e-9 * std::fabs(want[v]) + 1e-15) << "vertex " << v;
+}
+
+TEST(EnginePageRankTolerance, StopsAtTheIterationThatConverged) {
+  check_pagerank_tolerance(kron(), 1e-6, 100);
+  check_pagerank_tolerance(kron(), 1e-3, 100);
+  check_pagerank_tolerance(test::corner_case_graph(), 1e-6, 100);
+  check_pagerank_tolerance(kron(), 1e-15, 5);  // the cap first: 5 iterations, unconverged
+}
+
+// networkx 3.6.1's pagerank(G, alpha=0.85, tol=1e-6) on email-Eu-core read as
+// a DiGraph with nodes 0..1004 (the file has no repeated edge; self-loops are
+// ordinary edges in both): it converges at iteration 16 (max_iter=15 raises
+// PowerIterationFailedConvergence, 16 does not). The busiest vertices and a
+// few others, from
+//   G = nx.DiGraph(); G.add_nodes_from(range(1005)); G.add_edges_from(...)
+//   nx.pagerank(G, alpha=0.85, tol=1e-6)
+TEST(EnginePageRankTolerance, EmailEuCoreAsNetworkx) {
+  const std::string path = test::datasets_dir() + "/email-Eu-core.csv";
+  ASSERT_TRUE(std::filesystem::exists(path)) << "dataset not found: " << path << " (WG_DATASETS)";
+  const EdgeList g = load_graph(path);
+  ASSERT_EQ(g.num_vertices, 1005u);
+  const std::pair<VertexId, double> networkx[] = {
+      {1, 0.00941156018638},   {130, 0.00691389023444}, {160, 0.00675889376076},   {62, 0.00532221713226},
+      {86, 0.00513004831817},  {107, 0.00500436666361}, {365, 0.00478668961142},   {121, 0.00472080820777},
+      {0, 0.00127547755046},   {500, 0.000773217583705}, {1004, 0.000206233309829},
+  };
+  const auto out = run_engine(g, PageRank(g.num_vertices, 100, 0.85, 1e-6));  // float messages, as run by default
+  EXPECT_EQ(out.report.steps.size(), 17u) << "16 iterations, as networkx";
+  const std::vector<double> oracle = ref::pagerank(g, 100, 0.85, 1e-6);
+  for (const auto& [v, want] : networkx) {
+    EXPECT_NEAR(out.values[v], want, 1e-4 * want) << "vertex " << v;
+    EXPECT_NEAR(oracle[v], want, 1e-9 * want) << "the oracle, vertex " << v;
+  }
+}
+
+// --normalize networkx / none with --sources all: networkx 3.6.1's
+// betweenness_centrality(G, normalized=True / False) of the undirected G
+// below (a 4-cycle 0-1-2-3, a triangle 4-5-6 hung on 2, 7 alone; the loader
+// drops the self-loop and the repeated edge and adds the reverse edges).
+TEST(EngineBcNormalisations, EveryVertexAsNetworkx) {
+  EdgeList g;
+  g.num_vertices = 8;
+  g.edges = {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 0, 1}, {2, 4, 1}, {4, 5, 1}, {5, 6, 1}, {6, 4, 1},
+             {1, 0, 1}, {5, 5, 1}};
+  const double raw[] = {0.5, 2.0, 9.5, 2.0, 8.0, 0.0, 0.0, 0.0};  // normalized=False
+  for (const BcScale scale : {BcScale::kNone, BcScale::kNetworkx}) {
+    SCOPED_TRACE(scale == BcScale::kNone ? "none" : "networkx");
+    // normalized=True: the unhalved sums (2 raw) over (n-1)(n-2) = 42, as networkx printed them
+    const double f = scale == BcScale::kNone ? 1.0 : 2.0 / 42;
+    const auto out = run_engine(g, Bc(g.num_vertices, 0, kAllSources, scale));
+    const std::vector<double> oracle = oracle::bc(g, 0, kAllSources, scale);
+    for (VertexId v = 0; v < g.num_vertices; ++v) {
+      EXPECT_NEAR(out.values[v].score, raw[v] * f, 1e-12) << "vertex " << v;
+      EXPECT_NEAR(oracle[v], raw[v] * f, 1e-12) << "the oracle, vertex " << v;
+    }
+  }
+  // GAP's scale is unchanged by --sources all: the oracle's, divided by the largest.
+  const auto gap = run_engine(g, Bc(g.num_vertices, 0, kAllSources));
+  const std::vector<double> gap_oracle = oracle::bc(g, 0, kAllSources);
+  for (VertexId v = 0; v < g.num_vertices; ++v) EXPECT_NEAR(gap.values[v].score, gap_oracle[v], 1e-12) << v;
+  EXPECT_DOUBLE_EQ(*std::max_element(gap_oracle.begin(), gap_oracle.end()), 1.0);
+}
+
 TEST(EngineNoEdges, NoVerticesAtAll) {
   const EdgeList g = edgeless(0);
   const auto pr = run_engine(g, PageRank(0, 20));

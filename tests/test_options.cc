@@ -870,6 +870,49 @@ TEST_F(Options, SourcesForBc) {
   EXPECT_ERROR_MENTIONS(({"--app", "sssp", "--graph", "a", "--sources", "2"}), "--sources does not apply to sssp");
 }
 
+// --sources all (bc): every vertex once; --normalize: GAP's scale by default,
+// networkx's by name; both in the banner, neither for another program.
+TEST_F(Options, BcSourcesAllAndNormalize) {
+  const Config all = parse({"--app", "bc", "--graph", "a", "--sources", "all", "--normalize", "networkx"});
+  EXPECT_EQ(all.params().sources, kAllSources);
+  EXPECT_EQ(all.params().normalize, BcScale::kNetworkx);
+  EXPECT_NE(all.describe().find("every vertex a source"), std::string::npos) << all.describe();
+  EXPECT_NE(all.describe().find("scores as networkx's normalized=True"), std::string::npos) << all.describe();
+  EXPECT_EQ(parse({"--app", "bc", "--graph", "a"}).params().normalize, BcScale::kGap);
+  EXPECT_EQ(parse({"--app", "bc", "--graph", "a", "--normalize", "none"}).normalize, BcScale::kNone);
+  EXPECT_ERROR_MENTIONS(({"--app", "bc", "--graph", "a", "--normalize", "max"}), "--normalize", "'max'");
+  EXPECT_ERROR_MENTIONS(({"--app", "pagerank", "--graph", "a", "--normalize", "gap"}),
+                        "--normalize does not apply to pagerank");
+}
+
+// --tolerance (pagerank): networkx's stopping rule; the iteration cap is then
+// networkx's max_iter, 100, unless --iterations says otherwise.
+TEST_F(Options, PagerankTolerance) {
+  const Config t = parse({"--app", "pagerank", "--graph", "a", "--tolerance", "1e-6"});
+  EXPECT_DOUBLE_EQ(t.params().tolerance, 1e-6);
+  EXPECT_EQ(t.iterations, 100u);
+  EXPECT_NE(t.describe().find("at most 100 iterations, tolerance 1e-06"), std::string::npos) << t.describe();
+  EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a", "--tolerance", "1e-6", "--iterations", "7"}).iterations, 7u);
+  const Config plain = parse({"--app", "pagerank", "--graph", "a"});
+  EXPECT_EQ(plain.iterations, 20u);
+  EXPECT_EQ(plain.params().tolerance, 0.0);
+  EXPECT_NE(plain.describe().find("20 iterations"), std::string::npos) << plain.describe();
+  EXPECT_EQ(plain.describe().find("at most"), std::string::npos) << plain.describe();
+  EXPECT_ERROR_MENTIONS(({"--app", "pagerank", "--graph", "a", "--tolerance", "0"}), "--tolerance");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--tolerance", "1e-6"}), "--tolerance does not apply to bfs");
+}
+
+// lcc's definition follows --undirected: the banner says which one runs.
+TEST_F(Options, LccSaysWhichDefinitionRuns) {
+  const std::string directed = parse({"--app", "lcc", "--graph", "a"}).describe();
+  EXPECT_NE(directed.find("directed LCC, Graphalytics' definition"), std::string::npos) << directed;
+  const std::string undirected = parse({"--app", "lcc", "--graph", "a", "--undirected"}).describe();
+  EXPECT_NE(undirected.find("undirected LCC, 2e/(d(d-1))"), std::string::npos) << undirected;
+  // Other programs keep the plain word, and nothing without --undirected.
+  EXPECT_NE(parse({"--app", "bfs", "--graph", "a", "--undirected"}).describe().find("undirected"), std::string::npos);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a"}).describe().find("directed"), std::string::npos);
+}
+
 // ---- program parameters (the programs' traits say who reads which) -------------
 
 // Who reads what, written down here independently of the traits: a program
@@ -1011,7 +1054,7 @@ constexpr const char* kEveryOption[] = {
     "fault-delay-us", "crash-node", "roles", "scatter", "segment-kib", "local-rounds", "domains", "domain-split",
     "vertex-order", "line-rate", "rx-queues", "range-kib", "mtu", "damping", "precision", "output-format",
     "key-file", "no-auth", "ids", "help", "help-all", "version", "verify", "verify-limit", "checkpoint-every",
-    "checkpoint-dir", "resume", "sources"};
+    "checkpoint-dir", "resume", "sources", "tolerance", "normalize"};
 
 TEST(OptionTable, HoldsEveryOptionOnce) {
   std::set<std::string> names;
@@ -1044,6 +1087,8 @@ TEST_F(Options, TheDigestHoldsTheJobsOptionsAndNoOthers) {
       {"sources", with("bc", {"--sources", "1"}), with("bc", {"--sources", "2"})},
       {"iterations", with("pagerank", {"--iterations", "3"}), with("pagerank", {"--iterations", "4"})},
       {"damping", with("pagerank", {"--damping", "0.5"}), with("pagerank", {"--damping", "0.6"})},
+      {"tolerance", with("pagerank", {"--tolerance", "1e-6"}), with("pagerank", {"--tolerance", "1e-5"})},
+      {"normalize", with("bc", {}), with("bc", {"--normalize", "networkx"})},
       {"precision", with("pagerank", {"--precision", "single"}), with("pagerank", {"--precision", "double"})},
       {"ids", with("cc", {"--ids", "dense"}), with("cc", {"--ids", "sparse"})},
       {"checksum", with("cc", {"--no-auth", "--checksum", "on"}), with("cc", {"--no-auth", "--checksum", "off"})},
@@ -1158,6 +1203,18 @@ TEST(Help, RequestsAreFoundAnywhere) {
   EXPECT_EQ(request({"wiregraph", "--help", "tuning"})->topic, "tuning");
   EXPECT_EQ(request({"wiregraph", "--help=transport"})->topic, "transport");
   EXPECT_EQ(request({"wiregraph", "--help", "--app"})->topic, "") << "not a topic: the short page";
+  // A word after --help is the topic asked for, even one that is none: the
+  // node refuses it (exit 2) naming the topics, not the short page.
+  const std::optional<HelpRequest> unknown = request({"wiregraph", "--help", "nosuchtopic"});
+  EXPECT_EQ(unknown->topic, "nosuchtopic");
+  try {
+    help_text(*unknown, program_traits());
+    ADD_FAILURE() << "an unknown topic gave a page";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown topic 'nosuchtopic' (expected common, input, output"),
+              std::string::npos)
+        << e.what();
+  }
   const std::optional<HelpRequest> md = request({"wiregraph", "--help-all", "--markdown"});
   EXPECT_EQ(md->topic, "all");
   EXPECT_TRUE(md->markdown);

@@ -60,6 +60,21 @@ TEST(RunSummary, LinesSayWhatRanAndHowItWent) {
   EXPECT_TRUE(has_line(lines, "  memory   peak RSS 50.0 MB on node 1, the largest; 40.0 MB on node 0, the smallest"))
       << text;
   EXPECT_TRUE(has_line(lines, "  network  1900 frames sent, 10 sent again (0.53%)")) << text;
+
+  // A computation of a few supersteps (bc from a source without edges) is
+  // not "compute 0.000 s": under 10 ms, milliseconds.
+  RunReport quick = two_nodes();
+  quick.load_seconds = 0.002;
+  quick.compute_seconds = 0.000143;
+  EXPECT_TRUE(has_line(summary_lines(quick, head()),
+                       "  time     load 2 ms, compute 0.143 ms in 7 supersteps; 3.000 s in all"))
+      << joined(summary_lines(quick, head()));
+
+  // Equal peaks: one figure, not node 0 as both the largest and the smallest.
+  RunReport even = two_nodes();
+  even.cluster_nodes[1].peak_rss_bytes = even.cluster_nodes[0].peak_rss_bytes;
+  const std::vector<std::string> even_lines = summary_lines(even, head());
+  EXPECT_TRUE(has_line(even_lines, "  memory   peak RSS 40.0 MB on each of the 2 nodes")) << joined(even_lines);
   EXPECT_TRUE(has_line(lines, "  answer   3353 of 3353 vertices reached (100.0%), largest finite distance 40000"))
       << text;
   EXPECT_EQ(text.find("verify"), std::string::npos) << "no verification ran";

@@ -32,12 +32,26 @@ RunSummary summary_head(const Config& cfg) {
   RunSummary s;
   const ProgramTraits& p = cfg.program;
   s.program = std::string(p.name);
-  if (p.uses_sources && cfg.sources > 0)
+  if (p.uses_sources && cfg.sources == kAllSources)
+    s.program += " from every vertex";
+  else if (p.uses_sources && cfg.sources > 0)
     s.program += " from " + std::to_string(cfg.sources) + " sources picked as GAP's";
   else if (cfg.one_source())
     s.program += " from vertex " + std::to_string(cfg.source_id);
   std::vector<std::string> params;
-  if (p.uses_iterations) params.push_back(std::to_string(cfg.iterations) + " iterations");
+  if (const std::string_view variant = cfg.undirected ? p.on_undirected : p.on_directed; !variant.empty())
+    params.emplace_back(variant);
+  if (p.uses_iterations)
+    params.push_back((p.uses_tolerance && cfg.tolerance > 0 ? "at most " : "") + std::to_string(cfg.iterations) +
+                     " iterations");
+  if (p.uses_tolerance && cfg.tolerance > 0) {
+    char tolerance[48];
+    std::snprintf(tolerance, sizeof tolerance, "tolerance %g", cfg.tolerance);
+    params.push_back(tolerance);
+  }
+  if (p.uses_normalize && cfg.normalize != BcScale::kGap)
+    params.push_back(cfg.normalize == BcScale::kNetworkx ? "scores as networkx's normalized=True"
+                                                         : "scores as networkx's normalized=False");
   if (p.uses_damping) {
     char damping[32];
     std::snprintf(damping, sizeof damping, "damping %g", cfg.damping);

@@ -37,6 +37,7 @@
 #include "compute/engine/superstep_runtime.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/report/run_summary.h"
+#include "config/option_table.h"
 #include "reliability/membership.h"
 #include "reliability/transport.h"
 #include "compute/report/run_report.h"
@@ -90,7 +91,8 @@ inline uint64_t partition_digest_of(const LocalGraph& g) {
 template <VertexProgram Prog>
 JobIdentity job_identity(const Config& cfg, const GraphInput& input) {
   const InputIdentity in = identify_input(input);
-  return JobIdentity{program_id(Prog::kTraits.name), cfg.params_digest(), in.kind, in.size, in.digest, &describe_input};
+  return JobIdentity{program_id(Prog::kTraits.name), cfg.params_digest(), in.kind, in.size, in.digest, &describe_input,
+                     [programs = cfg.programs](uint32_t id) { return program_name(id, programs); }};
 }
 
 // What the input declares (a header, a binary file's length, the generator's
@@ -158,10 +160,18 @@ inline LoadProgress load_progress(const Config& cfg) {
 
 // This node's program summary statistics as bytes for its FIN
 // (compute/engine/summary_stats.h); none for a program without the hook.
-template <VertexProgram Prog, class Values>
-std::vector<uint8_t> summary_stats_bytes(const Values& values, const LocalGraph& g) {
+// The engine's program as the run left it (its next() may keep figures for
+// the summary: PageRank's convergence); a program on its own driver
+// summarizes statically.
+template <VertexProgram Prog, class Driver>
+std::vector<uint8_t> summary_stats_bytes(const Driver& engine, const LocalGraph& g) {
   if constexpr (SummarizesAnswer<Prog>) {
-    const typename Prog::Summary s = Prog::summarize(std::span<const typename Prog::Value>(values), g);
+    const std::span<const typename Prog::Value> values(engine.values());
+    typename Prog::Summary s;
+    if constexpr (requires { engine.program(); })
+      s = engine.program().summarize(values, g);
+    else
+      s = Prog::summarize(values, g);
     std::vector<uint8_t> bytes(sizeof s);
     std::memcpy(bytes.data(), &s, sizeof s);
     return bytes;
@@ -309,11 +319,12 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     if constexpr (!requires { typename Prog::Driver; }) {
       if (!cfg.checkpoint_dir.empty()) {
         const CheckpointFingerprint fp = CheckpointFingerprint::of(job, cfg.nodes, cfg.rank, partition_digest_of(lg));
-        store.emplace(cfg.checkpoint_dir, cfg.rank, cfg.nodes, fp);
+        store.emplace(cfg.checkpoint_dir, cfg.rank, cfg.nodes, fp, job.name_program);
         checkpoints.emplace(*store, *engine, cfg.checkpoint_every, cfg.rank, eo.crash_in_checkpoint);
         if (!cfg.resume_dir.empty()) {
           try {
-            phase.first = checkpoints->resume(CheckpointStore(cfg.resume_dir, cfg.rank, cfg.nodes, fp));
+            phase.first =
+                checkpoints->resume(CheckpointStore(cfg.resume_dir, cfg.rank, cfg.nodes, fp, job.name_program));
           } catch (const CheckpointError& e) {
             throw ConfigError(e.what());  // the user's to mend: another job's, or none
           }
@@ -362,7 +373,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
         fin.figures.retransmissions += c.send.retransmissions;
         fin.figures.needless += c.send.spurious;
       }
-    fin.stats = summary_stats_bytes<Prog>(engine->values(), out.graph);
+    fin.stats = summary_stats_bytes<Prog>(*engine, out.graph);
     runtime->finish(*engine, fin, out.report);
     out.report.ranks_top = Prog::kTraits.ranks_top;
     if (lg.original_id.empty())  // the input's own ids: 1-based files count from 1

@@ -125,9 +125,13 @@ std::string hex(uint64_t v) {
 }
 
 // The first field in which a checkpoint's fingerprint differs from the job's, named.
-std::string mismatch(const CheckpointFingerprint& file, const CheckpointFingerprint& job) {
+std::string mismatch(const CheckpointFingerprint& file, const CheckpointFingerprint& job,
+                     const std::function<std::string(uint32_t)>& name_program) {
   auto num = [](uint64_t v) { return std::to_string(v); };
-  if (file.program_id != job.program_id) return "the program (its id " + num(file.program_id) + ", this job's " + num(job.program_id) + ")";
+  auto program = [&name_program, &num](uint32_t id) { return name_program ? name_program(id) : "id " + num(id); };
+  if (file.program_id != job.program_id)
+    return "the program (it is a checkpoint of " + program(file.program_id) + ", this job runs " +
+           program(job.program_id) + ")";
   if (file.nodes != job.nodes) return "the number of nodes (it has " + num(file.nodes) + ", this job " + num(job.nodes) + ")";
   if (file.rank != job.rank) return "the rank (it is node " + num(file.rank) + "'s)";
   if (file.input_kind != job.input_kind || file.input_size != job.input_size || file.input_digest != job.input_digest)
@@ -195,8 +199,9 @@ uint64_t partition_digest(std::span<const uint32_t> global_ids, uint64_t num_ver
   return uint64_t{hi} << 32 | lo;
 }
 
-CheckpointStore::CheckpointStore(std::string dir, unsigned rank, unsigned nodes, const CheckpointFingerprint& fp)
-    : dir_(std::move(dir)), rank_(rank), nodes_(nodes), fp_(fp) {
+CheckpointStore::CheckpointStore(std::string dir, unsigned rank, unsigned nodes, const CheckpointFingerprint& fp,
+                                 std::function<std::string(uint32_t)> name_program)
+    : dir_(std::move(dir)), rank_(rank), nodes_(nodes), fp_(fp), name_program_(std::move(name_program)) {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   struct stat st{};
@@ -298,7 +303,7 @@ CheckpointPoint CheckpointStore::read(uint32_t superstep, std::span<const std::s
   read_all(fd.get(), &h, sizeof h, path);
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
     throw CheckpointError("checkpoint " + path + " is not a wiregraph checkpoint of this version");
-  if (const std::string m = mismatch(h.fp, fp_); !m.empty())
+  if (const std::string m = mismatch(h.fp, fp_, name_program_); !m.empty())
     throw CheckpointError("checkpoint " + path + " is of another job: it differs in " + m);
   if (h.superstep != superstep)
     throw CheckpointError("checkpoint " + path + " holds superstep " + std::to_string(h.superstep));

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -61,8 +62,10 @@ struct CheckpointPoint {
 
 class CheckpointStore {
  public:
-  // Creates DIR (and its parents) when missing.
-  CheckpointStore(std::string dir, unsigned rank, unsigned nodes, const CheckpointFingerprint& fp);
+  // Creates DIR (and its parents) when missing. name_program (JobIdentity's)
+  // names the programs of a refused checkpoint; without it, their ids.
+  CheckpointStore(std::string dir, unsigned rank, unsigned nodes, const CheckpointFingerprint& fp,
+                  std::function<std::string(uint32_t)> name_program = {});
 
   const std::string& dir() const { return dir_; }
 
@@ -91,6 +94,7 @@ class CheckpointStore {
   std::string dir_;
   unsigned rank_, nodes_;
   CheckpointFingerprint fp_;
+  std::function<std::string(uint32_t)> name_program_;
 };
 
 // What the hello compares with --resume DIR: `params_digest` with the

@@ -80,6 +80,8 @@ class Engine final : public ProgramDriver {
 
   // Per-vertex results, by slot (LocalGraph::global_id gives the vertex).
   const std::vector<Value>& values() const { return values_; }
+  // The program as next() left it (between supersteps, or after the run).
+  const Prog& program() const { return prog_; }
 
   // ---- ProgramDriver --------------------------------------------------------
   unsigned workers() const override { return static_cast<unsigned>(workers_.size()); }

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "compute/engine/scatter_mode.h"
@@ -74,6 +75,8 @@ struct JobIdentity {
   uint64_t input_digest = 0;        // the header's hash, the generator's spec, ...
   // "file of 1234 bytes (edgelist)": for the hello's mismatch message
   std::string (*describe_input)(uint32_t kind, uint64_t size, uint64_t digest) = nullptr;
+  // "bfs" for program_id("bfs"): errors name programs, not their ids; empty: ids
+  std::function<std::string(uint32_t program_id)> name_program;
 };
 
 }  // namespace wg

@@ -75,9 +75,16 @@ struct ProgramTraits {
   bool uses_iterations = false;  // --iterations
   uint32_t default_iterations = 0;
   bool uses_damping = false;     // --damping
+  bool uses_tolerance = false;   // --tolerance: iterate until converged, networkx's rule (apps/pagerank.h)
+  bool uses_normalize = false;   // --normalize: whose scale the scores take (apps/bc.h)
   bool uses_precision = false;   // --precision: double runs DoublePrecision<P> (apps/programs.h)
   GraphalyticsNames graphalytics;
   GraphRules graph;
+  // For a program whose definition differs on a directed and an undirected
+  // graph (lcc), what runs in each case, said in the banner and the summary
+  // (which one ran is not otherwise visible); empty: the program's name says it.
+  std::string_view on_directed;
+  std::string_view on_undirected;
   std::string_view output;   // what a result line's value is, for --help and docs/PROGRAMS.md
   bool ranks_top = false;    // the end-of-run report lists the top vertices by value
   std::string_view top_value = "rank";  // ... each with this word before its value ("score")
@@ -99,6 +106,16 @@ constexpr uint32_t program_id(std::string_view name) {
   return h | 1u;
 }
 
+// --sources all: every vertex once, in id order (bc), where K draws GAP's picks.
+inline constexpr uint32_t kAllSources = UINT32_MAX;
+
+// --normalize: how bc's summed dependencies become its scores.
+enum class BcScale : uint8_t {
+  kGap,        // GAP's bc: the source's own dependency included, divided by the largest score
+  kNetworkx,   // networkx.betweenness_centrality(G, normalized=True) on an undirected G
+  kNone,       // ... normalized=False: halved, each unordered pair once
+};
+
 // Program parameters shared by every program that reads them (the traits say
 // which): resolved from the command line, a Graphalytics graph's properties
 // and the traits' defaults. (--precision chooses the program's type instead:
@@ -108,6 +125,8 @@ struct ProgramParams {
   uint32_t iterations = 0;
   double damping = 0.85;  // PageRank
   uint32_t sources = 0;   // --sources K; 0: one sweep from `source` (bc)
+  double tolerance = 0;   // --tolerance; 0: exactly `iterations` (PageRank)
+  BcScale normalize = BcScale::kGap;  // --normalize (bc)
 };
 
 }  // namespace wg

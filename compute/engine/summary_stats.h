@@ -4,7 +4,9 @@
 // The hook, optional, in the program's class (apps/bfs.h is an example):
 //   struct Summary;  // trivially copyable, at most wire::kMaxSummaryStatsBytes
 //   static Summary summarize(std::span<const Value> values, const LocalGraph& g);
-//       this node's statistics, by one read of its values (values[i] is slot i's)
+//       this node's statistics, by one read of its values (values[i] is slot i's);
+//       or a const member, called on the program as the run left it (figures
+//       its next() kept: PageRank's iterations and convergence)
 //   static ProgramOutcome describe(std::span<const Summary> nodes, const SummaryContext& c);
 //       rank 0: every node's statistics in rank order, into the summary's
 //       answer line, its figures for summary.json and its warnings
@@ -32,9 +34,9 @@ template <class Prog>
 concept SummarizesAnswer = requires { typename Prog::Summary; } &&
                            std::is_trivially_copyable_v<typename Prog::Summary> &&
                            sizeof(typename Prog::Summary) <= wire::kMaxSummaryStatsBytes &&
-                           requires(std::span<const typename Prog::Value> values, const LocalGraph& g,
+                           requires(const Prog& p, std::span<const typename Prog::Value> values, const LocalGraph& g,
                                     std::span<const typename Prog::Summary> nodes, const SummaryContext& c) {
-                             { Prog::summarize(values, g) } -> std::same_as<typename Prog::Summary>;
+                             { p.summarize(values, g) } -> std::same_as<typename Prog::Summary>;
                              { Prog::describe(nodes, c) } -> std::same_as<ProgramOutcome>;
                            };
 

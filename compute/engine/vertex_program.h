@@ -16,7 +16,9 @@
 //   along each out-edge. The program may put u's id in its message when the
 //   receiver needs to know the sender (the vertex is passed to scatter_value).
 //   step.aggregate is the cluster-wide merge of aggregate(y, vertex, into) over
-//   every vertex after superstep s-1's apply (merges start from all-zero
+//   every vertex after superstep s-1's apply (or of aggregate(before, y,
+//   vertex, into), which also sees the value the apply started from:
+//   PageRank's change between iterations; merges start from all-zero
 //   bytes, so all-zero must be the Aggregate's identity); step.phase is the phase the
 //   program chose for superstep s (next(), below).
 //   After each superstep every node calls next() with the same cluster-wide
@@ -188,6 +190,18 @@ struct NodeGraphFigures {
   uint64_t out_edges = 0;   // this node's out-edges
   uint64_t weight_sum = 0;  // the sum of their weights (1 each when the program reads no weights)
 };
+//   aggregate(before, y, vertex, into) (a const member) instead of
+//     aggregate(y, vertex, into): the vertex's contribution may depend on
+//     the value its init or apply started from (`before`; at superstep 0 a
+//     zero Value, or what a resumed checkpoint held) as well as the one it
+//     left. The engine keeps a copy of the value across the apply, only for
+//     such a program.
+template <class P>
+constexpr bool aggregates_change() {
+  return requires(const P& p, const typename P::Value& y, const VertexInfo& v, typename P::Aggregate& agg) {
+    p.aggregate(y, y, v, agg);
+  };
+}
 template <class P>
 constexpr bool prepares() {
   return requires(P& p, const NodeGraphFigures& f) { p.prepare(f); };
@@ -261,7 +275,7 @@ concept VertexProgram =
       { p.apply(y, std::declval<typename AccumulatorFor<P>::type::View>(), v, step) } -> std::same_as<bool>;
       { p.scatter_value(y, v) } -> std::same_as<typename P::Message>;
       { P::edge_message(m, w) } -> std::same_as<typename P::Message>;
-      { p.aggregate(y, v, agg) };
+      requires aggregates_change<P>() || requires { p.aggregate(y, v, agg); };
       { P::merge(agg, agg) };
       // next() may keep figures for later supersteps in the program (every
       // node calls it with the same ones); apply reads them.

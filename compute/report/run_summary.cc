@@ -14,6 +14,14 @@ namespace {
 
 std::string megabytes(uint64_t bytes) { return text_printf("%.1f MB", static_cast<double>(bytes) / 1e6); }
 
+// Seconds to the millisecond; a time under 10 ms in milliseconds, to three
+// digits: a computation of a few supersteps (bc from a source without
+// edges: 4, in 0.1 ms) read "compute 0.000 s", as if nothing had run.
+std::string duration(double seconds) {
+  if (seconds > 0 && seconds < 0.01) return text_printf("%.3g ms", seconds * 1e3);
+  return text_printf("%.3f s", seconds);
+}
+
 // Graphalytics' EVPS (specification, "Metrics"): vertices plus edges of the
 // input (an undirected edge once) per second of processing.
 double evps(const RunReport& r) {
@@ -52,12 +60,17 @@ std::vector<std::string> summary_lines(const RunReport& r, const RunSummary& s) 
             (s.edge_rules.empty() ? "" : " (" + s.edge_rules + ")");
   out.push_back(text_printf("  graph    %" PRIu64 " vertices, %s%s", l.num_vertices, edges.c_str(),
                        weights_label(l.weighted, s.reads_weights)));
-  out.push_back(text_printf("  time     load %.3f s, compute %.3f s in %zu supersteps; %.3f s in all", r.load_seconds,
-                       r.compute_seconds, r.steps.size(), r.makespan_seconds));
+  out.push_back(text_printf("  time     load %s, compute %s in %zu supersteps; %s in all",
+                            duration(r.load_seconds).c_str(), duration(r.compute_seconds).c_str(), r.steps.size(),
+                            duration(r.makespan_seconds).c_str()));
   out.push_back(text_printf("  EVPS     %.4g (vertices + edges as read, per second of compute: LDBC Graphalytics)",
                        evps(r)));
   const Cluster c = cluster_of(r);
-  if (r.cluster_nodes.size() > 1)
+  // Equal peaks leave the largest and the smallest both node 0: one figure.
+  if (r.cluster_nodes.size() > 1 && c.largest == c.smallest)
+    out.push_back(text_printf("  memory   peak RSS %s on each of the %zu nodes",
+                              megabytes(r.cluster_nodes[c.largest].peak_rss_bytes).c_str(), r.cluster_nodes.size()));
+  else if (r.cluster_nodes.size() > 1)
     out.push_back(text_printf("  memory   peak RSS %s on node %u, the largest; %s on node %u, the smallest",
                          megabytes(r.cluster_nodes[c.largest].peak_rss_bytes).c_str(), c.largest,
                          megabytes(r.cluster_nodes[c.smallest].peak_rss_bytes).c_str(), c.smallest));

@@ -93,9 +93,16 @@ ApplyOutcome<typename Prog::Aggregate> apply_pass(const Prog& program, const Loc
   auto vertex = [&](uint32_t i) { return VertexInfo{g.global_id(i), degree[i], in_degree[i]}; };
   // Init or apply vertex i, adding it to the aggregate; whether it is active.
   auto applied = [&](uint32_t i, const auto& view, const VertexInfo& v) {
-    const bool a = s == 0 ? prog.init(value[i], v) : prog.apply(value[i], view, v, info);
-    prog.aggregate(value[i], v, agg);
-    return a;
+    if constexpr (aggregates_change<Prog>()) {
+      const Value before = value[i];
+      const bool a = s == 0 ? prog.init(value[i], v) : prog.apply(value[i], view, v, info);
+      prog.aggregate(before, value[i], v, agg);
+      return a;
+    } else {
+      const bool a = s == 0 ? prog.init(value[i], v) : prog.apply(value[i], view, v, info);
+      prog.aggregate(value[i], v, agg);
+      return a;
+    }
   };
   auto enter = [&](uint32_t i, const VertexInfo& v) {
     frontier.add(i - lo);
