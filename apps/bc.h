@@ -81,6 +81,7 @@ class Bc : public ProgramBase {
       .uses_sources = true,
       .graph = {.symmetrize = true, .drop_self_loops = true, .drop_duplicates = true},
       .output = "score, divided by the largest (9 significant digits)",
+      .value_column = "score",
       .ranks_top = true,
       .top_value = "score",
       .value_kind = ValueKind::kReal,

@@ -32,6 +32,7 @@ class Lcc : public OwnDriverProgram<double> {
       .graphalytics = {.algorithm = "lcc"},
       .graph = {.drop_self_loops = true, .drop_duplicates = true},
       .output = "local clustering coefficient, 0 with fewer than 2 neighbours",
+      .value_column = "coefficient",
       .value_kind = ValueKind::kReal,
       .comparison = Comparison::kReal,
       .tolerance = 1e-9,  // a ratio of counts in double, as the oracle's
