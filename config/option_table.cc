@@ -388,7 +388,9 @@ const OptionSpec kOptions[] = {
      .arg = "DIR",
      .topic = Topic::kCommon,
      .help = "write results and reports into DIR",
-     .details = "DIR/result-R.txt (`<vertex> <value>` lines for the vertices this node owns), "
+     .details = "DIR/result-R.txt (`<vertex> <value>` lines for the vertices this node owns, sorted by vertex; "
+                "scripts/wiregraph-cluster, or scripts/wiregraph-results DIR, merges them into DIR/results.tsv "
+                "under a header naming the columns), "
                 "DIR/nodeR.json (the version and commit, the configuration, this node's load: bytes read, "
                 "edges read, sent, received and held, load time split into read, parse, shuffle, build and "
                 "wait; its peak RSS and bytes per edge held; counters and per-superstep figures) and, on "
