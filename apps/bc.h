@@ -86,6 +86,7 @@ class Bc : public ProgramBase {
       .uses_normalize = true,
       .graph = {.symmetrize = true, .drop_self_loops = true, .drop_duplicates = true},
       .output = "score, divided by the largest, or as networkx's with --normalize (9 significant digits)",
+      .value_column = "score",
       .ranks_top = true,
       .top_value = "score",
       .value_kind = ValueKind::kReal,

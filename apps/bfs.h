@@ -27,6 +27,7 @@ class Bfs : public MinLabelBase {
       .graphalytics = {.algorithm = "bfs", .source = "source-vertex"},
       .graph = {},
       .output = "hop count, or inf when unreachable",
+      .value_column = "depth",
       .value_kind = ValueKind::kHops,
       .comparison = Comparison::kDistance,
       .invariant = "depth(v) <= depth(u) + 1",

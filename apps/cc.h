@@ -45,6 +45,7 @@ class ConnectedComponents : public MinLabelBase {
       .graphalytics = {.algorithm = "wcc"},
       .graph = {.symmetrize = true},
       .output = "smallest vertex id of the vertex's weakly connected component",
+      .value_column = "component",
       .value_kind = ValueKind::kLabel,
       .comparison = Comparison::kExact,
       .invariant = "label(v) = label(u)",

@@ -23,6 +23,7 @@ class InDegree : public ProgramBase {  // no aggregate, one phase, stops once no
       .summary = "in-degree of every vertex (the edges pointing at it), counted by messages",
       .graph = {},                       // the graph as given: directed, every edge
       .output = "in-degree",             // what a result line's value is
+      .value_column = "indegree",        // its column in results.tsv (docs/OUTPUT.md)
       .comparison = Comparison::kExact,  // how --verify compares it with reference()'s
   };
   using Value = uint32_t;    // one per vertex

@@ -38,6 +38,7 @@ class KCore : public ProgramBase {
       .summary = "k-core decomposition of the undirected simple graph by the h-index iteration",
       .graph = {.symmetrize = true, .drop_self_loops = true, .drop_duplicates = true},
       .output = "core number (0 for an isolated vertex)",
+      .value_column = "core",
       .comparison = Comparison::kExact,
   };
   struct Value {

@@ -38,6 +38,7 @@ class LabelPropagation : public ProgramBase {
       .graphalytics = {.algorithm = "cdlp", .iterations = "max-iterations"},
       .graph = {.symmetrize = true, .drop_self_loops = true},
       .output = "community label after K rounds (most frequent neighbour label, smallest on ties)",
+      .value_column = "label",
       .value_kind = ValueKind::kLabel,
       .comparison = Comparison::kExact,
   };

@@ -34,6 +34,7 @@ class Lcc : public OwnDriverProgram<double> {
       .on_directed = "directed LCC, Graphalytics' definition (without --undirected)",
       .on_undirected = "undirected LCC, 2e/(d(d-1)) as networkx.clustering",
       .output = "local clustering coefficient, 0 with fewer than 2 neighbours",
+      .value_column = "coefficient",
       .value_kind = ValueKind::kReal,
       .comparison = Comparison::kReal,
       .tolerance = 1e-9,  // a ratio of counts in double, as the oracle's

@@ -38,6 +38,7 @@ class BasicPageRank : public ProgramBase {
       .graphalytics = {.algorithm = "pr", .iterations = "num-iterations", .damping = "damping-factor"},
       .graph = {},
       .output = "rank (9 significant digits)",
+      .value_column = "rank",
       .ranks_top = true,
       .value_kind = ValueKind::kReal,
       .comparison = Comparison::kReal,

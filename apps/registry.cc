@@ -31,11 +31,17 @@ constexpr bool precision_is_declared =
 template <VertexProgram P>
 constexpr bool verifiable = P::kTraits.comparison != Comparison::kUndeclared && HasOracle<P>;
 
+// Every program names its value's column in results.tsv ("vertex" is the first's).
+template <VertexProgram P>
+constexpr bool names_its_column = !P::kTraits.value_column.empty() && P::kTraits.value_column != "vertex";
+
 template <VertexProgram... P>
 constexpr auto entries_of(ProgramList<P...>) {
   static_assert((precision_is_declared<P> && ...), "kTraits.uses_precision must match DoublePrecision<P>");
   static_assert(((verifiable<P> && verifiable<typename DoublePrecision<P>::type>) && ...),
                 "every program declares kTraits.comparison and a reference() oracle (docs/PROGRAMS.md)");
+  static_assert(((names_its_column<P> && names_its_column<typename DoublePrecision<P>::type>) && ...),
+                "every program names its value's column, kTraits.value_column (docs/OUTPUT.md)");
   return std::array<ProgramEntry, sizeof...(P)>{ProgramEntry{P::kTraits, &P::reference, &run_entry<P>}...};
 }
 template <VertexProgram... P>

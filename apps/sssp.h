@@ -53,6 +53,7 @@ class Sssp : public MinLabelBase {
       .graphalytics = {.algorithm = "sssp", .source = "source-vertex"},
       .graph = {.weights = true},
       .output = "distance, or inf when unreachable",
+      .value_column = "distance",
       .value_kind = ValueKind::kDistance,
       .comparison = Comparison::kDistance,
       .invariant = "distance(v) <= distance(u) + weight(u, v)",

@@ -29,6 +29,7 @@ class RealSssp : public ProgramBase {
       .graphalytics = {.algorithm = "sssp", .source = "source-vertex"},
       .graph = {.weights = true, .real_weights = true},
       .output = "distance, or inf when unreachable",
+      .value_column = "distance",
       .value_kind = ValueKind::kDistance,
       .comparison = Comparison::kReal,
       .tolerance = 1e-9,  // sums of doubles, in another order than the oracle's

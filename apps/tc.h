@@ -27,6 +27,7 @@ class TriangleCount : public OwnDriverProgram<uint64_t> {
       .summary = "triangle counting on the undirected simple graph: the triangles through each vertex, and their total",
       .graph = {.symmetrize = true, .drop_self_loops = true, .drop_duplicates = true},
       .output = "the number of triangles the vertex is a corner of (directions ignored)",
+      .value_column = "triangles",
       .ranks_top = true,
       .comparison = Comparison::kExact,
   };

@@ -7,10 +7,12 @@
 // ...) are the finishing steps of parse_app_args (config/options.cc).
 #include "config/option_table.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <stdexcept>
+#include <vector>
 
 #include "compute/engine/lcore_layout.h"
 #include "compute/graph/graph_reader.h"
@@ -454,7 +456,9 @@ const OptionSpec kOptions[] = {
      .arg = "DIR",
      .topic = Topic::kCommon,
      .help = "write results and reports into DIR",
-     .details = "DIR/result-R.txt (`<vertex> <value>` lines for the vertices this node owns), "
+     .details = "DIR/result-R.txt (`<vertex> <value>` lines for the vertices this node owns, sorted by vertex; "
+                "scripts/wiregraph-cluster, or scripts/wiregraph-results DIR, merges them into DIR/results.tsv "
+                "under a header naming the columns), "
                 "DIR/nodeR.json (the version and commit, the configuration, this node's load: bytes read, "
                 "edges read, sent, received and held, load time split into read, parse, shuffle, build and "
                 "wait; its peak RSS and bytes per edge held; counters and per-superstep figures) and, on "
@@ -784,6 +788,34 @@ const OptionSpec* find_option(std::string_view name) {
   for (const OptionSpec& o : kOptions)
     if (o.name == name) return &o;
   return nullptr;
+}
+
+namespace {
+
+// Edits (insert, delete, replace, swap two neighbours) that turn a into b.
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i)
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+}  // namespace
+
+const OptionSpec* closest_option(std::string_view name) {
+  const OptionSpec* best = nullptr;
+  size_t best_d = 0;
+  for (const OptionSpec& o : kOptions) {
+    const size_t d = edit_distance(name, o.name);
+    if (best == nullptr || d < best_d) best = &o, best_d = d;
+  }
+  // A typo is an edit or two, not another word: one edit per four letters.
+  return best != nullptr && best_d * 4 <= std::max<size_t>(4, name.size()) ? best : nullptr;
 }
 
 size_t option_index(std::string_view name) {

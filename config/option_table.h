@@ -67,6 +67,9 @@ struct OptionSpec {
 std::span<const OptionSpec> option_table();
 // The option named `name` (without "--"); null when there is none.
 const OptionSpec* find_option(std::string_view name);
+// The option whose name is within a typo of `name` (without "--": "sorce"
+// gives source), for the "did you mean" of an unknown option; null when none is.
+const OptionSpec* closest_option(std::string_view name);
 // Its index in option_table(); throws std::logic_error for a name that is
 // not one (a typo in the code, not the user's).
 size_t option_index(std::string_view name);

@@ -34,6 +34,16 @@ std::vector<option> getopt_options() {
   return v;
 }
 
+// "unknown option '--sorce' (did you mean --source? see --help)".
+std::string unknown_option(std::string_view given) {
+  std::string_view name = given.substr(0, given.find('='));
+  const size_t dashes = name.find_first_not_of('-');
+  name.remove_prefix(dashes == std::string_view::npos ? name.size() : dashes);
+  const OptionSpec* near = name.size() > 1 ? closest_option(name) : nullptr;
+  return "unknown option '" + std::string(given) + "' (" +
+         (near != nullptr ? "did you mean --" + std::string(near->name) + "? " : std::string()) + "see --help)";
+}
+
 void read_command_line(int argc, char** argv, ParseState& s) {
   static const std::vector<option> kLong = getopt_options();
   const auto table = option_table();
@@ -42,7 +52,7 @@ void read_command_line(int argc, char** argv, ParseState& s) {
   for (int opt; (opt = getopt_long(argc, argv, ":h", kLong.data(), nullptr)) != -1;) {
     if (opt == 'h') continue;  // answered before the EAL starts (apps/main.cc)
     if (opt == ':') throw ConfigError(std::string("option ") + argv[optind - 1] + " needs a value");
-    if (opt < kFirstLong) throw ConfigError(std::string("unknown option '") + argv[optind - 1] + "' (see --help)");
+    if (opt < kFirstLong) throw ConfigError(unknown_option(argv[optind - 1]));
     const size_t i = static_cast<size_t>(opt - kFirstLong);
     s.given[i] = true;
     table[i].parse(s, OptionArg{"--" + std::string(table[i].name), optarg != nullptr ? optarg : ""});

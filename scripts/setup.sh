@@ -11,6 +11,10 @@
 #   SKIP_BUILD=1     do not configure or build
 #   HUGEPAGES=N      number of default-size (2 MiB) hugepages wanted (default 1024)
 #   BUILD_DIR=DIR    build directory relative to the repo root (default build)
+#   PYTHON_TEST_PACKAGES=0  do not install the Python packages the tests
+#                    need (python/requirements-test.txt, pinned: numpy and
+#                    networkx, with pip for the python3 on PATH); without
+#                    them only tests/test_results.py cannot run
 #   FUZZ=1           also install clang and its runtime libraries (libFuzzer is
 #                    part of clang's compiler-rt; GCC has none) and build the
 #                    fuzz targets of tests/fuzz/ into FUZZ_BUILD_DIR (default
@@ -34,6 +38,7 @@ fi
 HUGEPAGES="${HUGEPAGES:-1024}"
 BUILD_DIR="${BUILD_DIR:-build}"
 SKIP_BUILD="${SKIP_BUILD:-0}"
+PYTHON_TEST_PACKAGES="${PYTHON_TEST_PACKAGES:-1}"
 
 log() { printf 'setup: %s\n' "$*"; }
 warn() { printf 'setup: WARNING: %s\n' "$*" >&2; }
@@ -74,6 +79,18 @@ else
         --no-install-recommends "${missing[@]}" \
         || die "apt-get install ${missing[*]} failed"
     log "packages: installed ${missing[*]}"
+fi
+
+# The tests' Python packages, pinned, for the python3 the tests run (pip
+# installs nothing when the pinned versions are there already).
+if [[ $PYTHON_TEST_PACKAGES == 1 ]]; then
+    if python3 -m pip install -q -r python/requirements-test.txt; then
+        log "python test packages: $(grep -v '^#' python/requirements-test.txt | tr '\n' ' ')present"
+    else
+        warn "pip could not install python/requirements-test.txt: tests/test_results.py will fail to import"
+    fi
+else
+    log "python test packages: skipped (PYTHON_TEST_PACKAGES=0)"
 fi
 
 # --- 2. hugepages ---------------------------------------------------------------

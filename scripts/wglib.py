@@ -1,6 +1,7 @@
-"""What scripts/wiregraph-cluster, scripts/wiregraph-plot, bench/*.py and the
-tests share about a run's node reports (DIR/node<R>.json, written by
-compute/report/run_report.cc): reading them, the cluster check that, in
+"""What scripts/wiregraph-cluster, scripts/wiregraph-plot, scripts/wiregraph-results,
+bench/*.py and the tests share about a run's --out directory: its manifest
+and locks (apps/node/out_dir.cc), the node reports (DIR/node<R>.json, written
+by compute/report/run_report.cc): reading them, the cluster check that, in
 every superstep, the messages sent by all nodes equal the messages
 accumulated by all nodes (nothing lost, nothing folded twice), and drawing
 with gnuplot. The check exists here only: the launcher runs it after a
@@ -17,7 +18,9 @@ exits 0 when DIR/node0.json .. node<NODES-1>.json balance, 1 otherwise.
 Only the Python standard library is used.
 """
 
+import fcntl
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -110,6 +113,98 @@ def check_message_balance(outdir, nodes, out=print, per_superstep=True):
         return False
     out(VERDICT_BALANCED)
     return True
+
+
+# ----------------------------------------------------------------------------
+# the --out directory a run owns (apps/node/out_dir.cc has the rules)
+
+MANIFEST = "wiregraph-run.json"
+CLAIM_LOCK = ".wiregraph-run.lock"   # serialises changes to the manifest (the nodes' claims too)
+
+
+def _same_file(fd, path):
+    try:
+        held, named = os.fstat(fd), os.stat(path)
+    except OSError:
+        return False
+    return (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino)
+
+
+def _lock_file(path, operation):
+    """Opens (creating it) and flocks PATH as apps/node/out_dir.cc's lock_file
+    does: a lock that lands on a file removed meanwhile is taken again."""
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, operation)
+        except OSError:
+            os.close(fd)
+            raise
+        if _same_file(fd, path):
+            return fd
+        os.close(fd)
+
+
+def _release_lock_file(fd, path):
+    """Removes a lock file this process holds unless another process holds it too, then lets it go."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if _same_file(fd, path):
+            os.unlink(path)
+    except OSError:
+        pass  # another holder: it removes the file when it lets go
+    finally:
+        os.close(fd)
+
+
+def add_to_manifest(outdir, names):
+    """Lists NAMES (relative to OUTDIR) in the run's manifest, under the lock
+    the nodes claim OUTDIR with, so that the next run into OUTDIR removes them
+    with the run's other files. False when OUTDIR has no manifest."""
+    outdir = Path(outdir)
+    manifest = outdir / MANIFEST
+    if not manifest.exists():
+        return False
+    fd = _lock_file(outdir / CLAIM_LOCK, fcntl.LOCK_EX)
+    try:
+        data = json.loads(manifest.read_text())
+        files = data.setdefault("files", [])
+        for n in names:
+            if n not in files:
+                files.append(n)
+        tmp = outdir / ".wiregraph-run.json.new"
+        tmp.write_text(json.dumps(data, indent=2) + "\n")
+        os.replace(tmp, manifest)
+    finally:
+        _release_lock_file(fd, outdir / CLAIM_LOCK)
+    return True
+
+
+def remove_ended_run_lock(outdir):
+    """Removes DIR/.wiregraph-<run>.lock of the run the manifest names once no
+    process holds it: the nodes' last one removes it as it exits, but a node
+    killed (the launcher stops the others when one fails) cannot. True when
+    it removed one."""
+    outdir = Path(outdir)
+    try:
+        run = json.loads((outdir / MANIFEST).read_text())["run"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    path = outdir / (".wiregraph-%s.lock" % run)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if _same_file(fd, path):
+            os.unlink(path)
+            return True
+    except OSError:
+        pass  # a live process of the run holds it
+    finally:
+        os.close(fd)
+    return False
 
 
 def gnuplot(plots_dir, name, script, data, who="wglib"):

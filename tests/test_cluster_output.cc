@@ -250,7 +250,8 @@ TEST(OutDir, ARunOwnsItsDirectoryAndItsPictures) {
   char buf[512];
   while (std::fgets(buf, sizeof buf, p) != nullptr) said += buf;
   ASSERT_EQ(::pclose(p), 0) << said;
-  const std::vector<std::string> pngs = {"throughput", "superstep_time", "time_by_role", "load_split", "memory"};
+  const std::vector<std::string> pngs = {"throughput", "superstep_time", "time_by_role", "load_split", "memory",
+                                         "component_sizes"};
   for (const std::string& name : pngs) {
     const std::string png = out + "/plots/" + name + ".png";
     EXPECT_NE(said.find(png), std::string::npos) << "says where " << name << " is: " << said;
@@ -265,9 +266,9 @@ TEST(OutDir, ARunOwnsItsDirectoryAndItsPictures) {
   const LaunchResult two = run(tmp, 2, app);
   ASSERT_EQ(two.exit_code, 0) << describe(two);
   EXPECT_EQ(visible(out), (std::set<std::string>{"node0.json", "node1.json", "result-0.txt", "result-1.txt",
-                                                  "summary.json", "wiregraph-run.json"}));
-  EXPECT_NE(two.output.find("removed the 22 files of the run before (cc, 3 nodes"), std::string::npos)
-      << "7 files and 15 of the pictures, in one line\n"
+                                                  "results.tsv", "summary.json", "wiregraph-run.json"}));
+  EXPECT_NE(two.output.find("removed the 26 files of the run before (cc, 3 nodes"), std::string::npos)
+      << "7 files, results.tsv and 18 of the pictures, in one line\n"
       << describe(two);
 
   // A file of nobody's: refused before any node starts, the directory untouched.
@@ -278,7 +279,35 @@ TEST(OutDir, ARunOwnsItsDirectoryAndItsPictures) {
             std::string::npos)
       << describe(refused);
   EXPECT_EQ(refused.output.find("[node 0]"), std::string::npos) << "no node started\n" << describe(refused);
-  EXPECT_EQ(visible(out).size(), 7u);
+  EXPECT_EQ(visible(out).size(), 8u);
+}
+
+// Every name in DIR, dot files too.
+std::set<std::string> all_names(const std::string& dir) {
+  std::set<std::string> names;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+  return names;
+}
+
+// A run that fails once it has claimed --out (a node killed, the other
+// stopped by the launcher) leaves its manifest and no lock file; so does
+// one that succeeds.
+TEST(OutDir, ARunLeavesNoLockFileHoweverItEnds) {
+  std::string skip;
+  ASSERT_TRUE(prerequisites("memif", 2, &skip));
+  TempDir tmp;
+  write_snap(corner_case_graph(), tmp.file("g.el"));
+  const std::string out = tmp.file("out");
+  const std::vector<std::string> app = {"--app", "bfs", "--graph", tmp.file("g.el"), "--out", out};
+  std::vector<std::string> crash = app;
+  crash.insert(crash.end(), {"--crash-node", "1:1"});
+  const LaunchResult failed = run(tmp, 2, crash);
+  ASSERT_EQ(failed.exit_code, 1) << describe(failed);
+  EXPECT_EQ(all_names(out), (std::set<std::string>{"wiregraph-run.json"})) << describe(failed);
+  const LaunchResult fine = run(tmp, 2, app);
+  ASSERT_EQ(fine.exit_code, 0) << describe(fine);
+  EXPECT_EQ(all_names(out), (std::set<std::string>{"node0.json", "node1.json", "result-0.txt", "result-1.txt",
+                                                    "results.tsv", "summary.json", "wiregraph-run.json"}));
 }
 
 }  // namespace

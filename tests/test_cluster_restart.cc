@@ -227,7 +227,7 @@ TEST(Resume, ACheckpointOfAnotherJobIsRefused) {
     opts.nodes = o.nodes;
     opts.app_args = o.args;
     const LaunchResult r = run_launcher(opts, tmp.file("other.log"));
-    EXPECT_EQ(r.exit_code, 1) << "the launcher's exit for a node that exits 2\n" << describe(r);
+    EXPECT_EQ(r.exit_code, 2) << "the launcher exits as its nodes: 2, a command-line error\n" << describe(r);
     EXPECT_NE(r.output.find("is of another job: it differs in " + o.named), std::string::npos)
         << "expected it to name " << o.named << "\n" << describe(r);
     EXPECT_NE(r.output.find("exit code 2"), std::string::npos) << describe(r);

@@ -3,8 +3,9 @@
 (meson.build's version and the checkout's commit), application options given
 before `--` (refused by name before the EAL starts), `wiregraph
 --check-options`, and the launcher refusing a node's options before it starts
-any node, and naming --timeout when it hits it; what the launcher gives a
-restarted job (--restart). Run by meson (suite unit) as
+any node, and naming --timeout when it hits it; the launcher's exit status
+after its nodes', its word on arguments it does not know, the run lock it
+removes; what the launcher gives a restarted job (--restart). Run by meson (suite unit) as
 `python3 -m unittest`."""
 
 import os
@@ -247,6 +248,60 @@ class Launcher(unittest.TestCase):
         self.assertIn("[cluster] nodes 0-6,8-9: exit code 0, ", r.stdout)
         self.assertNotIn("[cluster] node 0:", r.stdout)
         self.assertEqual(len(self.runs()), 11, self.runs())  # the check, then every node at once
+
+    def test_a_node_that_exits_2_makes_the_launcher_exit_2(self):
+        # The README's rule: 2 a command-line error, found by a node once it knows the graph.
+        binary = self.wrapper('case "$*" in *"--rank 1 "*) echo "wiregraph: error: node 1: --source 99 is '
+                              'not a vertex" >&2; exit 2;; esac; exit 1')
+        r = run([sys.executable, LAUNCHER, "--nodes", "2", "--keep-going", "--binary", binary, "--",
+                 "--app", "bfs", "--graph", "kron:4:2"])
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("[cluster] node 1: exit code 2,", r.stdout)
+        binary = self.wrapper('case "$*" in *"--rank 1 "*) exit 1;; esac; exit 0')
+        r = run([sys.executable, LAUNCHER, "--nodes", "2", "--binary", binary, "--",
+                 "--app", "bfs", "--graph", "kron:4:2"])
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+
+    def test_application_options_without_the_separator_say_where_they_go(self):
+        r = run([sys.executable, LAUNCHER, "--nodes", "2", "--app", "bfs", "--graph", "kron:4:2"])
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("unrecognized arguments: --app bfs --graph kron:4:2; application options go after '--': "
+                      "scripts/wiregraph-cluster [launcher options] -- --app NAME --graph G", r.stderr)
+        self.assertEqual(self.runs(), [], "no node started")
+
+    def test_a_misspelt_option_names_the_one_meant(self):
+        r = run([sys.executable, LAUNCHER, "--nodez", "2", "--", "--app", "bfs", "--graph", "kron:4:2"])
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("unrecognized arguments: --nodez 2 (did you mean --nodes?)", r.stderr)
+        r = run([sys.executable, LAUNCHER, "--nodes", "2", "--timout", "9", "--", "--app", "bfs"])
+        self.assertIn("(did you mean --timeout?)", r.stderr)
+        # An application option's, by the node binary's own check before any node starts.
+        binary = self.wrapper("exec '%s' \"$@\"" % WIREGRAPH)
+        r = run([sys.executable, LAUNCHER, "--nodes", "2", "--binary", binary, "--",
+                 "--app", "bfs", "--graph", "kron:4:2", "--sorce", "3"])
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertEqual(r.stderr.strip(), "wiregraph: error: unknown option '--sorce' (did you mean --source? "
+                                           "see --help)")
+        self.assertEqual(len(self.runs()), 1, "the check only")
+
+    def test_the_lock_of_a_run_whose_nodes_were_killed_is_removed(self):
+        # Each node takes the run's lock in --out as a node does (apps/node/out_dir.cc), then
+        # node 1 fails and the launcher kills node 0 (SIGTERM): neither lets it go itself.
+        out = os.path.join(self.dir.name, "out")
+        os.mkdir(out)
+        with open(os.path.join(out, "wiregraph-run.json"), "w") as f:
+            f.write('{"run": "00000000000000ab", "nodes": 2, "files": []}\n')
+        lock = os.path.join(out, ".wiregraph-00000000000000ab.lock")
+        binary = self.wrapper('%s -c \'import fcntl, os, sys, time\n'
+                              'fd = os.open("%s", os.O_RDWR | os.O_CREAT)\n'
+                              'fcntl.flock(fd, fcntl.LOCK_SH)\n'
+                              'sys.exit(1) if "--rank 1 " in " ".join(sys.argv) else time.sleep(%d)\' "$@"'
+                              % (sys.executable, lock, LIMIT_S))
+        r = run([sys.executable, LAUNCHER, "--nodes", "2", "--binary", binary, "--",
+                 "--app", "bfs", "--graph", "kron:4:2", "--out", out])
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("killed by SIGTERM", r.stdout)
+        self.assertEqual(sorted(os.listdir(out)), ["wiregraph-run.json"])
 
     def test_restart_needs_checkpoints(self):
         r = run([sys.executable, LAUNCHER, "--nodes", "2", "--restart", "2", "--",

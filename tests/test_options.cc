@@ -250,6 +250,18 @@ TEST_F(Options, ErrorsNameTheOptionAndTheValue) {
   }
 }
 
+// A misspelt option names the one meant; a word that is no typo of any names none.
+TEST_F(Options, AnUnknownOptionThatIsATypoSaysWhichOptionItMeant) {
+  EXPECT_EQ(error_of({"--app", "bfs", "--graph", "a", "--sorce", "3"}),
+            "unknown option '--sorce' (did you mean --source? see --help)");
+  EXPECT_EQ(error_of({"--app", "bfs", "--graph", "a", "--nodez", "2"}),
+            "unknown option '--nodez' (did you mean --nodes? see --help)");
+  EXPECT_EQ(error_of({"--app", "pagerank", "--graph", "a", "--itreations=5"}),
+            "unknown option '--itreations=5' (did you mean --iterations? see --help)");
+  EXPECT_EQ(error_of({"--app", "bfs", "--graph", "a", "--bogus"}), "unknown option '--bogus' (see --help)");
+  EXPECT_EQ(error_of({"--app", "bfs", "--graph", "a", "-x"}), "unknown option '-x' (see --help)");
+}
+
 TEST_F(Options, FormatErrorNamesTheOptionOnce) {
   const std::string msg = error_of({"--app", "bfs", "--graph", "a", "--format", "xyz"});
   const size_t first = msg.find("--format");

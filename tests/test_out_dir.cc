@@ -149,6 +149,37 @@ TEST(OutDirOwnership, TheNodesOfOneRunClaimItOnce) {
   EXPECT_TRUE(fs::exists(fs::path(dir) / "result-0.txt")) << "a node's file removed by its own run";
 }
 
+// Every name in DIR, dot files too.
+std::set<std::string> all_names(const std::string& dir) {
+  std::set<std::string> names;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+  return names;
+}
+
+// A run that has ended leaves no lock: the claim's goes with the claim, the
+// run's with the last of its processes to let it go (and not before: while
+// one holds it the run is alive).
+TEST(OutDirOwnership, ARunThatHasEndedLeavesNoLockFile) {
+  test::TempDir tmp;
+  const std::string dir = tmp.file("out");
+  prepare_out_dir(dir, false);
+  std::string said;
+  auto node0 = claim_out_dir(dir, run_of(7, 2), false, &said);
+  auto node1 = claim_out_dir(dir, run_of(7, 2), false, &said);
+  EXPECT_EQ(all_names(dir), (std::set<std::string>{kManifestName, ".wiregraph-0000000000000007.lock"}))
+      << "the claim's lock is gone with the claim";
+  node0.reset();
+  EXPECT_TRUE(fs::exists(fs::path(dir) / ".wiregraph-0000000000000007.lock")) << "node 1 still holds it";
+  EXPECT_NE(refusal([&] { check_out_dir(dir, false); }).find("is writing into it"), std::string::npos)
+      << "the run is still alive";
+  node1.reset();
+  EXPECT_EQ(all_names(dir), (std::set<std::string>{kManifestName}));
+  EXPECT_EQ(refusal([&] { check_out_dir(dir, false); }), "");
+  // The next run finds its lock where it looks for it.
+  auto next = claim_out_dir(dir, run_of(8, 1), false, &said);
+  EXPECT_NE(refusal([&] { check_out_dir(dir, false); }).find("is writing into it"), std::string::npos);
+}
+
 // scripts/wiregraph-plot lists its pictures in the manifest: the next run
 // removes them and their directory.
 TEST(OutDirOwnership, ListedSubdirectoriesGoWithTheirFiles) {

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -38,6 +39,38 @@ std::string run_hex(uint64_t run) {
 }
 
 std::string run_lock_name(uint64_t run) { return ".wiregraph-" + run_hex(run) + ".lock"; }
+
+bool same_file(int fd, const fs::path& path) {
+  struct stat held {}, named {};
+  return ::fstat(fd, &held) == 0 && ::stat(path.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+         held.st_ino == named.st_ino;
+}
+
+// Opens (creating it) and flocks DIR/<name> with `operation`; -1 and errno
+// when it cannot. A lock file is removed by the last process that holds it
+// (under LOCK_EX): a lock that ends up on a file removed meanwhile is let go
+// and taken again on the file that now has the name.
+int lock_file(const fs::path& path, int operation) {
+  for (;;) {
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return -1;
+    if (::flock(fd, operation) != 0) {
+      const int e = errno;
+      ::close(fd);
+      errno = e;
+      return -1;
+    }
+    if (same_file(fd, path)) return fd;
+    ::close(fd);
+  }
+}
+
+// Removes a lock file this process holds, if no other process holds it
+// (its lock becomes exclusive, or it stays), then lets it go.
+void release_lock_file(int fd, const fs::path& path) {
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && same_file(fd, path)) ::unlink(path.c_str());
+  ::close(fd);
+}
 
 bool is_own_bookkeeping(const std::string& name) {
   if (name == kManifestName || name == kClaimLock || name == kManifestNew) return true;
@@ -156,7 +189,7 @@ std::string local_time_now() {
 }  // namespace
 
 OutDirLease::~OutDirLease() {
-  if (fd_ >= 0) ::close(fd_);
+  if (fd_ >= 0) release_lock_file(fd_, path_);
 }
 
 std::vector<std::string> run_files(unsigned nodes) {
@@ -196,10 +229,10 @@ void prepare_out_dir(const std::string& dir, bool keep_others) {
 std::unique_ptr<OutDirLease> claim_out_dir(const std::string& dir, const OutDirRun& run, bool keep_others,
                                            std::string* said) {
   said->clear();
-  const int claim = ::open((fs::path(dir) / kClaimLock).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (claim < 0) refuse(dir, std::string("cannot create ") + kClaimLock + ": " + std::strerror(errno));
-  const OutDirLease claiming(claim);
-  if (::flock(claim, LOCK_EX) != 0) refuse(dir, std::string("cannot lock ") + kClaimLock + ": " + std::strerror(errno));
+  const fs::path claim_path = fs::path(dir) / kClaimLock;
+  const int claim = lock_file(claim_path, LOCK_EX);
+  if (claim < 0) refuse(dir, std::string("cannot lock ") + kClaimLock + ": " + std::strerror(errno));
+  const OutDirLease claiming(claim, claim_path);  // removed once the claim is made or refused
   const std::optional<OutDirRun> owner = read_manifest(dir);
   const bool ours = owner && owner->run == run.run;
   std::vector<std::string> removed;
@@ -220,10 +253,10 @@ std::unique_ptr<OutDirLease> claim_out_dir(const std::string& dir, const OutDirR
       fs::remove(fs::path(dir) / run_lock_name(owner->run), ec);
     }
   }
-  const int fd = ::open((fs::path(dir) / run_lock_name(run.run)).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) refuse(dir, "cannot create " + run_lock_name(run.run) + ": " + std::strerror(errno));
-  auto lease = std::make_unique<OutDirLease>(fd);
-  if (::flock(fd, LOCK_SH | LOCK_NB) != 0) refuse(dir, "cannot lock " + run_lock_name(run.run) + ": " + std::strerror(errno));
+  const fs::path run_lock = fs::path(dir) / run_lock_name(run.run);
+  const int fd = lock_file(run_lock, LOCK_SH | LOCK_NB);
+  if (fd < 0) refuse(dir, "cannot lock " + run_lock_name(run.run) + ": " + std::strerror(errno));
+  auto lease = std::make_unique<OutDirLease>(fd, run_lock);
   if (ours) return lease;
   write_manifest(dir, run);
   std::string line = "out: " + dir + " is this run's";

@@ -12,8 +12,10 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/options.h"
@@ -45,16 +47,20 @@ void check_out_dir(const std::string& dir, bool keep_others);
 void prepare_out_dir(const std::string& dir, bool keep_others);
 
 // Holds DIR for a run: its shared lock on DIR/.wiregraph-<run>.lock, released
-// when the lease goes (or the process ends).
+// when the lease goes (or the process ends). The last process of the run to
+// let go removes the file, so that a run that has ended leaves no lock
+// behind; a node killed (SIGTERM, SIGKILL) cannot, and the launcher
+// (scripts/wiregraph-cluster) or the next run into DIR removes what it left.
 class OutDirLease {
  public:
-  explicit OutDirLease(int fd) : fd_(fd) {}
+  OutDirLease(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
   ~OutDirLease();
   OutDirLease(const OutDirLease&) = delete;
   OutDirLease& operator=(const OutDirLease&) = delete;
 
  private:
   int fd_;
+  std::filesystem::path path_;
 };
 
 // Claims DIR for `run` (see above): returns the lease and sets *said to the

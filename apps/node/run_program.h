@@ -19,6 +19,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -413,8 +414,24 @@ nlohmann::ordered_json results_json(const Config& cfg) {
   constexpr ProgramTraits t = Prog::kTraits;
   return {{"program", t.name},
           {"format", cfg.graphalytics_output ? "graphalytics" : "plain"},
+          {"value_column", t.value_column},
+          {"value_type", value_type_name(t.value_kind)},
           {"comparison", comparison_name(t.comparison)},
           {"tolerance", t.comparison == Comparison::kReal ? std::max(t.tolerance, kPrintedTolerance) : 0.0}};
+}
+
+// This node's slots in the order of their vertices' input ids: result-R.txt
+// is sorted by vertex, so that scripts/wiregraph-results merges the nodes'
+// files into DIR/results.tsv in one pass (a k-way merge). Dense ids follow the
+// input's order, so the slots are mostly in order already.
+inline std::vector<uint32_t> slots_by_vertex(const LocalGraph& g, VertexId first_id) {
+  std::vector<int64_t> id(g.num_local);
+  for (uint32_t i = 0; i < g.num_local; ++i) id[i] = g.input_id(i, first_id);
+  std::vector<uint32_t> order(g.num_local);
+  std::iota(order.begin(), order.end(), 0u);
+  auto by_id = [&id](uint32_t a, uint32_t b) { return id[a] < id[b]; };
+  if (!std::is_sorted(order.begin(), order.end(), by_id)) std::sort(order.begin(), order.end(), by_id);
+  return order;
 }
 
 // Called on a run's results before they are verified and written: the
@@ -480,7 +497,7 @@ RunOutcome run_program(Node& node, const ResultHook<Prog>& before_verify = {}) {
       // Vertices and labels (vertex ids too) as the input names them: its
       // original ids when they were mapped, else the dense id + first_id.
       const int64_t first = cfg.first_id;
-      for (uint32_t i = 0; i < r.graph.num_local; ++i) {
+      for (const uint32_t i : slots_by_vertex(r.graph, cfg.first_id)) {
         std::fprintf(f, "%" PRId64 " ", r.graph.input_id(i, cfg.first_id));
         auto label_id = [&](uint32_t label) { return r.label_ids.empty() ? int64_t{label} + first : r.label_ids[i]; };
         if (cfg.graphalytics_output)

@@ -35,6 +35,13 @@ enum class ValueKind : uint8_t {
   kLabel,     // WCC, CDLP: a vertex id, written as the vertex's original id
 };
 
+// How a value is typed in DIR/results.npy (scripts/wiregraph-results, docs/OUTPUT.md):
+// "integer" (int64; a hop count that is unreachable is -1) or "real" (float64;
+// an unreachable distance is inf). summary.json's results.value_type.
+constexpr std::string_view value_type_name(ValueKind k) {
+  return k == ValueKind::kDistance || k == ValueKind::kReal ? "real" : "integer";
+}
+
 // The program's algorithm in LDBC Graphalytics and the keys of its
 // parameters in a graph's NAME.properties ("graph.NAME.<algorithm>.<key>"),
 // each the default of the shared option it stands for
@@ -86,6 +93,10 @@ struct ProgramTraits {
   std::string_view on_directed;
   std::string_view on_undirected;
   std::string_view output;   // what a result line's value is, for --help and docs/PROGRAMS.md
+  // The value's column name in DIR/results.tsv and results.npy ("rank",
+  // "depth"): summary.json's results.value_column, which
+  // scripts/wiregraph-results reads (docs/OUTPUT.md).
+  std::string_view value_column;
   bool ranks_top = false;    // the end-of-run report lists the top vertices by value
   std::string_view top_value = "rank";  // ... each with this word before its value ("score")
   // What a value is, for --output-format graphalytics (apps/node/graphalytics_output.h).

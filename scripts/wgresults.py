@@ -1,0 +1,206 @@
+"""One results file of a run: the nodes' DIR/result-R.txt merged into
+DIR/results.tsv (or results.npy), one line per vertex sorted by vertex id,
+under a header that names the columns: `vertex` and the program's value
+(summary.json's results.value_column: rank, depth, distance, ...).
+
+Each node writes its result-R.txt sorted by vertex (apps/node/run_program.h),
+so the merge is a k-way merge that streams: memory does not grow with the
+graph. A file out of order (a binary older than that) is merged by a sort in
+memory instead. Used by scripts/wiregraph-results (the command) and
+scripts/wiregraph-cluster (after a run with --out); docs/OUTPUT.md has the
+formats. Standard library only.
+"""
+
+import heapq
+import json
+import os
+import struct
+from pathlib import Path
+
+import wglib
+
+FORMATS = ("tsv", "npy")
+UNREACHED = ("inf", "infinity", "+inf", "+infinity")  # as the plain and Graphalytics outputs write it
+INT64_MAX = 9223372036854775807  # Graphalytics' unreachable BFS depth
+BATCH = 65536  # lines written at a time
+
+
+class ResultsError(Exception):
+    """The directory does not hold a whole run's results (the message says why)."""
+
+
+class _OutOfOrder(Exception):
+    pass
+
+
+def default_name(fmt):
+    return "results." + fmt
+
+
+def describe_run(outdir):
+    """(nodes, value column, value type) from DIR/summary.json (rank 0's)."""
+    path = Path(outdir) / "summary.json"
+    try:
+        summary = json.loads(path.read_text())
+        nodes = summary["nodes"]
+        results = summary["results"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ResultsError("%s: %s (not the --out directory of a finished run)" % (path, e))
+    column = results.get("value_column") if isinstance(results, dict) else None
+    if not column:
+        raise ResultsError("%s names no value column (written by a wiregraph older than results.tsv): "
+                           "run it again with this one" % path)
+    return nodes, column, results.get("value_type", "real")
+
+
+def _vertex(line, path):
+    try:
+        return int(line[:line.find(" ")])
+    except ValueError:
+        raise ResultsError("%s: not a '<vertex> <value>' line: %r" % (path, line[:80]))
+
+
+def _merged(paths):
+    """Every node's (vertex, line) by vertex, in batches: a k-way merge of the
+    sorted files. _OutOfOrder when a file is not sorted, ResultsError when a
+    vertex comes twice."""
+    files = [open(p) for p in paths]
+    try:
+        heap = []
+        for i, f in enumerate(files):
+            line = f.readline()
+            if line:
+                heap.append((_vertex(line, paths[i]), i, line))
+        heapq.heapify(heap)
+        batch, last = [], None
+        while heap:
+            vertex, i, line = heap[0]
+            if vertex == last:
+                raise ResultsError("vertex %d is in the results twice (files of two runs?)" % vertex)
+            last = vertex
+            batch.append((vertex, line))
+            line = files[i].readline()
+            if not line:
+                heapq.heappop(heap)
+            else:
+                following = _vertex(line, paths[i])
+                if following <= vertex:
+                    raise _OutOfOrder()
+                heapq.heapreplace(heap, (following, i, line))
+            if len(batch) == BATCH:
+                yield batch
+                batch = []
+        yield batch
+    finally:
+        for f in files:
+            f.close()
+
+
+def _sorted_in_memory(paths):
+    """The same from files in any order: a sort in memory (as much as the lines)."""
+    rows = []
+    for path in paths:
+        with open(path) as f:
+            rows.extend((_vertex(line, path), line) for line in f)
+    rows.sort()
+    for k in range(1, len(rows)):
+        if rows[k][0] == rows[k - 1][0]:
+            raise ResultsError("vertex %d is in the results twice (files of two runs?)" % rows[k][0])
+    for k in range(0, len(rows), BATCH):
+        yield rows[k:k + BATCH]
+
+
+def _write_tsv(f, batches, column):
+    f.write("vertex\t%s\n" % column)
+    n = 0
+    for batch in batches:
+        f.writelines([line.replace(" ", "\t", 1) for _, line in batch])
+        n += len(batch)
+    return n
+
+
+def _value_parser(value_type):
+    """Text to the .npy's value: reals as float64 (unreached: inf), integers as
+    int64 (unreached: -1)."""
+    if value_type == "real":
+        return float
+
+    def integer(text):
+        text = text.strip()
+        if text.lower() in UNREACHED:
+            return -1
+        v = int(text)
+        return -1 if v == INT64_MAX else v
+    return integer
+
+
+def npy_header(column, value_type, count):
+    """The .npy format 1.0 header (numpy.lib.format): magic, version, length,
+    the dict, padded with spaces and a newline to a multiple of 64 bytes. The
+    shape is padded to 20 digits' room so that it can be written before the
+    count is known and again, the same length, after."""
+    descr = "[('vertex', '<i8'), (%r, '%s')]" % (column, "<f8" if value_type == "real" else "<i8")
+    text = "{'descr': %s, 'fortran_order': False, 'shape': (%d,), }" % (descr, count)
+    text += " " * (20 - len(str(count)))
+    pad = -(10 + len(text) + 1) % 64
+    text += " " * pad + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(text)) + text.encode("latin1")
+
+
+def _write_npy(f, batches, column, value_type):
+    f.write(npy_header(column, value_type, 0))
+    pack = struct.Struct("<q" + ("d" if value_type == "real" else "q")).pack
+    parse = _value_parser(value_type)
+    n = 0
+    for batch in batches:
+        try:
+            f.write(b"".join([pack(vertex, parse(line[line.find(" ") + 1:])) for vertex, line in batch]))
+        except (ValueError, struct.error) as e:
+            raise ResultsError("a value of vertices %d..%d: %s" % (batch[0][0], batch[-1][0], e))
+        n += len(batch)
+    f.seek(0)
+    f.write(npy_header(column, value_type, n))
+    return n
+
+
+def write_results(outdir, fmt="tsv", name=None):
+    """Writes DIR/NAME (default results.tsv or results.npy), lists it in the
+    run's manifest and returns (path, vertices, column). ResultsError when
+    DIR does not hold a finished run's results."""
+    if fmt not in FORMATS:
+        raise ResultsError("--format %s: tsv or npy" % fmt)
+    outdir = Path(outdir)
+    name = name or default_name(fmt)
+    if "/" in name or name in ("", ".", ".."):
+        raise ResultsError("--name %s: a file name in %s, without '/'" % (name, outdir))
+    nodes, column, value_type = describe_run(outdir)
+    paths = [outdir / ("result-%d.txt" % r) for r in range(nodes)]
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise ResultsError("missing %s" % ", ".join(missing))
+    # Listed first: a merge cut short leaves NAME.part, which the next run removes with NAME.
+    wglib.add_to_manifest(outdir, [name])
+    final = outdir / name
+    tmp = outdir / (name + ".part")
+    for rows in (lambda: _merged(paths), lambda: _sorted_in_memory(paths)):
+        try:
+            with open(tmp, "wb" if fmt == "npy" else "w") as f:
+                n = _write_npy(f, rows(), column, value_type) if fmt == "npy" else _write_tsv(f, rows(), column)
+            break
+        except _OutOfOrder:
+            continue
+        except (ResultsError, OSError):
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    os.replace(tmp, final)
+    return final, n, column
+
+
+def load_line(path, fmt):
+    """The one line of Python that loads it (the launcher says it)."""
+    if fmt == "npy":
+        return "numpy.load(%r)" % str(path)
+    return "pandas.read_csv(%r, sep='\\t')" % str(path)
