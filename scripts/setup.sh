@@ -26,10 +26,12 @@ cd "$REPO_ROOT"
 
 # dpdk-dev ships the tools, among them dpdk-telemetry.py (docs/OUTPUT.md).
 # Authenticated frames: libipsec-mb-dev (AES-GMAC) and libssl-dev (HKDF);
-# libsodium-dev only for bench/bench_mac.cc's candidates.
+# libsodium-dev only for bench/bench_mac.cc's candidates. zlib1g-dev and
+# libzstd-dev read gzip and zstd graph files.
 PACKAGES=(build-essential g++ meson ninja-build pkg-config libdpdk-dev dpdk dpdk-dev
           libnuma-dev libmetis-dev libgtest-dev nlohmann-json3-dev python3 iproute2
-          gnuplot-nox python3-pyelftools libipsec-mb-dev libssl-dev libsodium-dev)
+          gnuplot-nox python3-pyelftools libipsec-mb-dev libssl-dev libsodium-dev
+          zlib1g-dev libzstd-dev)
 FUZZ="${FUZZ:-0}"
 FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-build-fuzz}"
 if [[ $FUZZ == 1 ]]; then

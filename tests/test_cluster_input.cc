@@ -6,7 +6,9 @@
 //   - the vertices are the ids the file names (wiki-Vote: 7,115, not 8,298);
 //   - the default source is the first edge's; a missing one is named with the
 //     nearest ids that are vertices;
-//   - a source without out-edges is warned about once per job, by its owner.
+//   - a source without out-edges is warned about once per job, by its owner;
+//   - SNAP's gzip read as it ships, with the plain copy's answer; a truncated
+//     gzip stops every node before anything is computed.
 // The oracles (tests/reference.h) run on the graph as a plain dense reading
 // of the file gives it.
 #include <gtest/gtest.h>
@@ -14,11 +16,14 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "compute/graph/graph_formats.h"
 #include "compute/graph/graph_reader.h"
+#include "compute/graph/input_bytes.h"
 #include "tests/cluster_harness.h"
 #include "tests/reference.h"
 
@@ -180,6 +185,63 @@ TEST(ClusterInput, ASinkSourceIsWarnedAboutOncePerJob) {
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   // Once at load, from the owner (the summary's end-of-run warning is another line).
   EXPECT_EQ(count(r.output, "wiregraph: warning: the source, vertex 61 of"), 1u) << describe(r);
+}
+
+// SNAP's soc-sign-bitcoinotc.csv.gz, read as it ships, gives the components
+// of the plain CSV copy (same edges; SOURCES.md note C) and of the oracle.
+TEST(ClusterInput, GzipAsSnapShipsItHasThePlainFilesAnswer) {
+  std::string skip;
+  ASSERT_TRUE(prerequisites("memif", 2, &skip));
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  TempDir tmp;
+  // The plain file's edges, its rating column not read (cc reads none).
+  EdgeList g;
+  FileBytes plain(datasets_dir() + "/soc-sign-bitcoinotc.csv");
+  const reader::InputHeader h = reader::read_header(plain, GraphFormat::kAuto);
+  const reader::SliceTotals t = reader::parse_slice<reader::SkipWeight>(
+      plain, h, reader::slice_of(h, 0, 1), [&g](VertexId s, VertexId d, auto) { g.edges.push_back(Edge{s, d, 1}); });
+  g.num_vertices = reader::check_totals(plain.name(), h, t);
+  add_reverse_edges(g);
+  const std::vector<VertexId> label = ref::cc(g);
+  std::vector<std::string> answers;
+  for (const char* name : {"soc-sign-bitcoinotc.csv.gz", "soc-sign-bitcoinotc.csv"}) {
+    SCOPED_TRACE(name);
+    LaunchOptions opts;
+    opts.nodes = 2;
+    opts.timeout_sec = kTimeoutSec;
+    const std::string out = tmp.file(std::string(name) + ".out");
+    opts.app_args = {"--app", "cc", "--graph", datasets_dir() + "/" + name, "--quiet", "--out", out};
+    const LaunchResult r = run_launcher(opts, tmp.file(std::string(name) + ".log"));
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+    std::vector<std::string> values;
+    ASSERT_TRUE(read_results(out, g.num_vertices, &values)) << describe(r);
+    for (VertexId v = 0; v < g.num_vertices; ++v) EXPECT_EQ(values[v], std::to_string(label[v])) << "vertex " << v;
+    std::string all;
+    for (const std::string& value : values) all += value + "\n";
+    answers.push_back(all);
+  }
+  EXPECT_EQ(answers[0], answers[1]);
+}
+
+// A gzip cut short (SNAP's soc-Epinions1, 1,253,376 bytes): every node stops
+// with the file and what is wrong, exit status 1, no result written.
+TEST(ClusterInput, TruncatedGzipStopsEveryNode) {
+  std::string skip;
+  ASSERT_TRUE(prerequisites("memif", 2, &skip));
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  TempDir tmp;
+  LaunchOptions opts;
+  opts.nodes = 2;
+  opts.timeout_sec = kTimeoutSec;
+  const std::string path = datasets_dir() + "/fixtures/malformed/soc-Epinions1-truncated.txt.gz";
+  const std::string out = tmp.file("out");
+  opts.app_args = {"--app", "cc", "--graph", path, "--out", out};
+  const LaunchResult r = run_launcher(opts, tmp.file("cluster.log"));
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.output.find(path + ": truncated gzip stream: the file ends after 1,253,376 bytes"), std::string::npos)
+      << describe(r);
+  EXPECT_FALSE(std::filesystem::exists(out + "/result-0.txt")) << describe(r);
+  EXPECT_EQ(r.output.find("summary:"), std::string::npos) << describe(r);
 }
 
 }  // namespace

@@ -19,17 +19,14 @@
 #include <vector>
 
 #include "compute/graph/edge_list.h"
+#include "tests/datasets.h"
 
 namespace wg {
 namespace {
 
 using Triple = std::tuple<VertexId, VertexId, Weight>;
 
-std::string dataset(const std::string& rel) {
-  const char* dir = std::getenv("WG_DATASETS");
-  if (dir == nullptr) throw std::runtime_error("WG_DATASETS is not set; run the tests with `meson test`");
-  return std::string(dir) + "/" + rel;
-}
+using test::dataset;
 
 struct Caught {
   bool thrown = false;
@@ -230,11 +227,6 @@ TEST_F(ReaderTest, TextErrorsNameFileLineFieldAndToken) {
   }
 }
 
-TEST_F(ReaderTest, GzipIsRefusedByExtensionAndByMagic) {
-  expect_error(write("g.txt.gz", "0 1\n"), 0, {"compressed input is not supported; gunzip it first"});
-  expect_error(write("g.txt", std::string("\x1f\x8b\x08\x00", 4)), 0, {"gunzip it first"});
-}
-
 TEST_F(ReaderTest, MissingFileAndDirectory) {
   const std::string missing = dir_ + "/no-such-file.txt";
   expect_error(missing, 0, {"No such file or directory"});
@@ -286,11 +278,6 @@ TEST(RealFiles, CugraphFixtures) {
 TEST(RealFiles, BitcoinNegativeRatingIsAnError) {
   // First negative rating: line 597 "104,179,-1,1300756036".
   expect_error(dataset("soc-sign-bitcoinotc.csv"), 597, {"field 3", "'-1'", "negative"});
-}
-
-TEST(RealFiles, CompressedDatasetsAreRefused) {
-  expect_error(dataset("soc-sign-bitcoinotc.csv.gz"), 0, {"gunzip it first"});
-  expect_error(dataset("fixtures/malformed/soc-Epinions1-truncated.txt.gz"), 0, {"gunzip it first"});
 }
 
 TEST(RealFiles, LuxembourgWithoutBannerNeedsEdgelistFormat) {

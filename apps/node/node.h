@@ -36,7 +36,7 @@ class Node {
   const LcoreLayout& layout() const { return layout_; }
 
   // --graph as an input (a file or the generator), with --ids. Throws
-  // GraphError for a bad kron: spec or a compressed file name.
+  // GraphError for a bad kron: spec.
   GraphInput input() const {
     GraphInput in = GraphInput::from_spec(cfg_.graph, cfg_.format, cfg_.undirected);
     in.sparse_ids = cfg_.sparse_ids;

@@ -29,6 +29,7 @@
 #include "compute/engine/checkpointer.h"
 #include "compute/engine/engine.h"
 #include "compute/graph/graph_input.h"
+#include "compute/graph/inflated_files.h"
 #include "compute/load/graph_loader.h"
 #include "compute/load/id_lookup.h"
 #include "compute/engine/lcore_layout.h"
@@ -294,6 +295,10 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
       node.check_memory_for(shape, footprint_of<Prog>(), h.held_bytes, h.what);
     };
     out.graph = load_graph_share(*runtime, dp, input, lo, layout, &load);
+    // A gzip or zstd --graph was decompressed into memory, before the hello
+    // (the ids sample reads it): loaded now, that memory goes.
+    if (announce) std::printf("%s", inflated_files_summary().c_str());
+    release_inflated_files();
     const LocalGraph& lg = out.graph;
     const VertexId source = load.source ? *load.source : cfg.source;
     if (cfg.one_source() && !mapped_ids && cfg.source >= load.num_vertices)

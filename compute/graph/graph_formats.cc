@@ -6,12 +6,6 @@ namespace wg::reader {
 
 namespace {
 
-bool is_gzip(InputBytes& in) {
-  char magic[2];
-  return in.size() >= 2 && in.read_at(0, magic, 2) == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
-         static_cast<unsigned char>(magic[1]) == 0x8b;
-}
-
 // The header's lines, hashed as they are read (the hello compares the digest).
 struct HeaderLines {
   explicit HeaderLines(InputBytes& in) : lines(LineSlice::header(in)) {}
@@ -236,7 +230,6 @@ InputHeader read_header_only(InputBytes& in, GraphFormat format) {
     case GraphFormat::kBinaryWeighted: binary_header(in, h, true); return h;
     default: break;
   }
-  if (is_gzip(in)) fail(in.name(), 0, "compressed input is not supported; gunzip it first");
   switch (h.format) {
     case GraphFormat::kMatrixMarket: matrix_market_header(in, h); break;
     case GraphFormat::kDimacs: dimacs_header(in, h); break;

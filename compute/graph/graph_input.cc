@@ -12,12 +12,6 @@ namespace wg {
 
 namespace {
 
-bool compressed_name(const std::string& path) {
-  const std::string l = reader::lower(path);
-  return reader::ends_with(l, ".gz") || reader::ends_with(l, ".bz2") || reader::ends_with(l, ".xz") ||
-         reader::ends_with(l, ".zst");
-}
-
 std::string hex(uint64_t v) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
@@ -42,10 +36,6 @@ GraphInput GraphInput::from_spec(const std::string& spec, GraphFormat format, bo
   }
   in.kind = Kind::kFile;
   in.format = format == GraphFormat::kAuto ? format_from_extension(spec) : format;
-  if (compressed_name(spec))
-    throw GraphError(spec, 0, reader::ends_with(reader::lower(spec), ".gz")
-                                  ? "compressed input is not supported; gunzip it first"
-                                  : "compressed input is not supported; decompress it first");
   return in;
 }
 

@@ -32,8 +32,9 @@ struct GraphInput {
   // in the file's header line); empty: the third field.
   std::string weight_column;
 
-  // A path or kron: spec. Throws GraphError for a bad kron: spec or a
-  // compressed file name. With format kAuto, NAME.properties, NAME.v and
+  // A path or kron: spec. Throws GraphError for a bad kron: spec. A gzip
+  // or zstd file is read decompressed (compute/graph/input_bytes.h), in the
+  // format of its name without .gz or .zst. With format kAuto, NAME.properties, NAME.v and
   // NAME.e are a Graphalytics graph (a bare pair is directed unless
   // `undirected`).
   static GraphInput from_spec(const std::string& spec, GraphFormat format, bool undirected);

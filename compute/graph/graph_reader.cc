@@ -14,7 +14,9 @@
 #include <string_view>
 #include <utility>
 
+#include "compute/graph/compressed_input.h"
 #include "compute/graph/graph_formats.h"
+#include "compute/graph/inflated_files.h"
 #include "compute/graph/kronecker.h"
 #include "compute/graph/memory_limit.h"
 #include "compute/graph/reader_support.h"
@@ -27,6 +29,7 @@ namespace {
 
 // The whole file as one byte range. Regular files are mmapped so a multi-GB
 // input costs no copy; pipes and other special files fall back to read().
+// A gzip or zstd file, or stream, is its decompressed bytes.
 class FileData {
  public:
   // A regular file is mapped; anything else (a pipe, a device) is read into
@@ -41,6 +44,11 @@ class FileData {
       fail(path, 0, "is a directory, not a graph file");
     }
     if (S_ISREG(st.st_mode) && st.st_size > 0) {
+      if (const Compression c = file_compression_or_close(fd, path); c != Compression::kNone) {
+        inflated_ = inflated_file(path, fd, st, c);
+        ::close(fd);
+        return;
+      }
       size_ = static_cast<size_t>(st.st_size);
       void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
       if (p != MAP_FAILED) {
@@ -52,6 +60,7 @@ class FileData {
       size_ = 0;
     }
     read_all(fd, path, max_stream_bytes);
+    inflate_stream(path, max_stream_bytes);
   }
   ~FileData() {
     if (map_ != nullptr) ::munmap(map_, size_);
@@ -60,10 +69,36 @@ class FileData {
   FileData& operator=(const FileData&) = delete;
 
   std::string_view view() const {
+    if (inflated_ != nullptr) return inflated_->view();
     return map_ != nullptr ? std::string_view(static_cast<const char*>(map_), size_) : std::string_view(buf_);
   }
 
  private:
+  static Compression file_compression_or_close(int fd, const std::string& path) {
+    try {
+      return file_compression(path, fd);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+  }
+
+  // A compressed stream read from a pipe: decompressed from buf_, within the same bound.
+  void inflate_stream(const std::string& path, uint64_t max_bytes) {
+    const std::string_view head = std::string_view(buf_).substr(0, kCompressionHeadBytes);
+    const Compression c = sniffs_compression(path) ? sniff_compression(path, head) : Compression::kNone;
+    if (c == Compression::kNone) return;
+    size_t at = 0;
+    const CompressedSource source = [this, &at](char* out, size_t n) {
+      const size_t got = std::min(n, buf_.size() - at);
+      std::memcpy(out, buf_.data() + at, got);
+      at += got;
+      return got;
+    };
+    inflated_ = inflate(path, c, source, 4 * buf_.size(), max_bytes);
+    std::string().swap(buf_);
+  }
+
   [[noreturn]] static void close_and_fail(int fd, const std::string& path, const char* what) {
     const int err = errno;
     ::close(fd);
@@ -96,12 +131,8 @@ class FileData {
   void* map_ = nullptr;
   size_t size_ = 0;
   std::string buf_;
+  std::shared_ptr<const InflatedBytes> inflated_;
 };
-
-bool is_compressed_name(const std::string& path) {
-  const std::string l = lower(path);
-  return ends_with(l, ".gz") || ends_with(l, ".bz2") || ends_with(l, ".xz") || ends_with(l, ".zst");
-}
 
 std::string format_error(const std::string& file, uint64_t line, const std::string& what) {
   return line == 0 ? file + ": " + what : file + ":" + std::to_string(line) + ": " + what;
@@ -154,7 +185,7 @@ const char* why_ids_are_dense(GraphFormat f) {
 }
 
 GraphFormat format_from_extension(const std::string& path) {
-  const std::string l = lower(path);
+  const std::string l = lower(without_compression_suffix(path));  // g.txt.gz: an edge list
   if (ends_with(l, ".mtx")) return GraphFormat::kMatrixMarket;
   if (ends_with(l, ".gr")) return GraphFormat::kDimacs;
   if (ends_with(l, ".graph")) return GraphFormat::kMetis;
@@ -165,10 +196,6 @@ GraphFormat format_from_extension(const std::string& path) {
 
 EdgeList read_graph_file(const std::string& path, GraphFormat format, const LoadLimits& limits) {
   const FileData file(path, limits.max_stream_bytes);
-  if (is_compressed_name(path)) {
-    fail(path, 0, ends_with(lower(path), ".gz") ? "compressed input is not supported; gunzip it first"
-                                               : "compressed input is not supported; decompress it first");
-  }
   MemoryBytes in(path, file.view());
   return read_whole(in, format, limits.check);
 }

@@ -25,6 +25,7 @@ enum class GraphFormat {
 // Parses "auto", "edgelist", "mtx", "bin", "wbin", "dimacs", "metis"; throws GraphError.
 GraphFormat parse_graph_format(const std::string& name);
 const char* graph_format_name(GraphFormat f);
+// The name's format, without a .gz or .zst suffix (g.txt.gz: an edge list).
 GraphFormat format_from_extension(const std::string& path);
 // Whether a format's ids can be mapped (--ids sparse): edge lists and binary
 // files name their vertices only by their edges. The formats whose header

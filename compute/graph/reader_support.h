@@ -263,12 +263,6 @@ inline size_t count_lines(std::string_view text) {
   return n;
 }
 
-inline void reject_compressed(const std::string& path, std::string_view text) {
-  if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f &&
-      static_cast<unsigned char>(text[1]) == 0x8b)
-    fail(path, 0, "compressed input is not supported; gunzip it first");
-}
-
 // The whole-file readers (compute/graph/text_formats.cc): a file's bytes in any
 // format. `check`, when set, sees the size the input declares (its header,
 // a binary file's length, an edge list's line count: at most one edge each)
