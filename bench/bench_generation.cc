@@ -493,7 +493,7 @@ int main(int argc, char** argv) {
     // superstep sends one per destination; end_to_end.py measures its effect).
     Worker<PageRank> w2(dp, lg, prog, 0, lg.num_local, ScatterMode::kSparse);
     const Worker<PageRank>::Stall no_stall = [](bool) {};
-    w2.apply(StepInfo<double>{0, 0, lg.num_vertices, 0.0}, values, sigma_in, no_stall);  // init: rank 1/V, every vertex active
+    w2.apply(StepInfo<PageRank::Aggregate>{0, 0, lg.num_vertices, {}}, values, sigma_in, no_stall);  // init: rank 1/V, every vertex active
     const Worker<PageRank>::Stall stall2 = [&](bool) {
       sink.drain_remote();
       sink.drain_local();
@@ -517,13 +517,13 @@ int main(int argc, char** argv) {
     const PageRank prog_forever(lg.num_vertices, UINT32_MAX);  // every superstep active, however many passes
     Worker<PageRank> w4(dp, lg, prog_forever, 0, lg.num_local, ScatterMode::kSparse);
     std::vector<double> values4(lg.num_local);
-    w4.apply(StepInfo<double>{0, 0, lg.num_vertices, 0.0}, values4, sigma_in, no_stall);
+    w4.apply(StepInfo<PageRank::Aggregate>{0, 0, lg.num_vertices, {}}, values4, sigma_in, no_stall);
     variants.push_back(Variant{"apply + scatter",
                                "Worker<PageRank>::apply then ::scatter, a worker's whole superstep (Σin is empty: "
                                "nothing folds into it here); sender as in \"no reliability\"",
                                {}});
     passes.push_back([&](uint32_t s) {
-      w4.apply(StepInfo<double>{s, 0, lg.num_vertices, 0.0}, values4, sigma_in, no_stall);
+      w4.apply(StepInfo<PageRank::Aggregate>{s, 0, lg.num_vertices, {}}, values4, sigma_in, no_stall);
       w4.scatter(s, s, stall2);
       sink.drain_remote();
       sink.drain_local();
@@ -549,7 +549,7 @@ int main(int argc, char** argv) {
     if (o.reliable) {
       transport = std::make_unique<Transport>(dp, tc);
       acks = std::make_unique<AckLoop>(dp, dp.num_ports() - 1, o.nodes);
-      w3.apply(StepInfo<double>{0, 0, lg.num_vertices, 0.0}, values, sigma_in, no_stall);
+      w3.apply(StepInfo<PageRank::Aggregate>{0, 0, lg.num_vertices, {}}, values, sigma_in, no_stall);
       variants.push_back(Variant{"with reliability",
                                  "Worker<PageRank>::scatter; Transport::send_step (sequence numbers, send window of " +
                                      std::to_string(tc.window) +

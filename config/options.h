@@ -46,7 +46,10 @@ struct Config {
   // (uses_source, ...); the others keep these defaults.
   VertexId source = 0;                    // --source as a dense id (once the node has checked it against the input)
   int64_t source_id = 0;                  // --source as the input names it (default: the first edge's source)
-  bool source_given = false;              // --source (or the properties' source) given; else the node picks the default
+  // --source (or the properties' source) given; false when the command line
+  // leaves it to the node, which reads the first edge's (a Config built in
+  // code keeps the source it sets).
+  bool source_given = true;
   uint32_t iterations = 0;                // --iterations, else the program's default_iterations
   double damping = ProgramParams{}.damping;  // --damping
   uint32_t sources = 0;                   // --sources K (bc): K sources picked as GAP's; 0: --source

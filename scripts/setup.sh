@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Set up this machine for wiregraph and build it.
 #
-#   scripts/setup.sh              install missing packages, hugepages, build
+#   scripts/setup.sh              what a run needs: packages, hugepages, and
+#                                 the wiregraph binaries alone (the first answer
+#                                 comes without waiting for the test suites)
+#   scripts/setup.sh --tests      also the test-only packages (GoogleTest,
+#                                 libsodium, the tests' pinned Python packages)
+#                                 and everything: suites and benchmarks
 #   SKIP_BUILD=1 scripts/setup.sh packages and hugepages only
 #   FUZZ=1 scripts/setup.sh       also clang and the libFuzzer build (build-fuzz)
 #
@@ -11,27 +16,44 @@
 #   SKIP_BUILD=1     do not configure or build
 #   HUGEPAGES=N      number of default-size (2 MiB) hugepages wanted (default 1024)
 #   BUILD_DIR=DIR    build directory relative to the repo root (default build)
-#   PYTHON_TEST_PACKAGES=0  do not install the Python packages the tests
-#                    need (python/requirements-test.txt, pinned: numpy and
-#                    networkx, with pip for the python3 on PATH); without
-#                    them only tests/test_results.py cannot run
+#   TESTS=1          as --tests
+#   PYTHON_TEST_PACKAGES=0  with --tests, do not install the Python packages
+#                    the tests need (python/requirements-test.txt, pinned:
+#                    numpy and networkx, with pip for the python3 on PATH);
+#                    without them the Python answer tests cannot run
+# meson and ninja are whichever are first on PATH (on a machine whose Python
+# ships pip's meson and ninja, those; else Debian's, installed here): the
+# README's `meson test` finds the same meson that configured the build.
 #   FUZZ=1           also install clang and its runtime libraries (libFuzzer is
 #                    part of clang's compiler-rt; GCC has none) and build the
 #                    fuzz targets of tests/fuzz/ into FUZZ_BUILD_DIR (default
 #                    build-fuzz). Only the fuzz build needs them.
 set -euo pipefail
 
+TESTS="${TESTS:-0}"
+for arg in "$@"; do
+    case $arg in
+        --tests) TESTS=1 ;;
+        -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+        *) printf 'setup: ERROR: unknown argument %s (--tests, or none)\n' "$arg" >&2; exit 2 ;;
+    esac
+done
+
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO_ROOT"
 
 # dpdk-dev ships the tools, among them dpdk-telemetry.py (docs/OUTPUT.md).
 # Authenticated frames: libipsec-mb-dev (AES-GMAC) and libssl-dev (HKDF);
-# libsodium-dev only for bench/bench_mac.cc's candidates. zlib1g-dev and
-# libzstd-dev read gzip and zstd graph files.
+# zlib1g-dev and libzstd-dev read gzip and zstd graph files; gnuplot-nox
+# draws scripts/wiregraph-plot's pictures. The tests alone need GoogleTest,
+# and libsodium-dev is only for bench/bench_mac.cc's candidates.
 PACKAGES=(build-essential g++ meson ninja-build pkg-config libdpdk-dev dpdk dpdk-dev
-          libnuma-dev libmetis-dev libgtest-dev nlohmann-json3-dev python3 iproute2
-          gnuplot-nox python3-pyelftools libipsec-mb-dev libssl-dev libsodium-dev
+          libnuma-dev libmetis-dev nlohmann-json3-dev python3 iproute2
+          gnuplot-nox python3-pyelftools libipsec-mb-dev libssl-dev
           zlib1g-dev libzstd-dev)
+if [[ $TESTS == 1 ]]; then
+    PACKAGES+=(libgtest-dev libsodium-dev)
+fi
 FUZZ="${FUZZ:-0}"
 FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-build-fuzz}"
 if [[ $FUZZ == 1 ]]; then
@@ -85,13 +107,13 @@ fi
 
 # The tests' Python packages, pinned, for the python3 the tests run (pip
 # installs nothing when the pinned versions are there already).
-if [[ $PYTHON_TEST_PACKAGES == 1 ]]; then
+if [[ $TESTS == 1 && $PYTHON_TEST_PACKAGES == 1 ]]; then
     if python3 -m pip install -q -r python/requirements-test.txt; then
         log "python test packages: $(grep -v '^#' python/requirements-test.txt | tr '\n' ' ')present"
     else
         warn "pip could not install python/requirements-test.txt: tests/test_results.py will fail to import"
     fi
-else
+elif [[ $TESTS == 1 ]]; then
     log "python test packages: skipped (PYTHON_TEST_PACKAGES=0)"
 fi
 
@@ -143,8 +165,10 @@ if [[ $SKIP_BUILD == 1 ]]; then
     exit 0
 fi
 if [[ ! -f $BUILD_DIR/meson-private/coredata.dat ]]; then
-    log "build: meson setup $BUILD_DIR -Dwerror=true"
-    meson setup "$BUILD_DIR" -Dwerror=true
+    tests_opt=false
+    [[ $TESTS == 1 ]] && tests_opt=true
+    log "build: meson setup $BUILD_DIR -Dwerror=true -Dtests=$tests_opt"
+    meson setup "$BUILD_DIR" -Dwerror=true -Dtests=$tests_opt
 else
     # ninja re-runs meson by itself when a meson.build changes; only make sure
     # the existing build directory still treats warnings as errors.
@@ -161,8 +185,25 @@ except Exception:
         log "build: $BUILD_DIR already configured"
     fi
 fi
-log "build: ninja -C $BUILD_DIR"
-ninja -C "$BUILD_DIR"
+# The test suites only where asked for (they need GoogleTest); a directory
+# configured without them gains them with --tests.
+tests_now="$(meson introspect "$BUILD_DIR" --buildoptions 2>/dev/null | python3 -c '
+import json, sys
+try:
+    print(next((str(o["value"]).lower() for o in json.load(sys.stdin) if o["name"] == "tests"), "unknown"))
+except Exception:
+    print("unknown")')"
+if [[ $TESTS == 1 && $tests_now != true ]]; then
+    log "build: meson configure $BUILD_DIR -Dtests=true"
+    meson configure "$BUILD_DIR" -Dtests=true
+fi
+if [[ $TESTS == 1 ]]; then
+    log "build: ninja -C $BUILD_DIR (everything: binaries, test suites, benchmarks)"
+    ninja -C "$BUILD_DIR"
+else
+    log "build: ninja -C $BUILD_DIR apps/wiregraph apps/wiregraph-convert (what a run needs; --tests builds the rest)"
+    ninja -C "$BUILD_DIR" apps/wiregraph apps/wiregraph-convert
+fi
 log "build: done; binaries in $REPO_ROOT/$BUILD_DIR"
 
 # --- 4. fuzz build (FUZZ=1) -----------------------------------------------------

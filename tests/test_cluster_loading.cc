@@ -67,7 +67,7 @@ void run_and_compare(const ClusterRun& run, const std::string& path, const EdgeL
   opts.nodes = run.nodes;
   opts.link = run.link;
   opts.timeout_sec = kTimeoutSec;
-  opts.app_args = {"--app", run.app, "--graph", path, "--quiet", "--out", out};
+  opts.app_args = {"--app", run.app, "--graph", path, "--ids", "dense", "--quiet", "--out", out};
   if (traits.uses_source) opts.app_args.insert(opts.app_args.end(), {"--source", std::to_string(first)});
   opts.app_args.insert(opts.app_args.end(), run.extra.begin(), run.extra.end());
   const LaunchResult r = run_launcher(opts, tmp.file("cluster.log"));
@@ -367,7 +367,7 @@ TEST(LoadMismatch, DifferentNodesWithoutJobIdAreNamed) {
   opts.link = "tap";
   opts.timeout_sec = 60;
   opts.launcher_flags = {"--binary", wrapper};
-  opts.app_args = {"--app", "cc", "--graph", graph, "--hello-timeout", "5"};
+  opts.app_args = {"--app", "cc", "--graph", graph, "--ids", "dense", "--hello-timeout", "5"};
   const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
   EXPECT_NE(run.exit_code, 0) << describe(run);
   EXPECT_NE(run.output.find("of another job dropped (wrong_job)"), std::string::npos) << describe(run);

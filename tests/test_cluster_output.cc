@@ -100,7 +100,7 @@ TEST(Summary, BfsReachedAndDepthAreTheOracles) {
     if (h != ref::kInfinity) ++reached, depth = std::max(depth, h);
   ASSERT_GT(depth, 10u) << "the corner-case graph has a 20-hop chain";
 
-  const LaunchResult r = run(tmp, 2, {"--app", "bfs", "--graph", tmp.file("g.el"), "--out", tmp.file("out")});
+  const LaunchResult r = run(tmp, 2, {"--app", "bfs", "--graph", tmp.file("g.el"), "--ids", "dense", "--out", tmp.file("out")});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const std::string want = std::to_string(reached) + " of " + std::to_string(g.num_vertices) + " vertices reached";
   const std::optional<std::string> answer = summary_line(r.output, "  answer   ");
@@ -137,7 +137,7 @@ TEST(Summary, CcComponentsAndTheLargestAreTheOracles) {
   for (const auto& [label, n] : size) largest = std::max(largest, n);
   ASSERT_GT(size.size(), 64u) << "more components than two nodes' lists hold";
 
-  const LaunchResult r = run(tmp, 2, {"--app", "cc", "--graph", tmp.file("g.el"), "--out", tmp.file("out")});
+  const LaunchResult r = run(tmp, 2, {"--app", "cc", "--graph", tmp.file("g.el"), "--ids", "dense", "--out", tmp.file("out")});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const std::optional<std::string> answer = summary_line(r.output, "  answer   ");
   ASSERT_TRUE(answer.has_value()) << describe(r);
@@ -165,7 +165,7 @@ TEST(Summary, ASourceThatReachesOnlyItselfIsWarnedAbout) {
   const std::vector<uint64_t> hops = ref::bfs(g, 103);
   ASSERT_EQ(std::count_if(hops.begin(), hops.end(), [](uint64_t h) { return h != ref::kInfinity; }), 1)
       << "103 is isolated";
-  const LaunchResult r = run(tmp, 2, {"--app", "bfs", "--graph", tmp.file("g.el"), "--source", "103"});
+  const LaunchResult r = run(tmp, 2, {"--app", "bfs", "--graph", tmp.file("g.el"), "--ids", "dense", "--source", "103"});
   ASSERT_EQ(r.exit_code, 0) << "a degenerate answer is an answer\n" << describe(r);
   const std::optional<std::string> warning = summary_line(r.output, "  warning: ");
   ASSERT_TRUE(warning.has_value()) << describe(r);
@@ -198,7 +198,7 @@ TEST(Verbose, PerSuperstepLinesOnlyWhenAsked) {
   ASSERT_TRUE(prerequisites("memif", 2, &skip));
   TempDir tmp;
   write_snap(corner_case_graph(), tmp.file("g.el"));
-  const std::vector<std::string> app = {"--app", "bfs", "--graph", tmp.file("g.el"), "--out", tmp.file("out")};
+  const std::vector<std::string> app = {"--app", "bfs", "--graph", tmp.file("g.el"), "--ids", "dense", "--out", tmp.file("out")};
   // The launcher's --verbose goes to the nodes; a node option --verbose makes the launcher verbose.
   for (const bool launcher_flag : {true, false}) {
     SCOPED_TRACE(launcher_flag ? "wiregraph-cluster --verbose" : "-- --verbose");
@@ -237,7 +237,7 @@ TEST(OutDir, ARunOwnsItsDirectoryAndItsPictures) {
   TempDir tmp;
   write_snap(corner_case_graph(), tmp.file("g.el"));
   const std::string out = tmp.file("out");
-  const std::vector<std::string> app = {"--app", "cc", "--graph", tmp.file("g.el"), "--out", out};
+  const std::vector<std::string> app = {"--app", "cc", "--graph", tmp.file("g.el"), "--ids", "dense", "--out", out};
   const LaunchResult three = run(tmp, 3, app);
   ASSERT_EQ(three.exit_code, 0) << describe(three);
   EXPECT_TRUE(fs::exists(out + "/result-2.txt"));
@@ -298,7 +298,7 @@ TEST(OutDir, ARunLeavesNoLockFileHoweverItEnds) {
   TempDir tmp;
   write_snap(corner_case_graph(), tmp.file("g.el"));
   const std::string out = tmp.file("out");
-  const std::vector<std::string> app = {"--app", "bfs", "--graph", tmp.file("g.el"), "--out", out};
+  const std::vector<std::string> app = {"--app", "bfs", "--graph", tmp.file("g.el"), "--ids", "dense", "--out", out};
   std::vector<std::string> crash = app;
   crash.insert(crash.end(), {"--crash-node", "1:1"});
   const LaunchResult failed = run(tmp, 2, crash);

@@ -37,7 +37,7 @@ void run_verified(const TempDir& dir, const std::string& app, const std::string&
   LaunchOptions opts;
   opts.nodes = kNodes;
   opts.timeout_sec = 120;
-  opts.app_args = {"--app", app, "--graph", graph, "--quiet", "--verify", "--out", out};
+  opts.app_args = {"--app", app, "--graph", graph, "--ids", "dense", "--quiet", "--verify", "--out", out};
   opts.app_args.insert(opts.app_args.end(), extra.begin(), extra.end());
   const LaunchResult r = run_launcher(opts, dir.file("cluster.log"));
   ASSERT_EQ(r.exit_code, 0) << describe(r);

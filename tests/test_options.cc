@@ -1066,7 +1066,7 @@ constexpr const char* kEveryOption[] = {
     "fault-delay-us", "crash-node", "roles", "scatter", "segment-kib", "local-rounds", "domains", "domain-split",
     "vertex-order", "line-rate", "rx-queues", "range-kib", "mtu", "damping", "precision", "output-format",
     "key-file", "no-auth", "ids", "help", "help-all", "version", "verify", "verify-limit", "checkpoint-every",
-    "checkpoint-dir", "resume", "sources", "tolerance", "normalize"};
+    "checkpoint-dir", "resume", "sources", "tolerance", "normalize", "weight-column"};
 
 TEST(OptionTable, HoldsEveryOptionOnce) {
   std::set<std::string> names;
@@ -1095,6 +1095,7 @@ TEST_F(Options, TheDigestHoldsTheJobsOptionsAndNoOthers) {
   };
   const Pair job[] = {
       {"undirected", with("cc", {}), with("cc", {"--undirected"})},
+      {"weight-column", with("sssp", {}), with("sssp", {"--weight-column", "4"})},
       {"source", with("sssp", {"--source", "1"}), with("sssp", {"--source", "2"})},
       {"sources", with("bc", {"--sources", "1"}), with("bc", {"--sources", "2"})},
       {"iterations", with("pagerank", {"--iterations", "3"}), with("pagerank", {"--iterations", "4"})},

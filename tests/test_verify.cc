@@ -33,7 +33,8 @@ namespace {
 
 // The node's configuration as the binary parses it, one node, one domain.
 Config config_for(std::string_view program, const std::string& graph, std::vector<std::string> extra) {
-  std::vector<std::string> args = {"wiregraph", "--app", std::string(program), "--graph", graph, "--quiet",
+  // The corner graph as written: 0..largest, its isolated vertices too.
+  std::vector<std::string> args = {"wiregraph", "--app", std::string(program), "--graph", graph, "--ids", "dense", "--quiet",
                                    "--verify", "--mbufs", "4095", "--domains", "1", "--job-id", "0x5eed0002"};
   args.insert(args.end(), extra.begin(), extra.end());
   std::vector<char*> argv;
