@@ -78,7 +78,10 @@ GAP_THREADS = {"p2memif": 2, "p1l1": 1, "p1l2": 2}
 
 def wiregraph_args(app, paths, source):
     graph = paths["wbin"] if app == "sssp" else paths["bin"]
-    args = ["--app", app, "--graph", str(graph)]
+    # GAP's and Gemini's graphs count every id 0..largest: the same rule here
+    # (--ids auto would map the ids the edges name), so every side does the
+    # same work.
+    args = ["--app", app, "--graph", str(graph), "--ids", "dense"]
     if app in ("bfs", "sssp", "bc"):
         args += ["--source", str(source)]
     return args
