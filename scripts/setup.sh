@@ -17,10 +17,11 @@
 #   HUGEPAGES=N      number of default-size (2 MiB) hugepages wanted (default 1024)
 #   BUILD_DIR=DIR    build directory relative to the repo root (default build)
 #   TESTS=1          as --tests
-#   PYTHON_TEST_PACKAGES=0  with --tests, do not install the Python packages
-#                    the tests need (python/requirements-test.txt, pinned:
-#                    numpy and networkx, with pip for the python3 on PATH);
-#                    without them the Python answer tests cannot run
+#   PYTHON_PACKAGES=0  do not install the Python package `wiregraph` and its
+#                    pinned packages (python/requirements.txt; with --tests
+#                    python/requirements-test.txt) with pip for the python3
+#                    on PATH; without them `import wiregraph` and the Python
+#                    tests fail
 # meson and ninja are whichever are first on PATH (on a machine whose Python
 # ships pip's meson and ninja, those; else Debian's, installed here): the
 # README's `meson test` finds the same meson that configured the build.
@@ -62,7 +63,7 @@ fi
 HUGEPAGES="${HUGEPAGES:-1024}"
 BUILD_DIR="${BUILD_DIR:-build}"
 SKIP_BUILD="${SKIP_BUILD:-0}"
-PYTHON_TEST_PACKAGES="${PYTHON_TEST_PACKAGES:-1}"
+PYTHON_PACKAGES="${PYTHON_PACKAGES:-${PYTHON_TEST_PACKAGES:-1}}"
 
 log() { printf 'setup: %s\n' "$*"; }
 warn() { printf 'setup: WARNING: %s\n' "$*" >&2; }
@@ -105,16 +106,21 @@ else
     log "packages: installed ${missing[*]}"
 fi
 
-# The tests' Python packages, pinned, for the python3 the tests run (pip
-# installs nothing when the pinned versions are there already).
-if [[ $TESTS == 1 && $PYTHON_TEST_PACKAGES == 1 ]]; then
-    if python3 -m pip install -q -r python/requirements-test.txt; then
-        log "python test packages: $(grep -v '^#' python/requirements-test.txt | tr '\n' ' ')present"
+# The Python package (python/, installed editable: it runs this checkout's
+# build) and the run's pinned packages (python/requirements.txt); with
+# --tests the tests' too (python/requirements-test.txt), for the python3 on
+# PATH (pip installs nothing when the pinned versions are there already).
+if [[ $PYTHON_PACKAGES == 1 ]]; then
+    requirements=python/requirements.txt
+    [[ $TESTS == 1 ]] && requirements=python/requirements-test.txt
+    if python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r "$requirements" \
+        && python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps -e python; then
+        log "python: the wiregraph package (editable) and $requirements present"
     else
-        warn "pip could not install python/requirements-test.txt: tests/test_results.py will fail to import"
+        warn "pip could not install $requirements or the package: import wiregraph and the Python tests will fail"
     fi
-elif [[ $TESTS == 1 ]]; then
-    log "python test packages: skipped (PYTHON_TEST_PACKAGES=0)"
+else
+    log "python packages: skipped (PYTHON_PACKAGES=0)"
 fi
 
 # --- 2. hugepages ---------------------------------------------------------------
