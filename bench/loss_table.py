@@ -34,7 +34,7 @@ DIR/node<R>.json and reports per row:
   drop seen       frames the injectors dropped / frames they saw
 
 A run counts only when the launcher exited 0: its cluster check
-(scripts/wglib.py) then found messages sent == accumulated in every superstep.
+(python/wiregraph/wglib.py) then found messages sent == accumulated in every superstep.
 
 Prints a markdown table and writes every run's figures as JSON (--out).
 Only the Python standard library is used.
@@ -54,7 +54,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-import wglib  # noqa: E402  the node reports and the sent == accumulated check
+from wiregraph import wglib  # the node reports and the sent == accumulated check
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAUNCHER = os.path.join(REPO, "scripts", "wiregraph-cluster")

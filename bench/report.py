@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import benchlib  # noqa: E402
 import graphalytics_costs  # noqa: E402
 import load_scaling  # noqa: E402
-import wglib  # noqa: E402
+from wiregraph import wglib
 
 RATES = benchlib.LINE_RATES
 
@@ -81,7 +81,7 @@ def machine_info():
             "date": datetime.datetime.now().isoformat(timespec="seconds")}
 
 
-# ---- gnuplot: the drawing shared with scripts/wiregraph-plot (scripts/wglib.py) ----
+# ---- gnuplot: the drawing shared with scripts/wiregraph-plot (python/wiregraph/wglib.py) ----
 
 def gnuplot(plots_dir, name, script, data):
     """Writes NAME.dat and NAME.gp and runs gnuplot; returns the PNG path or None."""

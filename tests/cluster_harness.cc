@@ -523,12 +523,12 @@ uint64_t json_counter(const nlohmann::json& root, std::initializer_list<std::str
   static const char kVerdict[] = "cluster check: every message sent was accumulated\n";
   if (r.output.find(kVerdict) != std::string::npos) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "the launcher did not print \"" << std::string_view(kVerdict, sizeof kVerdict - 2)
-                                       << "\" (scripts/wglib.py's check of sent == accumulated)\n"
+                                       << "\" (python/wiregraph/wglib.py's check of sent == accumulated)\n"
                                        << describe(r);
 }
 
 ::testing::AssertionResult check_message_balance(const std::string& dir, int nodes) {
-  const std::string command = "python3 " + shell_quote(source_dir() + "/scripts/wglib.py") + " check-balance " +
+  const std::string command = "python3 " + shell_quote(source_dir() + "/python/wiregraph/wglib.py") + " check-balance " +
                               shell_quote(dir) + " " + std::to_string(nodes) + " 2>&1";
   std::FILE* p = ::popen(command.c_str(), "r");
   if (p == nullptr) return ::testing::AssertionFailure() << "cannot run " << command;

@@ -3,7 +3,7 @@
 //   DIR/result*.txt   lines "<vertex id> <value>", every vertex exactly once
 //   DIR/node<R>.json  the node's report (compute/report/run_report.h), read with
 //                     nlohmann-json; the launcher itself checks that their
-//                     messages sent and accumulated balance (scripts/wglib.py)
+//                     messages sent and accumulated balance (python/wiregraph/wglib.py)
 // Every check returns a ::testing::AssertionResult whose message says what
 // is wrong in terms a person debugging the engine can act on.
 #pragma once
@@ -168,7 +168,7 @@ uint64_t json_counter(const nlohmann::json& root, std::initializer_list<std::str
 
 // The cluster check that, in every superstep, the messages sent by all nodes
 // equal the messages accumulated by all nodes (nothing lost, nothing folded
-// twice) exists once, in scripts/wglib.py: the launcher runs it after a clean
+// twice) exists once, in python/wiregraph/wglib.py: the launcher runs it after a clean
 // run with --out, prints its verdict and exits 1 when it fails.
 
 // The launcher's verdict in its output: success only when it printed
@@ -176,7 +176,7 @@ uint64_t json_counter(const nlohmann::json& root, std::initializer_list<std::str
 ::testing::AssertionResult launcher_found_balance(const LaunchResult& r);
 
 // Runs the same check on DIR/node0.json .. node<nodes-1>.json
-// (`python3 scripts/wglib.py check-balance DIR NODES`): for tests of the
+// (`python3 -m wiregraph.wglib check-balance DIR NODES`): for tests of the
 // check itself on crafted files. The failure message is the check's output.
 ::testing::AssertionResult check_message_balance(const std::string& dir, int nodes);
 

@@ -9,7 +9,7 @@
 //     relative of a loss-free run of the same cluster),
 //   - for every superstep, the messages sent by all nodes equal the messages
 //     accumulated by all nodes (nothing lost, nothing folded twice): the
-//     launcher's check (scripts/wglib.py), whose verdict line is read,
+//     launcher's check (python/wiregraph/wglib.py), whose verdict line is read,
 //   - the node reports (DIR/node<R>.json) show that the faults asked for were
 //     really injected and dealt with: frames dropped and retransmitted,
 //     duplicated and suppressed, reordered, corrupted and caught by the

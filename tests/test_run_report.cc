@@ -1,5 +1,5 @@
 // The report files' shape (compute/report/run_report.h): the members, their nesting
-// and their JSON types, which scripts/wiregraph-cluster (scripts/wglib.py),
+// and their JSON types, which scripts/wiregraph-cluster (python/wiregraph/wglib.py),
 // bench/*.py and the cluster tests read. Pure logic, no EAL.
 #include "compute/report/run_report.h"
 

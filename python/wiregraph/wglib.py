@@ -11,7 +11,7 @@ test this check through the command below.
 
 As a program:
 
-  python3 scripts/wglib.py check-balance DIR NODES
+  python3 -m wiregraph.wglib check-balance DIR NODES
 
 prints what the launcher prints (one line per superstep and the verdict) and
 exits 0 when DIR/node0.json .. node<NODES-1>.json balance, 1 otherwise.
@@ -232,12 +232,12 @@ def gnuplot(plots_dir, name, script, data, who="wglib"):
 
 def main(argv):
     if len(argv) != 3 or argv[0] != "check-balance":
-        print("usage: wglib.py check-balance DIR NODES", file=sys.stderr)
+        print("usage: python3 -m wiregraph.wglib check-balance DIR NODES", file=sys.stderr)
         return 2
     try:
         nodes = int(argv[2])
     except ValueError:
-        print("wglib.py: NODES must be an integer, not %r" % argv[2], file=sys.stderr)
+        print("wiregraph.wglib: NODES must be an integer, not %r" % argv[2], file=sys.stderr)
         return 2
     return 0 if check_message_balance(argv[1], nodes, lambda line: print(line, flush=True)) else 1
 

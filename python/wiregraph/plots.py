@@ -4,14 +4,14 @@ axes where the values span decades, a histogram where they are few and
 small), read from DIR/results.tsv or, without it, the nodes' result-R.txt
 (their order does not matter here). Unreached vertices (bfs, sssp: `inf`,
 `infinity`, Graphalytics' 9223372036854775807) are counted apart and named
-in the title. Standard library and gnuplot (through scripts/wglib.py) only.
+in the title. Standard library and gnuplot (through python/wiregraph/wglib.py) only.
 """
 
 import math
 from collections import Counter
 from pathlib import Path
 
-import wglib
+from wiregraph import wglib
 
 CCDF_POINTS = 400      # points of a CCDF, log-spaced in rank: a curve, not V points
 HISTOGRAM_BINS = 40    # bins of a histogram of reals (sssp distances, lcc coefficients)

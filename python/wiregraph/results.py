@@ -17,7 +17,7 @@ import os
 import struct
 from pathlib import Path
 
-import wglib
+from wiregraph import wglib
 
 FORMATS = ("tsv", "npy")
 UNREACHED = ("inf", "infinity", "+inf", "+infinity")  # as the plain and Graphalytics outputs write it
