@@ -2,6 +2,7 @@
 
 #include "compute/engine/dense_block.h"
 #include "compute/engine/lcore_layout.h"
+#include "compute/engine/program_traits.h"
 #include "reliability/transport_config.h"
 
 namespace wg {
@@ -21,11 +22,16 @@ nlohmann::ordered_json config_json(const Config& c) {
           {"rank_from", c.rank_from},
           {"iterations", read("iterations", c.iterations)},
           {"source", read("source", c.source_id)},
-          {"sources", read("sources", c.sources)},
+          {"sources", read("sources", c.sources == kAllSources ? nlohmann::ordered_json("all")  // --sources all
+                                                              : nlohmann::ordered_json(c.sources))},
           {"ids", c.sparse_ids ? "sparse" : "dense"},
           {"first_id", c.first_id},
           {"ids_chosen", c.ids_chosen},
           {"damping", read("damping", c.damping)},
+          {"tolerance", read("tolerance", c.tolerance)},
+          {"normalize", read("normalize", c.normalize == BcScale::kGap        ? "gap"
+                                          : c.normalize == BcScale::kNetworkx ? "networkx"
+                                                                               : "none")},
           {"precision", read("precision", c.double_precision ? "double" : "single")},
           {"precision_chosen", c.precision_chosen},
           {"output_format", c.graphalytics_output ? "graphalytics" : "plain"},

@@ -890,6 +890,9 @@ TEST_F(Options, BcSourcesAllAndNormalize) {
   EXPECT_EQ(all.params().normalize, BcScale::kNetworkx);
   EXPECT_NE(all.describe().find("every vertex a source"), std::string::npos) << all.describe();
   EXPECT_NE(all.describe().find("scores as networkx's normalized=True"), std::string::npos) << all.describe();
+  EXPECT_EQ(config_json(all)["sources"], "all");  // not UINT32_MAX, the sentinel
+  EXPECT_EQ(config_json(all)["normalize"], "networkx");
+  EXPECT_TRUE(config_json(parse({"--app", "pagerank", "--graph", "a"}))["normalize"].is_null());
   EXPECT_EQ(parse({"--app", "bc", "--graph", "a"}).params().normalize, BcScale::kGap);
   EXPECT_EQ(parse({"--app", "bc", "--graph", "a", "--normalize", "none"}).normalize, BcScale::kNone);
   EXPECT_ERROR_MENTIONS(({"--app", "bc", "--graph", "a", "--normalize", "max"}), "--normalize", "'max'");
@@ -902,6 +905,7 @@ TEST_F(Options, BcSourcesAllAndNormalize) {
 TEST_F(Options, PagerankTolerance) {
   const Config t = parse({"--app", "pagerank", "--graph", "a", "--tolerance", "1e-6"});
   EXPECT_DOUBLE_EQ(t.params().tolerance, 1e-6);
+  EXPECT_DOUBLE_EQ(config_json(t)["tolerance"].get<double>(), 1e-6);
   EXPECT_EQ(t.iterations, 100u);
   EXPECT_NE(t.describe().find("at most 100 iterations, tolerance 1e-06"), std::string::npos) << t.describe();
   EXPECT_EQ(parse({"--app", "pagerank", "--graph", "a", "--tolerance", "1e-6", "--iterations", "7"}).iterations, 7u);
