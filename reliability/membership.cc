@@ -134,7 +134,10 @@ void Membership::check_same_job(unsigned peer, const wire::HelloPayload& h) cons
                      " there, " + ours + " here");
   };
   if (h.nodes != info_.nodes) throw differ("--nodes", std::to_string(h.nodes), std::to_string(info_.nodes));
-  if (h.app != info_.app) throw differ("app id", std::to_string(h.app), std::to_string(info_.app));
+  if (h.app != info_.app) {
+    auto name = [this](uint32_t app) { return info_.name_program ? info_.name_program(app) : "id " + std::to_string(app); };
+    throw differ("--app", name(h.app), name(info_.app));
+  }
   if (h.input_kind != info_.input_kind || h.input_size != info_.input_size || h.input_digest != info_.input_digest) {
     auto describe = [this](uint32_t kind, uint64_t size, uint64_t digest) {
       return info_.describe_input != nullptr ? info_.describe_input(kind, size, digest)

@@ -52,6 +52,8 @@ struct MembershipInfo {
   uint64_t params_digest;
   // Names an input for the mismatch message (nullptr: numbers only).
   std::string (*describe_input)(uint32_t kind, uint64_t size, uint64_t digest) = nullptr;
+  // Names a program for the mismatch message ("'bfs'"; empty: its id).
+  std::function<std::string(uint32_t app)> name_program;
 };
 
 // A fatal condition caused by another node (mismatched job, abort, silence).

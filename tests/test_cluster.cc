@@ -1383,6 +1383,26 @@ TEST(NodeExitStatus, MemoryIsCheckedBeforeItIsSpent) {
   }
 }
 
+// Nodes that run different programs stop at the hello exchange, naming both
+// programs (not their ids).
+TEST(ClusterErrors, HelloNamesTheMismatchedPrograms) {
+  ASSERT_TRUE(cluster_available());
+  TempDir tmp;
+  const std::string path = tmp.file("corner.txt");
+  write_snap(corner_case_graph(), path);
+  LaunchOptions opts;
+  opts.nodes = 2;
+  opts.timeout_sec = 60;
+  opts.launcher_flags = {"--binary", write_rank_wrapper(tmp, 1, "exec '" + binary_path() + "' \"$@\" --app cc")};
+  opts.app_args = {"--app", "bfs", "--graph", path, "--format", "edgelist", "--hello-timeout", "20"};
+  const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
+  EXPECT_FALSE(run.timed_out) << describe(run);
+  EXPECT_EQ(run.exit_code, 1) << describe(run);
+  EXPECT_TRUE(run.output.find("runs a different job: --app 'cc' there, 'bfs' here") != std::string::npos ||
+              run.output.find("runs a different job: --app 'bfs' there, 'cc' here") != std::string::npos)
+      << describe(run);
+}
+
 // Two nodes that disagree on a job parameter stop at the hello exchange,
 // naming the node and what differs. The launcher gives every node the same
 // options, so node 1 gets --source 5 through a wrapper (last one wins).

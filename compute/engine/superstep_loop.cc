@@ -44,7 +44,7 @@ SuperstepRuntime::SuperstepRuntime(const EngineOptions& opt, const JobIdentity& 
       passes_(std::make_unique<Passes[]>(network_roles_.size())),
       telemetry_{rank, &dp, &transport, &superstep_now_},
       membership_(dp, MembershipInfo{nodes_, job.program_id, job.input_kind, job.input_size, job.input_digest,
-                                     job.params_digest, job.describe_input}),
+                                     job.params_digest, job.describe_input, job.name_program}),
       finish_marks_(layout.queues, 0),
       fins_(nodes_),
       pump_fn_([this] {
