@@ -295,6 +295,41 @@ void GraphLoader::send_requests(unsigned w, const Stall& stall) {
   }
 }
 
+namespace {
+
+// The ids nearest to `id` (below and above) among those seen: the
+// directories' scans of their shares, then the coordinator's merge of their
+// answers, for the error naming a source that is no vertex.
+class NearestIds {
+ public:
+  NearestIds() = default;
+  explicit NearestIds(int64_t id) : id_(id) {}
+  void see(int64_t x) {
+    if (x < id_ && (!below_ || x > under_)) under_ = x, below_ = true;
+    if (x > id_ && (!above_ || x < over_)) over_ = x, above_ = true;
+  }
+  std::vector<int64_t> ids() const {
+    std::vector<int64_t> v;
+    if (below_) v.push_back(under_);
+    if (above_) v.push_back(over_);
+    return v;
+  }
+  // "; the nearest ids that are vertices are 6 and 9" / "...id that is a vertex is 9" / "".
+  std::string sentence() const {
+    if (below_ && above_)
+      return "; the nearest ids that are vertices are " + std::to_string(under_) + " and " + std::to_string(over_);
+    if (below_ || above_) return "; the nearest id that is a vertex is " + std::to_string(below_ ? under_ : over_);
+    return "";
+  }
+
+ private:
+  int64_t id_ = 0;
+  bool below_ = false, above_ = false;
+  int64_t under_ = 0, over_ = 0;
+};
+
+}  // namespace
+
 // The directory's answers: (id, dense) for every id asked that is a vertex.
 // An id that is not is left unanswered: the asking node names the line (or
 // the source).
@@ -303,23 +338,8 @@ void GraphLoader::send_responses(const Stall& stall) {
   // The source is no vertex here: the nearest ids below and above it in this
   // directory's share, for the error (one scan of the share, whichever
   // nodes ask; every node asks every directory for it).
-  struct NearSource {
-    bool scanned = false, below = false, above = false;
-    int64_t under = 0, over = 0;
-    void scan(const IdTable& ids, int64_t id) {
-      scanned = true;
-      ids.for_each([&](int64_t x, uint32_t) {
-        if (x < id && (!below || x > under)) under = x, below = true;
-        if (x > id && (!above || x < over)) over = x, above = true;
-      });
-    }
-    std::vector<int64_t> ids() const {
-      std::vector<int64_t> v;
-      if (below) v.push_back(under);
-      if (above) v.push_back(over);
-      return v;
-    }
-  } near;
+  bool near_scanned = false;
+  NearestIds near;
   inbox_[static_cast<size_t>(Step::kRequests)].for_each(
       [&](const LoadRecord& r) {
         const int64_t id = join(r.index, r.a);
@@ -330,7 +350,11 @@ void GraphLoader::send_responses(const Stall& stall) {
         if (const uint32_t* dense = directory_.find(id)) {
           out.put(asker, LoadRecord{r.index, r.a, *dense}, stall);
         } else if (r.b & kLookupOnly) {
-          if (!near.scanned) near.scan(directory_, id);
+          if (!near_scanned) {
+            near = NearestIds(id);
+            directory_.for_each([&near](int64_t x, uint32_t) { near.see(x); });
+            near_scanned = true;
+          }
           for (const int64_t x : near.ids()) out.put(asker, LoadRecord{low(x), high(x), kNearSource}, stall);
         }
       },
@@ -338,33 +362,16 @@ void GraphLoader::send_responses(const Stall& stall) {
   directory_.clear();
 }
 
-namespace {
-
-// "the nearest vertices are 6 and 9" / "the nearest vertex is 9" / "".
-std::string nearest_vertices(int64_t id, const std::vector<int64_t>& near) {
-  bool below = false, above = false;
-  int64_t under = 0, over = 0;
-  for (const int64_t x : near) {
-    if (x < id && (!below || x > under)) under = x, below = true;
-    if (x > id && (!above || x < over)) over = x, above = true;
-  }
-  if (below && above) return "; the nearest ids that are vertices are " + std::to_string(under) + " and " + std::to_string(over);
-  if (below || above) return "; the nearest id that is a vertex is " + std::to_string(below ? under : over);
-  return "";
-}
-
-}  // namespace
-
 // The coordinator, once the responses are in: id -> dense for the workers'
 // edge lines, and the program's source.
 void GraphLoader::build_translation() const {
   Chunks<LoadRecord>& in = inbox_[static_cast<size_t>(Step::kResponses)];
   translation_ = IdTable(in.size());
-  std::vector<int64_t> near_source;
+  NearestIds near_source(rules_.source.value_or(0));
   in.for_each(
       [&](const LoadRecord& r) {
         if (r.b == kNearSource)
-          near_source.push_back(join(r.index, r.a));
+          near_source.see(join(r.index, r.a));
         else
           translation_.insert(join(r.index, r.a), r.b);
       },
@@ -378,10 +385,10 @@ void GraphLoader::build_translation() const {
         throw GraphError(input_.spec, 0,
                          "the source vertex " + std::to_string(id) +
                              " is not a vertex of the graph: no edge names it (the vertices are the ids the edges "
-                             "name)" + nearest_vertices(id, near_source));
+                             "name)" + near_source.sentence());
       throw GraphError(input_.graphalytics->vertex_file, 0,
                        "the source vertex " + std::to_string(id) + " is not a vertex of the graph" +
-                           nearest_vertices(id, near_source));
+                           near_source.sentence());
     }
     source_ = *dense;
   }
