@@ -66,6 +66,22 @@ TEST(HashDirectory, StaysBelowP) {
     for (int64_t id = -1000; id < 1000; id += 7) EXPECT_LT(ids::hash_directory(id, p), p);
 }
 
+// number(id): each distinct id's rank in order of first sight (the loader
+// keeps a worker's edges as these numbers between its two passes), through
+// growth and the reserved key.
+TEST(IdTable, NumbersIdsInOrderOfFirstSight) {
+  IdTable t;
+  std::map<int64_t, uint32_t> want;
+  for (uint32_t i = 0; i < 50000; ++i) {
+    const int64_t id = i % 11 == 0 ? INT64_MIN : static_cast<int64_t>(mix(i % 17000));
+    const uint32_t next = static_cast<uint32_t>(want.size());
+    const uint32_t expected = want.emplace(id, next).first->second;
+    ASSERT_EQ(t.number(id), expected) << "id " << id << " at step " << i;
+  }
+  EXPECT_EQ(t.size(), want.size());
+  for (const auto& [id, n] : want) EXPECT_EQ(*t.find(id), n) << id;
+}
+
 TEST(BottomK, KeepsTheKSmallestSampleKeys) {
   IdTable t;
   std::vector<std::pair<uint64_t, int64_t>> all;

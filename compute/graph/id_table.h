@@ -19,22 +19,20 @@ class IdTable {
 
   // Adds id -> dense unless id is there; true if it was new.
   bool insert(int64_t id, uint32_t dense = 0) {
-    if (id == kEmpty) {
-      const bool added = !has_empty_key_;
-      if (added) empty_key_value_ = dense;
-      has_empty_key_ = true;
-      return added;
-    }
-    if (2 * (used_ + 1) > keys_.size()) grow();
-    size_t i = slot(id);
-    while (keys_[i] != kEmpty) {
-      if (keys_[i] == id) return false;
-      i = (i + 1) & mask_;
-    }
-    keys_[i] = id;
-    values_[i] = dense;
-    ++used_;
-    return true;
+    bool added = false;
+    uint32_t& value = find_or_add(id, added);
+    if (added) value = dense;
+    return added;
+  }
+  // The value of `id`, adding it with the value size() (its rank in order of
+  // first insertion) when it is new: a number for every distinct id, in the
+  // order they were first seen.
+  uint32_t number(int64_t id) {
+    const uint32_t next = static_cast<uint32_t>(size());
+    bool added = false;
+    uint32_t& value = find_or_add(id, added);
+    if (added) value = next;
+    return value;
   }
   // The dense id of `id`, or nullptr.
   const uint32_t* find(int64_t id) const {
@@ -72,6 +70,25 @@ class IdTable {
 
  private:
   static constexpr int64_t kEmpty = INT64_MIN;  // the key INT64_MIN is held aside
+  // The value slot of `id`, added (value 0, `added` set) when it is new.
+  uint32_t& find_or_add(int64_t id, bool& added) {
+    if (id == kEmpty) {
+      added = !has_empty_key_;
+      if (added) empty_key_value_ = 0, has_empty_key_ = true;
+      return empty_key_value_;
+    }
+    if (2 * (used_ + 1) > keys_.size()) grow();
+    size_t i = slot(id);
+    while (keys_[i] != kEmpty) {
+      if (keys_[i] == id) return values_[i];
+      i = (i + 1) & mask_;
+    }
+    keys_[i] = id;
+    values_[i] = 0;
+    ++used_;
+    added = true;
+    return values_[i];
+  }
   size_t slot(int64_t id) const { return static_cast<size_t>((static_cast<uint64_t>(id) * 0x9e3779b97f4a7c15ULL) >> shift_); }
   void grow() { rehash(keys_.empty() ? 16 : 2 * keys_.size()); }
   void rehash(size_t capacity) {

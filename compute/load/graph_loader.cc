@@ -97,6 +97,43 @@ std::string GraphLoader::describe_part(unsigned r) const {
          std::to_string(sp.end * unit) + ")";
 }
 
+// --ids sparse, the edges superstep: worker w's edges as the sample
+// superstep kept them, their ids translated through dense_of (built from the
+// directories' answers, then the worker's id table goes); what the parse
+// counted. The progress line counts the slice's bytes as the edges pass.
+template <class Emit>
+reader::SliceTotals GraphLoader::replay_kept_edges(unsigned w, Emit&& emit) {
+  WorkerState& ws = workers_[w];
+  std::vector<VertexId> dense_of(wanted_[w].size());
+  wanted_[w].for_each([&](int64_t id, uint32_t number) { dense_of[number] = translated(id); });
+  wanted_[w].clear();
+  const std::vector<uint32_t>& ends = ws.kept_ends;
+  const uint64_t n = ends.size() / 2;
+  const reader::SliceSpec sp = worker_slice(w);
+  const uint64_t slice_bytes = sp.end - sp.begin;
+  constexpr uint64_t kAhead = 16;  // edges: dense_of outgrows the cache, so its reads are prefetched
+  for (uint64_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) {
+      __builtin_prefetch(&dense_of[ends[2 * (i + kAhead)]]);
+      __builtin_prefetch(&dense_of[ends[2 * (i + kAhead) + 1]]);
+    }
+    const VertexId src = dense_of[ends[2 * i]], dst = dense_of[ends[2 * i + 1]];
+    if (rules_.real_weights)
+      emit(src, dst, Weight{1}, ws.kept_reals[i]);
+    else if (rules_.keep_weights)
+      emit(src, dst, ws.kept_weights[i], -1.0);
+    else
+      emit(src, dst, Weight{1}, -1.0);
+    if ((i & 0xFFFF) == 0) [[unlikely]]
+      ws.bytes_now.store(slice_bytes * i / n, std::memory_order_relaxed);
+  }
+  ws.bytes_now.store(slice_bytes, std::memory_order_relaxed);
+  std::vector<uint32_t>().swap(ws.kept_ends);
+  std::vector<Weight>().swap(ws.kept_weights);
+  std::vector<double>().swap(ws.kept_reals);
+  return ws.kept_totals;
+}
+
 // Calls emit(src, dst, weight) for every input edge of worker w's share.
 template <class Emit>
 void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
@@ -105,64 +142,30 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
   double read_before = ws.read_seconds;
   switch (input_.kind) {
     case GraphInput::Kind::kFile: {
-      FileBytes bytes(input_.spec);
-      ws.reading = &bytes;
-      reader::SliceSpec sp = worker_slice(w);
-      sp.vertex_base = vertex_lines_before_;
-      for (unsigned v = 0; v < w; ++v) sp.vertex_base += workers_[v].vertex_lines;
       reader::SliceTotals t;
-      try {
-        // The weight column as the program reads it: not at all, as an
-        // integer or as a double (reader_support.h's SkipWeight, Weight, RealWeight).
-        auto by_weights = [&](auto parse) {
-          if (!rules_.keep_weights) return parse(reader::SkipWeight{});
-          if (rules_.real_weights) return parse(reader::RealWeight{});
-          return parse(Weight{});
-        };
-        // A real weight travels beside the integer one (1); an integer weight
-        // stands for itself (emit's real weight below 0: none given).
-        auto weights_of = [](auto wt) {
-          if constexpr (std::is_same_v<decltype(wt), double>)
-            return std::pair<Weight, double>{1, wt};
-          else
-            return std::pair<Weight, double>{wt, -1.0};
-        };
-        if (sparse_) {
-          // Every endpoint through the translation table, in batches whose
-          // probes are prefetched (compute/load/graph_loader_ids.cc's collection).
-          struct Named {
-            int64_t src, dst;
-            Weight weight;
-            double real_weight;
-          };
-          auto prefetch = [this](const Named& e) {
-            translation_.prefetch(e.src);
-            translation_.prefetch(e.dst);
-          };
-          auto translate = [&](const Named& e) {
-            emit(translated(e.src), translated(e.dst), e.weight, e.real_weight);
-          };
-          detail::Batched<Named, decltype(prefetch), decltype(translate)> batch(prefetch, translate);
-          t = by_weights([&]<class W>(W) {
-            return reader::parse_sparse_slice<W>(bytes, header_, sp, [&](int64_t src, int64_t dst, auto wt) {
-              const auto [weight, real] = weights_of(wt);
-              batch({src, dst, weight, real});
-            });
-          });
-          batch.flush();
-        } else {
-          t = by_weights([&]<class W>(W) {
+      if (sparse_) {
+        t = replay_kept_edges(w, emit);
+      } else {
+        FileBytes bytes(input_.spec);
+        ws.reading = &bytes;
+        reader::SliceSpec sp = worker_slice(w);
+        sp.vertex_base = vertex_lines_before_;
+        for (unsigned v = 0; v < w; ++v) sp.vertex_base += workers_[v].vertex_lines;
+        try {
+          t = parse_by_weights([&]<class W>(W) {
             return reader::parse_slice<W>(bytes, header_, sp, [&](VertexId src, VertexId dst, auto wt) {
               const auto [weight, real] = weights_of(wt);
               emit(src, dst, weight, real);
             });
           });
+        } catch (...) {
+          ws.reading = nullptr;
+          throw;
         }
-      } catch (...) {
         ws.reading = nullptr;
-        throw;
+        ws.bytes_read += bytes.bytes_read();
+        ws.read_seconds += bytes.read_seconds();
       }
-      ws.reading = nullptr;
       agg.max_id_plus1 = sparse_ ? num_vertices_ : t.max_id_plus1;
       agg.entries = t.entries;
       agg.columns = static_cast<uint8_t>(t.columns);
@@ -175,8 +178,6 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
         agg.tail_hash = t.tail_hash;
         agg.tail_rank = static_cast<uint8_t>(rank_);
       }
-      ws.bytes_read += bytes.bytes_read();
-      ws.read_seconds += bytes.read_seconds();
       break;
     }
     case GraphInput::Kind::kGenerator: {

@@ -9,6 +9,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "compute/engine/bucket_writer.h"
@@ -65,6 +67,17 @@ class LoadWriter {
   std::unique_ptr<BucketWriter<LoadRecord>> narrow_;
   std::unique_ptr<BucketWriter<WideLoadRecord>> wide_;
 };
+
+// A parsed weight as the loader carries it: a real weight travels beside
+// the integer one (1); an integer weight stands for itself (the real one
+// below 0: none given).
+template <class W>
+std::pair<Weight, double> weights_of(W weight) {
+  if constexpr (std::is_same_v<W, double>)
+    return {1, weight};
+  else
+    return {weight, -1.0};
+}
 
 class GraphLoader final : public ProgramDriver {
  public:
@@ -131,10 +144,28 @@ class GraphLoader final : public ProgramDriver {
     double read_seconds = 0, parse_seconds = 0;
     const InputBytes* reading = nullptr;
     std::atomic<uint64_t> parsed{0}, sent{0}, bytes_now{0}, entries_now{0};
+    // --ids sparse: the slice's edges as the sample superstep parsed them,
+    // each id as the worker's number for it (wanted_[w]'s values), and what
+    // the parse counted; the edges superstep translates them in memory
+    // (through dense_of) instead of parsing the slice a second time.
+    std::vector<uint32_t> kept_ends;   // src, dst, src, dst, ...
+    std::vector<Weight> kept_weights;  // the program reads integer weights
+    std::vector<double> kept_reals;    // the program reads real weights
+    reader::SliceTotals kept_totals;
   };
 
   template <class Emit>
   void read_share(unsigned w, Emit&& emit, LoadAggregate& agg);
+  // parse(W{}) with the weight column as the program reads it: not at all, as
+  // an integer or as a double (reader_support.h's SkipWeight, Weight, RealWeight).
+  template <class Parse>
+  auto parse_by_weights(Parse&& parse) const {
+    if (!rules_.keep_weights) return parse(reader::SkipWeight{});
+    if (rules_.real_weights) return parse(reader::RealWeight{});
+    return parse(Weight{});
+  }
+  template <class Emit>
+  reader::SliceTotals replay_kept_edges(unsigned w, Emit&& emit);
   // ---- sparse ids: Graphalytics graphs, --ids sparse (graph_loader_ids.cc) ----
   uint64_t count_vertex_lines(unsigned w);
   void send_vertices(unsigned w, const Stall& stall);
@@ -147,7 +178,7 @@ class GraphLoader final : public ProgramDriver {
   void take_original_ids();
   void send_requests(unsigned w, const Stall& stall);
   void send_responses(const Stall& stall);
-  void build_translation() const;
+  void build_translation();
   VertexId translated(int64_t id) const;
   template <class Emit>
   void read_graphalytics_edges(unsigned w, Emit&& emit, LoadAggregate& agg);

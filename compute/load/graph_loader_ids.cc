@@ -211,10 +211,18 @@ void GraphLoader::collect_ids(unsigned w, const Stall& stall) {
   IdTable& ids = wanted_[w];
   ids.clear();
   uint64_t since_stall = 0;
+  // --ids sparse keeps the edges, each id as its number in the table, for
+  // the edges superstep (replay_kept_edges); Graphalytics edges are read again.
+  const bool keep = sparse_;
   // A range names up to min(V, 2E/P) ids: the table outgrows the cache, so
   // its probes are batched with prefetches.
   auto prefetch = [&ids](int64_t id) { ids.prefetch(id); };
-  auto insert = [&ids](int64_t id) { ids.insert(id); };
+  auto insert = [&ids, &ws, keep](int64_t id) {
+    if (keep)
+      ws.kept_ends.push_back(ids.number(id));
+    else
+      ids.insert(id);
+  };
   detail::Batched<int64_t, decltype(prefetch), decltype(insert)> batch(prefetch, insert);
   auto note = [&](int64_t src, int64_t dst) {
     batch(src);
@@ -228,9 +236,23 @@ void GraphLoader::collect_ids(unsigned w, const Stall& stall) {
   const double read_before = ws.read_seconds;
   if (sparse_) {
     FileBytes bytes(input_.spec);
-    // Weights are read (and refused) by the edges superstep, if the program reads them.
-    reader::parse_sparse_slice<reader::SkipWeight>(bytes, header_, worker_slice(w),
-                                                   [&](int64_t src, int64_t dst, Weight) { note(src, dst); });
+    ws.kept_ends.clear();
+    ws.kept_weights.clear();
+    ws.kept_reals.clear();
+    // The weights as the program reads them: a bad one is refused now, with
+    // its line, and the edges superstep does not parse the slice again.
+    ws.kept_totals = parse_by_weights([&]<class W>(W) {
+      return reader::parse_sparse_slice<W>(bytes, header_, worker_slice(w), [&](int64_t src, int64_t dst, auto wt) {
+        if (rules_.keep_weights) {
+          const auto [weight, real] = weights_of(wt);
+          if (rules_.real_weights)
+            ws.kept_reals.push_back(real);
+          else
+            ws.kept_weights.push_back(weight);
+        }
+        note(src, dst);
+      });
+    });
     ws.bytes_read += bytes.bytes_read();
     ws.read_seconds += bytes.read_seconds();
   } else {
@@ -364,7 +386,7 @@ void GraphLoader::send_responses(const Stall& stall) {
 
 // The coordinator, once the responses are in: id -> dense for the workers'
 // edge lines, and the program's source.
-void GraphLoader::build_translation() const {
+void GraphLoader::build_translation() {
   Chunks<LoadRecord>& in = inbox_[static_cast<size_t>(Step::kResponses)];
   translation_ = IdTable(in.size());
   NearestIds near_source(rules_.source.value_or(0));
@@ -376,7 +398,10 @@ void GraphLoader::build_translation() const {
           translation_.insert(join(r.index, r.a), r.b);
       },
       true);
-  for (IdTable& ids : wanted_) ids.clear();
+  // --ids sparse: each worker turns its table into its edges' translation
+  // (replay_kept_edges), then lets it go.
+  if (!sparse_)
+    for (IdTable& ids : wanted_) ids.clear();
   if (rules_.source) {
     const int64_t id = *rules_.source;
     const uint32_t* dense = translation_.find(id);
