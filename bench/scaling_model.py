@@ -30,8 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import benchlib  # noqa: E402
+from wiregraph import benchlib
 
 BUILD = None  # the binaries' directory: a snapshot of --build's, taken when measure starts
 BINARIES = ("apps/wiregraph", "bench/bench_generation", "bench/bench_rx_scaling", "bench/bench_mac")
