@@ -16,7 +16,7 @@ the whole of it.
             nothing is run, so docs/SCALING.md's tables come back from one
             command: bench/scaling_model.py predict --rates FILE
 
-Python 3 standard library only; the runs go through bench/benchlib.py.
+Python 3 standard library only; the runs go through wiregraph.benchlib (python/wiregraph/benchlib.py).
 """
 import argparse
 import json
