@@ -208,7 +208,7 @@ def load_line(path, fmt):
     return "pandas.read_csv(%r, sep='\\t')" % str(path)
 
 
-def main(argv):
+def main(argv=None):
     """scripts/wiregraph-results DIR [--name FILE] [--format tsv|npy]: merges
     a finished run's DIR/result-R.txt into one file (write_results). Exit
     status: 0 written, 1 it could not be (DIR holds no finished run's

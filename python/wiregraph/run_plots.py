@@ -186,7 +186,7 @@ plot DATA using 2:xtic(1) title 'peak RSS'
 """ % q(title + ": peak RSS per node"), "\n".join(rows) + "\n", who="wiregraph-plot")
 
 
-def main(argv):
+def main(argv=None):
     ap = argparse.ArgumentParser(prog="wiregraph-plot", description=__doc__.split("\n\n")[0],
                                  epilog="Writes OUTDIR/plots/*.png; see docs/OUTPUT.md.")
     ap.add_argument("outdir", metavar="OUTDIR", help="a run's --out directory")

@@ -221,7 +221,7 @@ def validate(algorithm, output_path, reference_path, max_errors, out=sys.stdout)
     return True
 
 
-def main(argv):
+def main(argv=None):
     parser = argparse.ArgumentParser(prog="wiregraph-validate", description=__doc__.split("\n\n")[0])
     parser.add_argument("--algorithm", "-a",
                         help="a Graphalytics algorithm (" + ", ".join(sorted(RULES)) + "), or the program "

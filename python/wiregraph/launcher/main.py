@@ -31,9 +31,10 @@ from .status import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_TIMEOUT, EXIT_US
 from .taps import TapManager
 
 
-def main(argv):
-    """The launcher on ARGV (without the program name); returns its exit status."""
-    args = parse_args(argv)
+def main(argv=None):
+    """The launcher on ARGV (without the program name; default sys.argv[1:],
+    as the installed command wiregraph-cluster calls it); returns its exit status."""
+    args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.version:
         return print_version(args.binary)
     if args.sweep:
