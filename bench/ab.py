@@ -18,9 +18,8 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import benchlib  # noqa: E402
-from end_to_end import summarize_run  # noqa: E402
+from wiregraph import benchlib
+from end_to_end import summarize_run
 
 
 def main():

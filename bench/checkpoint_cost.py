@@ -30,8 +30,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import benchlib  # noqa: E402
+from wiregraph import benchlib
 
 EVERY = [None, 20, 5, 1]
 

@@ -16,10 +16,8 @@ Only the Python standard library is used.
 """
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import benchlib  # noqa: E402
+from wiregraph import benchlib
 
 SETTINGS = [("off", ["--no-auth", "--checksum", "off"]), ("on", ["--no-auth", "--checksum", "on"])]
 

@@ -50,8 +50,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import benchlib  # noqa: E402
+from wiregraph import benchlib
 
 CONFIGS = {
     "p1l1": {"nodes": 1, "lcores": 1, "link": "memif", "label": "P=1, 1 lcore"},

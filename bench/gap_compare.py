@@ -67,11 +67,10 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import benchlib  # noqa: E402
-import gap_peer  # noqa: E402
-import gemini_peer  # noqa: E402
-from end_to_end import CONFIGS, summarize_run  # noqa: E402
+from wiregraph import benchlib
+import gap_peer
+import gemini_peer
+from end_to_end import CONFIGS, summarize_run
 
 GAP_THREADS = {"p2memif": 2, "p1l1": 1, "p1l2": 2}
 

@@ -32,7 +32,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import benchlib
+from wiregraph import benchlib
 
 
 def figures(res):

@@ -41,7 +41,7 @@ import sys
 import time
 from pathlib import Path
 
-import benchlib
+from wiregraph import benchlib
 
 
 def hugepages_free_mib():

@@ -51,9 +51,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 from wiregraph import wglib  # the node reports and the sent == accumulated check
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -39,8 +39,7 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import benchlib  # noqa: E402
+from wiregraph import benchlib
 
 
 def figures(r):

@@ -20,11 +20,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-import benchlib  # noqa: E402
-import graphalytics_costs  # noqa: E402
-import load_scaling  # noqa: E402
+from wiregraph import benchlib
+import graphalytics_costs
+import load_scaling
 from wiregraph import wglib
 
 RATES = benchlib.LINE_RATES

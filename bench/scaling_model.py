@@ -16,7 +16,7 @@ the whole of it.
             nothing is run, so docs/SCALING.md's tables come back from one
             command: bench/scaling_model.py predict --rates FILE
 
-Python 3 standard library only; the runs go through bench/benchlib.py.
+Python 3 standard library only; the runs go through wiregraph.benchlib (python/wiregraph/benchlib.py).
 """
 import argparse
 import json
@@ -30,8 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import benchlib  # noqa: E402
+from wiregraph import benchlib
 
 BUILD = None  # the binaries' directory: a snapshot of --build's, taken when measure starts
 BINARIES = ("apps/wiregraph", "bench/bench_generation", "bench/bench_rx_scaling", "bench/bench_mac")

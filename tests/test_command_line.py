@@ -16,6 +16,8 @@ import sys
 import tempfile
 import unittest
 
+from wiregraph.launcher.restarts import restart_options
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.environ.get("WG_SOURCE_DIR", os.path.dirname(HERE))
 BUILD = os.environ.get("WG_BUILD_DIR", os.path.join(SOURCE, "build"))
@@ -316,12 +318,7 @@ class RestartOptionsTest(unittest.TestCase):
     --resume from the job's own committed checkpoint, else from the one it
     was resumed from, else none (from the start)."""
 
-    @classmethod
-    def setUpClass(cls):
-        code = {"__file__": LAUNCHER, "__name__": "wiregraph_cluster"}
-        with open(LAUNCHER) as f:
-            exec(compile(f.read(), LAUNCHER, "exec"), code)
-        cls.restart_options = staticmethod(code["restart_options"])
+    restart_options = staticmethod(restart_options)
 
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()

@@ -1,12 +1,10 @@
-"""scripts/wiregraph-validate on outputs that must pass and outputs that must fail,
+"""scripts/wiregraph-validate (wiregraph.validate) on outputs that must pass and outputs that must fail,
 one case per Graphalytics rule (exact, distance, equivalence, epsilon), per
 way a file can be wrong, and per way the rule is chosen (--algorithm, or the
 `results` of the output's report, for programs Graphalytics does not have).
 tests/test_cluster_validate.cc checks it on real runs of every program.
 Run by meson (suite unit) as `python3 -m unittest`."""
 
-import importlib.machinery
-import importlib.util
 import io
 import json
 import os
@@ -14,12 +12,7 @@ import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(os.environ.get("WG_SOURCE_DIR", os.path.dirname(HERE)), "scripts", "wiregraph-validate")
-loader = importlib.machinery.SourceFileLoader("wiregraph_validate", SCRIPT)
-spec = importlib.util.spec_from_loader("wiregraph_validate", loader)
-validate_mod = importlib.util.module_from_spec(spec)
-loader.exec_module(validate_mod)
+from wiregraph import validate as validate_mod
 
 
 class ValidateTest(unittest.TestCase):

@@ -6,15 +6,17 @@ under a header that names the columns: `vertex` and the program's value
 Each node writes its result-R.txt sorted by vertex (apps/node/run_program.h),
 so the merge is a k-way merge that streams: memory does not grow with the
 graph. A file out of order (a binary older than that) is merged by a sort in
-memory instead. Used by scripts/wiregraph-results (the command) and
+memory instead. Used by scripts/wiregraph-results (the command: main) and
 scripts/wiregraph-cluster (after a run with --out); docs/OUTPUT.md has the
 formats. Standard library only.
 """
 
+import argparse
 import heapq
 import json
 import os
 import struct
+import sys
 from pathlib import Path
 
 from wiregraph import wglib
@@ -204,3 +206,30 @@ def load_line(path, fmt):
     if fmt == "npy":
         return "numpy.load(%r)" % str(path)
     return "pandas.read_csv(%r, sep='\\t')" % str(path)
+
+
+def main(argv=None):
+    """scripts/wiregraph-results DIR [--name FILE] [--format tsv|npy]: merges
+    a finished run's DIR/result-R.txt into one file (write_results). Exit
+    status: 0 written, 1 it could not be (DIR holds no finished run's
+    results, a file is unreadable), 2 a usage error."""
+    ap = argparse.ArgumentParser(prog="wiregraph-results", description="One results file of a wiregraph run.",
+                                 epilog="Loading it: pandas.read_csv('DIR/results.tsv', sep='\\t') or "
+                                        "numpy.load('DIR/results.npy'); see docs/OUTPUT.md.")
+    ap.add_argument("outdir", metavar="DIR", help="a finished run's --out directory")
+    ap.add_argument("--format", choices=FORMATS, default="tsv",
+                    help="tsv (default): text with a header line; npy: a numpy structured array")
+    ap.add_argument("--name", metavar="FILE", help="the file's name in DIR (default results.tsv or results.npy)")
+    args = ap.parse_args(argv)
+    try:
+        path, vertices, column = write_results(args.outdir, args.format, args.name)
+    except (ResultsError, OSError) as e:
+        print("wiregraph-results: error: %s" % e, file=sys.stderr)
+        return 1
+    print("results: %s (%d vertices, columns vertex and %s): %s"
+          % (path, vertices, column, load_line(path, args.format)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

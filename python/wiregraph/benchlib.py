@@ -1,5 +1,6 @@
-"""Shared helpers of the Python benchmarks (links.py, end_to_end.py, report.py,
-checksum_cost.py, auth_cost.py).
+"""Shared helpers of the Python benchmarks (bench/links.py, end_to_end.py,
+report.py, checksum_cost.py, auth_cost.py, ...), which import it as
+`from wiregraph import benchlib`.
 
 Runs the real wiregraph binary through scripts/wiregraph-cluster, with
 bench/wg_timed.py as the node binary so that each node's peak RSS is
@@ -15,10 +16,11 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-LAUNCHER = ROOT / "scripts" / "wiregraph-cluster"
-WRAPPER = HERE / "wg_timed.py"
+from wiregraph.paths import BENCH_DIR, REPO_ROOT, SCRIPTS_DIR
+
+ROOT = REPO_ROOT           # the checkout whose build/ the benchmarks run
+LAUNCHER = SCRIPTS_DIR / "wiregraph-cluster"
+WRAPPER = BENCH_DIR / "wg_timed.py"
 WIRE_OVERHEAD = 24          # FCS + preamble + SFD + inter-frame gap (wire::kWireOverheadBytes)
 RECORDS_PER_BUCKET = 177    # wire::kMaxRecords
 # DPDK memory per mbuf with --no-huge: a 2.3 KiB mbuf may not cross a 4 KiB
