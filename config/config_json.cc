@@ -25,6 +25,7 @@ nlohmann::ordered_json config_json(const Config& c) {
           {"ids", c.sparse_ids ? "sparse" : "dense"},
           {"first_id", c.first_id},
           {"ids_chosen", c.ids_chosen},
+          {"vertices", c.vertices != 0 ? nlohmann::ordered_json(c.vertices) : nlohmann::ordered_json(nullptr)},
           {"damping", read("damping", c.damping)},
           {"precision", read("precision", c.double_precision ? "double" : "single")},
           {"precision_chosen", c.precision_chosen},
