@@ -10,6 +10,7 @@
 // memory (unlike the nodes): a tool for preparing inputs, not for the cluster.
 #include <getopt.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include <cstdint>
@@ -44,6 +45,17 @@ void put(std::FILE* f, uint32_t v) {
   const unsigned char b[4] = {static_cast<unsigned char>(v), static_cast<unsigned char>(v >> 8),
                               static_cast<unsigned char>(v >> 16), static_cast<unsigned char>(v >> 24)};
   std::fwrite(b, 1, 4, f);
+}
+
+// The written file names its vertices only through its edges: when the
+// input declared more (a header's n, 2^SCALE), the highest isolated ones
+// would be lost on reading unless the reader is told the count.
+std::string vertices_hint(const wg::EdgeList& g) {
+  uint64_t named = 0;  // the largest id an edge names, + 1
+  for (const wg::Edge& e : g.edges) named = std::max<uint64_t>(named, uint64_t{std::max(e.src, e.dst)} + 1);
+  if (named >= g.num_vertices) return "";
+  const std::string names = named == 0 ? "no id" : "ids 0.." + std::to_string(named - 1) + " only";
+  return "; its edges name " + names + ": read it with --vertices " + std::to_string(g.num_vertices);
 }
 
 }  // namespace
@@ -101,8 +113,8 @@ int main(int argc, char** argv) {
       std::remove(tmp.c_str());
       return 1;
     }
-    std::printf("%s: %u vertices, %lu edges written to %s\n", graph.c_str(), g.num_vertices,
-                static_cast<unsigned long>(g.num_edges()), out.c_str());
+    std::printf("%s: %u vertices, %lu edges written to %s%s\n", graph.c_str(), g.num_vertices,
+                static_cast<unsigned long>(g.num_edges()), out.c_str(), vertices_hint(g).c_str());
     return 0;
   } catch (const wg::GraphError& e) {
     std::fprintf(stderr, "wiregraph-convert: error: %s\n", e.what());

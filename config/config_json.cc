@@ -27,6 +27,7 @@ nlohmann::ordered_json config_json(const Config& c) {
           {"ids", c.sparse_ids ? "sparse" : "dense"},
           {"first_id", c.first_id},
           {"ids_chosen", c.ids_chosen},
+          {"vertices", c.vertices != 0 ? nlohmann::ordered_json(c.vertices) : nlohmann::ordered_json(nullptr)},
           {"damping", read("damping", c.damping)},
           {"tolerance", read("tolerance", c.tolerance)},
           {"normalize", read("normalize", c.normalize == BcScale::kGap        ? "gap"

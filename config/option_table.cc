@@ -185,6 +185,24 @@ const OptionSpec kOptions[] = {
      .banner = [](const Config& c) {
        return when(c.ids != IdsOption::kAuto, c.ids == IdsOption::kSparse ? "sparse ids" : "dense ids");
      }},
+    {.name = "vertices",
+     .arg = "N",
+     .default_text = "what the input names",
+     .topic = Topic::kInput,
+     .help = "the graph's vertices are 0..N-1: ids no edge names are isolated vertices, the highest ones too",
+     .details = "For edge lists and binary files (text, bin, wbin, el32, wel32, and their gzip or zstd forms), "
+                "whose edges alone name their vertices: a graph written from memory keeps its isolated "
+                "vertices. An edge naming an id of N or more is refused, naming the file, the line (the byte "
+                "offset in a binary file), the field and the id. The ids are dense: --ids auto reads them so, "
+                "--ids sparse is refused. Matrix Market, DIMACS, METIS files and kron: declare their own count: "
+                "N must equal it. Graphalytics graphs list their vertices in NAME.v: refused. The 'ids:' line "
+                "says where V came from. wiregraph-convert says 'read it with --vertices N' when the binary file "
+                "it writes loses isolated vertices its source declared.",
+     .parse = [](ParseState& s, const OptionArg& a) { s.c.vertices = a.unsigned_in(1, kMaxGivenVertices); },
+     .digest = [](const Config& c) -> uint64_t { return c.vertices; },
+     .banner = [](const Config& c) {
+       return when(c.vertices != 0, "vertices 0.." + std::to_string(c.vertices - 1));
+     }},
     {.name = "source",
      .arg = "V",
      .default_text = "the first edge's source vertex",

@@ -80,6 +80,25 @@ void refuse_parameters_not_read(const ParseState& s) {
   }
 }
 
+// --vertices N against the input and --ids (the node checks a file's own
+// header, apps/node/input_choice.cc): the ids are dense 0..N-1.
+void check_given_vertices(const Config& c, bool generated) {
+  if (c.vertices == 0) return;
+  const std::string n = "--vertices " + std::to_string(c.vertices);
+  if (c.graphalytics)
+    throw ConfigError(n + ": " + c.graph + " is a Graphalytics graph, whose vertices NAME.v lists (drop --vertices)");
+  if (c.ids == IdsOption::kSparse)
+    throw ConfigError(n + " and --ids sparse contradict each other: --vertices numbers the vertices 0..N-1 (dense "
+                          "ids), --ids sparse maps the ids the edges name; give one");
+  if (generated) {
+    try {
+      check_generated_vertices(c.graph, parse_kronecker_spec(c.graph), c.vertices);
+    } catch (const GraphError& e) {
+      throw ConfigError(std::string("--graph: ") + e.what());
+    }
+  }
+}
+
 void check_graph(ParseState& s) {
   Config& c = s.c;
   if (!given(s, "graph")) throw ConfigError("--graph is required (a file or kron:SCALE:DEGREE[:SEED])");
@@ -106,6 +125,7 @@ void check_graph(ParseState& s) {
                         "edge lists: text, bin or wbin)");
     if (const char* why = why_ids_are_dense(f)) throw ConfigError("--ids sparse: " + c.graph + ": " + why);
   }
+  check_given_vertices(c, generated);
   c.sparse_ids = c.ids == IdsOption::kSparse;
   c.first_id = !generated && !c.graphalytics && why_ids_are_dense(f) != nullptr ? 1 : 0;
   if (c.precision != PrecisionOption::kAuto) c.double_precision = c.precision == PrecisionOption::kDouble;
@@ -120,7 +140,8 @@ void resolve_source(ParseState& s) {
     throw ConfigError("--source and --sources: give one (--source V sweeps from V, as GAP's bc -r V; --sources K "
                       "from K vertices picked as GAP's bc -i K)");
   const bool generated = c.graph.rfind("kron:", 0) == 0;
-  const bool maybe_mapped = c.graphalytics || (!generated && c.first_id == 0 && c.ids != IdsOption::kDense);
+  const bool maybe_mapped =
+      c.graphalytics || (!generated && c.first_id == 0 && c.ids != IdsOption::kDense && c.vertices == 0);
   c.source_given = s.source.has_value();
   if (!s.source)
     c.source_id = c.first_id;  // until the node reads the first edge (apps/node/input_choice.h)

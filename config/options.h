@@ -65,6 +65,9 @@ struct Config {
   bool graphalytics_output = false;       // --output-format graphalytics
   IdsOption ids = IdsOption::kAuto;       // --ids
   std::string weight_column;              // --weight-column: an edge list's weight field (number from 1, or name)
+  // --vertices N: the vertices are 0..N-1 (an edge list's or binary file's
+  // isolated vertices, the highest ids too); dense ids. 0: not given.
+  uint64_t vertices = 0;
   // Resolved: an edge list's ids mapped while loading (compute/load/graph_loader_ids.cc):
   // --ids sparse, or what --ids auto chose from the file.
   bool sparse_ids = false;

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -251,6 +252,43 @@ TEST(ClusterInput, TruncatedGzipStopsEveryNode) {
       << describe(r);
   EXPECT_FALSE(std::filesystem::exists(out + "/result-0.txt")) << describe(r);
   EXPECT_EQ(r.output.find("summary:"), std::string::npos) << describe(r);
+}
+
+// --vertices N at P = 2: a graph written from memory whose highest ids are
+// isolated (the Python API's case) has all N vertices, each of them a rank
+// (the isolated ones dangling: their rank spreads over all N), as the
+// oracle computes on 0..N-1; every node says where V came from. Ids 40..49
+// are named by no edge.
+TEST(ClusterInput, GivenVerticesKeepTheIsolatedHighestIds) {
+  std::string skip;
+  ASSERT_TRUE(prerequisites("memif", 2, &skip));
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  TempDir tmp;
+  constexpr VertexId kNamed = 40, kVertices = 50;
+  EdgeList g;
+  g.num_vertices = kVertices;
+  std::string text;
+  for (VertexId v = 0; v < kNamed; ++v)
+    for (VertexId step : {1u, 7u, 13u}) {
+      if (v % 5 == 4 && step != 1) continue;  // uneven out-degrees
+      const VertexId to = (v * 3 + step) % kNamed;
+      g.edges.push_back(Edge{v, to, 1});
+      text += std::to_string(v) + " " + std::to_string(to) + "\n";
+    }
+  const std::string path = tmp.file("from-memory.txt");
+  std::ofstream(path) << text;
+  LaunchOptions opts;
+  opts.nodes = 2;
+  opts.timeout_sec = kTimeoutSec;
+  const std::string out = tmp.file("out");
+  opts.app_args = {"--app", "pagerank", "--graph", path, "--vertices", std::to_string(kVertices),
+                   "--precision", "double", "--quiet", "--out", out};
+  const LaunchResult r = run_launcher(opts, tmp.file("cluster.log"));
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  std::vector<std::string> values;
+  ASSERT_TRUE(read_results(out, kVertices, &values)) << describe(r);
+  EXPECT_TRUE(check_pagerank(values, ref::pagerank(g))) << r.command;
+  EXPECT_EQ(count(r.output, "ids: dense, 0..49 (--vertices 50"), 2u) << describe(r);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "compute/graph/inflated_files.h"
 #include "compute/graph/input_bytes.h"
 #include "tests/datasets.h"
+#include "tests/gzip_bytes.h"
 #include "tests/temp_dir.h"
 
 namespace wg {
@@ -30,21 +31,7 @@ namespace {
 using Triple = std::tuple<VertexId, VertexId, Weight>;
 
 using test::dataset;
-
-// One gzip member (RFC 1952) of `text`, as gzip(1) writes it.
-std::string gzip(const std::string& text) {
-  z_stream z{};
-  EXPECT_EQ(deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&z, text.size()) + 32, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  z.avail_in = static_cast<uInt>(text.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
+using test::gzip;
 
 // One zstd frame of `text` with its checksum, as zstd(1) writes it.
 std::string zstd(const std::string& text) {

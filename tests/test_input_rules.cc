@@ -289,6 +289,32 @@ TEST(IdsAuto, DenseIdsAddTheUnnamedAndSayHowMany) {
   EXPECT_EQ(e.results.size(), 1005u);
 }
 
+// --vertices N: the vertices are 0..N-1 whatever the edges name (a graph
+// written from memory keeps its isolated vertices, the highest ids too);
+// the ids: line and nodeR.json say where the count came from; an id >= N is
+// refused naming the line, the field and the id; a 1-based file's own count
+// must agree with it.
+TEST(GivenVertices, IsolatedHighestIdsAreVerticesOfTheirOwn) {
+  test::TempDir dir;
+  const std::string path = dir.file("g.txt");
+  std::ofstream(path) << "0 1\n1 2\n4 3\n";
+  test::TempDir out;
+  const AppRun r = run_app({"--app", "cc", "--graph", path, "--vertices", "7"}, out.path());
+  ASSERT_EQ(r.exit_code, 0) << r.errors;
+  const std::map<int64_t, std::string> want{{0, "0"}, {1, "0"}, {2, "0"}, {3, "3"}, {4, "3"}, {5, "5"}, {6, "6"}};
+  EXPECT_EQ(r.results, want);
+  EXPECT_EQ(r.node_json["config"]["ids"], "dense");
+  EXPECT_EQ(r.node_json["config"]["vertices"], 7);
+  EXPECT_TRUE(contains(r.node_json["config"]["ids_chosen"].get<std::string>(), "--vertices 7"))
+      << r.node_json["config"]["ids_chosen"];
+  expect_refused({"--app", "cc", "--graph", path, "--vertices", "4"}, 1,
+                 {"g.txt:3", "field 1 (src)", "vertex id 4", "--vertices 4"});
+  expect_refused({"--app", "bfs", "--graph", path, "--vertices", "4", "--source", "5"}, 2,
+                 {"--source 5", "--vertices 4", "0..3"});
+  expect_refused({"--app", "cc", "--graph", dataset("rome99.gr"), "--vertices", "3000"}, 1,
+                 {"--vertices 3000", "declares 3353 vertices"});
+}
+
 // What the hellos compare is the decision, not the option: auto that chose
 // sparse is sparse, and differs from a node that read the file dense.
 TEST(IdsAuto, TheDecisionEntersTheParameterDigest) {

@@ -1070,7 +1070,7 @@ constexpr const char* kEveryOption[] = {
     "fault-delay-us", "crash-node", "roles", "scatter", "segment-kib", "local-rounds", "domains", "domain-split",
     "vertex-order", "line-rate", "rx-queues", "range-kib", "mtu", "damping", "precision", "output-format",
     "key-file", "no-auth", "ids", "help", "help-all", "version", "verify", "verify-limit", "checkpoint-every",
-    "checkpoint-dir", "resume", "sources", "tolerance", "normalize", "weight-column"};
+    "checkpoint-dir", "resume", "sources", "tolerance", "normalize", "weight-column", "vertices"};
 
 TEST(OptionTable, HoldsEveryOptionOnce) {
   std::set<std::string> names;
@@ -1100,6 +1100,7 @@ TEST_F(Options, TheDigestHoldsTheJobsOptionsAndNoOthers) {
   const Pair job[] = {
       {"undirected", with("cc", {}), with("cc", {"--undirected"})},
       {"weight-column", with("sssp", {}), with("sssp", {"--weight-column", "4"})},
+      {"vertices", with("cc", {}), with("cc", {"--vertices", "9"})},
       {"source", with("sssp", {"--source", "1"}), with("sssp", {"--source", "2"})},
       {"sources", with("bc", {"--sources", "1"}), with("bc", {"--sources", "2"})},
       {"iterations", with("pagerank", {"--iterations", "3"}), with("pagerank", {"--iterations", "4"})},
@@ -1283,6 +1284,28 @@ TEST(MisplacedOptions, NoApplicationOptionIsAnEalOption) {
         "no-telemetry", "proc-type", "single-file-segments", "socket-limit", "socket-mem", "syslog", "telemetry",
         "trace", "trace-bufsz", "trace-dir", "trace-mode", "vdev", "vfio-intr", "vfio-vf-token", "vmware-tsc-map"})
     EXPECT_EQ(find_option(eal), nullptr) << "--" << eal;
+}
+
+// --vertices N: dense ids 0..N-1, in the banner and the job's digest;
+// refused with --ids sparse, where the generator makes another count, and
+// outside 1..4294967295.
+TEST_F(Options, VerticesAreDenseAndEnterTheDigest) {
+  const Config c = parse({"--app", "cc", "--graph", "g.txt", "--vertices", "10"});
+  EXPECT_EQ(c.vertices, 10u);
+  EXPECT_FALSE(c.sparse_ids);
+  EXPECT_NE(c.describe().find("vertices 0..9"), std::string::npos) << c.describe();
+  EXPECT_NE(c.params_digest(), parse({"--app", "cc", "--graph", "g.txt", "--vertices", "11"}).params_digest());
+  EXPECT_NE(c.params_digest(), parse({"--app", "cc", "--graph", "g.txt"}).params_digest());
+  EXPECT_EQ(parse({"--app", "cc", "--graph", "kron:4:2", "--vertices", "16"}).vertices, 16u);
+  EXPECT_EQ(parse({"--app", "cc", "--graph", "g.txt", "--vertices", "4294967295"}).vertices, 4294967295u);
+  // --source is a dense id, not one of an edge list's maybe-mapped ids.
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "g.txt", "--vertices", "10", "--source", "9"}).source, 9u);
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "g.txt", "--vertices", "5", "--ids", "sparse"}), "--vertices 5",
+                        "--ids sparse", "give one");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "kron:4:2", "--vertices", "17"}), "--vertices 17",
+                        "16 vertices");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "g.txt", "--vertices", "0"}), "--vertices", "0 is out of range");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "g.txt", "--vertices", "4294967296"}), "--vertices");
 }
 
 }  // namespace

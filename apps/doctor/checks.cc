@@ -137,6 +137,7 @@ void check_memory(const Config& cfg, unsigned workers, bool job_given, std::vect
     GraphInput in = GraphInput::from_spec(cfg.graph, cfg.format, cfg.undirected);
     in.sparse_ids = cfg.sparse_ids;
     in.weight_column = cfg.weight_column;
+    in.vertices = cfg.vertices;
     const DeclaredSize d = declared_input_size(in);
     if (d.vertices == 0 && d.edges == 0) {
       out->push_back(not_checked("memory", cfg.graph + " declares no size (an edge list): the node checks once its "

@@ -56,6 +56,11 @@ std::string describe_field_names(const reader::InputHeader& h) {
   return "line " + std::to_string(h.names_line) + " (" + names + ") read as column names, not an edge";
 }
 
+// " and --vertices N agrees": said when --vertices repeats the input's own count.
+std::string agrees(const Config& c) {
+  return c.vertices != 0 ? "; --vertices " + std::to_string(c.vertices) + " agrees" : "";
+}
+
 // --source's default: the first edge's source as the input names it.
 void default_source(Config& c, int64_t first_source) {
   if (c.source_given || !c.one_source() || first_source < 0) return;
@@ -73,7 +78,7 @@ void choose_input(Config& c) {
   if (c.graph.rfind("kron:", 0) == 0) {
     const KroneckerSpec spec = parse_kronecker_spec(c.graph);
     const uint64_t v = uint64_t{1} << spec.scale;
-    c.ids_chosen = "dense, 0.." + std::to_string(v - 1) + " (generated)";
+    c.ids_chosen = "dense, 0.." + std::to_string(v - 1) + " (generated" + agrees(c) + ")";
     if (!c.source_given && c.one_source()) {
       std::vector<Edge> block(KroneckerGenerator::kBlockEdges);
       if (KroneckerGenerator(spec).block(0, block.data()) > 0) default_source(c, block[0].src);
@@ -83,17 +88,29 @@ void choose_input(Config& c) {
     return;
   }
   FileBytes bytes(c.graph);
-  const reader::InputHeader h = reader::read_header(bytes, c.format, c.weight_column);
+  const reader::InputHeader h = reader::read_header(bytes, c.format, c.weight_column, c.vertices);
   const bool weighs_by_data = c.precision == PrecisionOption::kAuto && c.program.graph.weights;
   const bool picks_source = !c.source_given && c.one_source();
   if (c.first_id == 1) {  // the formats that declare their vertices 1..n
-    c.ids_chosen = "the file's own, 1.." + std::to_string(h.declared_vertices);
+    c.ids_chosen = "the file's own, 1.." + std::to_string(h.declared_vertices) + agrees(c);
     std::optional<InputSample> sample;
     if (weighs_by_data || picks_source) sample = sample_input(bytes, h);
     if (picks_source) default_source(c, sample->first_source);
     check_declared_source(c, 1, h.declared_vertices, format_noun(h.format));
     c.source = static_cast<VertexId>(c.source_id - 1);
     if (weighs_by_data) choose_precision(c, *sample);
+    return;
+  }
+  if (c.vertices != 0) {  // the vertex count came with the edges: no sample decides the ids
+    std::optional<InputSample> sample;
+    if (weighs_by_data || picks_source) sample = sample_input(bytes, h);
+    if (picks_source) default_source(c, sample->first_source);
+    c.ids_chosen = "dense, 0.." + std::to_string(c.vertices - 1) + " (--vertices " + std::to_string(c.vertices) +
+                   "; ids no edge names are isolated vertices)";
+    if (!h.field_names.empty()) c.ids_chosen += "; " + describe_field_names(h);
+    if (weighs_by_data) choose_precision(c, *sample);
+    check_declared_source(c, 0, c.vertices, "--vertices " + std::to_string(c.vertices));
+    c.source = static_cast<VertexId>(c.source_id);
     return;
   }
   std::optional<InputSample> sample;

@@ -41,6 +41,7 @@ class Node {
     GraphInput in = GraphInput::from_spec(cfg_.graph, cfg_.format, cfg_.undirected);
     in.sparse_ids = cfg_.sparse_ids;
     in.weight_column = cfg_.weight_column;
+    in.vertices = cfg_.vertices;
     return in;
   }
 

@@ -239,12 +239,42 @@ InputHeader read_header_only(InputBytes& in, GraphFormat format) {
   return h;
 }
 
+// --vertices N: an edge list's or binary file's vertices are 0..N-1 (its
+// edges alone cannot say that the highest ids are isolated vertices); a
+// format that declares its own count keeps it, and N must agree with it.
+void give_vertices(const std::string& path, uint64_t n, InputHeader& h) {
+  if (n == 0) return;
+  if (n > kMaxGivenVertices)
+    fail(path, 0, "--vertices " + std::to_string(n) + ": more than " + std::to_string(kMaxGivenVertices) +
+                      " vertices (ids are 32-bit, 0..4294967294)");
+  if (why_ids_are_dense(h.format) != nullptr) {  // Matrix Market, DIMACS, METIS: a header declares n
+    if (n != h.declared_vertices)
+      fail(path, h.declaring_line,
+           "--vertices " + std::to_string(n) + " contradicts the header, which declares " +
+               std::to_string(h.declared_vertices) + " vertices (" + graph_format_name(h.format) +
+               " files carry their own count: drop --vertices, or give " + std::to_string(h.declared_vertices) + ")");
+    return;
+  }
+  h.declared_vertices = n;
+  h.vertices_given = true;
+}
+
 }  // namespace
 
-InputHeader read_header(InputBytes& in, GraphFormat format, const std::string& weight_column) {
+InputHeader read_header(InputBytes& in, GraphFormat format, const std::string& weight_column, uint64_t vertices) {
   InputHeader h = read_header_only(in, format);
   choose_weight_field(in.name(), weight_column, h);
+  give_vertices(in.name(), vertices, h);
   return h;
+}
+
+void refuse_beyond_given(const std::string& path, const InputHeader& h, uint64_t src, uint64_t dst,
+                         const std::string& where) {
+  const bool is_src = src >= h.declared_vertices;
+  const std::string n = std::to_string(h.declared_vertices);
+  fail(path, 0, where + (is_src ? "field 1 (src)" : "field 2 (dst)") + ": vertex id " +
+                    std::to_string(is_src ? src : dst) + " is not below --vertices " + n + " (the ids are 0.." +
+                    std::to_string(h.declared_vertices - 1) + ")");
 }
 
 DeclaredSize declared_size(const InputHeader& h) {
@@ -264,8 +294,9 @@ DeclaredSize declared_size(const InputHeader& h) {
                   std::to_string(h.declared_vertices) + " vertices and " + std::to_string(h.declared_edges) + " edges"};
     case GraphFormat::kBinary:
     case GraphFormat::kBinaryWeighted:
-      return {0, h.size / h.record_bytes,
-              "its size (" + std::to_string(h.size) + " bytes, " + std::to_string(h.record_bytes) + " per edge)"};
+      return {h.declared_vertices, h.size / h.record_bytes,
+              "its size (" + std::to_string(h.size) + " bytes, " + std::to_string(h.record_bytes) + " per edge)" +
+                  (h.vertices_given ? " and --vertices " + std::to_string(h.declared_vertices) : "")};
     default: return {0, 0, "an edge list (its size is known once read)"};
   }
 }

@@ -34,7 +34,10 @@ struct InputHeader {
   uint64_t data_start = 0;      // first byte after the header
   uint64_t header_lines = 0;    // lines before data_start
   uint64_t digest = 0;          // hash of the header's bytes
-  uint64_t declared_vertices = 0;  // MM max(rows, cols), DIMACS n, METIS n (0: none declared)
+  uint64_t declared_vertices = 0;  // MM max(rows, cols), DIMACS n, METIS n, --vertices N (0: none declared)
+  // Edge lists and binary files: --vertices N gave declared_vertices (ids
+  // 0..N-1; an id >= N is refused on its line or at its byte offset).
+  bool vertices_given = false;
   bool declares_entries = false;
   uint64_t declared_entries = 0;   // MM entries, DIMACS arcs, METIS neighbour entries (2m)
   uint64_t declaring_line = 0;     // the header line that declares them
@@ -62,7 +65,16 @@ inline constexpr unsigned kMaxWeightColumn = 64;
 // Reads the header of a file in `format` (kAuto: by its name). Throws GraphError.
 // `weight_column` is --weight-column as given (empty: the third field): a
 // column number from 1, or a name the first line's field names hold.
-InputHeader read_header(InputBytes& in, GraphFormat format, const std::string& weight_column = "");
+// `vertices` is --vertices N (0: not given): an edge list's or binary file's
+// vertices are then 0..N-1; a format that declares its own count must agree.
+InputHeader read_header(InputBytes& in, GraphFormat format, const std::string& weight_column = "",
+                        uint64_t vertices = 0);
+
+// An edge naming an id >= the --vertices N: "field 2 (dst): vertex id 7 is
+// not below --vertices 5 (the ids are 0..4)". The caller adds the line or
+// byte offset.
+[[noreturn]] void refuse_beyond_given(const std::string& path, const InputHeader& h, uint64_t src, uint64_t dst,
+                                      const std::string& where = "");
 
 // What the header (or a binary file's length) says the graph holds, before
 // any edge is read: for the memory check. Edge lists declare nothing (0).
@@ -163,8 +175,11 @@ void edge_list_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, 
         fail(path, 0, "--weight-column: this line has " + std::to_string(n) + " fields, no " + h.weight_field_name);
       const auto w = n > wf ? column_weight<W>(Where{path, 0, h.weight_field_name.c_str()}, f[wf]) : unit_weight<W>();
       ++t.entries;
-      if constexpr (std::is_same_v<Id, VertexId>)
+      if constexpr (std::is_same_v<Id, VertexId>) {
         t.max_id_plus1 = std::max<uint64_t>(t.max_id_plus1, uint64_t{std::max(src, dst)} + 1);
+        if (h.vertices_given && t.max_id_plus1 > h.declared_vertices) [[unlikely]]
+          refuse_beyond_given(path, h, src, dst);
+      }
       emit(src, dst, w);
     }
   } catch (const GraphError& e) {
@@ -325,6 +340,8 @@ void binary_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, Sli
           fail(in.name(), 0, "byte offset " + std::to_string((first + i) * rec) +
                                  ": vertex id 4294967295 is reserved (max 4294967294)");
         t.max_id_plus1 = std::max<uint64_t>(t.max_id_plus1, uint64_t{std::max(src, dst)} + 1);
+        if (h.vertices_given && t.max_id_plus1 > h.declared_vertices) [[unlikely]]
+          refuse_beyond_given(in.name(), h, src, dst, "byte offset " + std::to_string((first + i) * rec) + ": ");
       }
       if constexpr (std::is_same_v<W, RealWeight>)
         emit(Id{src}, Id{dst}, static_cast<double>(w));

@@ -53,7 +53,7 @@ InputIdentity identify_input(const GraphInput& in) {
   switch (in.kind) {
     case GraphInput::Kind::kFile: {
       FileBytes bytes(in.spec);
-      const reader::InputHeader h = reader::read_header(bytes, in.format, in.weight_column);
+      const reader::InputHeader h = reader::read_header(bytes, in.format, in.weight_column, in.vertices);
       id.size = h.size;
       id.digest = h.digest;
       break;
@@ -90,7 +90,7 @@ DeclaredSize declared_input_size(const GraphInput& in) {
   switch (in.kind) {
     case GraphInput::Kind::kFile: {
       FileBytes bytes(in.spec);
-      return reader::declared_size(reader::read_header(bytes, in.format, in.weight_column));
+      return reader::declared_size(reader::read_header(bytes, in.format, in.weight_column, in.vertices));
     }
     case GraphInput::Kind::kGenerator: {
       const KroneckerGenerator gen(in.kron);

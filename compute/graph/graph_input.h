@@ -31,6 +31,11 @@ struct GraphInput {
   // kFile, edge lists: --weight-column as given (a number from 1, or a name
   // in the file's header line); empty: the third field.
   std::string weight_column;
+  // kFile and kGenerator, --vertices N (0: not given): the vertices are
+  // 0..N-1, ids no edge names isolated ones (edge lists and binary files,
+  // whose edges alone name their vertices); a header's or the generator's
+  // own count must agree. Dense ids only.
+  uint64_t vertices = 0;
 
   // A path or kron: spec. Throws GraphError for a bad kron: spec. A gzip
   // or zstd file is read decompressed (compute/graph/input_bytes.h), in the

@@ -194,16 +194,17 @@ GraphFormat format_from_extension(const std::string& path) {
   return GraphFormat::kEdgeList;  // .txt, .csv, .el, .wel, .tsv and anything else
 }
 
-EdgeList read_graph_file(const std::string& path, GraphFormat format, const LoadLimits& limits) {
+EdgeList read_graph_file(const std::string& path, GraphFormat format, const LoadLimits& limits, uint64_t vertices) {
   const FileData file(path, limits.max_stream_bytes);
   MemoryBytes in(path, file.view());
-  return read_whole(in, format, limits.check);
+  return read_whole(in, format, limits.check, vertices);
 }
 
 // A kron: spec ignores FORMAT: the generator has no file format.
-EdgeList load_graph(const std::string& spec, GraphFormat format, const LoadLimits& limits) {
+EdgeList load_graph(const std::string& spec, GraphFormat format, const LoadLimits& limits, uint64_t vertices) {
   if (spec.rfind("kron:", 0) == 0) {
     const KroneckerSpec k = parse_kronecker_spec(spec);
+    check_generated_vertices(spec, k, vertices);
     if (limits.check) {
       const uint64_t v = uint64_t{1} << k.scale;
       limits.check({v, v * k.degree, "it generates " + std::to_string(v) + " vertices and " +
@@ -211,7 +212,7 @@ EdgeList load_graph(const std::string& spec, GraphFormat format, const LoadLimit
     }
     return generate_kronecker(k);
   }
-  return read_graph_file(spec, format, limits);
+  return read_graph_file(spec, format, limits, vertices);
 }
 
 }  // namespace wg

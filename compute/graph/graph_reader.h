@@ -33,6 +33,10 @@ GraphFormat format_from_extension(const std::string& path);
 // already: for them, the reason they are refused; nullptr when allowed.
 const char* why_ids_are_dense(GraphFormat f);
 
+// The largest --vertices N: ids are 32-bit, 0..4294967294 (4294967295 is
+// reserved), so N = 4294967295 names them all.
+inline constexpr uint64_t kMaxGivenVertices = 0xFFFFFFFFull;
+
 // Every error names the file, the line (0 when not line-based, e.g. binary
 // files, where the byte offset is in the message) and what is wrong.
 class GraphError : public std::runtime_error {
@@ -68,11 +72,15 @@ struct LoadLimits {
   uint64_t max_stream_bytes = UINT64_MAX;   // pipes and devices are read into memory up to this
 };
 
+// `vertices` is --vertices N (0: not given): an edge list's or binary file's
+// vertices are 0..N-1 and an id >= N is refused; a file whose header
+// declares its count, and the generator, must agree with it.
 EdgeList read_graph_file(const std::string& path, GraphFormat format = GraphFormat::kAuto,
-                         const LoadLimits& limits = {});
+                         const LoadLimits& limits = {}, uint64_t vertices = 0);
 
 // SPEC is a path, or "kron:SCALE:DEGREE[:SEED]". Throws GraphError, or what
 // limits.check throws.
-EdgeList load_graph(const std::string& spec, GraphFormat format = GraphFormat::kAuto, const LoadLimits& limits = {});
+EdgeList load_graph(const std::string& spec, GraphFormat format = GraphFormat::kAuto, const LoadLimits& limits = {},
+                    uint64_t vertices = 0);
 
 }  // namespace wg

@@ -181,6 +181,14 @@ KroneckerSpec parse_kronecker_spec(const std::string& spec) {
   return s;
 }
 
+void check_generated_vertices(const std::string& spec, const KroneckerSpec& k, uint64_t vertices) {
+  const uint64_t generated = uint64_t{1} << k.scale;
+  if (vertices != 0 && vertices != generated)
+    throw GraphError(spec, 0, "--vertices " + std::to_string(vertices) + " contradicts the generator, which makes " +
+                                  std::to_string(generated) + " vertices (2^" + std::to_string(k.scale) +
+                                  "): drop --vertices, or give " + std::to_string(generated));
+}
+
 EdgeList generate_kronecker(const KroneckerSpec& spec) {
   const std::string name = spec_name(spec);
   validate(spec, name);

@@ -16,6 +16,9 @@ struct KroneckerSpec {
 
 // Parses "kron:SCALE:DEGREE[:SEED]"; throws GraphError (file "<spec>") on a bad spec.
 KroneckerSpec parse_kronecker_spec(const std::string& spec);
+// --vertices N (0: not given) against the generator's 2^SCALE; throws
+// GraphError (file "<spec>") when they differ.
+void check_generated_vertices(const std::string& spec, const KroneckerSpec& k, uint64_t vertices);
 
 // Deterministic for a given spec (independent of thread count): quadrant
 // probabilities A, B, C = 0.57, 0.19, 0.19 (D = 0.05), vertex ids permuted by a

@@ -267,7 +267,8 @@ inline size_t count_lines(std::string_view text) {
 // format. `check`, when set, sees the size the input declares (its header,
 // a binary file's length, an edge list's line count: at most one edge each)
 // before the edges are read.
-EdgeList read_whole(InputBytes& in, GraphFormat format, const SizeCheck& check = {});
+// `vertices`: --vertices N (0: not given), as read_header takes it.
+EdgeList read_whole(InputBytes& in, GraphFormat format, const SizeCheck& check = {}, uint64_t vertices = 0);
 EdgeList read_edge_list(const std::string& path, std::string_view text, const SizeCheck& check = {});
 EdgeList read_matrix_market(const std::string& path, std::string_view text, const SizeCheck& check = {});
 EdgeList read_dimacs(const std::string& path, std::string_view text, const SizeCheck& check = {});

@@ -21,8 +21,8 @@ uint64_t count_lines(InputBytes& in) {
 
 }  // namespace
 
-EdgeList read_whole(InputBytes& in, GraphFormat format, const SizeCheck& check) {
-  const InputHeader h = read_header(in, format);
+EdgeList read_whole(InputBytes& in, GraphFormat format, const SizeCheck& check, uint64_t vertices) {
+  const InputHeader h = read_header(in, format, "", vertices);
   if (check) {
     DeclaredSize d = declared_size(h);
     if (h.format == GraphFormat::kEdgeList || h.format == GraphFormat::kAuto) {

@@ -126,10 +126,10 @@ WholeInput read_whole_input(const GraphInput& in) {
     case GraphInput::Kind::kGraphalytics: return read_graphalytics(*in.graphalytics);
     case GraphInput::Kind::kFile:
       if (in.sparse_ids) return read_sparse_file(in);
-      return WholeInput{load_graph(in.spec, in.format), {}};
+      return WholeInput{load_graph(in.spec, in.format, {}, in.vertices), {}};
     case GraphInput::Kind::kGenerator: break;
   }
-  return WholeInput{load_graph(in.spec), {}};
+  return WholeInput{load_graph(in.spec, GraphFormat::kAuto, {}, in.vertices), {}};
 }
 
 }  // namespace wg

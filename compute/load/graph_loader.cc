@@ -39,13 +39,16 @@ GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptio
       received_(rules.keep_weights, rules.real_weights) {
   if (input.sparse_ids && input.kind != GraphInput::Kind::kFile && input.kind != GraphInput::Kind::kGraphalytics)
     throw GraphError(input.spec, 0, "--ids sparse: only files have ids to map (generated and in-memory graphs are dense)");
+  if (input.vertices != 0 && (input.sparse_ids || input.kind == GraphInput::Kind::kGraphalytics))
+    throw GraphError(input.spec, 0, "--vertices numbers the vertices 0..N-1: the ids cannot also be mapped");
+  if (input.kind == GraphInput::Kind::kGenerator) check_generated_vertices(input.spec, input.kron, input.vertices);
   for (WorkerState& ws : workers_) {
     ws.writer = std::make_unique<LoadWriter>(dp, nodes_, rank_, rules.real_weights);
     ws.own = std::make_unique<EdgeStore>(rules.keep_weights, rules.real_weights);
   }
   if (input.kind == GraphInput::Kind::kFile) {
     FileBytes bytes(input.spec);
-    header_ = reader::read_header(bytes, input.format, input.weight_column);
+    header_ = reader::read_header(bytes, input.format, input.weight_column, input.vertices);
     header_bytes_read_ = bytes.bytes_read();
   }
   if (input.kind == GraphInput::Kind::kFile && header_.format == GraphFormat::kMetis) steps_.push_back(Step::kCount);
