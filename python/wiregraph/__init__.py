@@ -4,3 +4,10 @@
 """
 
 __version__ = "0.1.0"
+
+from wiregraph.errors import WiregraphError
+from wiregraph.api import run
+from wiregraph.run_result import Result
+from wiregraph.algorithms import (NotSupported, betweenness_centrality, clustering, connected_components,
+                                  core_number, pagerank, shortest_path_length,
+                                  single_source_shortest_path_length, triangles, weakly_connected_components)
