@@ -18,8 +18,11 @@ SOURCE = os.environ.get("WG_SOURCE_DIR", os.path.dirname(HERE))
 os.environ.setdefault("WIREGRAPH_BIN", os.path.join(os.environ.get("WG_BUILD_DIR", os.path.join(SOURCE, "build")),
                                                     "apps", "wiregraph"))
 os.environ.setdefault("WIREGRAPH_ROOT", SOURCE)
-MODULES = ["networkx.algorithms.link_analysis", "networkx.algorithms.components", "networkx.algorithms.core",
-           "networkx.algorithms.cluster", "networkx.algorithms.centrality.tests.test_betweenness_centrality"]
+MODULES = ["networkx.algorithms.link_analysis", "networkx.algorithms.components",
+           "networkx.algorithms.tests.test_core", "networkx.algorithms.tests.test_cluster",
+           "networkx.algorithms.centrality.tests.test_betweenness_centrality",
+           "networkx.algorithms.shortest_paths.tests.test_unweighted",
+           "networkx.algorithms.shortest_paths.tests.test_generic"]
 
 from importlib.metadata import entry_points  # noqa: E402
 

@@ -85,7 +85,8 @@ class Bar:
         elif event == "superstep":
             if self.phase != "computing":
                 self.phase = "computing"
-                self.bar.reset(total=None)
+                self.bar.reset()
+                self.bar.total = None  # reset(total=None) keeps the old total; supersteps are counted, not known
                 self.bar.unit = " supersteps"
                 self.bar.set_description("%s: superstep" % self.app)
             self.bar.n = value + 1
