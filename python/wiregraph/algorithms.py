@@ -183,8 +183,16 @@ def triangles(G, nodes=None, **engine):
 
 
 def clustering(G, nodes=None, weight=None, **engine):
+    """From tc's triangle counts, which are integers, as networkx computes it
+    (2T / (d(d-1)), self-loops left out): lcc's coefficients come as text of
+    9 significant digits, which equal networkx's only to about 1e-9."""
     _refuse("clustering", G, weight=weight)
-    return _restricted(_values("lcc", G, engine, undirected=True), G, nodes)
+    triangles = _values("tc", G, engine)
+    coefficients = {}
+    for v, t in triangles.items():
+        d = len(G[v]) - (v in G[v])
+        coefficients[v] = 0 if t == 0 else 2 * t / (d * (d - 1))
+    return _restricted(coefficients, G, nodes)
 
 
 def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None, **engine):

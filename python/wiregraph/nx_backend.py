@@ -36,7 +36,7 @@ DOCS = {
     "weakly_connected_components": "wiregraph's cc (weak on directed graphs).",
     "core_number": "wiregraph's kcore; undirected graphs only.",
     "triangles": "wiregraph's tc; simple undirected graphs (self-loops ignored, as networkx does).",
-    "clustering": "wiregraph's lcc --undirected; undirected, unweighted.",
+    "clustering": "2T/(d(d-1)) from wiregraph's tc (exact, where lcc's 9 printed digits are not); undirected, unweighted.",
     "betweenness_centrality": "wiregraph's bc --sources all --normalize networkx|none; undirected simple "
                               "graphs, k=None, weight=None, endpoints=False.",
 }
