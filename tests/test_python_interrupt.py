@@ -25,7 +25,7 @@ try:
 except KeyboardInterrupt:
     print("KeyboardInterrupt")
 except wiregraph.WiregraphError as e:
-    print("WiregraphError %%d: %%s" %% (e.returncode, e))
+    print("WiregraphError %d: %s" % (e.returncode, e))
 """
 
 
