@@ -38,7 +38,8 @@ def run(app, graph, nodes=2, link="memif", weight=None, *, progress=None, out=No
             except KeyError:
                 raise ValueError("source %r is not a vertex of the graph" % (source,)) from None
         out_dir = Path(out) if out is not None else work / "out"
-        app_args = ["--app", app, "--graph", written.path, "--out", str(out_dir)] + launch.node_options(options)
+        app_args = (["--app", app, "--graph", written.path, "--out", str(out_dir)] + written.options +
+                    launch.node_options(options))
         launch.run_launcher(app_args, nodes=nodes, link=link, progress=progress, timeout=timeout, app=app)
         # The graph file is not needed any more; the out dir lives with the Result.
         if written.path.startswith(str(work)):

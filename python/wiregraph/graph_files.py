@@ -2,13 +2,15 @@
 once into a file the nodes read, and the map between the user's vertex ids and
 the file's.
 
-The format is Matrix Market coordinate for now: its size line keeps isolated
-vertices (an edge list names only the vertices its edges name), its values keep
-real weights, and `symmetric` stores an undirected edge once. wiregraph reads
-a symmetric file's entry (r, c) as both r -> c and c -> r and a diagonal entry
-once, which is networkx's `G.to_directed()` of an undirected graph: a self-loop
-is one directed edge (nx.pagerank counts it once). When the nodes get
-`--vertices N` for binary edge lists, only `write_graph` needs to change.
+The binary edge format (docs/INPUT.md: little-endian uint32 `(src, dst)`,
+`.bin`, or `(src, dst, weight)`, `.wbin`) with `--vertices N`, the vertex count
+that keeps isolated vertices (the edges name only the vertices they touch), and
+`--undirected` for an undirected graph stored one way: the nodes add v -> u
+for every u -> v but a self-loop once, which is networkx's `G.to_directed()`
+(nx.pagerank counts a self-loop once). No parse: the nodes read records.
+Weights that are not integers in 0..2^32-1 go into Matrix Market coordinate
+instead (its values keep real weights; `symmetric` stores an undirected edge
+once and is read the same way), as does a graph without vertices.
 """
 
 from dataclasses import dataclass, field
@@ -18,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 MTX_FIRST_ID = 1  # Matrix Market numbers its vertices 1..n
+MAX_BINARY_WEIGHT = 2**32 - 1  # .wbin's weights are uint32
 
 
 @dataclass
@@ -29,6 +32,7 @@ class WrittenGraph:
     first_id: int = 0
     directed: bool = True
     weighted: bool = False
+    options: list = field(default_factory=list)  # the node options reading the file needs
     _position: dict = field(default=None, repr=False)
 
     def file_id(self, user_id):
@@ -70,12 +74,8 @@ def from_networkx(G, directory, weight="weight"):
     src = np.fromiter((position[u] for u, _ in G.edges()), dtype=np.int64, count=G.number_of_edges())
     dst = np.fromiter((position[v] for _, v in G.edges()), dtype=np.int64, count=G.number_of_edges())
     weights = edge_weights(G, weight)
-    directed = G.is_directed()
-    if not directed:  # symmetric files hold the lower triangle: row >= column
-        src, dst = np.maximum(src, dst), np.minimum(src, dst)
-    path = write_mtx(Path(directory) / "graph.mtx", len(nodes), src, dst,
-                     None if weights is None else np.asarray(weights, dtype=np.float64), directed)
-    g = WrittenGraph(str(path), nodes, MTX_FIRST_ID, directed, weights is not None)
+    g = write_edges(directory, len(nodes), src, dst, None if weights is None else np.asarray(weights, dtype=np.float64),
+                    G.is_directed(), nodes)
     g._position = position
     return g
 
@@ -105,9 +105,32 @@ def from_edges(graph, directory, weight=None):
         raise ValueError("src and dst differ in length (%d, %d)" % (len(src), len(dst)))
     codes, uniques = pd.factorize(np.concatenate([src, dst]), sort=True)
     n_edges = len(src)
-    path = write_mtx(Path(directory) / "graph.mtx", len(uniques), codes[:n_edges], codes[n_edges:],
-                     None if weights is None else np.asarray(weights, dtype=np.float64), True)
-    return WrittenGraph(str(path), pd.Index(uniques), MTX_FIRST_ID, True, weights is not None)
+    return write_edges(directory, len(uniques), codes[:n_edges], codes[n_edges:],
+                       None if weights is None else np.asarray(weights, dtype=np.float64), True, pd.Index(uniques))
+
+
+def integral(weights):
+    """True when every weight is an integer .wbin holds (0..2^32-1)."""
+    return bool(np.all((weights >= 0) & (weights <= MAX_BINARY_WEIGHT) & (weights == np.floor(weights))))
+
+
+def write_edges(directory, n, src, dst, weights, directed, ids):
+    """The graph of N vertices and the dense 0-based edges SRC -> DST (one way
+    each when undirected) in the binary format with --vertices N, or in
+    Matrix Market when its weights are real or it has no vertex."""
+    if n == 0 or (weights is not None and not integral(weights)):
+        if not directed:  # symmetric files hold the lower triangle: row >= column
+            src, dst = np.maximum(src, dst), np.minimum(src, dst)
+        path = write_mtx(Path(directory) / "graph.mtx", n, src, dst, weights, directed)
+        return WrittenGraph(str(path), ids, MTX_FIRST_ID, directed, weights is not None)
+    columns = [src, dst] if weights is None else [src, dst, weights]
+    records = np.empty((len(src), len(columns)), dtype="<u4")
+    for k, column in enumerate(columns):
+        records[:, k] = column
+    path = Path(directory) / ("graph.bin" if weights is None else "graph.wbin")
+    records.tofile(path)
+    options = ["--vertices", str(n)] + ([] if directed else ["--undirected"])
+    return WrittenGraph(str(path), ids, 0, directed, weights is not None, options)
 
 
 def write_mtx(path, n, src, dst, weights, directed):
