@@ -28,6 +28,7 @@ nlohmann::ordered_json config_json(const Config& c) {
           {"vertices", c.vertices != 0 ? nlohmann::ordered_json(c.vertices) : nlohmann::ordered_json(nullptr)},
           {"damping", read("damping", c.damping)},
           {"precision", read("precision", c.double_precision ? "double" : "single")},
+          {"weighted", read("weighted", c.weighted)},
           {"precision_chosen", c.precision_chosen},
           {"output_format", c.graphalytics_output ? "graphalytics" : "plain"},
           {"verify", c.verify},
