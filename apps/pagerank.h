@@ -29,12 +29,14 @@ class BasicPageRank : public ProgramBase {
   static constexpr ProgramTraits kTraits{
       .name = "pagerank",
       .summary = "PageRank, damping 0.85, from 1/V, dangling rank spread over all vertices, exactly K iterations, "
-                 "or with --tolerance T until the ranks' L1 change is below V x T (networkx)",
+                 "or with --tolerance T until the ranks' L1 change is below V x T (networkx); --weighted: "
+                 "by the edges' weights (networkx's weight='weight')",
       .uses_iterations = true,
       .default_iterations = 20,
       .uses_damping = true,
       .uses_tolerance = true,
       .uses_precision = true,
+      .uses_weighted = true,  // apps/pagerank_weighted.h
       .graphalytics = {.algorithm = "pr", .iterations = "num-iterations", .damping = "damping-factor"},
       .graph = {},
       .output = "rank (9 significant digits)",
@@ -163,7 +165,7 @@ class BasicPageRank : public ProgramBase {
   }
   static OracleValues reference(const EdgeList& input, const ProgramParams& p);
 
- private:
+ protected:  // the weighted twin (apps/pagerank_weighted.h) shares them
   double inv_v_;
   double damping_;
   double stop_below_;  // V x tolerance: the L1 change under which the run has converged
@@ -190,22 +192,21 @@ namespace oracle {
 // first step whose L1 change sum |new[v] - rank[v]| is below V x tolerance
 // and returns that step's ranks (networkx.pagerank's rule, which raises
 // where this returns the last step's). Empty for V = 0.
-inline std::vector<double> pagerank(const EdgeList& g, unsigned iterations = 20, double damping = 0.85,
-                                    double tolerance = 0) {
-  check_edges(g);
-  const VertexId n = g.num_vertices;
+// The power iteration of both PageRank oracles (this one and the weighted
+// one, apps/pagerank_weighted.h): from 1/V, each step `spread(rank,
+// incoming)` adds every edge's share of the ranks into `incoming` (zeroed)
+// and returns the dangling rank D; the step's ranks are
+// (1-d)/V + d * (incoming + D/V), and the tolerance rule is networkx's.
+template <class Spread>
+std::vector<double> power_iteration(VertexId n, unsigned iterations, double damping, double tolerance,
+                                    Spread&& spread) {
   if (n == 0) return {};
   const double inv_n = 1.0 / n;
-  std::vector<uint64_t> outdeg(n, 0);
-  for (const Edge& e : g.edges) ++outdeg[e.src];
   std::vector<double> rank(n, inv_n);
   std::vector<double> incoming(n);
   for (unsigned it = 0; it < iterations; ++it) {
-    double dangling = 0.0;
-    for (VertexId u = 0; u < n; ++u)
-      if (outdeg[u] == 0) dangling += rank[u];
     std::fill(incoming.begin(), incoming.end(), 0.0);
-    for (const Edge& e : g.edges) incoming[e.dst] += rank[e.src] / outdeg[e.src];
+    const double dangling = spread(rank, incoming);
     double change = 0.0;
     for (VertexId v = 0; v < n; ++v) {
       const double next = (1.0 - damping) * inv_n + damping * (incoming[v] + dangling * inv_n);
@@ -215,6 +216,21 @@ inline std::vector<double> pagerank(const EdgeList& g, unsigned iterations = 20,
     if (tolerance > 0 && change < n * tolerance) break;
   }
   return rank;
+}
+
+inline std::vector<double> pagerank(const EdgeList& g, unsigned iterations = 20, double damping = 0.85,
+                                    double tolerance = 0) {
+  check_edges(g);
+  std::vector<uint64_t> outdeg(g.num_vertices, 0);
+  for (const Edge& e : g.edges) ++outdeg[e.src];
+  return power_iteration(g.num_vertices, iterations, damping, tolerance,
+                         [&](const std::vector<double>& rank, std::vector<double>& incoming) {
+                           double dangling = 0.0;
+                           for (VertexId u = 0; u < g.num_vertices; ++u)
+                             if (outdeg[u] == 0) dangling += rank[u];
+                           for (const Edge& e : g.edges) incoming[e.dst] += rank[e.src] / outdeg[e.src];
+                           return dangling;
+                         });
 }
 
 }  // namespace oracle

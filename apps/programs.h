@@ -13,6 +13,7 @@
 #include "apps/label_propagation.h"
 #include "apps/lcc.h"
 #include "apps/pagerank.h"
+#include "apps/pagerank_weighted.h"
 #include "apps/sssp.h"
 #include "apps/sssp_real.h"
 #include "apps/tc.h"
@@ -38,6 +39,17 @@ struct DoublePrecision<PageRank> {
 template <>
 struct DoublePrecision<Sssp> {
   using type = RealSssp;  // real weights and distances
+};
+
+// What --weighted runs instead: the program itself unless named here (sssp
+// reads its weights always).
+template <class P>
+struct Weighted {
+  using type = P;
+};
+template <>
+struct Weighted<PageRank> {
+  using type = WeightedPageRank;  // networkx's weight='weight', in double precision
 };
 
 }  // namespace wg

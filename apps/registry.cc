@@ -12,8 +12,13 @@ namespace wg {
 namespace {
 
 // A program with a double-precision twin (apps/programs.h) runs it with --precision double.
+// A program with a weighted twin runs it with --weighted (in double precision).
 template <VertexProgram P>
 RunOutcome run_entry(Node& node) {
+  using WeightedTwin = typename Weighted<P>::type;
+  if constexpr (!std::is_same_v<WeightedTwin, P>) {
+    if (node.config().weighted) return run_program<WeightedTwin>(node);
+  }
   using Double = typename DoublePrecision<P>::type;
   if constexpr (!std::is_same_v<Double, P>) {
     if (node.config().double_precision) return run_program<Double>(node);
@@ -25,6 +30,10 @@ RunOutcome run_entry(Node& node) {
 template <VertexProgram P>
 constexpr bool precision_is_declared =
     P::kTraits.uses_precision == !std::is_same_v<typename DoublePrecision<P>::type, P>;
+
+// A program says it reads --weighted exactly when it has a weighted twin.
+template <VertexProgram P>
+constexpr bool weighted_is_declared = P::kTraits.uses_weighted == !std::is_same_v<typename Weighted<P>::type, P>;
 
 // Every program, and its double-precision twin, says how its results
 // compare and has an oracle to compare them with.
@@ -38,9 +47,12 @@ constexpr bool names_its_column = !P::kTraits.value_column.empty() && P::kTraits
 template <VertexProgram... P>
 constexpr auto entries_of(ProgramList<P...>) {
   static_assert((precision_is_declared<P> && ...), "kTraits.uses_precision must match DoublePrecision<P>");
-  static_assert(((verifiable<P> && verifiable<typename DoublePrecision<P>::type>) && ...),
+  static_assert((weighted_is_declared<P> && ...), "kTraits.uses_weighted must match Weighted<P>");
+  static_assert(((verifiable<P> && verifiable<typename DoublePrecision<P>::type> &&
+                  verifiable<typename Weighted<P>::type>) && ...),
                 "every program declares kTraits.comparison and a reference() oracle (docs/PROGRAMS.md)");
-  static_assert(((names_its_column<P> && names_its_column<typename DoublePrecision<P>::type>) && ...),
+  static_assert(((names_its_column<P> && names_its_column<typename DoublePrecision<P>::type> &&
+                  names_its_column<typename Weighted<P>::type>) && ...),
                 "every program names its value's column, kTraits.value_column (docs/OUTPUT.md)");
   return std::array<ProgramEntry, sizeof...(P)>{ProgramEntry{P::kTraits, &P::reference, &run_entry<P>}...};
 }

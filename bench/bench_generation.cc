@@ -464,7 +464,7 @@ int main(int argc, char** argv) {
 
     // The scatter values as Worker::apply leaves them (one per vertex).
     std::vector<float> scatter_values(lg.num_local);
-    for (uint32_t u = 0; u < lg.num_local; ++u) scatter_values[u] = prog.scatter_value(1.0 / lg.num_vertices, VertexInfo{0, lg.out_degree[u], 0});
+    for (uint32_t u = 0; u < lg.num_local; ++u) scatter_values[u] = prog.scatter_value(1.0 / lg.num_vertices, VertexInfo{0, lg.out_degree[u], 0, 0.0});
     variants.push_back(Variant{"worker loop, chunked copy",
                                "Worker<PageRank>::scatter_block's per-vertex work (sources, active flag, "
                                "scatter value from apply, offsets) with the chunked copy instead of a per-record "

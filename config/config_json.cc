@@ -34,6 +34,7 @@ nlohmann::ordered_json config_json(const Config& c) {
                                           : c.normalize == BcScale::kNetworkx ? "networkx"
                                                                                : "none")},
           {"precision", read("precision", c.double_precision ? "double" : "single")},
+          {"weighted", read("weighted", c.weighted)},
           {"precision_chosen", c.precision_chosen},
           {"output_format", c.graphalytics_output ? "graphalytics" : "plain"},
           {"verify", c.verify},

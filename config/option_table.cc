@@ -106,7 +106,7 @@ const OptionSpec kOptions[] = {
      .help = "an edge list's weight field: a number from 1, or a name in its header line",
      .details = "For a text edge list whose weight is not its third field (say a CSV 'src,dst,time,weight'): "
                 "the field number (3..64), or its name when the file's first line names the fields. Read by "
-                "the programs that read weights (sssp); a line without that field is refused.",
+                "the programs that read weights (sssp, pagerank --weighted); a line without that field is refused.",
      .parse = [](ParseState& s, const OptionArg& a) { s.c.weight_column = a.text; },
      .digest = [](const Config& c) -> uint64_t { return std::hash<std::string>{}(c.weight_column); },
      .banner = [](const Config& c) { return when(!c.weight_column.empty(), "weights from field " + c.weight_column); }},
@@ -312,6 +312,20 @@ const OptionSpec kOptions[] = {
      .read_by = &ProgramTraits::uses_precision,
      .digest = [](const Config& c) -> uint64_t { return c.double_precision; },  // the record size follows it
      .banner = [](const Config& c) { return when(c.double_precision, "double precision"); }},
+    {.name = "weighted",
+     .topic = Topic::kInput,  // how the input's weights are used; the short page keeps to the common few
+     .help = "weight the program by the edges' weights (pagerank: networkx's weight='weight')",
+     .details = "pagerank: every edge u->v passes rank(u) x w(u,v) / W(u), W(u) the sum of u's out-edge "
+                "weights; a vertex whose W(u) is 0 (no out-edge, or only zero weights) is dangling, its rank "
+                "spread over all vertices; parallel edges add. The weights are the edge list's weight column "
+                "(--weight-column), a wbin's third field or a header format's values, read as reals "
+                "(a line without one weighs 1; a negative one is refused naming the file, line, field and "
+                "value); ranks and messages are doubles (--precision single is refused). networkx's "
+                "pagerank(G, weight='weight') on the graph the file holds gives the same ranks.",
+     .parse = [](ParseState& s, const OptionArg&) { s.c.weighted = true; },
+     .read_by = &ProgramTraits::uses_weighted,
+     .digest = [](const Config& c) -> uint64_t { return c.weighted; },
+     .banner = [](const Config& c) { return when(c.weighted, "weighted"); }},
     {.name = "output-format",
      .arg = "F",
      .default_text = "plain",

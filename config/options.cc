@@ -129,6 +129,12 @@ void check_graph(ParseState& s) {
   c.sparse_ids = c.ids == IdsOption::kSparse;
   c.first_id = !generated && !c.graphalytics && why_ids_are_dense(f) != nullptr ? 1 : 0;
   if (c.precision != PrecisionOption::kAuto) c.double_precision = c.precision == PrecisionOption::kDouble;
+  if (c.weighted) {  // real weights and double messages (apps/programs.h: Weighted<P>)
+    if (c.precision == PrecisionOption::kSingle)
+      throw ConfigError("--weighted reads real weights and runs in double precision: --precision single contradicts "
+                        "it (drop it)");
+    c.double_precision = true;
+  }
 }
 
 // --source (or the properties' source) as the input names it: with ids that

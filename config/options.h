@@ -61,6 +61,10 @@ struct Config {
   // Graphalytics graphs, and sssp on a file whose sampled weights are not all
   // integers).
   bool double_precision = false;
+  // --weighted: the program's weighted twin (apps/programs.h: pagerank with
+  // networkx's weight='weight'), which reads the weights as reals and runs
+  // in double precision.
+  bool weighted = false;
   bool graphalytics = false;              // --graph names a Graphalytics graph (NAME.properties, .v or .e)
   bool graphalytics_output = false;       // --output-format graphalytics
   IdsOption ids = IdsOption::kAuto;       // --ids
@@ -113,6 +117,9 @@ struct Config {
   // Whether the loader maps the input's ids (a Graphalytics graph, or sparse
   // ids): --source and the results then use the input's own ids.
   bool mapped_ids() const { return graphalytics || sparse_ids; }
+  // Whether the program that runs reads the edges' weights: its own rules
+  // (sssp), or its weighted twin's under --weighted (pagerank).
+  bool reads_weights() const { return program.graph.weights || (program.uses_weighted && weighted); }
   // The program runs from the one vertex --source names (not bc's --sources K).
   bool one_source() const { return program.uses_source && sources == 0; }
   // The start-up banner: each option's part (config/option_table.cc), the

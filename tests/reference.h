@@ -31,6 +31,7 @@ using ::wg::oracle::lcc;
 using ::wg::oracle::pagerank;
 using ::wg::oracle::sssp;
 using ::wg::oracle::triangles;
+using ::wg::oracle::weighted_pagerank;
 
 // What a program's result lines must hold, and how to compare them (the
 // program's kTraits.comparison):

@@ -542,6 +542,86 @@ TEST(EnginePageRankTolerance, StopsAtTheIterationThatConverged) {
   check_pagerank_tolerance(kron(), 1e-15, 5);  // the cap first: 5 iterations, unconverged
 }
 
+// Weighted PageRank against a plain transition matrix, built here apart
+// from the program's oracle: P[u][v] = (sum of u->v weights) / W(u), a row
+// of zeros where W(u) = 0 (dangling); x' = (1-d)/V + d (x P + D/V).
+std::vector<double> matrix_weighted_pagerank(const EdgeList& g, uint32_t iterations) {
+  const VertexId n = g.num_vertices;
+  std::vector<std::vector<double>> p(n, std::vector<double>(n, 0.0));
+  std::vector<double> out(n, 0.0);
+  for (const Edge& e : g.edges) {
+    p[e.src][e.dst] += e.weight;
+    out[e.src] += e.weight;
+  }
+  for (VertexId u = 0; u < n; ++u)
+    for (double& x : p[u]) x = out[u] > 0 ? x / out[u] : 0.0;
+  std::vector<double> x(n, 1.0 / n);
+  for (uint32_t it = 0; it < iterations; ++it) {
+    double dangling = 0;
+    for (VertexId u = 0; u < n; ++u) dangling += out[u] > 0 ? 0.0 : x[u];
+    std::vector<double> next(n, 0.0);
+    for (VertexId v = 0; v < n; ++v) {
+      double in = 0;
+      for (VertexId u = 0; u < n; ++u) in += x[u] * p[u][v];
+      next[v] = 0.15 / n + 0.85 * (in + dangling / n);
+    }
+    x = next;
+  }
+  return x;
+}
+
+// Zero weights (vertex 7's out-edges all weigh 0: dangling though it has
+// edges), parallel edges (their weights add), self-loops, vertices without
+// out-edges; then GAP's kron weights 1..255.
+EdgeList weighted_corner_graph() {
+  EdgeList g;
+  g.num_vertices = 40;
+  for (VertexId v = 0; v < 34; ++v) {
+    g.edges.push_back({v, (v * 5 + 1) % 40, v % 4});        // weights 0..3
+    g.edges.push_back({v, (v * 5 + 1) % 40, 1});            // parallel to it
+    if (v % 3 == 0) g.edges.push_back({v, v, 2});           // self-loop
+    if (v % 7 == 0) g.edges.push_back({v, (v + 11) % 40, 5});
+  }
+  g.edges.push_back({7, 8, 0});
+  for (Edge& e : g.edges)
+    if (e.src == 7) e.weight = 0;
+  return g;
+}
+
+void check_weighted_pagerank(const EdgeList& g, uint32_t iterations) {
+  SCOPED_TRACE("weighted pagerank, " + std::to_string(iterations) + " iterations");
+  const auto out = run_engine(g, WeightedPageRank(g.num_vertices, iterations));
+  const std::vector<double> want = matrix_weighted_pagerank(g, iterations);
+  ASSERT_EQ(out.values.size(), want.size());
+  for (VertexId v = 0; v < g.num_vertices; ++v)
+    ASSERT_NEAR(out.values[v], want[v], 1e-12 * std::fabs(want[v]) + 1e-15) << "vertex " << v;
+  const std::vector<double> oracle = ref::weighted_pagerank(g, iterations);
+  for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_NEAR(oracle[v], want[v], 1e-13) << "the oracle, vertex " << v;
+  expect_messages_balanced(out.report);
+  ASSERT_EQ(out.report.steps.size(), iterations + 1u);
+}
+
+TEST(EngineWeightedPageRank, ZeroWeightsParallelEdgesDanglingAsTheMatrix) {
+  check_weighted_pagerank(weighted_corner_graph(), 20);
+  check_weighted_pagerank(weighted_corner_graph(), 1);
+  check_weighted_pagerank(weighted_corner_graph(), 0);
+  check_weighted_pagerank(test::corner_case_graph(), 20);
+}
+
+TEST(EngineWeightedPageRank, KronWeightsAsTheOracleWithTolerance) {
+  const EdgeList g = kron();
+  const auto out = run_engine(g, WeightedPageRank(g.num_vertices, 100, 0.85, 1e-8));
+  const std::vector<double> want = ref::weighted_pagerank(g, 100, 0.85, 1e-8);
+  const std::vector<double> unweighted = ref::pagerank(g, 100, 0.85, 1e-8);
+  ASSERT_EQ(out.values.size(), want.size());
+  double differs = 0;
+  for (VertexId v = 0; v < g.num_vertices; ++v) {
+    ASSERT_NEAR(out.values[v], want[v], 1e-9 * std::fabs(want[v]) + 1e-15) << "vertex " << v;
+    differs = std::max(differs, std::fabs(want[v] - unweighted[v]));
+  }
+  EXPECT_GT(differs, 1e-4) << "kron's weights 1..255 change the ranks";
+}
+
 // networkx 3.6.1's pagerank(G, alpha=0.85, tol=1e-6) on email-Eu-core read as
 // a DiGraph with nodes 0..1004 (the file has no repeated edge; self-loops are
 // ordinary edges in both): it converges at iteration 16 (max_iter=15 raises

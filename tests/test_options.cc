@@ -1070,7 +1070,7 @@ constexpr const char* kEveryOption[] = {
     "fault-delay-us", "crash-node", "roles", "scatter", "segment-kib", "local-rounds", "domains", "domain-split",
     "vertex-order", "line-rate", "rx-queues", "range-kib", "mtu", "damping", "precision", "output-format",
     "key-file", "no-auth", "ids", "help", "help-all", "version", "verify", "verify-limit", "checkpoint-every",
-    "checkpoint-dir", "resume", "sources", "tolerance", "normalize", "weight-column", "vertices"};
+    "checkpoint-dir", "resume", "sources", "tolerance", "normalize", "weight-column", "vertices", "weighted"};
 
 TEST(OptionTable, HoldsEveryOptionOnce) {
   std::set<std::string> names;
@@ -1101,6 +1101,7 @@ TEST_F(Options, TheDigestHoldsTheJobsOptionsAndNoOthers) {
       {"undirected", with("cc", {}), with("cc", {"--undirected"})},
       {"weight-column", with("sssp", {}), with("sssp", {"--weight-column", "4"})},
       {"vertices", with("cc", {}), with("cc", {"--vertices", "9"})},
+      {"weighted", with("pagerank", {}), with("pagerank", {"--weighted"})},
       {"source", with("sssp", {"--source", "1"}), with("sssp", {"--source", "2"})},
       {"sources", with("bc", {"--sources", "1"}), with("bc", {"--sources", "2"})},
       {"iterations", with("pagerank", {"--iterations", "3"}), with("pagerank", {"--iterations", "4"})},
@@ -1306,6 +1307,20 @@ TEST_F(Options, VerticesAreDenseAndEnterTheDigest) {
                         "16 vertices");
   EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "g.txt", "--vertices", "0"}), "--vertices", "0 is out of range");
   EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "g.txt", "--vertices", "4294967296"}), "--vertices");
+}
+
+// --weighted: pagerank's weighted twin, in double precision; refused for a
+// program without one and with --precision single.
+TEST_F(Options, WeightedIsPageRanksAndDouble) {
+  const Config c = parse({"--app", "pagerank", "--graph", "g.txt", "--weighted"});
+  EXPECT_TRUE(c.weighted);
+  EXPECT_TRUE(c.double_precision);
+  EXPECT_TRUE(c.reads_weights());
+  EXPECT_NE(c.describe().find("weighted"), std::string::npos) << c.describe();
+  EXPECT_FALSE(parse({"--app", "pagerank", "--graph", "g.txt"}).reads_weights());
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "g.txt", "--weighted"}), "--weighted", "pagerank");
+  EXPECT_ERROR_MENTIONS(({"--app", "pagerank", "--graph", "g.txt", "--weighted", "--precision", "single"}),
+                        "--weighted", "--precision single");
 }
 
 }  // namespace

@@ -105,6 +105,39 @@ TEST(PageRank, RanksSumToOneOnAMessierGraph) {
   for (double x : r) EXPECT_GT(x, 0.0);
 }
 
+// Weighted PageRank (networkx's weight='weight'): 0->1 weighing 2 and 1
+// (parallel: 3 in all), 0->2 w 1, 1->1 w 1 (self-loop), 1->0 w 3, 2->3 w 0;
+// 3 has no out-edge. W = 4, 4, 0, 0: 2 (only a zero weight) and 3 are
+// dangling. Step 1 by hand, ranks 1/4, a = 0.0375, D/V = (1/4 + 1/4)/4 = 1/8:
+//   r0 = a + .85 * (r1 * 3/4 + 1/8)            = 0.303125
+//   r1 = a + .85 * (r0 * 3/4 + r1 * 1/4 + 1/8) = 0.35625
+//   r2 = a + .85 * (r0 * 1/4 + 1/8)            = 0.196875
+//   r3 = a + .85 * (0 + 1/8)                   = 0.14375   (2's zero-weight edge passes nothing)
+EdgeList shared_rank_graph() {
+  return make_graph(4, {{0, 1, 2}, {0, 1, 1}, {0, 2, 1}, {1, 1, 1}, {1, 0, 3}, {2, 3, 0}});
+}
+
+TEST(WeightedPageRank, ZeroWeightsParallelEdgesAndDanglingOneStep) {
+  expect_ranks(weighted_pagerank(shared_rank_graph(), 1), {0.303125, 0.35625, 0.196875, 0.14375});
+}
+
+TEST(WeightedPageRank, RealWeightsScaledPerSourceGiveTheSameRanks) {
+  // Only w / W(u) counts: each source's weights halved or tripled as reals.
+  EdgeList g = shared_rank_graph();
+  g.real_weights = {1.0, 0.5, 0.5, 3.0, 9.0, 0.0};
+  const std::vector<double> want = weighted_pagerank(shared_rank_graph(), 30);
+  const std::vector<double> got = weighted_pagerank(g, 30);
+  for (size_t v = 0; v < want.size(); ++v) EXPECT_NEAR(got[v], want[v], 1e-15) << "vertex " << v;
+  EXPECT_NEAR(sum(got), 1.0, 1e-12);
+}
+
+TEST(WeightedPageRank, UnitWeightsArePageRank) {
+  EdgeList g = multi_edge_graph();
+  const std::vector<double> want = pagerank(g, 20), got = weighted_pagerank(g, 20);
+  for (size_t v = 0; v < want.size(); ++v) EXPECT_NEAR(got[v], want[v], 1e-15) << "vertex " << v;
+  EXPECT_TRUE(weighted_pagerank(make_graph(0, {})).empty());
+}
+
 TEST(PageRank, EmptyGraph) { EXPECT_TRUE(pagerank(make_graph(0, {})).empty()); }
 
 TEST(PageRank, RejectsOutOfRangeEdge) {

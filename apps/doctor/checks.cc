@@ -20,13 +20,15 @@ namespace {
 constexpr uint64_t kMiB = 1 << 20;
 
 // The program's footprint (apps/programs.h), as the node's memory check
-// uses it; double-precision twins with --precision double.
+// uses it; weighted twins with --weighted, double-precision ones with
+// --precision double.
 template <VertexProgram... P>
 bool footprint_of_app(ProgramList<P...>, const Config& cfg, AppFootprint* out) {
   auto one = [&]<VertexProgram Q>() {
     if (Q::kTraits.name != cfg.app) return false;
     using D = typename DoublePrecision<Q>::type;
-    *out = cfg.double_precision ? footprint_of<D>() : footprint_of<Q>();
+    using W = typename Weighted<Q>::type;
+    *out = cfg.weighted ? footprint_of<W>() : cfg.double_precision ? footprint_of<D>() : footprint_of<Q>();
     return true;
   };
   return (one.template operator()<P>() || ...);

@@ -57,6 +57,7 @@ RunSummary summary_head(const Config& cfg) {
     std::snprintf(damping, sizeof damping, "damping %g", cfg.damping);
     params.push_back(damping);
   }
+  if (p.uses_weighted && cfg.weighted) params.push_back("weighted");
   if (p.uses_precision && cfg.double_precision) params.push_back("double precision");
   for (size_t i = 0; i < params.size(); ++i) s.program += (i ? ", " : " (") + params[i] + (i + 1 == params.size() ? ")" : "");
   s.graph = cfg.graph;
@@ -65,7 +66,7 @@ RunSummary summary_head(const Config& cfg) {
   if (p.graph.drop_self_loops) rules.push_back("self-loops dropped");
   if (p.graph.drop_duplicates) rules.push_back("duplicates dropped");
   for (const std::string& r : rules) s.edge_rules += (s.edge_rules.empty() ? "" : ", ") + r;
-  s.reads_weights = p.graph.weights;
+  s.reads_weights = cfg.reads_weights();
   s.out_dir = cfg.out_dir;
   return s;
 }

@@ -209,7 +209,7 @@ inline void announce_graph(const Config& cfg, const LoadReport& load, const Loca
   std::printf("graph: %lu vertices, %lu edges%s (fingerprint 0x%016lx); this node read %.1f MB and holds %u "
               "vertices, %lu out-edges; loaded in %.3f s\n",
               static_cast<unsigned long>(load.num_vertices), static_cast<unsigned long>(load.num_edges),
-              weights_label(load.weighted, cfg.program.graph.weights),
+              weights_label(load.weighted, cfg.reads_weights()),
               static_cast<unsigned long>(load.fingerprint), load.bytes_read / 1e6,
               lg.num_local, static_cast<unsigned long>(local_out_edges(lg)), load.seconds);
   if (load.num_vertices == 0 || load.num_edges == 0)

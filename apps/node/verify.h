@@ -218,7 +218,7 @@ VerifyVerdict verify_run(const VerifyInput<Prog>& in) {
     limit = {in.cfg.verify_limit, "--verify-limit"};
   if (need <= limit.bytes) {
     if constexpr (HasOracle<Prog>) {
-      WholeInput whole = read_whole_input(in.input);
+      WholeInput whole = read_whole_input(in.input, Prog::kTraits.graph.real_weights);
       if (in.cfg.undirected) add_reverse_edges(whole.graph);
       ProgramParams params = in.cfg.params();
       params.source = in.source;

@@ -23,6 +23,7 @@
 #include "compute/engine/lcore_layout.h"
 #include "compute/partition/partition.h"
 #include "compute/engine/program_driver.h"
+#include "compute/engine/vertex_info.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/engine/worker.h"
 #include "dataplane/dataplane.h"
@@ -58,6 +59,7 @@ class Engine final : public ProgramDriver {
       place_on_domain(values_.data() + g.domain_offset[d], g.domain_size(d) * sizeof(Value), numa);
     }
     if constexpr (prepares<Prog>()) prog_.prepare(node_figures(g));
+    if constexpr (kReadsOutWeights<Prog>) g.out_weight = out_weight_sums(g);  // before any block is released
     const size_t segment = opt.segment_bytes ? opt.segment_bytes : default_segment_bytes();
     const bool pulls_only = Worker<Prog>::pulls_only(opt.scatter);
     for (const auto& [lo, hi] : worker_slices(g, layout.workers()))

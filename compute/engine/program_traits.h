@@ -21,6 +21,9 @@ struct GraphRules {
   bool drop_duplicates = false;  // keep one copy of each (u, v) (the smallest weight)
   bool weights = false;          // the program reads edge weights (else every weight is 1)
   bool real_weights = false;     // ... as doubles (Graphalytics' real weights), not 32-bit integers
+  // The program reads each vertex's out-edge weight sum (VertexInfo::out_weight,
+  // computed once before superstep 0: weighted PageRank's W(u)).
+  bool out_weights = false;
 };
 
 // How a program's values are written in Graphalytics' output format
@@ -85,6 +88,7 @@ struct ProgramTraits {
   bool uses_tolerance = false;   // --tolerance: iterate until converged, networkx's rule (apps/pagerank.h)
   bool uses_normalize = false;   // --normalize: whose scale the scores take (apps/bc.h)
   bool uses_precision = false;   // --precision: double runs DoublePrecision<P> (apps/programs.h)
+  bool uses_weighted = false;    // --weighted: runs Weighted<P> (apps/programs.h), which reads the weights
   GraphalyticsNames graphalytics;
   GraphRules graph;
   // For a program whose definition differs on a directed and an undirected

@@ -46,6 +46,9 @@ struct VertexInfo {
   VertexId id;          // global id
   uint32_t out_degree;  // out-edges as loaded (after the program's graph rules)
   uint32_t in_degree;
+  // The sum of the out-edges' weights, for a program whose GraphRules say
+  // out_weights (else 0: compute/engine/vertex_info.h).
+  double out_weight;
 };
 
 template <class Aggregate>

@@ -55,6 +55,7 @@
 #include "compute/engine/program_driver.h"
 #include "compute/engine/scatter_mode.h"
 #include "compute/engine/scatter_policy.h"
+#include "compute/engine/vertex_info.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/engine/worker/active_sources.h"
 #include "compute/engine/worker/apply_pass.h"
@@ -171,7 +172,7 @@ class Worker {
     if constexpr (Modes::kPrioritized) {
       for (uint32_t rel = 0; rel < slice_.size(); ++rel) {
         const uint32_t i = slice_.lo + rel;
-        const VertexInfo v{g_.global_id(i), g_.out_degree[i], g_.in_degree[i]};
+        const VertexInfo v = vertex_info<Prog>(g_, i);
         Value initial{};
         const bool active = prog_.init(initial, v);
         if (active || std::memcmp(&initial, &values[i], sizeof(Value)) != 0) delta_.wait(rel, prog_.bucket(values[i]));

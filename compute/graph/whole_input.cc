@@ -37,15 +37,20 @@ EdgeList renumbered(const std::vector<NamedEdge>& named, const IdTable& dense, V
   return g;
 }
 
+// An edge's weights as the slice parsers emit them: an integer weight
+// stands for itself; a real one travels beside the integer 1.
+NamedEdge named_edge(int64_t src, int64_t dst, Weight w) { return NamedEdge{src, dst, w, static_cast<double>(w)}; }
+NamedEdge named_edge(int64_t src, int64_t dst, double w) { return NamedEdge{src, dst, 1, w}; }
+
 // --ids sparse: the distinct ids the edges name, in ascending order, are the vertices.
-WholeInput read_sparse_file(const GraphInput& in) {
+WholeInput read_sparse_file(const GraphInput& in, bool real_weights) {
   FileBytes bytes(in.spec);
   const reader::InputHeader h = reader::read_header(bytes, in.format, in.weight_column);
   std::vector<NamedEdge> named;
-  const reader::SliceTotals t =
-      reader::parse_sparse_slice(bytes, h, reader::slice_of(h, 0, 1), [&](int64_t src, int64_t dst, Weight w) {
-        named.push_back(NamedEdge{src, dst, w, static_cast<double>(w)});
-      });
+  auto keep = [&](int64_t src, int64_t dst, auto w) { named.push_back(named_edge(src, dst, w)); };
+  const reader::SliceSpec all = reader::slice_of(h, 0, 1);
+  const reader::SliceTotals t = real_weights ? reader::parse_sparse_slice<reader::RealWeight>(bytes, h, all, keep)
+                                             : reader::parse_sparse_slice(bytes, h, all, keep);
   WholeInput out;
   out.original_id.reserve(2 * named.size());
   for (const NamedEdge& e : named) {
@@ -58,9 +63,26 @@ WholeInput read_sparse_file(const GraphInput& in) {
     reader::fail(in.spec, 0, "--ids sparse: more than 4294967294 distinct vertex ids");
   IdTable dense(out.original_id.size());
   for (size_t i = 0; i < out.original_id.size(); ++i) dense.insert(out.original_id[i], static_cast<uint32_t>(i));
-  out.graph = renumbered(named, dense, static_cast<VertexId>(out.original_id.size()), false);
+  out.graph = renumbered(named, dense, static_cast<VertexId>(out.original_id.size()), real_weights);
   out.graph.weighted = reader::weighted(h, t);
   return out;
+}
+
+// Dense ids with real weights (the loader's reading for a program whose
+// GraphRules say real_weights): the weight column as doubles, beside the
+// integer weight 1.
+EdgeList read_real_weighted_file(const GraphInput& in) {
+  FileBytes bytes(in.spec);
+  const reader::InputHeader h = reader::read_header(bytes, in.format, in.weight_column, in.vertices);
+  EdgeList g;
+  const reader::SliceTotals t = reader::parse_slice<reader::RealWeight>(
+      bytes, h, reader::slice_of(h, 0, 1), [&g](VertexId src, VertexId dst, double w) {
+        g.edges.push_back(Edge{src, dst, 1});
+        g.real_weights.push_back(w);
+      });
+  g.num_vertices = reader::check_totals(in.spec, h, t);
+  g.weighted = reader::weighted(h, t);
+  return g;
 }
 
 // NAME.v and NAME.e: a vertex's dense id is its line's rank in NAME.v.
@@ -120,12 +142,13 @@ WholeInput read_graphalytics(const GraphalyticsSpec& spec) {
 
 }  // namespace
 
-WholeInput read_whole_input(const GraphInput& in) {
+WholeInput read_whole_input(const GraphInput& in, bool real_weights) {
   switch (in.kind) {
     case GraphInput::Kind::kMemory: return WholeInput{*in.edges, {}};
     case GraphInput::Kind::kGraphalytics: return read_graphalytics(*in.graphalytics);
     case GraphInput::Kind::kFile:
-      if (in.sparse_ids) return read_sparse_file(in);
+      if (in.sparse_ids) return read_sparse_file(in, real_weights);
+      if (real_weights) return WholeInput{read_real_weighted_file(in), {}};
       return WholeInput{load_graph(in.spec, in.format, {}, in.vertices), {}};
     case GraphInput::Kind::kGenerator: break;
   }

@@ -21,7 +21,10 @@ struct WholeInput {
   std::vector<int64_t> original_id;  // dense id -> the input's own id; empty when they are the same
 };
 
-// Throws GraphError as the loader would for a malformed input.
-WholeInput read_whole_input(const GraphInput& in);
+// Throws GraphError as the loader would for a malformed input. With
+// `real_weights` a file's weights are read as the loader reads them for a
+// program that reads real weights (sssp in double precision, pagerank
+// --weighted): doubles in graph.real_weights, beside the integer weight 1.
+WholeInput read_whole_input(const GraphInput& in, bool real_weights = false);
 
 }  // namespace wg

@@ -101,6 +101,9 @@ struct LocalGraph {
   std::vector<int64_t> original_id;
   std::vector<uint32_t> out_degree; // per slot, over all destinations
   std::vector<uint32_t> in_degree;  // per slot, from all sources (sizes slot accumulators)
+  // Per slot, the sum of its out-edges' weights: only for a program whose
+  // GraphRules say out_weights (the engine fills it; compute/engine/vertex_info.h).
+  std::vector<double> out_weight;
   // One block per destination group (node, domain), index node * domains + domain;
   // targets are indices within the destination domain.
   std::vector<EdgeBlock> blocks;

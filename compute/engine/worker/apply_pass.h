@@ -42,6 +42,7 @@
 #include "compute/engine/bitmap.h"
 #include "compute/engine/frontier.h"
 #include "compute/engine/program_driver.h"
+#include "compute/engine/vertex_info.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/engine/worker/active_sources.h"
 #include "compute/engine/worker/modes.h"
@@ -90,7 +91,7 @@ ApplyOutcome<typename Prog::Aggregate> apply_pass(const Prog& program, const Loc
   // all level-synchronous (BFS), and so no test per vertex.
   const bool levels_now = Modes::kLevels && level_synchronous<Prog>(info.phase);
 
-  auto vertex = [&](uint32_t i) { return VertexInfo{g.global_id(i), degree[i], in_degree[i]}; };
+  auto vertex = [&](uint32_t i) { return VertexInfo{g.global_id(i), degree[i], in_degree[i], out_weight_of<Prog>(g, i)}; };
   // Init or apply vertex i, adding it to the aggregate; whether it is active.
   auto applied = [&](uint32_t i, const auto& view, const VertexInfo& v) {
     if constexpr (aggregates_change<Prog>()) {

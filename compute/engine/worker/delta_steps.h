@@ -26,6 +26,7 @@
 #include "compute/engine/delta_schedule.h"
 #include "compute/engine/dense_block.h"
 #include "compute/engine/light_first.h"
+#include "compute/engine/vertex_info.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/engine/worker/active_sources.h"
 #include "compute/engine/worker/modes.h"
@@ -70,7 +71,7 @@ class DeltaSteps {
     auto bucket_of = [&](uint32_t rel) { return prog.bucket(value[lo + rel]); };
     auto activate = [&](uint32_t rel) {
       const uint32_t i = lo + rel;
-      const VertexInfo v{g.global_id(i), g.out_degree[i], g.in_degree[i]};
+      const VertexInfo v = vertex_info<Prog>(g, i);
       frontier.add(rel);
       ++taken.vertices;
       taken.edges += v.out_degree;
@@ -111,7 +112,7 @@ class DeltaSteps {
     return schedule_.again(bucket_of, [&](uint32_t rel) {
       const uint32_t i = lo + rel;
       frontier.add(rel);
-      sv[rel] = prog.scatter_value(value[i], VertexInfo{g.global_id(i), g.out_degree[i], g.in_degree[i]});
+      sv[rel] = prog.scatter_value(value[i], vertex_info<Prog>(g, i));
       if constexpr (kSplitsEdges) edge_class_[rel] = DeltaSchedule::kLight;
     });
   }

@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "compute/engine/own_messages.h"
+#include "compute/engine/vertex_info.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/engine/worker/slice.h"
 #include "compute/partition/partition.h"
@@ -86,7 +87,7 @@ class LocalRounds {
     Value* const value = values_;
     own_.drain([&](uint32_t rel, Message m) {
       const uint32_t i = lo + rel;
-      if (prog.apply(value[i], m, VertexInfo{g.global_id(i), g.out_degree[i], g.in_degree[i]}, info_))
+      if (prog.apply(value[i], m, vertex_info<Prog>(g, i), info_))
         wait(rel, prog.bucket(value[i]));
     });
   }
