@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "dataplane/kernel_ports.h"
 #include "dataplane/memif_guard.h"
 #include "dataplane/memif_quirks.h"
 
@@ -247,6 +248,8 @@ Ports::Port Ports::configure(uint16_t id, rte_mempool* rx_pool, unsigned queues,
                                ": add bsize=" + std::to_string((wire::frame_bytes(mtu) + 1023) / 1024 * 1024) +
                                " to its vdev (dataplane/memif_quirks.h, workaround 6)");
   }
+  if (const std::string why = kernel_ports::frame_refusal(name + " (" + p.driver + ")", p.driver, mtu); !why.empty())
+    throw std::runtime_error(why);
   // memif and net_ring have no MTU to set: they carry any frame the peer's
   // buffers (and our receive mbufs) hold.
   const bool set_mtu = mtu != wire::kMtu && !p.memif && p.driver != "net_ring";
@@ -263,6 +266,9 @@ Ports::Port Ports::configure(uint16_t id, rte_mempool* rx_pool, unsigned queues,
     if (int rc = rte_eth_dev_set_mtu(id, static_cast<uint16_t>(mtu)); rc < 0)
       throw std::runtime_error(name + " (" + p.driver + ") refuses --mtu " + std::to_string(mtu) + ": " +
                                rte_strerror(-rc) + " (its largest is " + std::to_string(info.max_mtu) + ")");
+  if (const std::string why = kernel_ports::mtu_refusal(name + " (" + p.driver + ")", info.if_index, mtu);
+      !why.empty())
+    throw std::runtime_error(why);
   uint16_t nb_rxd = rx_descriptors(queues), nb_txd = kTxDescriptors;
   if (int rc = rte_eth_dev_adjust_nb_rx_tx_desc(id, &nb_rxd, &nb_txd); rc < 0)
     throw std::runtime_error(name + ": descriptor counts: " + rte_strerror(-rc));

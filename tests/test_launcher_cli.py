@@ -25,6 +25,12 @@ def test_the_first_separator_splits_launcher_and_application_options():
     assert cli.split_app_options(["--", "--app", "cc"]) == ([], ["--app", "cc"])
 
 
+def test_netns_with_memif_is_refused_with_the_reason(capsys):
+    err = refusal(capsys, ["--hosts", "netns", "--link", "memif", "--", "--app", "bfs"])
+    assert "memif links go through shared memory" in err and "--link af_xdp" in err
+    assert cli.parse_args(["--hosts", "netns", "--link", "af_xdp", "--", "--app", "bfs"]).hosts == "netns"
+
+
 def test_defaults_and_the_application_options():
     args = cli.parse_args(["--nodes", "3", "--eal", "--no-telemetry '-a x'", "--", "--app", "bfs"])
     assert (args.nodes, args.link, args.lcores_per_node, args.memory, args.restart) == (3, "memif", 1, "auto", 0)

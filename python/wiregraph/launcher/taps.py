@@ -11,6 +11,7 @@ POLL_S = 0.02               # polling interval for netdevs (not a sync sleep)
 TAP_APPEAR_LIMIT_S = 60.0   # how long a node may take to create its tap netdev
 TAP_UP_SETTLE_S = 0.1       # tap must stay IFF_UP this long before its MAC is set
 TAP_WATCH_FAST_S = 5.0      # poll MACs every POLL_S for this long after bridging
+SLOW_POLL_NETNS_S = 1.0     # afterwards, in namespaces (each look runs `ip`)
 
 
 class TapManager(threading.Thread):
@@ -49,23 +50,24 @@ class TapManager(threading.Thread):
             self.started_at[r] = time.monotonic()
 
     def step(self, r, t0):
-        ifc = self.plan.tap_iface(r)
+        ifc, ns = self.plan.tap_iface(r), self.plan.hosts.netns(r)
         want = self.plan.tap_mac(r)
         set_txqueuelen, set_mac, plug = self.plan.tap_commands(r)
         st = self.state.get(r)
         if st is None:
-            if not netdev_exists(ifc):
+            if not netdev_exists(ifc, ns):
                 if time.monotonic() - t0 > TAP_APPEAR_LIMIT_S and r not in self.warned:
                     self.warned.add(r)
                     say("warning: node %d has not created tap %s after %.0f s"
                         % (r, ifc, TAP_APPEAR_LIMIT_S))
                 return
-            disable_ipv6(ifc)
+            if ns is None:
+                disable_ipv6(ifc)  # (a node's namespace has IPv6 off from its start)
             run_ip(set_txqueuelen, check=False)
             self.state[r] = st = self.APPEARED
         if st == self.APPEARED:
             now = time.monotonic()
-            if not is_up(ifc):      # the node has not started its port yet
+            if not is_up(ifc, ns):      # the node has not started its port yet
                 self.up_since.pop(r, None)
                 if now - t0 > TAP_APPEAR_LIMIT_S and r not in self.warned:
                     self.warned.add(r)
@@ -76,17 +78,17 @@ class TapManager(threading.Thread):
                 return
             self.state[r] = st = self.STARTED
         if st == self.STARTED:
-            if read_mac(ifc) != want:
+            if read_mac(ifc, ns) != want:
                 run_ip(set_mac, check=False)
-            if read_mac(ifc) != want:
+            if read_mac(ifc, ns) != want:
                 return                   # reset by the port start in between: next tick
             if run_ip(plug, check=False):
                 self.state[r] = self.BRIDGED
                 self.bridged_at[r] = time.monotonic()
                 say("node %d: tap %s on bridge %s, kernel-side MAC %s"
-                    % (r, ifc, self.plan.bridge, want))
+                    % (r, ifc, self.plan.hosts.netns_bridge(r) or self.plan.bridge, want))
             return
-        have = read_mac(ifc)
+        have = read_mac(ifc, ns)
         if have is not None and have != want:
             if run_ip(set_mac, check=False):
                 n = self.mac_resets.get(r, 0) + 1
@@ -103,7 +105,9 @@ class TapManager(threading.Thread):
             fast = not started or any(
                 self.state.get(r) != self.BRIDGED
                 or now - self.bridged_at.get(r, now) < TAP_WATCH_FAST_S for r in started)
-            if self.stop_ev.wait(POLL_S if fast else 0.1):
+            # In namespaces every look is an `ip` process: once bridged, look seldom.
+            slow = SLOW_POLL_NETNS_S if self.plan.hosts.netns_mode else 0.1
+            if self.stop_ev.wait(POLL_S if fast else slow):
                 return
             for r, t0 in started.items():
                 node = self.nodes[r]
