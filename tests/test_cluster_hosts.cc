@@ -1,0 +1,236 @@
+// Nodes as hosts of their own (--hosts netns: a network namespace per node,
+// joined to the job's bridge by a veth pair) and the af_xdp link (a
+// net_af_xdp port on the node's veth end), through the launcher:
+//   - PageRank on kron:12:8 at P = 2 and 3 against the oracle, on af_xdp and
+//     tap in namespaces and on af_xdp in the shared namespace, and nothing
+//     of the job (namespaces, veths, bridge, run dir) left afterwards;
+//   - a node's link down for 2 s in the middle of a run: the job still ends
+//     with the oracle's answer;
+//   - a node whose own netdev MTU is below --mtu, and an af_xdp --mtu beyond
+//     one XDP frame, refused at start with both numbers named;
+//   - a launcher killed with SIGKILL: `wiregraph-cluster --sweep` removes
+//     its namespaces and veths.
+// Root only (namespaces, veths, bridges): skipped otherwise.
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "compute/graph/graph_reader.h"
+#include "tests/cluster_harness.h"
+#include "tests/job_leftovers.h"
+#include "tests/reference.h"
+
+namespace wg::test {
+namespace {
+
+constexpr int kLaunchTimeoutSec = 300;
+
+// Why namespaces and kernel links cannot be tried here, or "".
+std::string hosts_unavailable_reason() {
+  if (const std::string why = tap_unavailable_reason(); !why.empty()) return why;
+  if (std::system("ip netns list >/dev/null 2>&1") != 0) return "`ip netns` does not work here";
+  return "";
+}
+
+struct HostsCase {
+  std::string hosts;  // --hosts
+  std::string link;   // --link
+  int nodes;
+};
+
+void PrintTo(const HostsCase& c, std::ostream* os) { *os << c.hosts << " " << c.link << " P=" << c.nodes; }
+
+std::string hosts_case_name(const ::testing::TestParamInfo<HostsCase>& p) {
+  return p.param.hosts + "_" + p.param.link + "_P" + std::to_string(p.param.nodes);
+}
+
+// PageRank's results in `out_dir` against the oracle on `graph` with
+// `iterations`.
+::testing::AssertionResult pagerank_matches(const std::string& out_dir, const std::string& graph,
+                                            unsigned iterations) {
+  const EdgeList g = load_graph(graph);
+  std::vector<std::string> values;
+  if (auto r = read_results(out_dir, g.num_vertices, &values); !r) return r;
+  return check_expected(values, ref::oracle("pagerank", g, 0, iterations));
+}
+
+std::string make_out_dir(const TempDir& tmp) {
+  const std::string dir = tmp.file("out");
+  ::mkdir(dir.c_str(), 0755);
+  return dir;
+}
+
+class HostsTest : public ::testing::TestWithParam<HostsCase> {};
+
+TEST_P(HostsTest, PageRankMatchesOracleAndLeavesNothing) {
+  const HostsCase& c = GetParam();
+  if (const std::string why = hosts_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  const std::string out = make_out_dir(tmp);
+  LaunchOptions opts;
+  opts.nodes = c.nodes;
+  opts.link = c.link;
+  opts.timeout_sec = kLaunchTimeoutSec;
+  opts.launcher_flags = {"--hosts", c.hosts};
+  opts.app_args = {"--app", "pagerank", "--graph", "kron:12:8", "--out", out};
+  const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
+  ASSERT_EQ(run.exit_code, 0) << describe(run);
+  EXPECT_TRUE(pagerank_matches(out, "kron:12:8", ref::kDefaultIterations)) << describe(run);
+  EXPECT_TRUE(launcher_found_balance(run));
+  const std::string job = job_of(run.output);
+  ASSERT_FALSE(job.empty()) << describe(run);
+  EXPECT_EQ(leftovers(job), std::vector<std::string>{}) << describe(run);
+}
+
+INSTANTIATE_TEST_SUITE_P(Kron12, HostsTest,
+                         ::testing::Values(HostsCase{"netns", "af_xdp", 3}, HostsCase{"netns", "tap", 3},
+                                           HostsCase{"shared", "af_xdp", 3}, HostsCase{"netns", "af_xdp", 2}),
+                         hosts_case_name);
+
+// A command run for its effect on a netdev; its failure fails the test.
+::testing::AssertionResult run_command(const std::string& command) {
+  const int rc = std::system(command.c_str());
+  if (rc == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "'" << command << "' exited with status " << rc;
+}
+
+// Retransmission timeouts of every node's connections (node<R>.json links[]).
+uint64_t retransmission_timeouts(const std::string& out_dir, int nodes) {
+  uint64_t sum = 0;
+  for (int r = 0; r < nodes; ++r) {
+    nlohmann::json j;
+    std::string error;
+    if (!read_json_file(out_dir + "/node" + std::to_string(r) + ".json", &j, &error)) continue;
+    for (const nlohmann::json& link : j.value("links", nlohmann::json::array()))
+      sum += json_counter(link, {"timeouts"}, &error);
+  }
+  return sum;
+}
+
+class LinkDownTest : public ::testing::TestWithParam<std::string> {};
+
+// Node 1's veth end in its namespace goes down for 2 s once the nodes are
+// 200 supersteps into a 10,000-superstep PageRank, then up again: frames
+// sent meanwhile are lost and resent, and the answer is still the oracle's.
+TEST_P(LinkDownTest, JobEndsWithTheExactAnswer) {
+  const std::string link = GetParam();
+  if (const std::string why = hosts_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  constexpr unsigned kIterations = 10000;
+  constexpr auto kOutage = std::chrono::seconds(2);  // the fault's length, not a wait for anything
+  TempDir tmp;
+  const std::string out = make_out_dir(tmp);
+  ChildProcess launcher({"python3", launcher_path(), "--nodes", "3", "--link", link, "--hosts", "netns",
+                         "--timeout", std::to_string(kLaunchTimeoutSec), "--binary", binary_path(), "--", "--app",
+                         "pagerank", "--graph", "kron:8:8", "--iterations", std::to_string(kIterations),
+                         "--verbose", "--out", out},
+                        tmp.file("cluster.log"));
+  // Mid-run: node 1 has reported superstep 200.
+  ASSERT_TRUE(eventually([&] { return launcher.output().find("[node 1] superstep 200:") != std::string::npos; },
+                         kLaunchTimeoutSec))
+      << launcher.output();
+  const std::string job = job_of(launcher.output());
+  ASSERT_FALSE(job.empty()) << launcher.output();
+  const std::string in_netns = "ip netns exec wg" + job + "n1 ip link set dev wg" + job + "x1 ";
+  ASSERT_TRUE(run_command(in_netns + "down"));
+  const auto down_at = std::chrono::steady_clock::now();
+  std::this_thread::sleep_until(down_at + kOutage);
+  ASSERT_TRUE(run_command(in_netns + "up"));
+  int status = 0;
+  ASSERT_FALSE(launcher.wait(0, &status))
+      << "the job ended before the link came back up: the outage was not in the middle of the run "
+         "(more --iterations needed)";
+  ASSERT_TRUE(launcher.wait(kLaunchTimeoutSec + 30, &status)) << launcher.output().substr(0, 4000);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << launcher.output().substr(0, 4000);
+  EXPECT_TRUE(pagerank_matches(out, "kron:8:8", kIterations));
+  EXPECT_GT(retransmission_timeouts(out, 3), 0u) << "no frame was resent: the outage cost nothing?";
+  EXPECT_EQ(leftovers(job), std::vector<std::string>{});
+}
+
+INSTANTIATE_TEST_SUITE_P(Netns, LinkDownTest, ::testing::Values("af_xdp", "tap"),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+// A failed run of `opts` whose output names `words`; nothing of it is left.
+void expect_refused(LaunchOptions opts, const TempDir& tmp, const std::string& words) {
+  opts.timeout_sec = kLaunchTimeoutSec;
+  const LaunchResult run = run_launcher(opts, tmp.file("cluster.log"));
+  EXPECT_EQ(run.exit_code, 1) << describe(run);
+  EXPECT_NE(run.output.find(words), std::string::npos) << describe(run);
+  const std::string job = job_of(run.output);
+  ASSERT_FALSE(job.empty()) << describe(run);
+  EXPECT_EQ(leftovers(job), std::vector<std::string>{}) << describe(run);
+}
+
+// Node 1 lowers its own veth end's MTU to 1400 before it starts (inside its
+// namespace, where `ip netns exec` runs the node's command); with the
+// default --mtu 1500 it refuses, naming both.
+TEST(HostsRefusals, PortMtuBelowTheJobsMtu) {
+  if (const std::string why = hosts_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  LaunchOptions opts;
+  opts.nodes = 3;
+  opts.link = "af_xdp";
+  opts.launcher_flags = {
+      "--hosts", "netns", "--binary",
+      write_rank_wrapper(tmp, 1,
+                         "for n in /sys/class/net/wg*x*; do ip link set dev \"${n##*/}\" mtu 1400; done; "
+                         "exec '" + binary_path() + "' \"$@\"")};
+  opts.app_args = {"--app", "pagerank", "--graph", "kron:8:8"};
+  expect_refused(opts, tmp, "has MTU 1400, below the --mtu 1500");
+}
+
+TEST(HostsRefusals, AfXdpMtuBeyondOneXdpFrame) {
+  if (const std::string why = hosts_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  LaunchOptions opts;
+  opts.nodes = 2;
+  opts.link = "af_xdp";
+  opts.launcher_flags = {"--hosts", "netns"};
+  opts.app_args = {"--app", "pagerank", "--graph", "kron:8:8", "--mtu", "1779"};
+  expect_refused(opts, tmp, "MTU 1778 at most, not the --mtu 1779");
+}
+
+// kill -9 of the launcher mid-run leaves the namespaces, veths and bridge;
+// --sweep removes them once the nodes (parent-death SIGTERM) are gone.
+TEST(HostsCleanup, SweepRemovesTheNamespacesOfALauncherKilledWithSigkill) {
+  if (const std::string why = hosts_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  ChildProcess launcher({"python3", launcher_path(), "--nodes", "2", "--link", "tap", "--hosts", "netns",
+                         "--timeout", "300", "--binary", binary_path(), "--", "--app", "pagerank", "--graph",
+                         "kron:8:8", "--iterations", "1000000", "--verbose"},
+                        tmp.file("killed.log"));
+  ASSERT_TRUE(eventually(
+      [&] {
+        const std::string out = launcher.output();
+        return out.find("[node 0] roles:") != std::string::npos && out.find("[node 1] roles:") != std::string::npos;
+      },
+      120))
+      << launcher.output();
+  const std::string job = job_of(launcher.output());
+  ASSERT_FALSE(job.empty()) << launcher.output();
+  launcher.signal(SIGKILL);
+  int status = 0;
+  ASSERT_TRUE(launcher.wait(10, &status));
+  ASSERT_TRUE(eventually([&] { return !job_has_processes(job); }, 60)) << "job " << job << "'s nodes outlived it";
+  const std::vector<std::string> stale = leftovers(job);
+  EXPECT_NE(std::find(stale.begin(), stale.end(), "/run/netns/wg" + job + "n1"), stale.end())
+      << "the killed run left no namespace: the test proves nothing";
+
+  ChildProcess sweep({"python3", launcher_path(), "--sweep"}, tmp.file("sweep.log"));
+  ASSERT_TRUE(sweep.wait(120, &status)) << sweep.output();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << sweep.output();
+  EXPECT_NE(sweep.output().find("netns wg" + job + "n0"), std::string::npos) << sweep.output();
+  EXPECT_EQ(leftovers(job), std::vector<std::string>{}) << sweep.output();
+}
+
+}  // namespace
+}  // namespace wg::test
