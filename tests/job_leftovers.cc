@@ -1,5 +1,6 @@
 #include "tests/job_leftovers.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -66,6 +67,24 @@ std::vector<std::string> leftovers(const std::string& job) {
   if (!huge.empty())
     for (const std::string& n : matching(huge, "wg" + job + "r.*")) left.push_back(n);
   return left;
+}
+
+::testing::AssertionResult kill_launcher_mid_run(ChildProcess& launcher, std::string* job) {
+  const bool computing = eventually(
+      [&] {
+        const std::string out = launcher.output();
+        return out.find("[node 0] roles:") != std::string::npos && out.find("[node 1] roles:") != std::string::npos;
+      },
+      120);
+  if (!computing) return ::testing::AssertionFailure() << "the nodes never said their roles:\n" << launcher.output();
+  *job = job_of(launcher.output());
+  if (job->empty()) return ::testing::AssertionFailure() << "no job id in:\n" << launcher.output();
+  launcher.signal(SIGKILL);
+  int status = 0;
+  if (!launcher.wait(10, &status)) return ::testing::AssertionFailure() << "the launcher outlived SIGKILL";
+  if (!eventually([&] { return !job_has_processes(*job); }, 60))
+    return ::testing::AssertionFailure() << "job " << *job << "'s nodes outlived it";
+  return ::testing::AssertionSuccess();
 }
 
 }  // namespace wg::test

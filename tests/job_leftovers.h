@@ -4,8 +4,12 @@
 // for tests that check a run, however it ended, left nothing behind.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
+
+#include "tests/cluster_harness.h"
 
 namespace wg::test {
 
@@ -28,5 +32,10 @@ std::string job_of(const std::string& launcher_output);
 // Everything job J could have left: run dir, bridge, taps, namespaces,
 // veths, EAL runtime directories, hugepage files. Empty when nothing is left.
 std::vector<std::string> leftovers(const std::string& job);
+
+// A launcher (started by the test with --verbose) killed with SIGKILL mid-run:
+// once nodes 0 and 1 have printed their roles (both compute), SIGKILL, then
+// until its nodes have ended (their parent-death SIGTERM). *job: its id.
+::testing::AssertionResult kill_launcher_mid_run(ChildProcess& launcher, std::string* job);
 
 }  // namespace wg::test

@@ -266,19 +266,8 @@ TEST(ClusterCleanup, LauncherKilledWithSigkillIsSweptByTheNextRun) {
                       binary_path(), "--", "--app", "pagerank", "--graph", "kron:10:8", "--iterations", "1000000",
                       "--verbose"},  // the roles lines say both nodes compute
                      tmp.file("first.log"));
-  ASSERT_TRUE(eventually(
-      [&] {
-        const std::string out = first.output();
-        return out.find("[node 0] roles:") != std::string::npos && out.find("[node 1] roles:") != std::string::npos;
-      },
-      120))
-      << first.output();
-  const std::string job = job_of(first.output());
-  ASSERT_FALSE(job.empty()) << first.output();
-  first.signal(SIGKILL);
-  int status = 0;
-  ASSERT_TRUE(first.wait(10, &status));
-  ASSERT_TRUE(eventually([&] { return !job_has_processes(job); }, 60)) << "job " << job << "'s nodes outlived it";
+  std::string job;
+  ASSERT_TRUE(kill_launcher_mid_run(first, &job));
   const std::vector<std::string> stale = leftovers(job);
   EXPECT_NE(std::find(stale.begin(), stale.end(), "/tmp/wiregraph-" + job), stale.end())
       << "the killed run left no run directory: the test proves nothing";

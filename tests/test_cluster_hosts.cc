@@ -208,24 +208,14 @@ TEST(HostsCleanup, SweepRemovesTheNamespacesOfALauncherKilledWithSigkill) {
                          "--timeout", "300", "--binary", binary_path(), "--", "--app", "pagerank", "--graph",
                          "kron:8:8", "--iterations", "1000000", "--verbose"},
                         tmp.file("killed.log"));
-  ASSERT_TRUE(eventually(
-      [&] {
-        const std::string out = launcher.output();
-        return out.find("[node 0] roles:") != std::string::npos && out.find("[node 1] roles:") != std::string::npos;
-      },
-      120))
-      << launcher.output();
-  const std::string job = job_of(launcher.output());
-  ASSERT_FALSE(job.empty()) << launcher.output();
-  launcher.signal(SIGKILL);
-  int status = 0;
-  ASSERT_TRUE(launcher.wait(10, &status));
-  ASSERT_TRUE(eventually([&] { return !job_has_processes(job); }, 60)) << "job " << job << "'s nodes outlived it";
+  std::string job;
+  ASSERT_TRUE(kill_launcher_mid_run(launcher, &job));
   const std::vector<std::string> stale = leftovers(job);
   EXPECT_NE(std::find(stale.begin(), stale.end(), "/run/netns/wg" + job + "n1"), stale.end())
       << "the killed run left no namespace: the test proves nothing";
 
   ChildProcess sweep({"python3", launcher_path(), "--sweep"}, tmp.file("sweep.log"));
+  int status = 0;
   ASSERT_TRUE(sweep.wait(120, &status)) << sweep.output();
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << sweep.output();
   EXPECT_NE(sweep.output().find("netns wg" + job + "n0"), std::string::npos) << sweep.output();

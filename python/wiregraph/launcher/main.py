@@ -83,8 +83,9 @@ def why_not_runnable(args):
                 "scripts/setup.sh, or pass --binary)" % args.binary)
     if args.link in ("tap", "af_xdp") and args.nodes > 1:
         if os.geteuid() != 0:
-            return ("--link %s needs root (it creates a bridge, veths, taps or namespaces); "
-                    "use --link memif or run as root" % args.link)
+            makes = {"tap": "a bridge and tap netdevs", "af_xdp": "a bridge and veths"}[args.link]
+            return ("--link %s needs root (it creates %s); use --link memif or run as root"
+                    % (args.link, makes))
         if shutil.which("ip") is None:
             return "--link %s needs the 'ip' command (iproute2)" % args.link
     return None
