@@ -42,6 +42,7 @@ class TapManager(threading.Thread):
         self.state = {}           # rank -> APPEARED/STARTED/BRIDGED
         self.up_since = {}        # rank -> first time the tap was seen IFF_UP
         self.bridged_at = {}      # rank -> time it was plugged into the bridge
+        self.watched_at = {}      # rank -> last look at a bridged tap in a namespace
         self.warned = set()
         self.mac_resets = {}
 
@@ -102,17 +103,25 @@ class TapManager(threading.Thread):
             with self.lock:
                 started = dict(self.started_at)
             now = time.monotonic()
+            # In namespaces every look is an `ip` process, which costs the
+            # nodes CPU: a bridged tap there is looked at every
+            # SLOW_POLL_NETNS_S only, with no fast watch after bridging.
+            netns = self.plan.hosts.netns_mode
+            watch_fast_s = 0.0 if netns else TAP_WATCH_FAST_S
             fast = not started or any(
                 self.state.get(r) != self.BRIDGED
-                or now - self.bridged_at.get(r, now) < TAP_WATCH_FAST_S for r in started)
-            # In namespaces every look is an `ip` process: once bridged, look seldom.
-            slow = SLOW_POLL_NETNS_S if self.plan.hosts.netns_mode else 0.1
-            if self.stop_ev.wait(POLL_S if fast else slow):
+                or now - self.bridged_at.get(r, now) < watch_fast_s for r in started)
+            if self.stop_ev.wait(POLL_S if fast else 0.1):
                 return
+            now = time.monotonic()
             for r, t0 in started.items():
                 node = self.nodes[r]
                 if node.proc is not None and node.proc.poll() is not None:
                     continue
+                if netns and self.state.get(r) == self.BRIDGED:
+                    if now - self.watched_at.get(r, 0.0) < SLOW_POLL_NETNS_S:
+                        continue
+                    self.watched_at[r] = now
                 try:
                     self.step(r, t0)
                 except OSError as e:
