@@ -24,6 +24,20 @@ uint32_t netdev_mtu(uint32_t if_index);
 // The netdev's name ("?" when unknown), for messages.
 std::string netdev_name(uint32_t if_index);
 
+// The netdev's kernel driver as ethtool names it ("veth", "ice",
+// "mlx5_core"), or "" when it cannot be asked.
+std::string netdev_driver(uint32_t if_index);
+
+// The receive queues the netdev has now (ethtool -l: combined + rx
+// channels; /sys/class/net/NAME/queues/rx-* when ethtool has no answer),
+// or 0 when unknown.
+unsigned netdev_rx_queues(uint32_t if_index);
+
+// Whether the kernel driver `driver` does AF_XDP zero-copy (its own UMEM
+// support, in mainline since the kernel named): otherwise the kernel copies
+// every frame into the UMEM (copy mode: veth, virtio_net, tun).
+bool zero_copy_driver(const std::string& driver);
+
 // Why a port of `driver` cannot carry frames of `mtu` whatever its netdev
 // says (net_af_xdp: kAfXdpFrameBytes), or "". `port` names the port
 // ("port 0 (net_af_xdp)"); the message names the limit and --mtu.

@@ -217,11 +217,17 @@ Steering Ports::steer(uint16_t id, Port& p, unsigned queues, uint16_t udp_base, 
 
 // DPDK's rule for the L2 overhead: the gap between max_rx_pktlen and
 // max_mtu when the PMD reports both, else Ethernet header + CRC. net_tap
-// reports max_mtu 65535 but max_rx_pktlen 1522, so it takes MTU 1504 at most.
+// reports max_mtu 65535 but max_rx_pktlen 1522, so it takes MTU 1504 at most;
+// net_af_xdp what one XDP frame holds (MTU 1778).
 uint32_t Ports::largest_mtu(const rte_eth_dev_info& info) {
   const bool gap = info.max_mtu != UINT16_MAX && info.max_rx_pktlen > info.max_mtu;
   const uint32_t overhead = gap ? info.max_rx_pktlen - info.max_mtu : RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
-  return std::min<uint32_t>(info.max_mtu, info.max_rx_pktlen > overhead ? info.max_rx_pktlen - overhead : 0);
+  const uint32_t largest =
+      std::min<uint32_t>(info.max_mtu, info.max_rx_pktlen > overhead ? info.max_rx_pktlen - overhead : 0);
+  // net_af_xdp reports more than one XDP frame holds (kernel_ports.h).
+  if (info.driver_name != nullptr && std::strcmp(info.driver_name, "net_af_xdp") == 0)
+    return std::min<uint32_t>(largest, kernel_ports::kAfXdpFrameBytes - wire::frame_bytes(0));
+  return largest;
 }
 
 Ports::Port Ports::configure(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu) {
