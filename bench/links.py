@@ -21,7 +21,7 @@ node's lcore), not the link's raw capacity (MACHINE-NOTES has raw figures).
           processes; bench_accumulation measures the in-process ring loopback
 
 usage: links.py [--graph SPEC] [--trials N] [--links memif,tap,af_xdp] [--hosts shared|netns]
-                [--out DIR] [--json PATH]
+                [--xdp-prog PATH] [--out DIR] [--json PATH]
 """
 import argparse
 import json
@@ -32,12 +32,22 @@ from pathlib import Path
 from wiregraph import benchlib
 
 
+def launcher_flags(kind, a):
+    """--hosts for the kernel links, --xdp-prog for af_xdp."""
+    if kind == "memif":
+        return ()
+    prog = ("--xdp-prog", a.xdp_prog) if kind == "af_xdp" and a.xdp_prog else ()
+    return ("--hosts", a.hosts) + prog
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--graph", default="kron:18:16")
     ap.add_argument("--app", default="pagerank")
     ap.add_argument("--trials", type=int, default=3)
     ap.add_argument("--links", default="memif,tap,af_xdp")
+    ap.add_argument("--xdp-prog", default=None, metavar="PATH",
+                    help="the launcher's --xdp-prog for af_xdp (build/dataplane/xdp/wiregraph_xdp.o)")
     ap.add_argument("--hosts", choices=("shared", "netns"), default="shared",
                     help="the launcher's --hosts for tap and af_xdp (memif always shares)")
     ap.add_argument("--timeout", type=int, default=600)
@@ -49,6 +59,7 @@ def main():
 
     kinds = [k for k in a.links.split(",") if k]
     result = {"benchmark": "links", "graph": a.graph, "app": a.app, "trials": a.trials, "hosts": a.hosts,
+              "xdp_prog": a.xdp_prog,
               "links": {},
               "ring": "not feasible: net_ring is an in-process PMD and cannot join two processes; "
                       "see bench_accumulation's ring-txrx for the in-process loopback"}
@@ -73,7 +84,7 @@ def main():
                 r = benchlib.run_cluster(rundir, 2, ["--app", a.app, "--graph", a.graph, "--mbufs", str(mbufs),
                                                      "--scatter", "sparse"],
                                          link=kind, mem_mb=mem, timeout=a.timeout, log=log,
-                                         launcher_flags=() if kind == "memif" else ("--hosts", a.hosts))
+                                         launcher_flags=launcher_flags(kind, a))
             entry = {"trial": t, "rc": r["rc"], "error": r["error"], "loadavg": r["loadavg_start"],
                      "command": " ".join(str(x) for x in r["command"]), "nodes": []}
             # Every node's report written: the supersteps ran; a non-zero exit

@@ -9,7 +9,9 @@
 //   - a node whose own netdev MTU is below --mtu, and an af_xdp --mtu beyond
 //     one XDP frame, refused at start with both numbers named;
 //   - a launcher killed with SIGKILL: `wiregraph-cluster --sweep` removes
-//     its namespaces and veths.
+//     its namespaces and veths;
+//   - the XDP program of dataplane/xdp (--xdp-prog): kernel traffic between
+//     two nodes' namespaces passes beside a running job.
 // Root only (namespaces, veths, bridges): skipped otherwise.
 #include <signal.h>
 #include <sys/stat.h>
@@ -117,6 +119,38 @@ uint64_t retransmission_timeouts(const std::string& out_dir, int nodes) {
   return sum;
 }
 
+// A 3-node PageRank of `iterations` supersteps on kron:8:8 over `link` in
+// namespaces, writing to `out`, with more launcher options `flags`.
+std::vector<std::string> long_pagerank(const std::string& link, unsigned iterations, const std::string& out,
+                                       const std::vector<std::string>& flags = {}) {
+  std::vector<std::string> argv = {"python3", launcher_path(), "--nodes", "3", "--link", link, "--hosts", "netns",
+                                   "--timeout", std::to_string(kLaunchTimeoutSec), "--binary", binary_path()};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), {"--", "--app", "pagerank", "--graph", "kron:8:8", "--iterations",
+                           std::to_string(iterations), "--verbose", "--out", out});
+  return argv;
+}
+
+// Mid-run: node 1 has reported superstep 200. Returns the job id ("" if not).
+std::string wait_mid_run(const ChildProcess& launcher) {
+  if (!eventually([&] { return launcher.output().find("[node 1] superstep 200:") != std::string::npos; },
+                  kLaunchTimeoutSec))
+    return "";
+  return job_of(launcher.output());
+}
+
+// The launcher, still running after what the test did mid-run, ends with
+// exit 0 and the oracle's answer, leaving nothing.
+void expect_exact_end(ChildProcess& launcher, const std::string& out, unsigned iterations, const std::string& job) {
+  int status = 0;
+  ASSERT_FALSE(launcher.wait(0, &status))
+      << "the job ended before the test was done with it: not in the middle of the run (more --iterations needed)";
+  ASSERT_TRUE(launcher.wait(kLaunchTimeoutSec + 30, &status)) << launcher.output().substr(0, 4000);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << launcher.output().substr(0, 4000);
+  EXPECT_TRUE(pagerank_matches(out, "kron:8:8", iterations));
+  EXPECT_EQ(leftovers(job), std::vector<std::string>{});
+}
+
 class LinkDownTest : public ::testing::TestWithParam<std::string> {};
 
 // Node 1's veth end in its namespace goes down for 2 s once the nodes are
@@ -129,35 +163,67 @@ TEST_P(LinkDownTest, JobEndsWithTheExactAnswer) {
   constexpr auto kOutage = std::chrono::seconds(2);  // the fault's length, not a wait for anything
   TempDir tmp;
   const std::string out = make_out_dir(tmp);
-  ChildProcess launcher({"python3", launcher_path(), "--nodes", "3", "--link", link, "--hosts", "netns",
-                         "--timeout", std::to_string(kLaunchTimeoutSec), "--binary", binary_path(), "--", "--app",
-                         "pagerank", "--graph", "kron:8:8", "--iterations", std::to_string(kIterations),
-                         "--verbose", "--out", out},
-                        tmp.file("cluster.log"));
-  // Mid-run: node 1 has reported superstep 200.
-  ASSERT_TRUE(eventually([&] { return launcher.output().find("[node 1] superstep 200:") != std::string::npos; },
-                         kLaunchTimeoutSec))
-      << launcher.output();
-  const std::string job = job_of(launcher.output());
+  ChildProcess launcher(long_pagerank(link, kIterations, out), tmp.file("cluster.log"));
+  const std::string job = wait_mid_run(launcher);
   ASSERT_FALSE(job.empty()) << launcher.output();
   const std::string in_netns = "ip netns exec wg" + job + "n1 ip link set dev wg" + job + "x1 ";
   ASSERT_TRUE(run_command(in_netns + "down"));
   const auto down_at = std::chrono::steady_clock::now();
   std::this_thread::sleep_until(down_at + kOutage);
   ASSERT_TRUE(run_command(in_netns + "up"));
-  int status = 0;
-  ASSERT_FALSE(launcher.wait(0, &status))
-      << "the job ended before the link came back up: the outage was not in the middle of the run "
-         "(more --iterations needed)";
-  ASSERT_TRUE(launcher.wait(kLaunchTimeoutSec + 30, &status)) << launcher.output().substr(0, 4000);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << launcher.output().substr(0, 4000);
-  EXPECT_TRUE(pagerank_matches(out, "kron:8:8", kIterations));
+  expect_exact_end(launcher, out, kIterations, job);
   EXPECT_GT(retransmission_timeouts(out, 3), 0u) << "no frame was resent: the outage cost nothing?";
-  EXPECT_EQ(leftovers(job), std::vector<std::string>{});
 }
 
 INSTANTIATE_TEST_SUITE_P(Netns, LinkDownTest, ::testing::Values("af_xdp", "tap"),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+// Frames the nodes received that were not wiregraph's (rx.dropped.not_wiregraph).
+uint64_t strangers_received(const std::string& out_dir, int nodes) {
+  uint64_t sum = 0;
+  for (int r = 0; r < nodes; ++r) {
+    nlohmann::json j;
+    std::string error;
+    if (read_json_file(out_dir + "/node" + std::to_string(r) + ".json", &j, &error))
+      sum += json_counter(j, {"rx", "dropped", "not_wiregraph"}, &error);
+  }
+  return sum;
+}
+
+// --xdp-prog build/dataplane/xdp/wiregraph_xdp.o: mid-run, the kernels of
+// node 1's and node 2's namespaces make a TCP connection over the veth ends
+// the nodes' af_xdp ports hold (ARP included): the program passes what is
+// not wiregraph's to the kernel (DPDK's default program would hand node 2
+// the ARP request, and the connection would never be made). The job still
+// ends exact, and no node received a stranger's frame.
+TEST(HostsXdpProgram, KernelTrafficPassesBesideTheJob) {
+  if (const std::string why = hosts_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  const std::string prog = build_dir() + "/dataplane/xdp/wiregraph_xdp.o";
+  if (::access(prog.c_str(), R_OK) != 0) GTEST_SKIP() << "no " << prog << " (clang and libbpf-dev build it)";
+  constexpr unsigned kIterations = 10000;
+  TempDir tmp;
+  const std::string out = make_out_dir(tmp);
+  ChildProcess launcher(long_pagerank("af_xdp", kIterations, out, {"--xdp-prog", prog}), tmp.file("cluster.log"));
+  const std::string job = wait_mid_run(launcher);
+  ASSERT_FALSE(job.empty()) << launcher.output();
+  const std::string ns1 = "wg" + job + "n1", ns2 = "wg" + job + "n2";
+  ASSERT_TRUE(run_command("ip -n " + ns1 + " addr add 10.99.0.1/24 dev wg" + job + "x1"));
+  ASSERT_TRUE(run_command("ip -n " + ns2 + " addr add 10.99.0.2/24 dev wg" + job + "x2"));
+  ChildProcess listener({"ip", "netns", "exec", ns2, "python3", "-c",
+                         "import socket, time\n"
+                         "s = socket.socket()\n"
+                         "s.bind(('10.99.0.2', 47999))\n"
+                         "s.listen()\n"
+                         "print('listening', flush=True)\n"
+                         "time.sleep(600)\n"},
+                        tmp.file("listener.log"));
+  ASSERT_TRUE(eventually([&] { return listener.output().find("listening") != std::string::npos; }, 60))
+      << listener.output();
+  EXPECT_TRUE(run_command("ip netns exec " + ns1 +
+                          " python3 -c \"import socket; socket.create_connection(('10.99.0.2', 47999), timeout=30)\""));
+  expect_exact_end(launcher, out, kIterations, job);
+  EXPECT_EQ(strangers_received(out, 3), 0u);
+}
 
 // A failed run of `opts` whose output names `words`; nothing of it is left.
 void expect_refused(LaunchOptions opts, const TempDir& tmp, const std::string& words) {
