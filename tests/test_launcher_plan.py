@@ -18,7 +18,7 @@ JOB = "0a0b0c0d"
 
 def args_of(**kw):
     a = dict(nodes=3, link="memif", lcores_per_node=1, binary="/b/wiregraph", eal_extra=[],
-             app=["--app", "bfs"], mem_mb=None, memory="auto", hosts="shared")
+             app=["--app", "bfs"], mem_mb=None, memory="auto", hosts="shared", xdp_prog=None)
     a.update(kw)
     return argparse.Namespace(**a)
 

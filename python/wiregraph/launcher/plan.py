@@ -115,7 +115,7 @@ class Plan:
             return ["--vdev", "net_tap0,iface=%s" % self.tap_iface(r)]
         if self.args.link == "af_xdp":
             # A veth has one queue and no RSS: one queue pair (--rx-queues 1).
-            prog = ",xdp_prog=%s" % self.args.xdp_prog if getattr(self.args, "xdp_prog", None) else ""
+            prog = ",xdp_prog=%s" % self.args.xdp_prog if self.args.xdp_prog else ""
             return ["--vdev", "net_af_xdp0,iface=%s,start_queue=0,queue_count=1%s"
                     % (self.hosts.veth_node_end(r), prog)]
         v = []
