@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "dataplane/kernel_ports.h"
 #include "dataplane/memif_guard.h"
 #include "dataplane/memif_quirks.h"
 
@@ -216,11 +217,17 @@ Steering Ports::steer(uint16_t id, Port& p, unsigned queues, uint16_t udp_base, 
 
 // DPDK's rule for the L2 overhead: the gap between max_rx_pktlen and
 // max_mtu when the PMD reports both, else Ethernet header + CRC. net_tap
-// reports max_mtu 65535 but max_rx_pktlen 1522, so it takes MTU 1504 at most.
+// reports max_mtu 65535 but max_rx_pktlen 1522, so it takes MTU 1504 at most;
+// net_af_xdp what one XDP frame holds (MTU 1778).
 uint32_t Ports::largest_mtu(const rte_eth_dev_info& info) {
   const bool gap = info.max_mtu != UINT16_MAX && info.max_rx_pktlen > info.max_mtu;
   const uint32_t overhead = gap ? info.max_rx_pktlen - info.max_mtu : RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
-  return std::min<uint32_t>(info.max_mtu, info.max_rx_pktlen > overhead ? info.max_rx_pktlen - overhead : 0);
+  const uint32_t largest =
+      std::min<uint32_t>(info.max_mtu, info.max_rx_pktlen > overhead ? info.max_rx_pktlen - overhead : 0);
+  // net_af_xdp reports more than one XDP frame holds (kernel_ports.h).
+  if (info.driver_name != nullptr && std::strcmp(info.driver_name, "net_af_xdp") == 0)
+    return std::min<uint32_t>(largest, kernel_ports::kAfXdpFrameBytes - wire::frame_bytes(0));
+  return largest;
 }
 
 Ports::Port Ports::configure(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu) {
@@ -247,6 +254,8 @@ Ports::Port Ports::configure(uint16_t id, rte_mempool* rx_pool, unsigned queues,
                                ": add bsize=" + std::to_string((wire::frame_bytes(mtu) + 1023) / 1024 * 1024) +
                                " to its vdev (dataplane/memif_quirks.h, workaround 6)");
   }
+  if (const std::string why = kernel_ports::frame_refusal(name + " (" + p.driver + ")", p.driver, mtu); !why.empty())
+    throw std::runtime_error(why);
   // memif and net_ring have no MTU to set: they carry any frame the peer's
   // buffers (and our receive mbufs) hold.
   const bool set_mtu = mtu != wire::kMtu && !p.memif && p.driver != "net_ring";
@@ -263,6 +272,9 @@ Ports::Port Ports::configure(uint16_t id, rte_mempool* rx_pool, unsigned queues,
     if (int rc = rte_eth_dev_set_mtu(id, static_cast<uint16_t>(mtu)); rc < 0)
       throw std::runtime_error(name + " (" + p.driver + ") refuses --mtu " + std::to_string(mtu) + ": " +
                                rte_strerror(-rc) + " (its largest is " + std::to_string(info.max_mtu) + ")");
+  if (const std::string why = kernel_ports::mtu_refusal(name + " (" + p.driver + ")", info.if_index, mtu);
+      !why.empty())
+    throw std::runtime_error(why);
   uint16_t nb_rxd = rx_descriptors(queues), nb_txd = kTxDescriptors;
   if (int rc = rte_eth_dev_adjust_nb_rx_tx_desc(id, &nb_rxd, &nb_txd); rc < 0)
     throw std::runtime_error(name + ": descriptor counts: " + rte_strerror(-rc));

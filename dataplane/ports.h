@@ -52,7 +52,8 @@ class Ports {
   void open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base,
             double server_wait_s);
   // The largest MTU rte_eth_dev_configure accepts for a port with `info`:
-  // max_mtu, and what fits max_rx_pktlen with the port's L2 overhead.
+  // max_mtu, and what fits max_rx_pktlen with the port's L2 overhead (for
+  // net_af_xdp: what one XDP frame holds, kernel_ports.h).
   static uint32_t largest_mtu(const rte_eth_dev_info& info);
   // Stops and closes every port that may be closed; true if memif ports were
   // left open (dataplane/memif_quirks.h: their pools must then stay too).

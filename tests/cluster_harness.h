@@ -36,7 +36,8 @@ std::string datasets_dir();
 std::string launcher_path();  // <source>/scripts/wiregraph-cluster
 std::string binary_path();    // <build>/apps/wiregraph
 
-// Tap links need root (to create taps and a bridge) and the `ip` command.
+// Tap links need root (to create taps and a bridge) and the `ip` command;
+// so do af_xdp links (veths on a bridge).
 // Returns an empty string when they can run, else the reason they cannot.
 std::string tap_unavailable_reason();
 
@@ -44,7 +45,7 @@ std::string tap_unavailable_reason();
 
 struct LaunchOptions {
   int nodes = 1;
-  std::string link = "memif";          // "memif" or "tap"
+  std::string link = "memif";          // "memif", "tap" or "af_xdp"
   int timeout_sec = 120;               // passed to the launcher (--timeout)
   std::vector<std::string> app_args;   // node options, after "--"
   std::vector<std::string> launcher_flags;  // extra launcher options (e.g. --keep-going)
@@ -111,8 +112,8 @@ std::string describe(const LaunchResult& r);
 // is in the result's output.
 LaunchResult run_refused(const TempDir& dir, int nodes, std::vector<std::string> app_args);
 
-// The launcher and the node binary exist (failure), and for tap links with
-// P > 1 whether they can run here (*skip says why not).
+// The launcher and the node binary exist (failure), and for tap and af_xdp
+// links with P > 1 whether they can run here (*skip says why not).
 ::testing::AssertionResult prerequisites(const std::string& link, int nodes, std::string* skip);
 
 // The lines of `output` that start with `prefix` ("[node 1] ").

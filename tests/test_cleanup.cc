@@ -25,43 +25,12 @@
 
 #include "tests/cluster_harness.h"
 #include "tests/graphs_for_tests.h"
+#include "tests/job_leftovers.h"
 
 namespace wg::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Where the EAL of a process of this user keeps its runtime directories.
-std::string dpdk_runtime_root() {
-  if (::geteuid() == 0) return "/var/run/dpdk";
-  const char* xdg = std::getenv("XDG_RUNTIME_DIR");
-  return xdg ? std::string(xdg) + "/dpdk" : "/tmp/dpdk";
-}
-
-// A hugetlbfs mount with room for a 64 MiB node, or "".
-std::string usable_hugetlbfs() {
-  std::ifstream mounts("/proc/mounts"), meminfo("/proc/meminfo");
-  std::string dev, dir, type, rest, mount;
-  while (mounts >> dev >> dir >> type && std::getline(mounts, rest))
-    if (type == "hugetlbfs") mount = dir;
-  std::string key;
-  long value = 0, free_pages = 0, page_kb = 0;
-  while (meminfo >> key >> value && std::getline(meminfo, rest)) {
-    if (key == "HugePages_Free:") free_pages = value;
-    if (key == "Hugepagesize:") page_kb = value;
-  }
-  return free_pages * page_kb >= 128 * 1024 ? mount : "";
-}
-
-// Names in `dir` that match `pattern`.
-std::vector<std::string> matching(const std::string& dir, const std::string& pattern) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  const std::regex re(pattern);
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (std::regex_match(e.path().filename().string(), re)) out.push_back(e.path().string());
-  return out;
-}
 
 // Binds (and, if `listening`, keeps listening on) a Unix socket at `path`;
 // closing it leaves the file behind, as a killed process does.
@@ -286,34 +255,6 @@ TEST(NodeFiles, DirectLaunchLeavesNoHugepageFiles) {
 
 // ---------------------------------------------------------------- launcher
 
-// Processes started with --file-prefix wg<J>r...: job J's nodes.
-bool job_has_processes(const std::string& job) {
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    std::ifstream in(e.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (cmdline.find(std::string("--file-prefix") + '\0' + "wg" + job + "r") != std::string::npos) return true;
-  }
-  return false;
-}
-
-// Everything job J could have left: run dir, bridge, taps, EAL runtime
-// directories, hugepage files. Empty when nothing is left.
-std::vector<std::string> leftovers(const std::string& job) {
-  std::vector<std::string> left;
-  if (fs::exists("/tmp/wiregraph-" + job)) left.push_back("/tmp/wiregraph-" + job);
-  for (const std::string& n : matching("/sys/class/net", "wg" + job + "t[0-9]+|wgb" + job)) left.push_back(n);
-  for (const std::string& n : matching(dpdk_runtime_root(), "wg" + job + "r[0-9]+")) left.push_back(n);
-  const std::string huge = usable_hugetlbfs();
-  if (!huge.empty())
-    for (const std::string& n : matching(huge, "wg" + job + "r.*")) left.push_back(n);
-  return left;
-}
-
-std::string job_of(const std::string& launcher_output) {
-  std::smatch m;
-  return std::regex_search(launcher_output, m, std::regex(R"(\[cluster\] job ([0-9a-f]{8}):)")) ? m[1].str() : "";
-}
-
 // kill -9 of the launcher mid-run (its nodes get SIGTERM through their
 // parent-death signal and remove their own files; the bridge and the run
 // directory stay), then a second run: it starts, succeeds, and removes what
@@ -325,19 +266,8 @@ TEST(ClusterCleanup, LauncherKilledWithSigkillIsSweptByTheNextRun) {
                       binary_path(), "--", "--app", "pagerank", "--graph", "kron:10:8", "--iterations", "1000000",
                       "--verbose"},  // the roles lines say both nodes compute
                      tmp.file("first.log"));
-  ASSERT_TRUE(eventually(
-      [&] {
-        const std::string out = first.output();
-        return out.find("[node 0] roles:") != std::string::npos && out.find("[node 1] roles:") != std::string::npos;
-      },
-      120))
-      << first.output();
-  const std::string job = job_of(first.output());
-  ASSERT_FALSE(job.empty()) << first.output();
-  first.signal(SIGKILL);
-  int status = 0;
-  ASSERT_TRUE(first.wait(10, &status));
-  ASSERT_TRUE(eventually([&] { return !job_has_processes(job); }, 60)) << "job " << job << "'s nodes outlived it";
+  std::string job;
+  ASSERT_TRUE(kill_launcher_mid_run(first, &job));
   const std::vector<std::string> stale = leftovers(job);
   EXPECT_NE(std::find(stale.begin(), stale.end(), "/tmp/wiregraph-" + job), stale.end())
       << "the killed run left no run directory: the test proves nothing";

@@ -1,5 +1,5 @@
 // Multi-process tests: scripts/wiregraph-cluster starts P wiregraph node
-// processes joined by memif or tap links, and what they write to --out is
+// processes joined by memif, tap or af_xdp links, and what they write to --out is
 // compared with the oracles of tests/reference.h. The first tests check the
 // harness and the test graph themselves and need no wiregraph binary.
 //
@@ -487,7 +487,7 @@ std::vector<ClusterCase> all_cases() {
       const bool everywhere = graph == GraphKind::kCorner || graph == GraphKind::kTraversal;
       if (graph == GraphKind::kTraversal && app != "bfs" && app != "sssp" && app != "cc") continue;
       cases.push_back({"memif", 1, plain_run(app), graph});  // one node: no link at all
-      for (const char* link : {"memif", "tap"})
+      for (const char* link : {"memif", "tap", "af_xdp"})
         for (int nodes : {2, 3})
           if (everywhere || nodes == 3) cases.push_back({link, nodes, plain_run(app), graph});
     }
@@ -511,6 +511,9 @@ std::vector<ClusterCase> fast_cluster_cases() {
       {"memif", 2, GraphKind::kCorner, 0}, {"tap", 3, GraphKind::kCorner, 0},   {"memif", 3, GraphKind::kCorner, 2},
       {"tap", 2, GraphKind::kCorner, 2},   {"memif", 3, GraphKind::kKron, 0},   {"tap", 3, GraphKind::kKron, 2},
       {"memif", 3, GraphKind::kDataset, 2}, {"tap", 3, GraphKind::kDataset, 0},
+      // af_xdp (net_af_xdp on veths, copy mode): every class at P = 2 and 3.
+      {"af_xdp", 2, GraphKind::kCorner, 0}, {"af_xdp", 3, GraphKind::kCorner, 2},
+      {"af_xdp", 3, GraphKind::kCorner, 0}, {"af_xdp", 2, GraphKind::kCorner, 2},
   };
   std::vector<ClusterCase> cases;
   size_t turns[std::size(kWireClasses)] = {};
@@ -537,7 +540,7 @@ class ClusterTest : public ::testing::TestWithParam<ClusterCase> {};
 
 TEST_P(ClusterTest, MatchesOracle) {
   const ClusterCase& c = GetParam();
-  if (c.link == "tap" && c.nodes > 1) {
+  if (c.link != "memif" && c.nodes > 1) {  // tap and af_xdp: root, `ip`, a bridge
     const std::string why = tap_unavailable_reason();
     if (!why.empty()) GTEST_SKIP() << why;
   }

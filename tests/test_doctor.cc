@@ -284,6 +284,34 @@ TEST(Doctor, MoreQueuesThanThePortHas) {
   EXPECT_EQ(line_of(r.output, "port 0 steering").rfind("n/a", 0), 0u) << r.output;
 }
 
+// net_af_xdp on a veth whose MTU (1400) is below the default --mtu, which
+// the node does not set: the netdev fails, naming both; the PMD's MTU is
+// what one XDP frame holds; veth has no zero-copy (a warning).
+TEST(Doctor, AfXdpPortOnANetdevBelowTheJobsMtu) {
+  const std::string why = tap_unavailable_reason();  // root and `ip`, as for a veth pair
+  if (!why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  VethPair veth;
+  ASSERT_TRUE(veth.made);
+  ASSERT_EQ(std::system(("ip link set dev " + veth.a + " mtu 1400").c_str()), 0);
+  const DoctorRun r =
+      run_doctor(doctor({"--no-pci", "--vdev", "net_af_xdp0,iface=" + veth.a + ",start_queue=0,queue_count=1"}, kJob),
+                 tmp, "afxdp");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  const std::string netdev = line_of(r.output, "port 0 netdev");
+  EXPECT_EQ(netdev.rfind("FAIL", 0), 0u) << r.output;
+  EXPECT_NE(netdev.find("kernel netdev " + veth.a + " has MTU 1400, below the --mtu 1500"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("fix: ip link set dev " + veth.a + " mtu 1500"), std::string::npos) << r.output;
+  EXPECT_NE(line_of(r.output, "port 0 mtu").find("net_af_xdp0 (net_af_xdp) takes MTU 1778, --mtu is 1500"),
+            std::string::npos)
+      << r.output;
+  const std::string zero_copy = line_of(r.output, "port 0 zero-copy");
+  EXPECT_EQ(zero_copy.rfind("warn", 0), 0u) << r.output;
+  EXPECT_NE(zero_copy.find("driver veth has no AF_XDP zero-copy"), std::string::npos) << r.output;
+  EXPECT_EQ(line_of(r.output, "port 0 netdev queues").rfind("ok", 0), 0u) << r.output;
+}
+
 TEST(Doctor, NoKeyForAJobOfTwoNodes) {
   TempDir tmp;
   ChildProcess p(

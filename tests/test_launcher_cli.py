@@ -25,6 +25,21 @@ def test_the_first_separator_splits_launcher_and_application_options():
     assert cli.split_app_options(["--", "--app", "cc"]) == ([], ["--app", "cc"])
 
 
+def test_netns_with_memif_is_refused_with_the_reason(capsys):
+    err = refusal(capsys, ["--hosts", "netns", "--link", "memif", "--", "--app", "bfs"])
+    assert "memif links go through shared memory" in err and "--link af_xdp" in err
+    assert cli.parse_args(["--hosts", "netns", "--link", "af_xdp", "--", "--app", "bfs"]).hosts == "netns"
+
+
+def test_an_xdp_program_is_for_af_xdp_and_must_exist(capsys, tmp_path):
+    assert "--xdp-prog is for --link af_xdp" in refusal(capsys, ["--xdp-prog", "x.o", "--", "--app", "bfs"])
+    assert "no such file" in refusal(capsys, ["--link", "af_xdp", "--xdp-prog", str(tmp_path / "x.o"),
+                                              "--", "--app", "bfs"])
+    (tmp_path / "x.o").write_bytes(b"")
+    args = cli.parse_args(["--link", "af_xdp", "--xdp-prog", str(tmp_path / "x.o"), "--", "--app", "bfs"])
+    assert args.xdp_prog == str((tmp_path / "x.o").resolve())
+
+
 def test_defaults_and_the_application_options():
     args = cli.parse_args(["--nodes", "3", "--eal", "--no-telemetry '-a x'", "--", "--app", "bfs"])
     assert (args.nodes, args.link, args.lcores_per_node, args.memory, args.restart) == (3, "memif", 1, "auto", 0)

@@ -18,7 +18,7 @@ JOB = "0a0b0c0d"
 
 def args_of(**kw):
     a = dict(nodes=3, link="memif", lcores_per_node=1, binary="/b/wiregraph", eal_extra=[],
-             app=["--app", "bfs"], mem_mb=None, memory="auto")
+             app=["--app", "bfs"], mem_mb=None, memory="auto", hosts="shared", xdp_prog=None)
     a.update(kw)
     return argparse.Namespace(**a)
 
@@ -113,6 +113,37 @@ def test_the_memif_vdev_names_the_buffer_size():
     plan = Plan(args_of(nodes=2, app=["--app", "bfs", "--mtu", "4000"]), JOB)  # 4014 bytes: 4 KiB
     assert plan.link_vdevs(0)[1].endswith(",id=0,bsize=4096")
     assert isinstance(plan.rundir, Path)
+
+
+def test_netns_nodes_run_in_their_namespace_on_an_af_xdp_veth():
+    plan = Plan(args_of(nodes=2, link="af_xdp", hosts="netns", app=["--app", "bfs", "--mtu", "1700"]), JOB)
+    plan.mem = ["--no-huge", "-m", "64"]
+    cmd = plan.command(1)
+    assert cmd[:4] == ["ip", "netns", "exec", "wg0a0b0c0dn1"]
+    assert "net_af_xdp0,iface=wg0a0b0c0dx1,start_queue=0,queue_count=1" in cmd
+    made = plan.hosts.node_commands(1)
+    assert ["ip", "netns", "add", "wg0a0b0c0dn1"] in made
+    # Both veth ends take the nodes' --mtu: a smaller one drops the frames.
+    assert ["ip", "link", "add", "name", "wg0a0b0c0dv1", "mtu", "1700", "type", "veth", "peer", "name",
+            "wg0a0b0c0dx1", "mtu", "1700", "netns", "wg0a0b0c0dn1"] in made
+    assert plan.hosts.netns_bridge(1) is None
+
+
+def test_a_netns_tap_is_bridged_inside_its_namespace():
+    plan = Plan(args_of(nodes=2, link="tap", hosts="netns"), JOB)
+    assert plan.tap_commands(0)[2] == ["ip", "-n", "wg0a0b0c0dn0", "link", "set", "dev", "wg0a0b0c0dt0",
+                                       "master", "wg0a0b0c0db0", "up"]
+    assert ["ip", "-n", "wg0a0b0c0dn0", "link", "set", "dev", "wg0a0b0c0dx0", "master",
+            "wg0a0b0c0db0"] in plan.hosts.node_commands(0)
+
+
+def test_shared_af_xdp_has_veths_but_no_namespaces():
+    plan = Plan(args_of(nodes=3, link="af_xdp"), JOB)
+    plan.mem = ["--no-huge", "-m", "64"]
+    assert plan.command(2)[0] == "/b/wiregraph"
+    assert all("netns" not in c for c in plan.hosts.node_commands(2))
+    assert plan.uses_bridge() and plan.hosts.uses_veths()
+    assert Plan(args_of(nodes=3, link="tap"), JOB).hosts.node_commands(0) == []
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 // port checks need the EAL.
 #pragma once
 
+#include <rte_ethdev.h>
 #include <rte_mempool.h>
 
 #include <cstdint>
@@ -50,5 +51,10 @@ void check_clock(std::vector<Finding>* out);
 // Port `id` against --rx-queues and --mtu, then opened with `pool` for its
 // receive queues as the node opens it: its steering, link and NUMA node.
 void check_port(uint16_t id, const Config& cfg, rte_mempool* pool, std::vector<Finding>* out);
+
+// A port on a kernel netdev (net_tap, net_af_xdp; nothing for others): the
+// netdev's MTU against --mtu; for net_af_xdp whether its driver does
+// zero-copy and whether it has more receive queues than the port polls.
+void check_kernel_netdev(uint16_t id, const rte_eth_dev_info& info, const Config& cfg, std::vector<Finding>* out);
 
 }  // namespace wg::doctor

@@ -56,6 +56,7 @@ void check_port(uint16_t id, const Config& cfg, rte_mempool* pool, std::vector<F
         "--mtu " + std::to_string(std::min<uint32_t>(largest, 9000) < 1500 ? 1500 : std::min<uint32_t>(largest, 9000)) +
             " (every node must agree); for jumbo frames the NIC, its kernel netdev (bifurcated) and "
             "the switch ports must all take them"));
+  check_kernel_netdev(id, info, cfg, out);
   const int socket = rte_eth_dev_socket_id(id);
   const rte_bus* bus = info.device != nullptr ? rte_dev_bus(info.device) : nullptr;
   if (socket < 0 || (bus != nullptr && std::strcmp(rte_bus_name(bus), "vdev") == 0)) {

@@ -61,7 +61,14 @@ def build_parser():
             "netdev wg<J>t<R> (txqueuelen %d, no IPv6); once the node has started\n"
             "its port, the launcher gives the kernel side its own MAC 02:J:R (it\n"
             "must differ from the port's) and only then plugs it into the bridge.\n"
-            "P=1: no link vdev at all.\n"
+            "af_xdp (needs root): node R's port is net_af_xdp0 on the veth end\n"
+            "wg<J>x<R> (one queue: a veth has no RSS), whose peer wg<J>v<R> is on\n"
+            "bridge wgb<J>; the veths take the nodes' --mtu. --xdp-prog PATH adds\n"
+            "xdp_prog=PATH (absolute) to the vdev.\n"
+            "--hosts netns: node R runs under 'ip netns exec wg<J>n<R>'; its veth\n"
+            "end wg<J>x<R> is in that namespace (tap: the node's tap and that end\n"
+            "on a bridge wg<J>b<R> there), the other end on wgb<J>.\n"
+            "P=1: no link vdev and no namespace at all.\n"
             "\n"
             "Before any node starts, BINARY --check-options -- followed by node\n"
             "0's application options (without --rank) parses them as a node\n"
@@ -99,8 +106,16 @@ def build_parser():
             % (DEFAULT_MAX_ETHPORTS + 1, TAP_TXQUEUELEN, PROGRESS_EVERY_S)))
     p.add_argument("--nodes", "-n", type=int, default=2, metavar="P",
                    help="number of node processes, 1..%d (default 2)" % MAX_NODES)
-    p.add_argument("--link", choices=("memif", "tap"), default="memif",
-                   help="how the nodes are joined (default memif)")
+    p.add_argument("--link", choices=("memif", "tap", "af_xdp"), default="memif",
+                   help="how the nodes are joined (default memif); tap and af_xdp need root")
+    p.add_argument("--hosts", choices=("shared", "netns"), default="shared",
+                   help="shared (default): every node in the launcher's network namespace; "
+                        "netns: node R in its own namespace wg<J>n<R> (own stack, MAC, MTU), "
+                        "joined to the bridge by a veth pair (--link tap or af_xdp; needs root)")
+    p.add_argument("--xdp-prog", default=None, metavar="PATH",
+                   help="--link af_xdp: the XDP program for the ports (xdp_prog= of net_af_xdp), e.g. "
+                        "build/dataplane/xdp/wiregraph_xdp.o, which passes every frame that is not "
+                        "wiregraph's to the kernel (default: DPDK's, which takes every frame)")
     p.add_argument("--timeout", type=float, default=600.0, metavar="SEC",
                    help="kill all nodes and exit 124 if they have not all exited "
                         "SEC seconds after the first one started (default 600; "
@@ -195,6 +210,20 @@ def parse_args(argv):
         parser.error("--link memif needs P-1 = %d ports per node, but DPDK was built "
                      "with RTE_MAX_ETHPORTS=%d: use at most %d nodes or --link tap"
                      % (args.nodes - 1, max_ports, max_ports + 1))
+    if args.xdp_prog is not None:
+        if args.link != "af_xdp":
+            parser.error("--xdp-prog is for --link af_xdp (the program of its net_af_xdp ports)")
+        if not Path(args.xdp_prog).is_file():
+            parser.error("--xdp-prog %s: no such file (build it: ninja -C build "
+                         "dataplane/xdp/wiregraph_xdp.o)" % args.xdp_prog)
+        # The nodes run elsewhere (ip netns exec, another cwd): an absolute path; no commas (devargs).
+        args.xdp_prog = str(Path(args.xdp_prog).resolve())
+        if "," in args.xdp_prog:
+            parser.error("--xdp-prog %s: a path with a comma cannot go into a vdev's arguments" % args.xdp_prog)
+    if args.hosts == "netns" and args.link == "memif" and args.nodes > 1:
+        parser.error("--hosts netns gives each node its own network stack, but memif links "
+                     "go through shared memory, not the network, so the namespaces would "
+                     "isolate nothing: use --link tap or --link af_xdp with --hosts netns")
     args.app = app
     if args.restart > 0 and checkpoint_dir_from_app(app) is None:
         parser.error("--restart %d needs checkpoints to restart from: give the nodes "

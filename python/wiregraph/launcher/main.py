@@ -81,12 +81,13 @@ def why_not_runnable(args):
     if not (os.path.isfile(args.binary) and os.access(args.binary, os.X_OK)):
         return ("node binary %s not found or not executable (build it with "
                 "scripts/setup.sh, or pass --binary)" % args.binary)
-    if args.link == "tap" and args.nodes > 1:
+    if args.link in ("tap", "af_xdp") and args.nodes > 1:
         if os.geteuid() != 0:
-            return ("--link tap needs root (it creates a bridge and tap netdevs); "
-                    "use --link memif or run as root")
+            makes = {"tap": "a bridge and tap netdevs", "af_xdp": "a bridge and veths"}[args.link]
+            return ("--link %s needs root (it creates %s); use --link memif or run as root"
+                    % (args.link, makes))
         if shutil.which("ip") is None:
-            return "--link tap needs the 'ip' command (iproute2)"
+            return "--link %s needs the 'ip' command (iproute2)" % args.link
     return None
 
 
@@ -164,11 +165,13 @@ class Launch:
         say("job %s: %d node(s), link %s, %s, lcores %s, run dir %s, %s"
             % (plan.job, plan.P, args.link if plan.P > 1 else "none", plan.mem_reason,
                plan.lcores, plan.rundir, plan.auth_summary()))
-        if self.use_tap:
+        if plan.uses_bridge():
             for c in plan.bridge_commands():
                 run_ip(c)
                 self.created_bridge = True
             disable_ipv6(plan.bridge)
+            for r in range(plan.P):
+                plan.hosts.create(r)
         return None
 
     def run_attempts(self, env):

@@ -75,12 +75,9 @@ def hugepage_size_bytes():
     return 2 << 20
 
 
-def memif_bsize(app):
-    """',bsize=N' when the nodes' --mtu needs memif buffers larger than the
-    default 2048 bytes: DPDK 22.11's memif mangles frames chained over several
-    buffers (lengths of whole buffers, extra segments), so every frame must fit
-    one buffer (dataplane/memif_quirks.h, workaround 6)."""
-    mtu = 1500
+def app_mtu(app):
+    """The nodes' --mtu among the application options, None when not given."""
+    mtu = None
     for i, a in enumerate(app):
         if a == "--mtu" and i + 1 < len(app):
             v = app[i + 1]
@@ -90,7 +87,15 @@ def memif_bsize(app):
             continue
         if v.isdigit():
             mtu = int(v)
-    frame = mtu + 14  # Ethernet header
+    return mtu
+
+
+def memif_bsize(app):
+    """',bsize=N' when the nodes' --mtu needs memif buffers larger than the
+    default 2048 bytes: DPDK 22.11's memif mangles frames chained over several
+    buffers (lengths of whole buffers, extra segments), so every frame must fit
+    one buffer (dataplane/memif_quirks.h, workaround 6)."""
+    frame = (app_mtu(app) or 1500) + 14  # Ethernet header
     return "" if frame <= 2048 else ",bsize=%d" % ((frame + 1023) // 1024 * 1024)
 
 

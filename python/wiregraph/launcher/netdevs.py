@@ -1,6 +1,7 @@
 """Kernel network devices of a job (its bridge and taps): `ip` commands and
 what /sys/class/net and /proc/sys/net say."""
 
+import json
 import os
 import re
 import shlex
@@ -16,8 +17,22 @@ def run_ip(argv, check=True):
     return r.returncode == 0
 
 
-def netdev_exists(name):
+def netdev_exists(name, netns=None):
+    if netns:
+        return link_in_netns(name, netns) is not None
     return os.path.exists("/sys/class/net/" + name)
+
+
+def link_in_netns(name, netns):
+    """`ip -j link show` of NAME in namespace NETNS (whose /sys this process
+    cannot see), or None when it is not there."""
+    r = subprocess.run(["ip", "-n", netns, "-j", "link", "show", "dev", name],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        links = json.loads(r.stdout) if r.returncode == 0 else []
+    except ValueError:
+        return None
+    return links[0] if links else None
 
 
 def disable_ipv6(name):
@@ -29,7 +44,10 @@ def disable_ipv6(name):
         pass
 
 
-def read_mac(name):
+def read_mac(name, netns=None):
+    if netns:
+        link = link_in_netns(name, netns)
+        return link.get("address", "").lower() if link else None
     try:
         with open("/sys/class/net/%s/address" % name) as f:
             return f.read().strip().lower()
@@ -37,7 +55,10 @@ def read_mac(name):
         return None
 
 
-def is_up(name):
+def is_up(name, netns=None):
+    if netns:
+        link = link_in_netns(name, netns)
+        return link is not None and "UP" in link.get("flags", [])
     try:
         with open("/sys/class/net/%s/flags" % name) as f:
             return int(f.read().strip(), 16) & 0x1 != 0

@@ -5,8 +5,9 @@ prints)."""
 import os
 import shlex
 
+from .hosts import Hosts, ip
 from .keys import describe_auth, key_choice
-from .memory import memif_bsize, memory_args, memory_warnings
+from .memory import app_mtu, memif_bsize, memory_args, memory_warnings
 from .rundirs import run_dir
 
 TAP_TXQUEUELEN = 10000
@@ -45,7 +46,8 @@ class Plan:
         self.job = job                                   # 8 hex digits
         self.P = args.nodes
         self.rundir = run_dir(job)
-        self.bridge = "wgb%s" % job                      # 11 chars <= 15
+        self.hosts = Hosts(job, self.P, args.hosts, args.link, app_mtu(args.app))
+        self.bridge = self.hosts.bridge
         self.mem, self.mem_reason = None, None         # choose_memory(), once the node answered
         self.lcores = lcores_arg(args.lcores_per_node)
         self.prefixes = ["wg%sr%d" % (job, r) for r in range(self.P)]
@@ -72,6 +74,9 @@ class Plan:
         b = [0x02, (j >> 24) & 0xff, (j >> 16) & 0xff, (j >> 8) & 0xff, j & 0xff, r & 0xff]
         return ":".join("%02x" % x for x in b)
 
+    def uses_bridge(self):
+        return self.P > 1 and self.args.link in ("tap", "af_xdp")
+
     def bridge_commands(self):
         br = self.bridge
         return [["ip", "link", "add", "name", br, "type", "bridge",
@@ -80,11 +85,12 @@ class Plan:
 
     def tap_commands(self, r):
         """What TapManager runs for node r (printed by --dry-run): txqueuelen,
-        the kernel-side MAC, into the bridge."""
-        ifc = self.tap_iface(r)
-        return [["ip", "link", "set", "dev", ifc, "txqueuelen", str(TAP_TXQUEUELEN)],
-                ["ip", "link", "set", "dev", ifc, "address", self.tap_mac(r)],
-                ["ip", "link", "set", "dev", ifc, "master", self.bridge, "up"]]
+        the kernel-side MAC, into the bridge (with --hosts netns: in the
+        node's namespace, the bridge there)."""
+        ifc, ns = self.tap_iface(r), self.hosts.netns(r)
+        return [ip(ns, "link", "set", "dev", ifc, "txqueuelen", TAP_TXQUEUELEN),
+                ip(ns, "link", "set", "dev", ifc, "address", self.tap_mac(r)),
+                ip(ns, "link", "set", "dev", ifc, "master", self.hosts.netns_bridge(r) or self.bridge, "up")]
 
     # memif -----------------------------------------------------------------
     def memif_socket(self, i, j):
@@ -107,6 +113,11 @@ class Plan:
             return []
         if self.args.link == "tap":
             return ["--vdev", "net_tap0,iface=%s" % self.tap_iface(r)]
+        if self.args.link == "af_xdp":
+            # A veth has one queue and no RSS: one queue pair (--rx-queues 1).
+            prog = ",xdp_prog=%s" % self.args.xdp_prog if self.args.xdp_prog else ""
+            return ["--vdev", "net_af_xdp0,iface=%s,start_queue=0,queue_count=1%s"
+                    % (self.hosts.veth_node_end(r), prog)]
         v = []
         for peer in range(self.P):
             if peer == r:
@@ -125,7 +136,7 @@ class Plan:
 
     def command(self, r):
         a = self.args
-        return ([a.binary, "--no-pci", "--file-prefix", self.prefixes[r]] + self.mem +
+        return (self.hosts.node_prefix(r) + [a.binary, "--no-pci", "--file-prefix", self.prefixes[r]] + self.mem +
                 ["--lcores", self.lcores, "--log-level", "lib.eal:error"] +
                 self.link_vdevs(r) + a.eal_extra + ["--"] + self.app_options(r))
 

@@ -52,9 +52,13 @@ def dry_run(plan):
     say("dry run: job %s, %d node(s), link %s, run dir %s, %s"
         % (plan.job, plan.P, a.link if plan.P > 1 else "none", plan.rundir, plan.auth_summary()))
     say("memory: %s" % plan.mem_reason)
-    if a.link == "tap" and plan.P > 1:
+    if plan.uses_bridge():
         for c in plan.bridge_commands():
             out(qcmd(c))
+        for r in range(plan.P):
+            for c in plan.hosts.node_commands(r):
+                out(qcmd(c))
+    if a.link == "tap" and plan.P > 1:
         for r in range(plan.P):
             c = plan.tap_commands(r)
             out("# when node %d has created %s:" % (r, plan.tap_iface(r)))

@@ -11,6 +11,7 @@ import shutil
 import stat
 from pathlib import Path
 
+from .hosts import remove_job_hosts
 from .memory import hugetlbfs_mounts
 from .netdevs import job_netdevs, netdev_exists, run_ip
 from .processes import job_processes
@@ -101,8 +102,8 @@ def node_environment(job, rundir, nodes):
 
 
 def remove_job(job, rundir, bridge):
-    """Removes what job J may have left on this machine: its taps, its bridge
-    wgb<J> (when `bridge`), its run dir, and the EAL runtime dirs and hugepage
+    """Removes what job J may have left on this machine: its namespaces and
+    veths (hosts.py), its taps, its bridge wgb<J> (when `bridge`), its run dir, and the EAL runtime dirs and hugepage
     files of its nodes' file prefixes wg<J>r<R>. Returns (removed, problems),
     each a list of names."""
     removed, problems = [], []
@@ -110,6 +111,7 @@ def remove_job(job, rundir, bridge):
     def gone(what, ok):
         (removed if ok else problems).append(what)
 
+    remove_job_hosts(job, gone)
     for ifc in job_netdevs(job):
         gone("tap " + ifc, run_ip(["ip", "link", "del", "dev", ifc], check=False) or not netdev_exists(ifc))
     if bridge and netdev_exists("wgb" + job):
