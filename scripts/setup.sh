@@ -52,8 +52,11 @@ PACKAGES=(build-essential g++ meson ninja-build pkg-config libdpdk-dev dpdk dpdk
           libnuma-dev libmetis-dev nlohmann-json3-dev python3 iproute2
           gnuplot-nox python3-pyelftools libipsec-mb-dev libssl-dev
           zlib1g-dev libzstd-dev)
+# clang and libbpf-dev build dataplane/xdp's XDP program (optional for a run:
+# a lab's shared NIC wants it; the af_xdp tests check that it passes the
+# kernel's own traffic).
 if [[ $TESTS == 1 ]]; then
-    PACKAGES+=(libgtest-dev libsodium-dev)
+    PACKAGES+=(libgtest-dev libsodium-dev clang libbpf-dev)
 fi
 FUZZ="${FUZZ:-0}"
 FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-build-fuzz}"
