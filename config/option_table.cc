@@ -175,7 +175,8 @@ const OptionSpec kOptions[] = {
                 "the 'ids:' line says which and why. dense: GAP's and Graph500's rule (0..largest, ids no edge "
                 "names are isolated vertices; the summary counts them). mtx, dimacs and metis "
                 "number their vertices 1..n: --source and the results use those ids (sparse is refused). "
-                "Graphalytics graphs are always mapped. See docs/INPUT.md.",
+                "Graphalytics graphs are always mapped. --vertices N says the count instead: 0..N-1, dense. "
+                "See docs/INPUT.md.",
      .parse = [](ParseState& s, const OptionArg& a) {
        s.c.ids = static_cast<IdsOption>(a.one_of({"auto", "dense", "sparse"}));
      },
