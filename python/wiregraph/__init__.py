@@ -9,7 +9,7 @@ pay for pandas and networkx (0.8 s here).
 
 import importlib
 
-from wiregraph.errors import WiregraphError
+from wiregraph.errors import WiregraphError  # noqa: F401  (cheap: the scripts catch it)
 
 __version__ = "0.1.0"
 

@@ -13,7 +13,6 @@ progress=None.
 import networkx as nx
 from networkx.utils import not_implemented_for
 
-from wiregraph import launch
 from wiregraph.api import run
 
 ENGINE = ("cluster_nodes", "link", "progress")
@@ -31,11 +30,6 @@ def has_real_weights(G, weight):
     return bool(weight) and any(d.get(weight, 1) != 1 for _, _, d in G.edges(data=True))
 
 
-def weighted_pagerank_available():
-    """The nodes' --weighted PageRank (in progress in C++) is in this binary."""
-    return launch.node_accepts("--app", "pagerank", "--graph", "kron:4:4", "--weighted")
-
-
 def _not_none(kwargs, *names):
     for name in names:
         if kwargs.get(name) is not None:
@@ -51,9 +45,6 @@ def why_not(name, G, **kwargs):
         reason = _not_none(kwargs, "personalization", "nstart", "dangling")
         if reason:
             return reason
-        if has_real_weights(G, kwargs.get("weight", "weight")) and not weighted_pagerank_available():
-            return ("edge weights (%r other than 1): weighted PageRank needs the nodes' --weighted option, "
-                    "which this wiregraph binary does not have yet" % kwargs.get("weight", "weight"))
     elif name == "shortest_path_length":
         reason = _not_none(kwargs, "target", "weight")
         if reason:

@@ -4,7 +4,6 @@ progress shown, its failure raised as a WiregraphError and Ctrl-C stopping
 every node."""
 
 import collections
-import functools
 import os
 import re
 import signal
@@ -48,18 +47,6 @@ def node_options(options):
             continue
         argv += [flag] if value is True else [flag, str(value)]
     return argv
-
-
-@functools.cache
-def node_accepts(*app_args):
-    """True when the node binary takes these options (`--check-options`): how
-    the API finds out whether an option newer than main's binary is there."""
-    try:
-        r = subprocess.run([str(node_binary()), "--check-options", "--"] + list(app_args),
-                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return r.returncode == 0
 
 
 def failure_message(errors, failures, rc):
