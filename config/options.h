@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "compute/engine/engine_options.h"
-#include "compute/graph/graph_reader.h"
+#include "compute/graph/graph_spec.h"
 #include "compute/engine/program_traits.h"
 #include "config/option_values.h"
 #include "dataplane/frame_mac.h"
@@ -33,6 +33,7 @@ struct Config {
   ProgramTraits program;                  // that program's traits (apps/programs.h)
   std::span<const ProgramTraits> programs;  // every program parse_app_args knew: errors name program ids
   std::string graph;                      // file path or kron:SCALE:DEGREE[:SEED]
+  GraphSpec graph_spec;                   // --graph parsed: which kind of input (compute/graph/graph_spec.h)
   GraphFormat format = GraphFormat::kAuto;
   bool undirected = false;                // add reverse edges after loading
   unsigned nodes = 1;                     // P

@@ -75,8 +75,8 @@ void choose_input(Config& c) {
     c.ids_chosen = "the graph's own (Graphalytics), mapped while loading";
     return;
   }
-  if (c.graph.rfind("kron:", 0) == 0) {
-    const KroneckerSpec spec = parse_kronecker_spec(c.graph);
+  if (c.graph_spec.is_generator()) {
+    const KroneckerSpec& spec = c.graph_spec.kron;
     const uint64_t v = uint64_t{1} << spec.scale;
     c.ids_chosen = "dense, 0.." + std::to_string(v - 1) + " (generated" + agrees(c) + ")";
     if (!c.source_given && c.one_source()) {

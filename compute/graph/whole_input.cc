@@ -128,6 +128,9 @@ WholeInput read_whole_input(const GraphInput& in) {
       if (in.sparse_ids) return read_sparse_file(in);
       return WholeInput{load_graph(in.spec, in.format, {}, in.vertices), {}};
     case GraphInput::Kind::kGenerator: break;
+    case GraphInput::Kind::kSnapshot:
+      throw GraphError(in.spec, 0, "a snapshot holds each node's share of the graph, not the whole graph: read the "
+                                   "input it was saved from instead");
   }
   return WholeInput{load_graph(in.spec, GraphFormat::kAuto, {}, in.vertices), {}};
 }
