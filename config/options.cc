@@ -99,6 +99,20 @@ void check_given_vertices(const Config& c, bool generated) {
   }
 }
 
+// What a snapshot fixed when it was saved (compute/load/snapshot_format.h):
+// the options that would read the input otherwise are refused, not ignored.
+void check_snapshot_options(const ParseState& s) {
+  const Config& c = s.c;
+  const std::string why = ": " + c.graph + " holds the graph as it was loaded when it was saved";
+  for (const char* option : {"vertices", "ids", "format", "weight-column"})
+    if (given(s, option)) throw ConfigError(std::string("--") + option + why + " (drop --" + option + ")");
+  if (c.verify)
+    throw ConfigError("--verify" + why + ", and the oracle needs the whole input: run --verify with the input it was "
+                      "saved from");
+  if (!c.save_snapshot_dir.empty())
+    throw ConfigError("--save-snapshot" + why + ": it is a snapshot already");
+}
+
 void check_graph(ParseState& s) {
   Config& c = s.c;
   if (!given(s, "graph")) throw ConfigError("--graph is required (a file or kron:SCALE:DEGREE[:SEED])");
@@ -108,6 +122,7 @@ void check_graph(ParseState& s) {
     throw ConfigError(std::string("--graph: ") + e.what());
   }
   c.graphalytics = c.graph_spec.is_graphalytics();
+  if (c.graph_spec.is_snapshot()) check_snapshot_options(s);
   if (c.graphalytics) apply_graphalytics_defaults(s);
   // --ids and --precision against the kind of input (docs/INPUT.md): what the
   // command line decides. What the input decides (--ids auto on an edge list,

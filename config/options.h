@@ -85,6 +85,7 @@ struct Config {
   // Checkpoints (compute/engine/checkpointer.h): every N supersteps into DIR
   // (0: none); --resume DIR. --checkpoint-dir defaults to the resume DIR.
   uint32_t checkpoint_every = 0;
+  std::string save_snapshot_dir;          // --save-snapshot DIR (compute/load/snapshot_format.h)
   std::string checkpoint_dir;
   std::string resume_dir;
   bool verify = false;                    // --verify: check the results (apps/node/verify.h)
