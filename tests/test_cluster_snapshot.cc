@@ -5,7 +5,9 @@
 // (tests/reference.h) on the generator's edges. bfs takes its default source
 // (the first edge's) from the manifest. A P = 2 snapshot is refused at P = 3,
 // and a program with other graph rules (cc symmetrizes; pagerank does not)
-// is refused, both before anything is computed.
+// is refused, both before anything is computed. The input's own ids come
+// back with the snapshot: a 1-based DIMACS file's (sssp, weights kept) and a
+// mapped edge list's (bfs, whose source is the one dense id it knows).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -75,6 +77,48 @@ TEST(ClusterSnapshotTest, ResultsFromTheSnapshotAreTheLoadedGraphs) {
     std::vector<std::string> values;
     ASSERT_TRUE(read_results(again, g.num_vertices, &values));
     EXPECT_TRUE(check_expected(values, ref::oracle(app, g, first_source, ref::kDefaultIterations)));
+  }
+}
+
+// Runs `args` from `graph` with --save-snapshot, then from the snapshot;
+// the two runs' results must be the same bytes. Returns the snapshot's DIR.
+std::string save_and_reload(const TempDir& tmp, const std::string& graph, const std::vector<std::string>& args) {
+  const std::string snap = tmp.file("snap"), loaded = tmp.file("loaded"), again = tmp.file("again");
+  std::vector<std::string> first = args, second = args;
+  first.insert(first.end(), {"--graph", graph, "--save-snapshot", snap, "--out", loaded, "--quiet"});
+  second.insert(second.end(), {"--graph", "snapshot:" + snap, "--out", again, "--quiet"});
+  const LaunchResult a = run(tmp, "first.log", first);
+  EXPECT_EQ(a.exit_code, 0) << describe(a);
+  const LaunchResult b = run(tmp, "second.log", second);
+  EXPECT_EQ(b.exit_code, 0) << describe(b);
+  for (int r = 0; r < kNodes; ++r) {
+    const std::string name = "/result-" + std::to_string(r) + ".txt";
+    EXPECT_FALSE(slurp(loaded + name).empty());
+    EXPECT_EQ(slurp(loaded + name), slurp(again + name)) << name << " differs from the loaded run's";
+  }
+  return snap;
+}
+
+TEST(ClusterSnapshotTest, TheInputsOwnIdsComeBack) {
+  std::string skip;
+  ASSERT_TRUE(prerequisites("memif", kNodes, &skip));
+  {
+    SCOPED_TRACE("rome99.gr, 1-based, sssp");
+    TempDir tmp;
+    const std::string path = datasets_dir() + "/rome99.gr";
+    save_and_reload(tmp, path, {"--app", "sssp", "--source", "7"});
+    const EdgeList g = read_graph_file(path);
+    std::vector<std::string> values;
+    ASSERT_TRUE(read_results(tmp.file("again"), g.num_vertices, &values, 1));
+    EXPECT_TRUE(check_expected(values, ref::oracle("sssp", g, 6, ref::kDefaultIterations)));
+  }
+  {
+    SCOPED_TRACE("ca-GrQc.csv, mapped ids, bfs");
+    TempDir tmp;
+    const std::string snap = save_and_reload(tmp, datasets_dir() + "/ca-GrQc.csv", {"--app", "bfs"});
+    const LaunchResult r = refused(kNodes, {"--app", "bfs", "--graph", "snapshot:" + snap, "--source", "5"}, 2);
+    EXPECT_NE(r.output.find("knows the dense id of vertex 3466 only (the source it was saved with)"),
+              std::string::npos) << describe(r);
   }
 }
 
