@@ -1079,7 +1079,7 @@ TEST(CheckpointOptions, EachNeedsItsPartner) {
 // Every option the node has taken so far (the switch this table replaced),
 // and the options answered before the EAL starts.
 constexpr const char* kEveryOption[] = {
-    "app", "graph", "format", "undirected", "nodes", "rank", "source", "iterations", "out", "job-id", "udp-port",
+    "app", "graph", "save-snapshot", "format", "undirected", "nodes", "rank", "source", "iterations", "out", "job-id", "udp-port",
     "peer-timeout", "hello-timeout", "progress-timeout", "mbufs", "top", "quiet", "verbose", "out-keep-others",
     "window", "rto-min-us",
     "rto-max-us", "ast-us", "ack-delay-us", "keepalive-ms", "checksum", "fault-rx", "fault-tx", "fault-seed",
