@@ -8,8 +8,8 @@
 
 #include <algorithm>
 
-#include "compute/graph/graphalytics_input.h"
-#include "compute/graph/kronecker.h"
+#include "compute/graph/graph_error.h"
+#include "compute/graph/graph_spec.h"
 #include "config/graphalytics_defaults.h"
 #include "config/key_file.h"
 #include "config/launcher_env.h"
@@ -92,31 +92,44 @@ void check_given_vertices(const Config& c, bool generated) {
                           "ids), --ids sparse maps the ids the edges name; give one");
   if (generated) {
     try {
-      check_generated_vertices(c.graph, parse_kronecker_spec(c.graph), c.vertices);
+      check_generated_vertices(c.graph, c.graph_spec.kron, c.vertices);
     } catch (const GraphError& e) {
       throw ConfigError(std::string("--graph: ") + e.what());
     }
   }
 }
 
+// What a snapshot fixed when it was saved (compute/load/snapshot_format.h):
+// the options that would read the input otherwise are refused, not ignored.
+void check_snapshot_options(const ParseState& s) {
+  const Config& c = s.c;
+  const std::string why = ": " + c.graph + " holds the graph as it was loaded when it was saved";
+  for (const char* option : {"vertices", "ids", "format", "weight-column"})
+    if (given(s, option)) throw ConfigError(std::string("--") + option + why + " (drop --" + option + ")");
+  if (c.verify)
+    throw ConfigError("--verify" + why + ", and the oracle needs the whole input: run --verify with the input it was "
+                      "saved from");
+  if (!c.save_snapshot_dir.empty())
+    throw ConfigError("--save-snapshot" + why + ": it is a snapshot already");
+}
+
 void check_graph(ParseState& s) {
   Config& c = s.c;
   if (!given(s, "graph")) throw ConfigError("--graph is required (a file or kron:SCALE:DEGREE[:SEED])");
-  if (c.graph.rfind("kron:", 0) == 0) {
-    try {
-      parse_kronecker_spec(c.graph);  // a bad spec is a command-line error, found before anything starts
-    } catch (const GraphError& e) {
-      throw ConfigError(std::string("--graph: ") + e.what());
-    }
+  try {
+    c.graph_spec = parse_graph_spec(c.graph, c.format);  // a bad spec is a command-line error, found before anything starts
+  } catch (const GraphError& e) {
+    throw ConfigError(std::string("--graph: ") + e.what());
   }
-  c.graphalytics = c.format == GraphFormat::kAuto && is_graphalytics_path(c.graph);
+  c.graphalytics = c.graph_spec.is_graphalytics();
+  if (c.graph_spec.is_snapshot()) check_snapshot_options(s);
   if (c.graphalytics) apply_graphalytics_defaults(s);
   // --ids and --precision against the kind of input (docs/INPUT.md): what the
   // command line decides. What the input decides (--ids auto on an edge list,
   // --precision auto for sssp, the source's range) the node decides once it
   // has looked at the file (apps/node/input_choice.h).
-  const bool generated = c.graph.rfind("kron:", 0) == 0;
-  const GraphFormat f = c.format == GraphFormat::kAuto ? format_from_extension(c.graph) : c.format;
+  const bool generated = c.graph_spec.is_generator();
+  const GraphFormat f = c.graph_spec.format;
   if (c.ids == IdsOption::kSparse && !c.graphalytics) {
     // Graphalytics graphs are mapped whatever --ids says; of the others only
     // the files whose edges alone name their vertices.
@@ -145,7 +158,7 @@ void resolve_source(ParseState& s) {
   if (s.source && c.sources > 0)
     throw ConfigError("--source and --sources: give one (--source V sweeps from V, as GAP's bc -r V; --sources K "
                       "from K vertices picked as GAP's bc -i K)");
-  const bool generated = c.graph.rfind("kron:", 0) == 0;
+  const bool generated = c.graph_spec.is_generator();
   const bool maybe_mapped =
       c.graphalytics || (!generated && c.first_id == 0 && c.ids != IdsOption::kDense && c.vertices == 0);
   c.source_given = s.source.has_value();

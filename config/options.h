@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "compute/engine/engine_options.h"
-#include "compute/graph/graph_reader.h"
+#include "compute/graph/graph_spec.h"
 #include "compute/engine/program_traits.h"
 #include "config/option_values.h"
 #include "dataplane/frame_mac.h"
@@ -33,6 +33,7 @@ struct Config {
   ProgramTraits program;                  // that program's traits (apps/programs.h)
   std::span<const ProgramTraits> programs;  // every program parse_app_args knew: errors name program ids
   std::string graph;                      // file path or kron:SCALE:DEGREE[:SEED]
+  GraphSpec graph_spec;                   // --graph parsed: which kind of input (compute/graph/graph_spec.h)
   GraphFormat format = GraphFormat::kAuto;
   bool undirected = false;                // add reverse edges after loading
   unsigned nodes = 1;                     // P
@@ -88,6 +89,7 @@ struct Config {
   // Checkpoints (compute/engine/checkpointer.h): every N supersteps into DIR
   // (0: none); --resume DIR. --checkpoint-dir defaults to the resume DIR.
   uint32_t checkpoint_every = 0;
+  std::string save_snapshot_dir;          // --save-snapshot DIR (compute/load/snapshot_format.h)
   std::string checkpoint_dir;
   std::string resume_dir;
   bool verify = false;                    // --verify: check the results (apps/node/verify.h)

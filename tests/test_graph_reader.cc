@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "compute/graph/edge_list.h"
+#include "compute/graph/graph_spec.h"
 #include "tests/datasets.h"
 
 namespace wg {
@@ -122,6 +123,26 @@ TEST(GraphErrorTest, MessageNamesFileAndLine) {
   EXPECT_EQ(with_line.file(), "g.txt");
   EXPECT_EQ(with_line.line(), 7u);
   EXPECT_STREQ(GraphError("g.bin", 0, "short").what(), "g.bin: short");
+}
+
+// --graph is parsed once: its kind, and the fields of that kind.
+TEST(GraphSpecTest, KindsAndFields) {
+  const GraphSpec kron = parse_graph_spec("kron:12:8:5", GraphFormat::kMetis);  // the generator ignores --format
+  EXPECT_TRUE(kron.is_generator());
+  EXPECT_EQ(kron.kron.scale, 12u);
+  EXPECT_EQ(kron.kron.degree, 8u);
+  EXPECT_EQ(kron.kron.seed, 5u);
+  const GraphSpec snap = parse_graph_spec("snapshot:/tmp/s", GraphFormat::kAuto);
+  EXPECT_TRUE(snap.is_snapshot());
+  EXPECT_EQ(snap.snapshot_dir, "/tmp/s");
+  EXPECT_TRUE(parse_graph_spec("g.properties", GraphFormat::kAuto).is_graphalytics());
+  EXPECT_TRUE(parse_graph_spec("g.e", GraphFormat::kAuto).is_graphalytics());
+  const GraphSpec forced = parse_graph_spec("g.e", GraphFormat::kBinary);  // --format: a file, not Graphalytics
+  EXPECT_TRUE(forced.is_file());
+  EXPECT_EQ(forced.format, GraphFormat::kBinary);
+  EXPECT_EQ(parse_graph_spec("g.mtx.gz", GraphFormat::kAuto).format, GraphFormat::kMatrixMarket);
+  EXPECT_THROW(parse_graph_spec("kron:x:8", GraphFormat::kAuto), GraphError);
+  EXPECT_THROW(parse_graph_spec("snapshot:", GraphFormat::kAuto), GraphError);
 }
 
 TEST(GraphFormatTest, NamesRoundTrip) {

@@ -693,6 +693,22 @@ TEST_F(Options, BadKroneckerSpecIsACommandLineError) {
   EXPECT_EQ(parse({"--app", "bfs", "--graph", "kron:10:8"}).graph, "kron:10:8");
 }
 
+// snapshot:DIR is parsed once (compute/graph/graph_spec.h); the options
+// that would read the input another way are refused with it.
+TEST_F(Options, SnapshotGraphAndItsRefusals) {
+  const Config c = parse({"--app", "pagerank", "--graph", "snapshot:/s"});
+  EXPECT_TRUE(c.graph_spec.is_snapshot());
+  EXPECT_EQ(c.graph_spec.snapshot_dir, "/s");
+  EXPECT_EQ(parse({"--app", "pagerank", "--graph", "kron:10:8", "--save-snapshot", "/s"}).save_snapshot_dir, "/s");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "snapshot:"}), "--graph", "snapshot:DIR");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "snapshot:/s", "--verify"}), "--verify", "snapshot:/s");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "snapshot:/s", "--vertices", "10"}), "--vertices");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "snapshot:/s", "--ids", "dense"}), "--ids");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "snapshot:/s", "--format", "bin"}), "--format");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "snapshot:/s", "--save-snapshot", "/t"}), "--save-snapshot");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--save-snapshot", ""}), "--save-snapshot");
+}
+
 TEST_F(Options, EmptyOutIsRefused) {
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--out", ""}), "--out", "empty");
 }
@@ -1063,7 +1079,7 @@ TEST(CheckpointOptions, EachNeedsItsPartner) {
 // Every option the node has taken so far (the switch this table replaced),
 // and the options answered before the EAL starts.
 constexpr const char* kEveryOption[] = {
-    "app", "graph", "format", "undirected", "nodes", "rank", "source", "iterations", "out", "job-id", "udp-port",
+    "app", "graph", "save-snapshot", "format", "undirected", "nodes", "rank", "source", "iterations", "out", "job-id", "udp-port",
     "peer-timeout", "hello-timeout", "progress-timeout", "mbufs", "top", "quiet", "verbose", "out-keep-others",
     "window", "rto-min-us",
     "rto-max-us", "ast-us", "ack-delay-us", "keepalive-ms", "checksum", "fault-rx", "fault-tx", "fault-seed",

@@ -136,7 +136,7 @@ void check_memory(const Config& cfg, unsigned workers, bool job_given, std::vect
   AppFootprint app;
   if (!footprint_of_app(AllPrograms{}, cfg, &app)) return;
   try {
-    GraphInput in = GraphInput::from_spec(cfg.graph, cfg.format, cfg.undirected);
+    GraphInput in = GraphInput::from_spec(cfg.graph_spec, cfg.undirected);
     in.sparse_ids = cfg.sparse_ids;
     in.weight_column = cfg.weight_column;
     in.vertices = cfg.vertices;

@@ -8,6 +8,7 @@
 #include "compute/graph/input_bytes.h"
 #include "compute/graph/input_sample.h"
 #include "compute/graph/kronecker.h"
+#include "compute/load/snapshot_manifest.h"
 
 namespace wg {
 
@@ -67,16 +68,46 @@ void default_source(Config& c, int64_t first_source) {
   c.source_id = first_source;
 }
 
+// A snapshot: the ids as they were when it was saved (its manifest), and the
+// source as that run knew it.
+void choose_snapshot_input(Config& c) {
+  const SnapshotManifest m = read_snapshot_manifest(c.graph_spec.snapshot_dir);
+  c.first_id = m.first_id;
+  c.ids_chosen = "as saved in the snapshot (from " + m.graph + "): " + m.ids_chosen;
+  if (!c.one_source()) return;
+  if (!c.source_given) {
+    if (m.default_source) c.source_id = *m.default_source;
+    else if (m.mapped_source_id) c.source_id = *m.mapped_source_id;
+    else
+      throw ConfigError("--source: " + c.graph + " does not record a default source (the run that saved it ran a "
+                        "program without one): give --source");
+  }
+  if (m.mapped_ids) {
+    // Only the owners know the dense ids of mapped ones; the snapshot keeps the one its run looked up.
+    if (!m.mapped_source_id || *m.mapped_source_id != c.source_id)
+      throw ConfigError("--source " + std::to_string(c.source_id) + ": " + c.graph + " maps the ids of " + m.graph +
+                        " and knows the dense id of " +
+                        (m.mapped_source_id ? "vertex " + std::to_string(*m.mapped_source_id) + " only (the source it was saved with)"
+                                            : std::string("no vertex (it was saved by a program without a source)")) +
+                        "; save a snapshot with --source " + std::to_string(c.source_id));
+    c.source = m.mapped_source_dense;
+    return;
+  }
+  check_declared_source(c, m.first_id, m.vertices, "the snapshot");
+  c.source = static_cast<VertexId>(c.source_id - m.first_id);
+}
+
 }  // namespace
 
 void choose_input(Config& c) {
   if (c.graph.empty()) return;  // edges in memory (tests): nothing to decide
+  if (c.graph_spec.is_snapshot()) return choose_snapshot_input(c);
   if (c.graphalytics) {
     c.ids_chosen = "the graph's own (Graphalytics), mapped while loading";
     return;
   }
-  if (c.graph.rfind("kron:", 0) == 0) {
-    const KroneckerSpec spec = parse_kronecker_spec(c.graph);
+  if (c.graph_spec.is_generator()) {
+    const KroneckerSpec& spec = c.graph_spec.kron;
     const uint64_t v = uint64_t{1} << spec.scale;
     c.ids_chosen = "dense, 0.." + std::to_string(v - 1) + " (generated" + agrees(c) + ")";
     if (!c.source_given && c.one_source()) {

@@ -49,6 +49,15 @@ Config resolve_config(Config c, LcoreLayout* layout) {
   }
   c.rx_queues = layout->queues;
   c.engine.queues = layout->queues;
+  // A Config filled in by hand (tests, benchmarks) has not had its --graph
+  // parsed by parse_app_args: parse it here, once, as that would have.
+  if (c.graph_spec.text != c.graph) {
+    try {
+      c.graph_spec = parse_graph_spec(c.graph, c.format);
+    } catch (const GraphError& e) {
+      throw ConfigError(std::string("--graph: ") + e.what());
+    }
+  }
   return c;
 }
 

@@ -38,7 +38,7 @@ class Node {
   // --graph as an input (a file or the generator), with --ids. Throws
   // GraphError for a bad kron: spec.
   GraphInput input() const {
-    GraphInput in = GraphInput::from_spec(cfg_.graph, cfg_.format, cfg_.undirected);
+    GraphInput in = GraphInput::from_spec(cfg_.graph_spec, cfg_.undirected);
     in.sparse_ids = cfg_.sparse_ids;
     in.weight_column = cfg_.weight_column;
     in.vertices = cfg_.vertices;

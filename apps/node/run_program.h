@@ -46,6 +46,8 @@
 #include "apps/node/node.h"
 #include "apps/node/graphalytics_output.h"
 #include "apps/node/out_dir.h"
+#include "apps/node/snapshots.h"
+#include "compute/load/snapshot_manifest.h"
 #include "apps/node/outputs.h"
 #include "apps/node/verify.h"
 #include "apps/node/verify_verdict.h"
@@ -267,6 +269,10 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     const auto started = std::chrono::steady_clock::now();
     check_declared_memory<Prog>(node, input);
     const JobIdentity job = job_identity<Prog>(cfg, input);
+    std::optional<SnapshotManifest> snapshot;  // --graph snapshot:DIR, refused before anything starts
+    if (input.kind == GraphInput::Kind::kSnapshot)
+      snapshot = snapshot_for_job(cfg, load_options(Prog::kTraits.graph, cfg.undirected, cfg.domains,
+                                                    cfg.domain_metis, cfg.degree_order));
     JobIdentity hello = job;  // with --resume, every node must go on from the same superstep
     if (!cfg.resume_dir.empty()) {
       try {
@@ -294,7 +300,10 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
       shape.in_edges = std::max<uint64_t>(h.held_edges, h.edges / cfg.nodes);  // in-edges are not known yet
       node.check_memory_for(shape, footprint_of<Prog>(), h.held_bytes, h.what);
     };
-    out.graph = load_graph_share(*runtime, dp, input, lo, layout, &load);
+    out.graph = snapshot ? load_snapshot_share(cfg, *snapshot, &load)
+                         : load_graph_share(*runtime, dp, input, lo, layout, &load);
+    std::optional<SnapshotManifest> saved;  // --save-snapshot: rank 0 writes the manifest after the computation
+    if (!cfg.save_snapshot_dir.empty()) saved = save_snapshot_share(cfg, lo, load, out.graph);
     // A gzip or zstd --graph was decompressed into memory, before the hello
     // (the ids sample reads it): loaded now, that memory goes.
     if (announce) std::printf("%s", inflated_files_summary().c_str());
@@ -351,6 +360,8 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.steps = runtime->run_phase(*engine, phase);
     out.report.compute_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out.report.compute_cpu_seconds = process_cpu_seconds() - cpu0;
+    // Every node has saved its share before it took part in the computation.
+    if (saved && cfg.rank == 0) write_snapshot_manifest(cfg.save_snapshot_dir, *saved);
     if (checkpoints) {
       checkpoints->finish();
       out.report.checkpoints = checkpoints->json(out.report.compute_seconds);

@@ -3,6 +3,8 @@
 #include <cinttypes>
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 
 #include "compute/graph/graph_formats.h"
 #include "compute/graph/input_bytes.h"
@@ -18,24 +20,39 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
+// A snapshot is what its manifest says (compute/load/snapshot_format.h): the
+// nodes' hello compares its bytes, so nodes given different snapshots (or a
+// manifest rewritten since) do not run together.
+std::string snapshot_manifest(const std::string& dir) {
+  const std::string path = dir + "/manifest.json";
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw GraphError(path, 0, "cannot open: not a snapshot directory (--save-snapshot DIR writes one)");
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
 }  // namespace
 
-GraphInput GraphInput::from_spec(const std::string& spec, GraphFormat format, bool undirected) {
+GraphInput GraphInput::from_spec(const GraphSpec& spec, bool undirected) {
   GraphInput in;
-  in.spec = spec;
-  if (spec.rfind("kron:", 0) == 0) {
-    in.kind = Kind::kGenerator;
-    in.kron = parse_kronecker_spec(spec);
-    return in;
+  in.spec = spec.text;
+  in.format = spec.format;
+  switch (spec.kind) {
+    case GraphSpec::Kind::kGenerator:
+      in.kind = Kind::kGenerator;
+      in.format = GraphFormat::kAuto;
+      in.kron = spec.kron;
+      break;
+    case GraphSpec::Kind::kGraphalytics:
+      in.kind = Kind::kGraphalytics;
+      in.graphalytics = std::make_shared<const GraphalyticsSpec>(graphalytics_spec(spec.text, undirected));
+      break;
+    case GraphSpec::Kind::kSnapshot:
+      in.kind = Kind::kSnapshot;
+      in.format = GraphFormat::kAuto;
+      in.snapshot_dir = spec.snapshot_dir;
+      break;
+    case GraphSpec::Kind::kFile: in.kind = Kind::kFile; break;
   }
-  if (format == GraphFormat::kAuto && is_graphalytics_path(spec)) {
-    in.kind = Kind::kGraphalytics;
-    in.format = GraphFormat::kEdgeList;  // its lines are edge-list lines with 64-bit ids
-    in.graphalytics = std::make_shared<const GraphalyticsSpec>(graphalytics_spec(spec, undirected));
-    return in;
-  }
-  in.kind = Kind::kFile;
-  in.format = format == GraphFormat::kAuto ? format_from_extension(spec) : format;
   return in;
 }
 
@@ -82,6 +99,12 @@ InputIdentity identify_input(const GraphInput& in) {
       id.digest = h;
       break;
     }
+    case GraphInput::Kind::kSnapshot: {
+      const std::string manifest = snapshot_manifest(in.snapshot_dir);
+      id.size = manifest.size();
+      id.digest = fnv1a(manifest, 0xcbf29ce484222325ULL);
+      break;
+    }
   }
   return id;
 }
@@ -109,6 +132,8 @@ DeclaredSize declared_input_size(const GraphInput& in) {
               "its properties declare " + std::to_string(g.meta_vertices) + " vertices and " +
                   std::to_string(g.meta_edges) + " edges"};
     }
+    case GraphInput::Kind::kSnapshot:
+      return {};  // the reader checks each node's file against its manifest
   }
   return {};
 }
@@ -125,6 +150,8 @@ std::string describe_input(uint32_t kind, uint64_t size, uint64_t digest) {
       return std::to_string(size) + " edges in memory (fingerprint " + hex(digest) + ")";
     case GraphInput::Kind::kGraphalytics:
       return "a Graphalytics graph of " + std::to_string(size) + " bytes (.v and .e; digest " + hex(digest) + ")";
+    case GraphInput::Kind::kSnapshot:
+      return "a snapshot whose manifest holds " + std::to_string(size) + " bytes (digest " + hex(digest) + ")";
   }
   return "input kind " + std::to_string(kind);
 }

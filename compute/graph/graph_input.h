@@ -1,6 +1,7 @@
 // What a node loads, and what tells the nodes of a job that they load the
 // same thing: a graph file (--graph PATH [--format F]), the generator
-// (--graph kron:SCALE:DEGREE[:SEED]), or edges the caller already holds (the
+// (--graph kron:SCALE:DEGREE[:SEED]), a Graphalytics graph, a snapshot a run
+// saved (--graph snapshot:DIR), or edges the caller already holds (the
 // engine tests and the benchmarks: the same list on every node).
 #pragma once
 
@@ -9,20 +10,22 @@
 #include <string>
 
 #include "compute/graph/edge_list.h"
-#include "compute/graph/graph_reader.h"
+#include "compute/graph/declared_size.h"
+#include "compute/graph/graph_spec.h"
 #include "compute/graph/graphalytics_input.h"
 #include "compute/graph/kronecker.h"
 
 namespace wg {
 
 struct GraphInput {
-  enum class Kind : uint8_t { kFile = 1, kGenerator = 2, kMemory = 3, kGraphalytics = 4 };
+  enum class Kind : uint8_t { kFile = 1, kGenerator = 2, kMemory = 3, kGraphalytics = 4, kSnapshot = 5 };
   Kind kind = Kind::kFile;
   std::string spec;                         // as given: a path, kron:..., or a name
   GraphFormat format = GraphFormat::kAuto;  // kFile: resolved from the name when kAuto
   KroneckerSpec kron;                       // kGenerator
   const EdgeList* edges = nullptr;          // kMemory
   std::shared_ptr<const GraphalyticsSpec> graphalytics;  // kGraphalytics: NAME.v + NAME.e, sparse ids
+  std::string snapshot_dir;                 // kSnapshot: what --save-snapshot DIR wrote
   // kFile, --ids sparse: the vertices are the distinct ids the edges name
   // (signed 64-bit in text), mapped to dense ids while loading; edge lists
   // and binary files only (why_ids_are_dense). Graphalytics graphs
@@ -42,7 +45,10 @@ struct GraphInput {
   // format of its name without .gz or .zst. With format kAuto, NAME.properties, NAME.v and
   // NAME.e are a Graphalytics graph (a bare pair is directed unless
   // `undirected`).
-  static GraphInput from_spec(const std::string& spec, GraphFormat format, bool undirected);
+  static GraphInput from_spec(const GraphSpec& spec, bool undirected);
+  static GraphInput from_spec(const std::string& spec, GraphFormat format, bool undirected) {
+    return from_spec(parse_graph_spec(spec, format), undirected);
+  }
 
   static GraphInput from_spec(const std::string& spec, GraphFormat format) { return from_spec(spec, format, false); }
   static GraphInput from_edges(const EdgeList& g, std::string name = "<memory>");

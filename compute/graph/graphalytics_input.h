@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "compute/graph/graph_reader.h"
+#include "compute/graph/graph_error.h"
 
 namespace wg {
 

@@ -151,6 +151,9 @@ WholeInput read_whole_input(const GraphInput& in, bool real_weights) {
       if (real_weights) return WholeInput{read_real_weighted_file(in), {}};
       return WholeInput{load_graph(in.spec, in.format, {}, in.vertices), {}};
     case GraphInput::Kind::kGenerator: break;
+    case GraphInput::Kind::kSnapshot:
+      throw GraphError(in.spec, 0, "a snapshot holds each node's share of the graph, not the whole graph: read the "
+                                   "input it was saved from instead");
   }
   return WholeInput{load_graph(in.spec, GraphFormat::kAuto, {}, in.vertices), {}};
 }

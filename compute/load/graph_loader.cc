@@ -42,6 +42,8 @@ GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptio
   if (input.vertices != 0 && (input.sparse_ids || input.kind == GraphInput::Kind::kGraphalytics))
     throw GraphError(input.spec, 0, "--vertices numbers the vertices 0..N-1: the ids cannot also be mapped");
   if (input.kind == GraphInput::Kind::kGenerator) check_generated_vertices(input.spec, input.kron, input.vertices);
+  if (input.kind == GraphInput::Kind::kSnapshot)  // nothing to shuffle: compute/load/snapshot_reader.h reads it
+    throw std::logic_error("the loader was given a snapshot (" + input.spec + ")");
   for (WorkerState& ws : workers_) {
     ws.writer = std::make_unique<LoadWriter>(dp, nodes_, rank_, rules.real_weights);
     ws.own = std::make_unique<EdgeStore>(rules.keep_weights, rules.real_weights);
@@ -144,6 +146,7 @@ void GraphLoader::read_share(unsigned w, Emit&& emit, LoadAggregate& agg) {
   const auto t0 = Clock::now();
   double read_before = ws.read_seconds;
   switch (input_.kind) {
+    case GraphInput::Kind::kSnapshot: break;  // the constructor refused it
     case GraphInput::Kind::kFile: {
       reader::SliceTotals t;
       if (sparse_) {
@@ -379,6 +382,7 @@ void GraphLoader::send_edges(unsigned w, const Stall& stall) {
 
 GraphLoader::ProgressPlan GraphLoader::progress_plan() const {
   switch (input_.kind) {
+    case GraphInput::Kind::kSnapshot: break;  // the constructor refused it
     case GraphInput::Kind::kFile: {
       const reader::SliceSpec sp = reader::slice_of(header_, rank_, nodes_);
       return {sp.end - sp.begin, true};
@@ -524,6 +528,7 @@ Decision GraphLoader::decide(uint32_t s, uint32_t, uint64_t, const AggregateByte
     std::memcpy(&totals_, aggregate.data(), sizeof totals_);
     const LoadAggregate& t = totals_;
     switch (input_.kind) {
+      case GraphInput::Kind::kSnapshot: break;  // the constructor refused it
       case GraphInput::Kind::kFile: {
         const std::string& path = input_.spec;
         if (t.flags & kColumnsDiffer)
