@@ -8,6 +8,8 @@
 //     with the oracle's answer; down for good with a short --peer-timeout:
 //     every node names the dead peer and exits non-zero within the limit
 //     plus 5 s, leaving nothing;
+//   - node 1's veth MTU lowered below the frames' size mid-run: the job
+//     fails, node 1's progress-timeout error names the MTU as the likely cause;
 //   - a node whose own netdev MTU is below --mtu, and an af_xdp --mtu beyond
 //     one XDP frame, refused at start with both numbers named;
 //   - a launcher killed with SIGKILL: `wiregraph-cluster --sweep` removes
@@ -122,16 +124,17 @@ uint64_t retransmission_timeouts(const std::string& out_dir, int nodes) {
   return sum;
 }
 
-// A 3-node PageRank of `iterations` supersteps on kron:8:8 over `link` in
+// A 3-node PageRank of `iterations` supersteps on `graph` over `link` in
 // namespaces, writing to `out`, with more launcher options `flags` and more
 // node options `node_flags`.
 std::vector<std::string> long_pagerank(const std::string& link, unsigned iterations, const std::string& out,
                                        const std::vector<std::string>& flags = {},
-                                       const std::vector<std::string>& node_flags = {}) {
+                                       const std::vector<std::string>& node_flags = {},
+                                       const std::string& graph = "kron:8:8") {
   std::vector<std::string> argv = {"python3", launcher_path(), "--nodes", "3", "--link", link, "--hosts", "netns",
                                    "--timeout", std::to_string(kLaunchTimeoutSec), "--binary", binary_path()};
   argv.insert(argv.end(), flags.begin(), flags.end());
-  argv.insert(argv.end(), {"--", "--app", "pagerank", "--graph", "kron:8:8", "--iterations",
+  argv.insert(argv.end(), {"--", "--app", "pagerank", "--graph", graph, "--iterations",
                            std::to_string(iterations), "--verbose", "--out", out});
   argv.insert(argv.end(), node_flags.begin(), node_flags.end());
   return argv;
@@ -266,6 +269,44 @@ TEST_P(LinkDownForGoodTest, EveryNodeNamesTheDeadPeerWithinTheLimit) {
 
 INSTANTIATE_TEST_SUITE_P(Netns, LinkDownForGoodTest, ::testing::Values("af_xdp", "tap"),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+// Node 1's veth end (its af_xdp port's netdev) gets MTU 1000 inside its
+// namespace 200 supersteps into a long PageRank on kron:12:8, whose buckets
+// fill 1514-byte frames: the kernel drops every full frame to node 1 while
+// acks and keepalives pass, so the run stalls until --progress-timeout 3.
+// The job exits non-zero; node 1's own error names the likely cause (its
+// netdev's MTU now below the frames' size); the others name node 1 and do
+// not blame their own netdevs.
+TEST(HostsMtuLowered, NodeWhoseMtuWasLoweredNamesTheCause) {
+  if (const std::string why = hosts_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  const std::string out = make_out_dir(tmp);
+  SweepJobAtExit sweep;
+  ChildProcess launcher(long_pagerank("af_xdp", 1000000, out, {"--keep-going"}, {"--progress-timeout", "3"},
+                                      "kron:12:8"),
+                        tmp.file("cluster.log"));
+  sweep.job = wait_mid_run(launcher);
+  ASSERT_FALSE(sweep.job.empty()) << launcher.output();
+  const std::string& job = sweep.job;
+  ASSERT_TRUE(run_command("ip netns exec wg" + job + "n1 ip link set dev wg" + job + "x1 mtu 1000"));
+  int status = 0;
+  ASSERT_TRUE(launcher.wait(kLaunchTimeoutSec + 30, &status)) << tail(launcher.output());
+  const std::string output = launcher.output();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << tail(output);
+  const auto errors = [&](int r) { return lines_starting(output, "[node " + std::to_string(r) + "] wiregraph: error:"); };
+  ASSERT_EQ(errors(1).size(), 1u) << tail(output);
+  EXPECT_NE(errors(1)[0].find("likely cause: frames of 1514 bytes may exceed the path's MTU"), std::string::npos)
+      << errors(1)[0];
+  EXPECT_NE(errors(1)[0].find("netdev wg" + job + "x1 now has MTU 1000, below the --mtu 1500"), std::string::npos)
+      << errors(1)[0];
+  for (int r : {0, 2}) {
+    ASSERT_EQ(errors(r).size(), 1u) << tail(output);
+    EXPECT_NE(errors(r)[0].find("node 1"), std::string::npos) << errors(r)[0];
+    EXPECT_EQ(errors(r)[0].find("netdev wg" + job + "x" + std::to_string(r)), std::string::npos) << errors(r)[0];
+  }
+  for (int r = 0; r < 3; ++r) EXPECT_TRUE(exited_non_zero(output, r)) << tail(output);
+  EXPECT_EQ(leftovers(job), std::vector<std::string>{});
+}
 
 // Frames the nodes received that were not wiregraph's (rx.dropped.not_wiregraph).
 uint64_t strangers_received(const std::string& out_dir, int nodes) {
