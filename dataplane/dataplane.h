@@ -105,6 +105,9 @@ class Dataplane {
   std::string port_summary() const { return ports_.summary(); }
   // "port 0 up, port 1 down" plus frame counts and drops, for error messages.
   std::string link_state() const;
+  // Why frames of --mtu may no longer pass this node's ports' netdevs (an
+  // MTU lowered since start, read now), or "": for timeout messages.
+  std::string mtu_lowered() const { return ports_.mtu_lowered(opt_.mtu); }
   uint16_t tx_burst(unsigned port, unsigned queue, rte_mbuf** pkts, uint16_t n) {
     return ports_.tx_burst(port, queue, pkts, n, tx_q[queue]);
   }

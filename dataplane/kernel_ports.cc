@@ -88,4 +88,12 @@ std::string mtu_refusal(const std::string& port, uint32_t if_index, uint32_t mtu
   return "";
 }
 
+std::string mtu_lowered(const std::string& port, uint32_t if_index, uint32_t mtu) {
+  const uint32_t have = if_index != 0 ? netdev_mtu(if_index) : 0;
+  if (have == 0 || have >= mtu) return "";
+  return "frames of " + std::to_string(wire::frame_bytes(mtu)) + " bytes may exceed the path's MTU (" + port +
+         "'s netdev " + netdev_name(if_index) + " now has MTU " + std::to_string(have) + ", below the --mtu " +
+         std::to_string(mtu) + ")";
+}
+
 }  // namespace wg::kernel_ports

@@ -49,4 +49,11 @@ std::string frame_refusal(const std::string& port, const std::string& driver, ui
 // raise, or one it never sets (the default --mtu is not set).
 std::string mtu_refusal(const std::string& port, uint32_t if_index, uint32_t mtu);
 
+// Mid-run, when a peer or a superstep has gone quiet: why the port's netdev
+// `if_index` may now lose frames of `mtu` (its MTU was lowered below it
+// since the port started: mtu_refusal held then), or "". `port` names the
+// port. "frames of 1514 bytes may exceed the path's MTU (port 0
+// (net_af_xdp)'s netdev wg..x1 now has MTU 1000, below the --mtu 1500)".
+std::string mtu_lowered(const std::string& port, uint32_t if_index, uint32_t mtu);
+
 }  // namespace wg::kernel_ports

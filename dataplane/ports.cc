@@ -238,6 +238,7 @@ Ports::Port Ports::configure(uint16_t id, rte_mempool* rx_pool, unsigned queues,
   if (rte_eth_dev_info_get(id, &info) != 0) throw dpdk_error(name + ": no device info");
   p.driver = info.driver_name != nullptr ? info.driver_name : "?";
   p.memif = p.driver == "net_memif";
+  p.if_index = info.if_index;
   if (queues > info.max_rx_queues || queues > info.max_tx_queues)
     throw std::runtime_error(name + " (" + p.driver + ") has at most " +
                              std::to_string(std::min(info.max_rx_queues, info.max_tx_queues)) +
@@ -363,6 +364,16 @@ std::string Ports::link_state() const {
     const bool up = rte_eth_link_get_nowait(p.id, &link) == 0 && link.link_status == RTE_ETH_LINK_UP;
     s += "port " + std::to_string(p.id) + (up ? " up, " : " down, ");
   }
+  return s;
+}
+
+std::string Ports::mtu_lowered(uint32_t mtu) const {
+  std::string s;
+  for (const Port& p : ports_)
+    if (const std::string why =
+            kernel_ports::mtu_lowered("port " + std::to_string(p.id) + " (" + p.driver + ")", p.if_index, mtu);
+        !why.empty())
+      s += (s.empty() ? "" : "; ") + why;
   return s;
 }
 

@@ -33,6 +33,7 @@ class Ports {
     bool memif_client = false;  // a memif client on a filesystem socket: starts after its server
     bool rss = false;           // RSS configured (steering may use it)
     std::string driver;
+    uint32_t if_index = 0;  // its kernel netdev (net_tap, net_af_xdp), 0: none
     Steering steering = Steering::kSingle;
     // Why rte_flow and RSS were not used, when they were tried (the PMD's
     // own message): what `wiregraph doctor` prints.
@@ -84,6 +85,9 @@ class Ports {
   std::string summary() const;
   // "port 0 up, port 1 down, "
   std::string link_state() const;
+  // kernel_ports::mtu_lowered of every port's netdev, "; "-joined: reads the
+  // netdevs' MTU now (a few ioctls: for error messages only).
+  std::string mtu_lowered(uint32_t mtu) const;
   // "port 0: memif queue pairs (...); port 1: ..." (one entry per port when they differ)
   std::string steering_summary() const;
   // The steering every port has, if they agree (else kNone): what the hello announces.

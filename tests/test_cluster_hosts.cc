@@ -5,7 +5,11 @@
 //     tap in namespaces and on af_xdp in the shared namespace, and nothing
 //     of the job (namespaces, veths, bridge, run dir) left afterwards;
 //   - a node's link down for 2 s in the middle of a run: the job still ends
-//     with the oracle's answer;
+//     with the oracle's answer; down for good with a short --peer-timeout:
+//     every node names the dead peer and exits non-zero within the limit
+//     plus 5 s, leaving nothing;
+//   - node 1's veth MTU lowered below the frames' size mid-run: the job
+//     fails, node 1's progress-timeout error names the MTU as the likely cause;
 //   - a node whose own netdev MTU is below --mtu, and an af_xdp --mtu beyond
 //     one XDP frame, refused at start with both numbers named;
 //   - a launcher killed with SIGKILL: `wiregraph-cluster --sweep` removes
@@ -23,6 +27,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -119,15 +124,19 @@ uint64_t retransmission_timeouts(const std::string& out_dir, int nodes) {
   return sum;
 }
 
-// A 3-node PageRank of `iterations` supersteps on kron:8:8 over `link` in
-// namespaces, writing to `out`, with more launcher options `flags`.
+// A 3-node PageRank of `iterations` supersteps on `graph` over `link` in
+// namespaces, writing to `out`, with more launcher options `flags` and more
+// node options `node_flags`.
 std::vector<std::string> long_pagerank(const std::string& link, unsigned iterations, const std::string& out,
-                                       const std::vector<std::string>& flags = {}) {
+                                       const std::vector<std::string>& flags = {},
+                                       const std::vector<std::string>& node_flags = {},
+                                       const std::string& graph = "kron:8:8") {
   std::vector<std::string> argv = {"python3", launcher_path(), "--nodes", "3", "--link", link, "--hosts", "netns",
                                    "--timeout", std::to_string(kLaunchTimeoutSec), "--binary", binary_path()};
   argv.insert(argv.end(), flags.begin(), flags.end());
-  argv.insert(argv.end(), {"--", "--app", "pagerank", "--graph", "kron:8:8", "--iterations",
+  argv.insert(argv.end(), {"--", "--app", "pagerank", "--graph", graph, "--iterations",
                            std::to_string(iterations), "--verbose", "--out", out});
+  argv.insert(argv.end(), node_flags.begin(), node_flags.end());
   return argv;
 }
 
@@ -177,6 +186,127 @@ TEST_P(LinkDownTest, JobEndsWithTheExactAnswer) {
 
 INSTANTIATE_TEST_SUITE_P(Netns, LinkDownTest, ::testing::Values("af_xdp", "tap"),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+// Whatever way a test left job `job` (an ASSERT, the launcher killed by
+// ChildProcess's destructor), its namespaces and veths go: declared before
+// the launcher's ChildProcess, so it runs after that one's destructor.
+struct SweepJobAtExit {
+  std::string job;
+  ~SweepJobAtExit() {
+    if (!job.empty() && !leftovers(job).empty())
+      (void)std::system(("python3 '" + launcher_path() + "' --sweep >/dev/null 2>&1").c_str());
+  }
+};
+
+// The end of a launcher's output, for failure messages.
+std::string tail(const std::string& output) { return output.substr(output.size() - std::min<size_t>(output.size(), 6000)); }
+
+// "[node R] wiregraph: error: ..." lines of the launcher's output so far
+// that name a peer in `peers` as dead ("node P silent for").
+bool names_dead_peer(const std::string& output, int rank, const std::vector<int>& peers) {
+  for (const std::string& line : lines_starting(output, "[node " + std::to_string(rank) + "] wiregraph: error:"))
+    for (int p : peers)
+      if (line.find("node " + std::to_string(p) + " silent for") != std::string::npos) return true;
+  return false;
+}
+
+// The node's exit status as the launcher reports it is a non-zero exit code.
+::testing::AssertionResult exited_non_zero(const std::string& output, int rank) {
+  const std::optional<std::string> status = node_status(output, rank);
+  if (!status) return ::testing::AssertionFailure() << "no status line for node " << rank;
+  if (status->starts_with("exit code ") && !status->starts_with("exit code 0,"))
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "node " << rank << ": " << *status;
+}
+
+class LinkDownForGoodTest : public ::testing::TestWithParam<std::string> {};
+
+// Node 1's veth end goes down for good 200 supersteps into a long PageRank
+// with --peer-timeout 2 (--keep-going: no node is stopped by the launcher,
+// each ends on its own). Issue #45's stated behaviour: every node names the
+// unreachable peer (the others node 1; node 1 one of its peers) and exits
+// non-zero within the limit plus 5 s of the link going down; the bound
+// below is that, computed from the option, and is the only timing asserted.
+// The launcher leaves nothing behind.
+TEST_P(LinkDownForGoodTest, EveryNodeNamesTheDeadPeerWithinTheLimit) {
+  const std::string link = GetParam();
+  if (const std::string why = hosts_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  constexpr int kPeerTimeoutSec = 2;
+  constexpr auto kStatedBound = std::chrono::seconds(kPeerTimeoutSec + 5);  // issue #45: the limit plus 5 s
+  TempDir tmp;
+  const std::string out = make_out_dir(tmp);
+  SweepJobAtExit sweep;
+  ChildProcess launcher(long_pagerank(link, 1000000, out, {"--keep-going"},
+                                      {"--peer-timeout", std::to_string(kPeerTimeoutSec)}),
+                        tmp.file("cluster.log"));
+  sweep.job = wait_mid_run(launcher);
+  ASSERT_FALSE(sweep.job.empty()) << launcher.output();
+  const std::string& job = sweep.job;
+  ASSERT_TRUE(run_command("ip netns exec wg" + job + "n1 ip link set dev wg" + job + "x1 down"));
+  const auto down_at = std::chrono::steady_clock::now();
+  auto all_ended = [&] {
+    const std::string output = launcher.output();
+    for (int r = 0; r < 3; ++r)
+      if (!node_status(output, r)) return false;
+    return true;
+  };
+  // The launcher prints "[cluster] node R: exit code ..." as it reaps node R.
+  ASSERT_TRUE(eventually(all_ended, std::chrono::duration<double>(kStatedBound).count()))
+      << "not every node ended within --peer-timeout + 5 s of the link going down\n"
+      << tail(launcher.output());
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - down_at).count();
+  int status = 0;
+  ASSERT_TRUE(launcher.wait(kLaunchTimeoutSec, &status)) << tail(launcher.output());
+  const std::string output = launcher.output();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << tail(output);
+  EXPECT_TRUE(names_dead_peer(output, 0, {1})) << tail(output);
+  EXPECT_TRUE(names_dead_peer(output, 2, {1})) << tail(output);
+  EXPECT_TRUE(names_dead_peer(output, 1, {0, 2})) << tail(output);
+  for (int r = 0; r < 3; ++r) EXPECT_TRUE(exited_non_zero(output, r)) << tail(output);
+  RecordProperty("seconds_from_link_down_to_every_node_ended", std::to_string(took));
+  EXPECT_EQ(leftovers(job), std::vector<std::string>{});
+}
+
+INSTANTIATE_TEST_SUITE_P(Netns, LinkDownForGoodTest, ::testing::Values("af_xdp", "tap"),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+// Node 1's veth end (its af_xdp port's netdev) gets MTU 1000 inside its
+// namespace 200 supersteps into a long PageRank on kron:12:8, whose buckets
+// fill 1514-byte frames: the kernel drops every full frame to node 1 while
+// acks and keepalives pass, so the run stalls until --progress-timeout 3.
+// The job exits non-zero; node 1's own error names the likely cause (its
+// netdev's MTU now below the frames' size); the others name node 1 and do
+// not blame their own netdevs.
+TEST(HostsMtuLowered, NodeWhoseMtuWasLoweredNamesTheCause) {
+  if (const std::string why = hosts_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  const std::string out = make_out_dir(tmp);
+  SweepJobAtExit sweep;
+  ChildProcess launcher(long_pagerank("af_xdp", 1000000, out, {"--keep-going"}, {"--progress-timeout", "3"},
+                                      "kron:12:8"),
+                        tmp.file("cluster.log"));
+  sweep.job = wait_mid_run(launcher);
+  ASSERT_FALSE(sweep.job.empty()) << launcher.output();
+  const std::string& job = sweep.job;
+  ASSERT_TRUE(run_command("ip netns exec wg" + job + "n1 ip link set dev wg" + job + "x1 mtu 1000"));
+  int status = 0;
+  ASSERT_TRUE(launcher.wait(kLaunchTimeoutSec + 30, &status)) << tail(launcher.output());
+  const std::string output = launcher.output();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << tail(output);
+  const auto errors = [&](int r) { return lines_starting(output, "[node " + std::to_string(r) + "] wiregraph: error:"); };
+  ASSERT_EQ(errors(1).size(), 1u) << tail(output);
+  EXPECT_NE(errors(1)[0].find("likely cause: frames of 1514 bytes may exceed the path's MTU"), std::string::npos)
+      << errors(1)[0];
+  EXPECT_NE(errors(1)[0].find("netdev wg" + job + "x1 now has MTU 1000, below the --mtu 1500"), std::string::npos)
+      << errors(1)[0];
+  for (int r : {0, 2}) {
+    ASSERT_EQ(errors(r).size(), 1u) << tail(output);
+    EXPECT_NE(errors(r)[0].find("node 1"), std::string::npos) << errors(r)[0];
+    EXPECT_EQ(errors(r)[0].find("netdev wg" + job + "x" + std::to_string(r)), std::string::npos) << errors(r)[0];
+  }
+  for (int r = 0; r < 3; ++r) EXPECT_TRUE(exited_non_zero(output, r)) << tail(output);
+  EXPECT_EQ(leftovers(job), std::vector<std::string>{});
+}
 
 // Frames the nodes received that were not wiregraph's (rx.dropped.not_wiregraph).
 uint64_t strangers_received(const std::string& out_dir, int nodes) {

@@ -242,7 +242,7 @@ void SuperstepRuntime::check_peers_alive(const NetworkRoles& roles) {
       std::string what = "node " + std::to_string(p) + " silent for " +
                          std::to_string(static_cast<int>(membership_.silent_for(p))) + " s";
       if (awaited) what += " while this node waits for the end of " + describe_epoch(waiting);
-      throw EngineError(what + ": it stopped answering (crashed, killed or cut off)");
+      throw EngineError(what + ": it stopped answering (crashed, killed or cut off)" + likely_mtu_cause());
     }
   }
   const double now = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
@@ -256,9 +256,17 @@ void SuperstepRuntime::check_peers_alive(const NetworkRoles& roles) {
                                         acc.local_expected[s & 1].load(std::memory_order_relaxed),
                                         acc.progress.limit());
       if (queues_ > 1) what += " (receive queue " + std::to_string(q) + ")";
-      throw EngineError(what);
+      throw EngineError(what + likely_mtu_cause());
     }
   }
+}
+
+// When a timeout fires: this node's own netdevs re-read, and "; likely
+// cause: frames of N bytes may exceed the path's MTU (...)" when one's MTU
+// is now below --mtu (lowered mid-run: the port refuses to start otherwise).
+std::string SuperstepRuntime::likely_mtu_cause() const {
+  const std::string why = dp_.mtu_lowered();
+  return why.empty() ? "" : "; likely cause: " + why;
 }
 
 // Epochs are the runtime's count (compute/engine/superstep_runtime.h, "Phases"); people know

@@ -214,6 +214,7 @@ class SuperstepRuntime {
   bool acked_by(unsigned peer) const;
   bool all_peers_done() const;
   std::string describe_epoch(int64_t epoch) const;  // "superstep 3 of loading"
+  std::string likely_mtu_cause() const;  // "; likely cause: frames of N bytes may exceed ..." or ""
   // The driver's superstep of a frame's epoch (past the phase's barrier).
   uint32_t driver_superstep(uint32_t epoch) const {
     return epoch - base_.load(std::memory_order_relaxed) + first_.load(std::memory_order_relaxed);
