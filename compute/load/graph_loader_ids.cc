@@ -239,16 +239,6 @@ void GraphLoader::collect_ids(unsigned w, const Stall& stall) {
     ws.kept_ends.clear();
     ws.kept_weights.clear();
     ws.kept_reals.clear();
-    // At most one edge per record, or per 4 bytes of text ("0 1\n"): reserved
-    // once, so the arrays never move while they fill. Pages the edges do not
-    // reach are never touched, so never resident.
-    const reader::SliceSpec sp = worker_slice(w);
-    const uint64_t most_edges = (sp.end - sp.begin) / (header_.record_bytes ? header_.record_bytes : 4) + 1;
-    ws.kept_ends.reserve(2 * most_edges);
-    if (rules_.keep_weights && rules_.real_weights)
-      ws.kept_reals.reserve(most_edges);
-    else if (rules_.keep_weights)
-      ws.kept_weights.reserve(most_edges);
     // The weights as the program reads them: a bad one is refused now, with
     // its line, and the edges superstep does not parse the slice again.
     ws.kept_totals = parse_by_weights([&]<class W>(W) {
