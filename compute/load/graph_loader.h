@@ -31,7 +31,9 @@
 //   requests  each worker sends its ids to the directory of their range
 //   numbering each directory sorts its distinct ids; the rank-order merge of
 //             the counts in END gives V and the ids before each range
-//   owners, responses as for Graphalytics graphs
+//   owners, responses as for Graphalytics graphs; the edges superstep does not
+//             parse the slice again: the sample superstep kept its edges as
+//             the worker's numbers for their ids, translated now in memory
 //   edges    each worker parses its slice of the file (compute/graph/graph_formats.h;
 //            node r reads bytes [r/P, (r+1)/P) of the data and the header),
 //            or generates its blocks of the generator, or takes its part of
