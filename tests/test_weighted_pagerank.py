@@ -21,13 +21,10 @@ import unittest
 
 import networkx as nx
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE = os.environ.get("WG_SOURCE_DIR", os.path.dirname(HERE))
-BUILD = os.environ.get("WG_BUILD_DIR", os.path.join(SOURCE, "build"))
-DATASETS = os.environ.get("WG_DATASETS", os.path.join(SOURCE, "..", "shared", "datasets"))
+from python_api_env import BUILD, DATASETS, LIMIT_S, SOURCE
+
 WIREGRAPH = os.path.join(BUILD, "apps", "wiregraph")
 LAUNCHER = os.path.join(SOURCE, "scripts", "wiregraph-cluster")
-LIMIT_S = 300  # a bound against hanging, not a measurement
 TOLERANCE = "1e-10"
 
 
