@@ -220,6 +220,7 @@ int main(int argc, char** argv) {
     memif = node.dataplane().has_memif();
     std::printf("dataplane: %s, lcore %u on socket %u\n", node.dataplane().port_summary().c_str(), rte_lcore_id(),
                 rte_socket_id());
+    for (const std::string& w : node.dataplane().ports().warnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());
     if (!node.config().ids_chosen.empty()) std::printf("ids: %s\n", node.config().ids_chosen.c_str());
     if (!node.config().source_given && node.config().one_source())
       std::printf("source: %lld (the first edge's source; --source chooses another)\n",

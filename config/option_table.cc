@@ -467,6 +467,23 @@ const OptionSpec kOptions[] = {
      },
      .digest = [](const Config& c) -> uint64_t { return c.mtu; },  // a node must take its peers' frames
      .banner = [](const Config& c) { return when(c.mtu != wire::kMtu, "MTU " + std::to_string(c.mtu)); }},
+    {.name = "ntuple",
+     .arg = "auto|on|off",
+     .default_text = "auto",
+     .topic = Topic::kTuning,
+     .help = "net_af_xdp: steer wiregraph's UDP ports to the port's queues with ntuple rules",
+     .details = "A NIC's RSS spreads frames over all its queues, and a frame on a queue without an AF_XDP "
+                "socket goes to the kernel, lost to wiregraph. auto: where the port binds fewer queues than "
+                "its netdev has, add one rule per queue (ethtool -N IFACE flow-type udp4 dst-port P action Q, "
+                "through the ethtool ioctl) and remove them at exit, or warn with the fix when the netdev has "
+                "no table (veth); on: the same, and refuse to start without them; off: never "
+                "(docs/LAB-CLUSTER.md, \"A NIC that stays in the kernel\").",
+     .parse = [](ParseState& s, const OptionArg& a) {
+       s.c.ntuple = static_cast<ntuple::Mode>(a.one_of({"auto", "on", "off"}));
+     },
+     .banner = [](const Config& c) {
+       return when(c.ntuple != ntuple::Mode::kAuto, c.ntuple == ntuple::Mode::kOn ? "ntuple on" : "ntuple off");
+     }},
     {.name = "job-id",
      .arg = "N",
      .default_text = "from the graph and P",

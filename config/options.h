@@ -16,6 +16,7 @@
 #include "compute/engine/program_traits.h"
 #include "config/option_values.h"
 #include "dataplane/frame_mac.h"
+#include "dataplane/ntuple_rules.h"
 #include "reliability/transport_config.h"
 
 namespace wg {
@@ -107,6 +108,7 @@ struct Config {
   unsigned domains = 0;                   // NUMA domains per node; 0: the machine's (libnuma)
   unsigned rx_queues = 0;                 // receive queues per port; 0: one per accumulator lcore (--roles)
   uint32_t mtu = 1500;                    // --mtu: frames' IP size, 1500..9000
+  ntuple::Mode ntuple = ntuple::Mode::kAuto;  // --ntuple: net_af_xdp ports' steering rules
   bool domain_metis = true;               // refine the even split with METIS
   bool degree_order = true;               // --vertex-order degree: slots by out-degree within a domain
   EngineOptions engine;                   // the node runtime: timeouts, roles, scatter, report

@@ -80,6 +80,7 @@ Dataplane::Dataplane(const DataplaneOptions& o)
     queues_ = std::make_unique<BucketQueues>(instance, opt_.nodes, opt_.rank, opt_.queues,
                                              opt_.mbufs * pools_->transmit_pools(),
                                              opt_.nodes > 1 ? opt_.rx_mbufs : opt_.mbufs);
+    ports_.set_ntuple_mode(opt_.ntuple);
     ports_.open_all(pools_->receive_pool(), opt_.queues, opt_.mtu, opt_.udp_port, opt_.server_wait_s);
     if (opt_.nodes > 1 && ports_.size() == 0)
       throw std::runtime_error("a cluster of " + std::to_string(opt_.nodes) +

@@ -54,6 +54,7 @@ struct DataplaneOptions {
   unsigned rx_mbufs = 8191;
   unsigned window = 0;  // the transport's window (frames per flow), for the rx_mbufs default
   double server_wait_s = 60;  // how long a memif client port waits for its server's (--hello-timeout)
+  ntuple::Mode ntuple = ntuple::Mode::kAuto;  // --ntuple: net_af_xdp ports' steering rules (dataplane/ntuple_rules.h)
 };
 
 class Dataplane {

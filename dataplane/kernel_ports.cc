@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 
@@ -32,11 +33,20 @@ bool netdev_ioctl(uint32_t if_index, unsigned long request, ifreq* req, void* da
   std::memcpy(req->ifr_name, name, strnlen(name, IF_NAMESIZE - 1));
   if (data != nullptr) req->ifr_data = static_cast<char*>(data);
   const bool ok = ioctl(fd, request, req) == 0;
+  const int error = errno;
   close(fd);
+  errno = error;  // the ioctl's, for netdev_ethtool
   return ok;
 }
 
 }  // namespace
+
+int netdev_ethtool(uint32_t if_index, void* command) {
+  ifreq req;
+  errno = 0;
+  if (netdev_ioctl(if_index, SIOCETHTOOL, &req, command)) return 0;
+  return errno != 0 ? errno : ENODEV;
+}
 
 uint32_t netdev_mtu(uint32_t if_index) {
   ifreq req;

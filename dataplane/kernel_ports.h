@@ -17,6 +17,11 @@ namespace wg::kernel_ports {
 // than what copy mode on a veth delivers, so this is checked on its own.
 inline constexpr size_t kAfXdpFrameBytes = 2048 - 256;
 
+// An ethtool request (SIOCETHTOOL) on netdev `if_index`: `command` is the
+// ethtool struct, its cmd set. 0, or the errno (EOPNOTSUPP: the driver has
+// no such operation; ENODEV: no such netdev).
+int netdev_ethtool(uint32_t if_index, void* command);
+
 // The MTU of the kernel netdev with index `if_index`, or 0 when it cannot
 // be read.
 uint32_t netdev_mtu(uint32_t if_index);

@@ -78,20 +78,20 @@ void Ports::open_all(rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16
   // Servers first: a client waits for its server's port (memif_quirks.h,
   // workaround 5), and the server may be a client of ours meanwhile.
   for (Port& p : ports_)
-    if (!p.memif_client) start(p, queues, udp_base, server_wait_s, "");
+    if (!p.memif_client) start(p, queues, udp_base, server_wait_s, "", ntuple_mode_);
   // One wait for all of them, not one per client port.
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(server_wait_s);
   for (Port& p : ports_)
     if (p.memif_client)
       start(p, queues, udp_base,
             std::max(0.0, std::chrono::duration<double>(until - std::chrono::steady_clock::now()).count()),
-            "--hello-timeout");
+            "--hello-timeout", ntuple_mode_);
 }
 
 void Ports::open(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu, uint16_t udp_base,
                  double server_wait_s) {
   ports_.push_back(configure(id, rx_pool, queues, mtu));
-  start(ports_.back(), queues, udp_base, server_wait_s, "the wait for a port opened alone");
+  start(ports_.back(), queues, udp_base, server_wait_s, "the wait for a port opened alone", ntuple_mode_);
 }
 
 unsigned Ports::held_rx_mbufs(unsigned queues) {
@@ -289,7 +289,8 @@ Ports::Port Ports::configure(uint16_t id, rte_mempool* rx_pool, unsigned queues,
   return p;
 }
 
-void Ports::start(Port& p, unsigned queues, uint16_t udp_base, double server_wait_s, const char* wait_limit) {
+void Ports::start(Port& p, unsigned queues, uint16_t udp_base, double server_wait_s, const char* wait_limit,
+                  ntuple::Mode ntuple_mode) {
   const uint16_t id = p.id;
   const std::string name = "port " + std::to_string(id);
   if (p.memif_client) {
@@ -313,6 +314,34 @@ void Ports::start(Port& p, unsigned queues, uint16_t udp_base, double server_wai
   separate_tap_kernel_mac(id, info, p.mac);
   if (p.memif) memif_guard::arm();  // before the first burst on the port
   p.steering = steer(id, p, queues, udp_base, p.rss);
+  steer_kernel_queues(p, info, queues, udp_base, ntuple_mode);
+}
+
+void Ports::steer_kernel_queues(Port& p, const rte_eth_dev_info& info, unsigned queues, uint16_t udp_base,
+                                ntuple::Mode mode) {
+  if (p.driver != "net_af_xdp" || p.if_index == 0 || mode == ntuple::Mode::kOff) return;
+  const std::string args = device_args(info);
+  const unsigned start_queue =
+      static_cast<unsigned>(std::strtoul(memif_quirks::devarg(args, "start_queue", "0").c_str(), nullptr, 10));
+  const unsigned netdev_queues = kernel_ports::netdev_rx_queues(p.if_index);
+  // Every queue of the netdev is the port's: whatever RSS picks, a socket polls it.
+  if (mode == ntuple::Mode::kAuto && netdev_queues != 0 && start_queue == 0 && netdev_queues <= queues) return;
+  const std::string name = "port " + std::to_string(p.id) + " (net_af_xdp)";
+  const std::string why = ntuple::install(p.if_index, udp_base, queues, start_queue, &p.ntuple_rules);
+  if (!why.empty() && mode == ntuple::Mode::kOn) throw std::runtime_error(name + ", --ntuple on: " + why);
+  p.ntuple_missing = !why.empty();
+  p.ntuple_note = !why.empty() ? name + ": " + why
+                               : "ntuple: UDP " + std::to_string(udp_base) + ".." + std::to_string(udp_base + queues - 1) +
+                                     " to queues " + std::to_string(start_queue) + ".." +
+                                     std::to_string(start_queue + queues - 1) + " of " +
+                                     kernel_ports::netdev_name(p.if_index);
+}
+
+std::vector<std::string> Ports::warnings() const {
+  std::vector<std::string> out;
+  for (const Port& p : ports_)
+    if (p.ntuple_missing) out.push_back(p.ntuple_note);
+  return out;
 }
 
 bool Ports::close_all() {
@@ -322,6 +351,8 @@ bool Ports::close_all() {
       kept = true;
       continue;
     }
+    ntuple::Installed rules = p.ntuple_rules;
+    ntuple::remove(rules);
     rte_eth_dev_stop(p.id);
     rte_eth_dev_close(p.id);
   }
@@ -353,6 +384,7 @@ std::string Ports::summary() const {
     rte_eth_dev_get_name_by_port(p.id, name);
     if (!s.empty()) s += ", ";
     s += "port " + std::to_string(p.id) + " " + name + " " + mac_string(p.mac);
+    if (!p.ntuple_note.empty() && !p.ntuple_missing) s += " (" + p.ntuple_note + ")";
   }
   return s.empty() ? "no ports (single node)" : s;
 }

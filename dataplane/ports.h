@@ -16,6 +16,7 @@
 
 #include "dataplane/counters.h"
 #include "dataplane/frame.h"
+#include "dataplane/ntuple_rules.h"
 #include "dataplane/steering.h"
 
 namespace wg {
@@ -38,6 +39,12 @@ class Ports {
     // Why rte_flow and RSS were not used, when they were tried (the PMD's
     // own message): what `wiregraph doctor` prints.
     std::string steering_note;
+    // net_af_xdp on a netdev with more queues than the port binds: the
+    // ntuple rules that steer its flows to them (dataplane/ntuple_rules.h),
+    // and what was done ("UDP 9000..9001 to queues 0..1") or why not.
+    ntuple::Installed ntuple_rules;
+    std::string ntuple_note;
+    bool ntuple_missing = false;  // rules were needed and are not there: a warning
   };
 
   // Configures and starts every port the EAL knows with `queues` queue
@@ -59,6 +66,12 @@ class Ports {
   // Stops and closes every port that may be closed; true if memif ports were
   // left open (dataplane/memif_quirks.h: their pools must then stay too).
   bool close_all();
+
+  // --ntuple, for the net_af_xdp ports opened after this call.
+  void set_ntuple_mode(ntuple::Mode mode) { ntuple_mode_ = mode; }
+  // The warnings a node prints after opening its ports (ntuple rules that
+  // were needed and could not be installed), one per line.
+  std::vector<std::string> warnings() const;
 
   unsigned size() const { return static_cast<unsigned>(ports_.size()); }
   const Port& operator[](unsigned i) const { return ports_[i]; }
@@ -97,9 +110,15 @@ class Ports {
   // Configures port `id` and sets up its queues; start() starts it.
   static Port configure(uint16_t id, rte_mempool* rx_pool, unsigned queues, uint32_t mtu);
   // `wait_limit` names what set server_wait_s, for the error.
-  static void start(Port& p, unsigned queues, uint16_t udp_base, double server_wait_s, const char* wait_limit);
+  static void start(Port& p, unsigned queues, uint16_t udp_base, double server_wait_s, const char* wait_limit,
+                    ntuple::Mode ntuple_mode);
+  // net_af_xdp: the ntuple rules `mode` asks for (dataplane/ntuple_rules.h);
+  // throws naming the port when --ntuple on cannot have them.
+  static void steer_kernel_queues(Port& p, const rte_eth_dev_info& info, unsigned queues, uint16_t udp_base,
+                                  ntuple::Mode mode);
   static Steering steer(uint16_t id, Port& p, unsigned queues, uint16_t udp_base, bool rss_configured);
   std::vector<Port> ports_;
+  ntuple::Mode ntuple_mode_ = ntuple::Mode::kAuto;
 };
 
 }  // namespace wg

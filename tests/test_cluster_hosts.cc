@@ -384,15 +384,30 @@ TEST(HostsRefusals, PortMtuBelowTheJobsMtu) {
   expect_refused(opts, tmp, "has MTU 1400, below the --mtu 1500");
 }
 
-TEST(HostsRefusals, AfXdpMtuBeyondOneXdpFrame) {
-  if (const std::string why = hosts_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
-  TempDir tmp;
+// Two nodes in namespaces on af_xdp, PageRank on kron:8:8 with `extra` options.
+LaunchOptions netns_af_xdp_pagerank(const std::vector<std::string>& extra) {
   LaunchOptions opts;
   opts.nodes = 2;
   opts.link = "af_xdp";
   opts.launcher_flags = {"--hosts", "netns"};
-  opts.app_args = {"--app", "pagerank", "--graph", "kron:8:8", "--mtu", "1779"};
-  expect_refused(opts, tmp, "MTU 1778 at most, not the --mtu 1779");
+  opts.app_args = {"--app", "pagerank", "--graph", "kron:8:8"};
+  opts.app_args.insert(opts.app_args.end(), extra.begin(), extra.end());
+  return opts;
+}
+
+TEST(HostsRefusals, AfXdpMtuBeyondOneXdpFrame) {
+  if (const std::string why = hosts_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  expect_refused(netns_af_xdp_pagerank({"--mtu", "1779"}), tmp, "MTU 1778 at most, not the --mtu 1779");
+}
+
+// --ntuple on where the netdev has no classification table (a veth): the
+// node refuses at start with the driver, the reason and the fix.
+TEST(HostsRefusals, NtupleOnWhereTheNetdevHasNoTable) {
+  if (const std::string why = hosts_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  expect_refused(netns_af_xdp_pagerank({"--ntuple", "on"}), tmp,
+                 "(veth: Operation not supported): RSS may put wiregraph's frames on queues");
 }
 
 // kill -9 of the launcher mid-run leaves the namespaces, veths and bridge;

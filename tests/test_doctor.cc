@@ -255,9 +255,11 @@ TEST(Doctor, MtuTooLargeForNetTap) {
 
 // A veth pair of the test's own, removed however the test ends.
 struct VethPair {
+  explicit VethPair(unsigned queue_count = 1) : queues(std::to_string(queue_count)) {}
+  std::string queues;
   std::string a = unique_tap("a"), b = a.substr(0, a.size() - 1) + "b";
-  bool made = std::system(("ip link add " + a + " type veth peer name " + b + " && ip link set " + a +
-                           " up && ip link set " + b + " up")
+  bool made = std::system(("ip link add " + a + " numrxqueues " + queues + " numtxqueues " + queues +
+                           " type veth peer name " + b + " && ip link set " + a + " up && ip link set " + b + " up")
                               .c_str()) == 0;
   ~VethPair() {
     if (made) (void)!std::system(("ip link del " + a).c_str());
@@ -310,6 +312,25 @@ TEST(Doctor, AfXdpPortOnANetdevBelowTheJobsMtu) {
   EXPECT_EQ(zero_copy.rfind("warn", 0), 0u) << r.output;
   EXPECT_NE(zero_copy.find("driver veth has no AF_XDP zero-copy"), std::string::npos) << r.output;
   EXPECT_EQ(line_of(r.output, "port 0 netdev queues").rfind("ok", 0), 0u) << r.output;
+  EXPECT_NE(line_of(r.output, "port 0 ntuple").find("no rules needed, the port polls every queue"), std::string::npos)
+      << r.output;
+}
+
+// net_af_xdp polling one of a veth's 4 queues: nothing steers the job's
+// flows to it, and a veth has no ntuple table to do it: a warning with the fix.
+TEST(Doctor, AfXdpPortOnOneOfFourQueuesWithoutAnNtupleTable) {
+  const std::string why = tap_unavailable_reason();
+  if (!why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  VethPair veth(4);
+  ASSERT_TRUE(veth.made);
+  const DoctorRun r =
+      run_doctor(doctor({"--no-pci", "--vdev", "net_af_xdp0,iface=" + veth.a + ",start_queue=0,queue_count=1"}, kJob),
+                 tmp, "afxdpq");
+  const std::string ntuple = line_of(r.output, "port 0 ntuple");
+  EXPECT_EQ(ntuple.rfind("warn", 0), 0u) << r.output;
+  EXPECT_NE(ntuple.find("has no ntuple table (veth: Operation not supported)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("fix: ethtool -K " + veth.a + " ntuple on"), std::string::npos) << r.output;
 }
 
 TEST(Doctor, NoKeyForAJobOfTwoNodes) {

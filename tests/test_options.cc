@@ -602,6 +602,16 @@ TEST_F(Options, RolesQueuesRangesAndMtuErrorsNameTheValue) {
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--mtu", "1499"}), "--mtu", "1499");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--mtu", "9001"}), "--mtu", "9001");
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--range-kib", "0"}), "--range-kib", "0");
+  EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--ntuple", "yes"}), "--ntuple", "yes",
+                        "auto, on or off");
+}
+
+// --ntuple: auto by default (rules only where the port polls part of its
+// netdev's queues), on and off as asked.
+TEST_F(Options, NtupleModes) {
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a"}).ntuple, ntuple::Mode::kAuto);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--ntuple", "on"}).ntuple, ntuple::Mode::kOn);
+  EXPECT_EQ(parse({"--app", "bfs", "--graph", "a", "--ntuple", "off"}).ntuple, ntuple::Mode::kOff);
 }
 
 TEST_F(Options, TransportErrorsNameTheOptionAndTheValue) {
@@ -1084,7 +1094,7 @@ constexpr const char* kEveryOption[] = {
     "window", "rto-min-us",
     "rto-max-us", "ast-us", "ack-delay-us", "keepalive-ms", "checksum", "fault-rx", "fault-tx", "fault-seed",
     "fault-delay-us", "crash-node", "roles", "scatter", "segment-kib", "local-rounds", "domains", "domain-split",
-    "vertex-order", "line-rate", "rx-queues", "range-kib", "mtu", "damping", "precision", "output-format",
+    "vertex-order", "line-rate", "rx-queues", "range-kib", "mtu", "ntuple", "damping", "precision", "output-format",
     "key-file", "no-auth", "ids", "help", "help-all", "version", "verify", "verify-limit", "checkpoint-every",
     "checkpoint-dir", "resume", "sources", "tolerance", "normalize", "weight-column", "vertices", "weighted"};
 

@@ -9,6 +9,7 @@
 
 #include "apps/doctor/checks.h"
 #include "dataplane/kernel_ports.h"
+#include "dataplane/ntuple_rules.h"
 #include "dataplane/memif_quirks.h"
 #include "dataplane/wire.h"
 
@@ -78,10 +79,24 @@ void check_af_xdp(const std::string& item, const std::string& netdev, uint32_t i
         item + " netdev queues",
         netdev + " has " + std::to_string(have) + " receive queues, the port polls " + polled +
             ": frames the NIC hashes to the others reach the kernel, not wiregraph (resent until they land right)",
-        "ethtool -L " + name + " combined " + std::to_string(count) + ", or ntuple rules: ethtool -N " + name +
+        "ethtool -L " + name + " combined " + std::to_string(count) + ", or ntuple rules (the node adds them "
+            "itself where the NIC has a table: the ntuple item below; by hand: ethtool -N " + name +
             " flow-type udp4 dst-port " + std::to_string(cfg.udp_port) + " action " + std::to_string(first) +
-            " (one per --rx-queues queue)"));
+            ", one per --rx-queues queue)"));
   }
+  // What the node's --ntuple auto will find (dataplane/ntuple_rules.h).
+  const std::string table = ntuple::table_state(if_index);
+  const bool has_table = table.find(" rules in use of ") != std::string::npos;
+  if (have != 0 && have <= count && first == 0)
+    out->push_back(ok(item + " ntuple", netdev + ": no rules needed, the port polls every queue (table: " + table + ")"));
+  else if (has_table)
+    out->push_back(ok(item + " ntuple", netdev + ": " + table + "; the node adds one rule per queue (--ntuple auto)"));
+  else
+    out->push_back(warn(item + " ntuple",
+                        netdev + " has no ntuple table (" + table + "): nothing steers wiregraph's UDP ports to " +
+                            polled,
+                        "ethtool -K " + kernel_ports::netdev_name(if_index) + " ntuple on, or let the port poll every "
+                        "queue (queue_count=)"));
 }
 
 }  // namespace

@@ -27,7 +27,8 @@ DataplaneOptions dataplane_options(const Config& c) {
   o.auth.key = c.key;
   o.queues = c.rx_queues;
   o.mtu = c.mtu;
-  o.server_wait_s = c.engine.hello_timeout_s;  // a memif client's wait for its server is part of discovery
+  o.server_wait_s = c.engine.hello_timeout_s;
+  o.ntuple = c.ntuple;  // a memif client's wait for its server is part of discovery
   return o;
 }
 
