@@ -395,7 +395,8 @@ void read_edge_result_file(const std::string& path, VertexId n, VertexId first, 
       continue;
     }
     std::string& row = (*values)[src - first];
-    row += (row.empty() ? "" : " ") + std::to_string(dst - first) + ":" + value;
+    if (!row.empty()) row += ' ';
+    row.append(std::to_string(dst - first)).append(1, ':').append(value);
   }
 }
 
