@@ -1,12 +1,12 @@
 """Jaccard similarity of every edge (--app jaccard) against networkx's
 jaccard_coefficient(G, ebunch=G.edges()) on the graph made undirected without
 self-loops, on the shared datasets, through scripts/wiregraph-cluster and the
-per-edge DIR/results.tsv (columns src, dst, jaccard; sorted).
+per-edge DIR/results.tsv (columns src, dst, jaccard; sorted) and results.npy.
 
 Cases: JaccardFast (the fast default: one memif cluster, P = 3) and
 JaccardFull (suite full: P = 1, 2, 3 on memif on two datasets, and tap at
-P = 2 and 3 where the machine allows it: root and `ip`). Needs networkx
-(python/requirements-test.txt)."""
+P = 2 and 3 where the machine allows it: root and `ip`). Needs networkx and
+numpy (python/requirements-test.txt)."""
 
 import os
 import shutil
@@ -16,6 +16,7 @@ import tempfile
 import unittest
 
 import networkx as nx
+import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.environ.get("WG_SOURCE_DIR", os.path.dirname(HERE))
@@ -57,7 +58,7 @@ class JaccardCase(unittest.TestCase):
             self.graphs[name] = {(min(u, v), max(u, v)): j for u, v, j in nx.jaccard_coefficient(g, ebunch=g.edges())}
         return self.graphs[name]
 
-    def check(self, name, nodes, link):
+    def check(self, name, nodes, link, npy=False):
         if not os.path.exists(os.path.join(DATASETS, name)):
             self.skipTest("dataset not found: " + name)
         with tempfile.TemporaryDirectory() as tmp:
@@ -71,6 +72,14 @@ class JaccardCase(unittest.TestCase):
             with open(os.path.join(out, "results.tsv")) as f:
                 self.assertEqual(f.readline(), "src\tdst\tjaccard\n")
                 rows = [line.rstrip("\n").split("\t") for line in f]
+            if npy:  # the same edges in numpy's structured array
+                r = subprocess.run([sys.executable, os.path.join(SOURCE, "scripts", "wiregraph-results"), out,
+                                    "--format", "npy"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                self.assertEqual(r.returncode, 0, r.stdout)
+                a = np.load(os.path.join(out, "results.npy"))
+                self.assertEqual(a.dtype.names, ("src", "dst", "jaccard"))
+                self.assertEqual([(int(x), int(y)) for x, y in zip(a["src"], a["dst"])],
+                                 [(int(x), int(y)) for x, y, _ in rows])
         keys = [(int(s), int(d)) for s, d, _ in rows]
         self.assertEqual(keys, sorted(keys), "sorted by (src, dst)")
         self.assertTrue(all(s < d for s, d in keys), "src < dst")
@@ -84,7 +93,7 @@ class JaccardCase(unittest.TestCase):
 
 class JaccardFast(JaccardCase):
     def test_memif_three_nodes(self):
-        self.check("email-Eu-core.csv", 3, "memif")
+        self.check("email-Eu-core.csv", 3, "memif", npy=True)
 
 
 class JaccardFull(JaccardCase):
