@@ -497,19 +497,25 @@ void labels_from(VertexId first_id, std::vector<std::string>* values) {
 // against the oracle's edges: the same edges, each value within 1e-7
 // relative (printed with 9 digits).
 ::testing::AssertionResult check_edges(const std::vector<std::string>& got, const std::vector<EdgeResult<double>>& want) {
-  std::vector<std::string> expected_rows(got.size());
   Problems problems;
   size_t at = 0;
   for (size_t v = 0; v < got.size(); ++v) {
-    std::istringstream row(got[v]);
-    for (std::string item; row >> item;) {
+    // A vertex's edges come from several nodes' files: by dst first.
+    std::vector<std::pair<uint64_t, std::string>> row;
+    std::istringstream items(got[v]);
+    for (std::string item; items >> item;) {
       const size_t colon = item.find(':');
       uint64_t dst = 0;
-      const std::string where = "edge " + std::to_string(v) + " " + item.substr(0, colon);
       if (colon == std::string::npos || !parse_u64(item.substr(0, colon), &dst)) {
-        problems.add(where + ": not dst:value");
+        problems.add("edge " + std::to_string(v) + " " + item + ": not dst:value");
         continue;
       }
+      row.emplace_back(dst, item);
+    }
+    std::sort(row.begin(), row.end());
+    for (const auto& [dst, item] : row) {
+      const size_t colon = item.find(':');
+      const std::string where = "edge " + std::to_string(v) + " " + item.substr(0, colon);
       while (at < want.size() && (want[at].src < static_cast<int64_t>(v) ||
                                   (want[at].src == static_cast<int64_t>(v) && want[at].dst < static_cast<int64_t>(dst))))
         problems.add("edge " + std::to_string(want[at].src) + " " + std::to_string(want[at].dst) + " has no result"), ++at;
