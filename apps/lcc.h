@@ -3,10 +3,12 @@
 // in- and out-neighbours each once; 0 when d < 2 (specification, "Local
 // Clustering Coefficient"; on an undirected graph the usual 2 e / (d (d - 1))).
 // A vertex needs its neighbours' neighbour lists, which neither a per-vertex
-// ⊕ nor a fixed-size value can carry, so the program runs on its own driver
-// (compute/engine/triangle_driver.h: the forward triangle algorithm in three
-// supersteps, shared with tc, its memory bound there); the vertex-program members
-// are OwnDriverProgram's, never called.
+// ⊕ nor a fixed-size value can carry, so the program runs on the engine's
+// neighbourhood service (compute/engine/capabilities/neighbourhood.h: every
+// triangle of N(v) found once, its memory bound in
+// compute/engine/neighbourhood/neighbourhood_service.h) on directed lists:
+// a triangle credits each corner with the directed edges between the two
+// others. The vertex-program members are OwnDriverProgram's, never called.
 #pragma once
 
 #include <cinttypes>
@@ -15,10 +17,10 @@
 #include <span>
 #include <vector>
 
-#include "compute/engine/triangle_driver.h"
 #include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
-#include "compute/engine/triangle_driver.h"
+#include "compute/engine/capabilities/neighbourhood.h"
+#include "compute/engine/neighbourhood/neighbourhood_driver.h"
 #include "compute/report/text.h"
 #include "compute/engine/vertex_program.h"
 
@@ -39,8 +41,18 @@ class Lcc : public OwnDriverProgram<double> {
       .comparison = Comparison::kReal,
       .tolerance = 1e-9,  // a ratio of counts in double, as the oracle's
   };
-  using Driver = LccDriver;  // apps/node/run_program.h runs this instead of Engine<Lcc>
+  // N(v): in- and out-neighbours each once, with whether they are joined both ways.
+  static constexpr Neighbourhood kNeighbourhood{.lists = Neighbourhood::Lists::kDirected,
+                                                .credits = Neighbourhood::Credits::kCorners};
+  using Driver = NeighbourhoodDriver<Lcc>;  // apps/node/run_program.h runs it instead of Engine<Lcc>
   static Lcc make(const ProgramParams&, VertexId) { return {}; }
+
+  // Graphalytics' numerator counts directed edges among v's neighbours: a
+  // triangle gives a corner the edges (1 or 2, m) between the other two.
+  static uint64_t corner_credit(uint32_t m) { return m; }
+  static Value vertex_value(uint64_t links, uint32_t d) {
+    return d >= 2 ? static_cast<double>(links) / (static_cast<double>(d) * (d - 1)) : 0.0;
+  }
 
   static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%.9g", y); }
   static double sort_key(const Value& y) { return y; }
@@ -74,7 +86,7 @@ class Lcc : public OwnDriverProgram<double> {
   static OracleValues reference(const EdgeList& input, const ProgramParams& p);
 };
 
-static_assert(VertexProgram<Lcc>);
+static_assert(VertexProgram<Lcc> && NeighbourhoodProgram<Lcc>);
 
 // ---- the oracle ----------------------------------------------------------------
 

@@ -9,6 +9,7 @@
 #include "apps/bfs.h"
 #include "apps/cc.h"
 #include "apps/indegree.h"
+#include "apps/jaccard.h"
 #include "apps/kcore.h"
 #include "apps/label_propagation.h"
 #include "apps/lcc.h"
@@ -24,7 +25,8 @@ template <VertexProgram... Programs>
 struct ProgramList {};
 
 using AllPrograms =
-    ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc, TriangleCount, Bc, InDegree>;
+    ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc, TriangleCount, Bc, InDegree,
+                Jaccard>;
 
 // What --precision double runs instead (the default for Graphalytics graphs,
 // whose rules forbid single precision): the program itself unless named here.

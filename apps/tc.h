@@ -1,9 +1,11 @@
 // Triangle counting (GAP's tc): the triangles of the undirected simple graph
 // (directions ignored, self-loops and repeated edges dropped), as the number
 // through each vertex; the summary gives their total, the figure GAP's tc
-// prints. Lists of neighbours travel whole, so the program runs on its own
-// driver (compute/engine/triangle_driver.h: the forward algorithm in three
-// supersteps, shared with lcc, its memory bound there); the vertex-program members
+// prints. A vertex needs its neighbours' neighbour lists, so the program runs
+// on the engine's neighbourhood service
+// (compute/engine/capabilities/neighbourhood.h: every triangle found once,
+// its memory bound in compute/engine/neighbourhood/neighbourhood_service.h):
+// a triangle credits each of its corners with 1. The vertex-program members
 // are OwnDriverProgram's, never called.
 #pragma once
 
@@ -14,7 +16,8 @@
 
 #include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
-#include "compute/engine/triangle_driver.h"
+#include "compute/engine/capabilities/neighbourhood.h"
+#include "compute/engine/neighbourhood/neighbourhood_driver.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/report/text.h"
 
@@ -31,8 +34,14 @@ class TriangleCount : public OwnDriverProgram<uint64_t> {
       .ranks_top = true,
       .comparison = Comparison::kExact,
   };
-  using Driver = TcDriver;  // apps/node/run_program.h runs this instead of Engine<TriangleCount>
+  static constexpr Neighbourhood kNeighbourhood{.lists = Neighbourhood::Lists::kUndirected,
+                                                .credits = Neighbourhood::Credits::kCorners};
+  using Driver = NeighbourhoodDriver<TriangleCount>;  // apps/node/run_program.h runs it instead of Engine<>
   static TriangleCount make(const ProgramParams&, VertexId) { return {}; }
+
+  // A triangle is one for each of its corners; a vertex's count is its credit.
+  static uint64_t corner_credit(uint32_t) { return 1; }
+  static Value vertex_value(uint64_t credit, uint32_t) { return credit; }
 
   static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%" PRIu64, y); }
   static double sort_key(const Value& y) { return static_cast<double>(y); }
@@ -61,7 +70,7 @@ class TriangleCount : public OwnDriverProgram<uint64_t> {
   static OracleValues reference(const EdgeList& input, const ProgramParams& p);
 };
 
-static_assert(VertexProgram<TriangleCount>);
+static_assert(VertexProgram<TriangleCount> && NeighbourhoodProgram<TriangleCount>);
 
 // ---- the oracle ----------------------------------------------------------------
 

@@ -366,6 +366,40 @@ void read_result_file(const std::string& path, VertexId n, VertexId first, std::
   }
 }
 
+// Whether a run's --out holds per-edge results (summary.json's results.rows).
+bool per_edge_results(const std::string& dir) {
+  nlohmann::json summary;
+  std::string error;
+  if (!read_json_file(dir + "/summary.json", &summary, &error)) return false;
+  return summary.contains("results") && summary["results"].value("rows", "vertex") == "edge";
+}
+
+// Per-edge lines `src dst value`, grouped by src: values[src] lists
+// "dst:value" of its edges (dense ids), in the files' order (sorted).
+void read_edge_result_file(const std::string& path, VertexId n, VertexId first, std::vector<std::string>* values,
+                           Problems* problems) {
+  std::ifstream in(path);
+  if (!in) return problems->add("cannot read " + path);
+  const std::string name = fs::path(path).filename().string();
+  size_t line_no = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_no;
+    std::istringstream fields(line);
+    std::string src_text, dst_text, value, extra;
+    if (!(fields >> src_text)) continue;
+    uint64_t src = 0, dst = 0;
+    if (!(fields >> dst_text >> value) || (fields >> extra) || !parse_u64(src_text, &src) ||
+        !parse_u64(dst_text, &dst) || src < first || dst < first || src >= dst || dst - first >= n) {
+      problems->add(name + ":" + std::to_string(line_no) + ": expected \"<src> <dst> <value>\", src < dst, got \"" +
+                    line + "\"");
+      continue;
+    }
+    std::string& row = (*values)[src - first];
+    if (!row.empty()) row += ' ';
+    row.append(std::to_string(dst - first)).append(1, ':').append(value);
+  }
+}
+
 }  // namespace
 
 ::testing::AssertionResult read_results(const std::string& dir, VertexId n, std::vector<std::string>* values,
@@ -374,6 +408,12 @@ void read_result_file(const std::string& path, VertexId n, VertexId first, std::
   const std::vector<std::string> files = result_files(dir, &error);
   if (!error.empty()) return ::testing::AssertionFailure() << error;
   if (files.empty()) return ::testing::AssertionFailure() << "no result*.txt file in " << dir;
+  if (per_edge_results(dir)) {  // check_expected compares the edges with the oracle's
+    values->assign(n, std::string());
+    Problems problems;
+    for (const std::string& f : files) read_edge_result_file(f, n, first_id, values, &problems);
+    return problems.result("per-edge result files in " + dir);
+  }
 
   values->assign(n, std::string());
   std::vector<std::string> source(n);  // "file:line" that gave each vertex
@@ -453,10 +493,52 @@ void labels_from(VertexId first_id, std::vector<std::string>* values) {
   return problems.result("component labels differ from the oracle");
 }
 
+// Per-edge results as read_results groups them (values[src]: "dst:value ...")
+// against the oracle's edges: the same edges, each value within 1e-7
+// relative (printed with 9 digits).
+::testing::AssertionResult check_edges(const std::vector<std::string>& got, const std::vector<EdgeResult<double>>& want) {
+  Problems problems;
+  size_t at = 0;
+  for (size_t v = 0; v < got.size(); ++v) {
+    // A vertex's edges come from several nodes' files: by dst first.
+    std::vector<std::pair<uint64_t, std::string>> row;
+    std::istringstream items(got[v]);
+    for (std::string item; items >> item;) {
+      const size_t colon = item.find(':');
+      uint64_t dst = 0;
+      if (colon == std::string::npos || !parse_u64(item.substr(0, colon), &dst)) {
+        problems.add("edge " + std::to_string(v) + " " + item + ": not dst:value");
+        continue;
+      }
+      row.emplace_back(dst, item);
+    }
+    std::sort(row.begin(), row.end());
+    for (const auto& [dst, item] : row) {
+      const size_t colon = item.find(':');
+      const std::string where = "edge " + std::to_string(v) + " " + item.substr(0, colon);
+      while (at < want.size() && (want[at].src < static_cast<int64_t>(v) ||
+                                  (want[at].src == static_cast<int64_t>(v) && want[at].dst < static_cast<int64_t>(dst))))
+        problems.add("edge " + std::to_string(want[at].src) + " " + std::to_string(want[at].dst) + " has no result"), ++at;
+      if (at == want.size() || want[at].src != static_cast<int64_t>(v) || want[at].dst != static_cast<int64_t>(dst)) {
+        problems.add(where + " is not an edge of the oracle's graph");
+        continue;
+      }
+      const double x = std::strtod(item.c_str() + colon + 1, nullptr);
+      if (std::fabs(x - want[at].value) > 1e-7 * std::fabs(want[at].value) + 1e-12)
+        problems.add(where + ": got " + item.substr(colon + 1) + ", want " + std::to_string(want[at].value));
+      ++at;
+    }
+  }
+  for (; at < want.size(); ++at)
+    problems.add("edge " + std::to_string(want[at].src) + " " + std::to_string(want[at].dst) + " has no result");
+  return problems.result("per-edge values differ from the oracle");
+}
+
 ::testing::AssertionResult check_expected(const std::vector<std::string>& got, const ref::Expected& want) {
   switch (want.kind) {
     case ref::Expected::Kind::kReal: return check_pagerank(got, want.reals);
     case ref::Expected::Kind::kDistance: return check_distances(got, want.integers);
+    case ref::Expected::Kind::kEdges: return check_edges(got, want.edges);
     case ref::Expected::Kind::kExact: break;
   }
   if (got.size() != want.integers.size())

@@ -148,6 +148,9 @@ void labels_from(VertexId first_id, std::vector<std::string>* values);
                                         const std::vector<VertexId>& want);
 // Any program's values against its oracle (tests/reference.h), by the
 // comparison the oracle names.
+// Per-edge results as read_results gives them (values[src]: "dst:value ...",
+// dense ids) against the oracle's edges.
+::testing::AssertionResult check_edges(const std::vector<std::string>& got, const std::vector<EdgeResult<double>>& want);
 ::testing::AssertionResult check_expected(const std::vector<std::string>& got, const ref::Expected& want);
 
 // ------------------------------------------------------- node statistics

@@ -10,6 +10,10 @@ template <VertexProgram P>
 bool run_if_named(std::string_view program, const EdgeList& g, const ProgramParams& params, Expected* out) {
   if (P::kTraits.name != program) return false;
   OracleValues v = P::reference(g, params);
+  if constexpr (PerEdgeResults<P>) {
+    *out = {Expected::Kind::kEdges, {}, {}, std::move(v.edges)};
+    return true;
+  }
   switch (P::kTraits.comparison) {
     case Comparison::kReal: *out = {Expected::Kind::kReal, std::move(v.reals), {}}; break;
     case Comparison::kDistance: *out = {Expected::Kind::kDistance, {}, std::move(v.integers)}; break;

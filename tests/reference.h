@@ -38,10 +38,13 @@ using ::wg::oracle::weighted_pagerank;
 //   kReal     - within the program's tolerance (pagerank, lcc)
 //   kDistance - exact integers, "inf" for kInfinity
 //   kExact    - exact integers (labels, core numbers, degrees)
+//   kEdges    - per-edge reals within the program's tolerance (jaccard), each
+//               edge's `src dst value` line
 struct Expected {
-  enum class Kind { kReal, kDistance, kExact } kind;
+  enum class Kind { kReal, kDistance, kExact, kEdges } kind;
   std::vector<double> reals;        // kReal
   std::vector<uint64_t> integers;   // kDistance, kExact
+  std::vector<EdgeResult<double>> edges = {};  // kEdges: dense ids, src < dst
 };
 
 // The oracle of the program named `program` on `input` (the graph as the

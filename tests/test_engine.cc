@@ -137,6 +137,7 @@ struct Outcome {
   std::vector<typename Prog::Value> values;
   RunReport report;
   bool targets_released = false;  // some edge block's source-major targets went after the dense copy's build
+  std::vector<EdgeResult<typename Prog::Value>> edges;  // per-edge programs (jaccard): ids as the input's
 };
 
 // One node assembled as the binary assembles it (apps/node/node.h), P = 1: the
@@ -165,7 +166,7 @@ Outcome<Prog> run_engine(const EdgeList& g, Prog prog) {
   for (uint32_t i = 0; i < r.values.size() && i < g.num_vertices; ++i) by_id[r.graph.global_id(i)] = r.values[i];
   bool released = false;
   for (const EdgeBlock& b : r.graph.blocks) released |= b.targets_released();
-  return Outcome<Prog>{std::move(by_id), std::move(r.report), released};
+  return Outcome<Prog>{std::move(by_id), std::move(r.report), released, std::move(r.edges)};
 }
 
 std::vector<uint64_t> out_degrees(const EdgeList& g) {
@@ -959,8 +960,16 @@ void check_registered_program(const EdgeList& input, VertexId source) {
   SCOPED_TRACE(std::string(Prog::kTraits.name));
   const ProgramParams params{source, Prog::kTraits.default_iterations};
   const auto out = run_engine(input, Prog::make(params, input.num_vertices));
-  EXPECT_TRUE(test::check_expected(printed<Prog>(out.values),
-                                   ref::oracle(Prog::kTraits.name, input, source, params.iterations)));
+  std::vector<std::string> got = printed<Prog>(out.values);
+  if constexpr (PerEdgeResults<Prog>) {  // as the cluster harness reads result lines: "dst:value" by src
+    std::fill(got.begin(), got.end(), std::string());
+    for (const auto& e : out.edges) {
+      std::string& row = got[static_cast<size_t>(e.src)];
+      if (!row.empty()) row += ' ';
+      row.append(std::to_string(e.dst)).append(1, ':').append(printed<Prog>({e.value})[0]);
+    }
+  }
+  EXPECT_TRUE(test::check_expected(got, ref::oracle(Prog::kTraits.name, input, source, params.iterations)));
   expect_messages_balanced(out.report);
 }
 

@@ -207,7 +207,7 @@ TEST(MemoryEstimate, EarlyProgramsHoldAMessagePerVertexMore) {
   EXPECT_EQ(estimate_node_memory(s, footprint_of<Sssp>()).run, estimate_node_memory(s, late).run);
 }
 
-// LCC runs on its own driver (compute/engine/triangle_driver.h): the CSR and
+// LCC runs on the neighbourhood service (compute/engine/neighbourhood/): the CSR and
 // the driver's neighbour lists, in-neighbour pairs, lists received, per-vertex
 // arrays and the degree, rank, key and credit per vertex of the graph, none
 // of the engine's structures.

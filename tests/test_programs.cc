@@ -34,9 +34,13 @@ TEST(Registry, EveryProgramHasAnOracleAndAComparison) {
     if (p.traits.comparison == Comparison::kReal) {
       EXPECT_GT(p.traits.tolerance, 0.0);
     }
-    // The oracle fills the vector its comparison reads, one value per vertex.
+    // The oracle fills the vector its comparison reads, one value per vertex
+    // (per edge of the undirected simple graph: 4, for a per-edge program).
     const OracleValues v = p.reference(small_graph(), ProgramParams{0, p.traits.default_iterations, 0.85});
-    if (p.traits.comparison == Comparison::kReal) {
+    if (!v.edges.empty()) {
+      EXPECT_EQ(v.edges.size(), 4u);
+      EXPECT_TRUE(v.reals.empty() && v.integers.empty());
+    } else if (p.traits.comparison == Comparison::kReal) {
       EXPECT_EQ(v.reals.size(), 5u);
       EXPECT_TRUE(v.integers.empty());
     } else {

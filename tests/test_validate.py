@@ -135,6 +135,25 @@ class ValidateTest(unittest.TestCase):
         self.assertFalse(self.check(None, far, ref)[0])
         self.assertTrue(self.check("lcc", far, ref)[0])
 
+    def test_per_edge_results_compare_edge_by_edge(self):
+        # jaccard's per-edge lines: an edge either way round in the reference.
+        out = self.output_dir("edges", "jaccard", "real", 1e-7, "1 2 0.5\n1 3 0.25\n")
+        results = json.loads(open(os.path.join(out, "node0.json")).read())
+        results["results"]["rows"] = "edge"
+        self.write("edges/node0.json", json.dumps(results))
+        ok, text = self.check(None, out, self.write("edges_ref", "3 1 0.25\n1 2 0.5\n"))
+        self.assertTrue(ok, text)
+        self.assertIn("VALID: 2 edges", text)
+        ok, text = self.check(None, out, self.write("edges_other", "1 2 0.5\n1 3 0.2\n"))
+        self.assertFalse(ok)
+        self.assertIn("edge 1 3: expected 0.2, actual 0.25", text)
+        ok, text = self.check(None, out, self.write("edges_fewer", "1 2 0.5\n"))
+        self.assertFalse(ok)
+        self.assertIn("edge 1 3 is in the output but not in the reference", text)
+        with self.assertRaises(validate_mod.Malformed) as e:
+            self.check(None, out, self.write("edges_twice", "1 2 0.5\n2 1 0.5\n"))
+        self.assertIn("edge 1 2 appears twice", str(e.exception))
+
     def test_without_a_rule_it_says_how_to_give_one(self):
         ref = self.write("ref", "1 1\n")
         with self.assertRaises(validate_mod.Usage) as e:

@@ -9,9 +9,12 @@
 // which must be the loader's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -77,18 +80,34 @@ class Verify : public ::testing::Test {
 
 // ---- every program, correct: VALID, every vertex checked, exit 0 --------------
 
+// The corner-case graph's edges made undirected, without self-loops, each once:
+// what a per-edge program (jaccard) has results for.
+uint64_t undirected_simple_edges(const EdgeList& g) {
+  std::set<std::pair<VertexId, VertexId>> edges;
+  for (const Edge& e : g.edges)
+    if (e.src != e.dst) edges.insert({std::min(e.src, e.dst), std::max(e.src, e.dst)});
+  return edges.size();
+}
+
 template <VertexProgram Prog>
 void expect_valid(const std::string& graph, const std::string& out) {
   SCOPED_TRACE(std::string(Prog::kTraits.name));
   const RunOutcome o = run_verified<Prog>(graph, {"--out", out});
   EXPECT_EQ(o.exit_code, 0) << o.verify.line();
   EXPECT_EQ(o.verify.outcome, VerifyVerdict::Outcome::kValid) << o.verify.line();
-  EXPECT_EQ(o.verify.method, VerifyVerdict::Method::kOracle);
-  EXPECT_EQ(o.verify.checked, 120u) << "one node checks every vertex";
-  EXPECT_EQ(o.verify.line(), "verify: VALID (120 vertices checked against the single-node oracle)");
+  uint64_t checked = 120;  // one node checks every vertex, or every edge
+  std::string what = " vertices";
+  if constexpr (PerEdgeResults<Prog>) {
+    EXPECT_EQ(o.verify.method, VerifyVerdict::Method::kEdgeOracle);
+    checked = undirected_simple_edges(test::corner_case_graph()), what = " edges";
+  } else {
+    EXPECT_EQ(o.verify.method, VerifyVerdict::Method::kOracle);
+  }
+  EXPECT_EQ(o.verify.checked, checked);
+  EXPECT_EQ(o.verify.line(), "verify: VALID (" + std::to_string(checked) + what + " checked against the single-node oracle)");
   const nlohmann::json node = read_json(out + "/node0.json");
   EXPECT_EQ(node["verify"]["outcome"], "valid");
-  EXPECT_EQ(node["verify"]["checked"], 120);
+  EXPECT_EQ(node["verify"]["checked"], checked);
   EXPECT_EQ(node["results"]["program"], Prog::kTraits.name);
   EXPECT_EQ(node["results"]["comparison"], comparison_name(Prog::kTraits.comparison));
 }
@@ -122,6 +141,22 @@ TEST_F(Verify, AWrongDepthIsInvalidAndNamesTheVertex) {
   EXPECT_EQ(node["verify"]["outcome"], "invalid");
   EXPECT_EQ(node["verify"]["differing"], 2);
   EXPECT_EQ(node["verify"]["first"], "vertex 100: got 3, expected inf");
+}
+
+// Per-edge results (jaccard): a wrong value and an edge that is not one.
+TEST_F(Verify, AWrongEdgeResultIsInvalidAndNamesTheEdge) {
+  int64_t src = 0, dst = 0;
+  const RunOutcome o = run_verified<Jaccard>(graph_, {}, [&](RunResult<Jaccard>& r) {
+    ASSERT_GE(r.edges.size(), 2u);
+    src = r.edges[0].src, dst = r.edges[0].dst;
+    r.edges[0].value += 0.5;
+    r.edges[1].dst = 1000;  // no vertex
+  });
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_EQ(o.verify.outcome, VerifyVerdict::Outcome::kInvalid);
+  EXPECT_EQ(o.verify.differing, 2u);
+  EXPECT_EQ(o.verify.first.rfind("edge " + std::to_string(src) + " " + std::to_string(dst) + ": got ", 0), 0u)
+      << o.verify.first;
 }
 
 TEST_F(Verify, ARankOutsideTheToleranceIsInvalid) {

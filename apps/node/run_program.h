@@ -50,6 +50,7 @@
 #include "compute/load/snapshot_manifest.h"
 #include "apps/node/outputs.h"
 #include "apps/node/verify.h"
+#include "apps/node/verify_edges.h"
 #include "apps/node/verify_verdict.h"
 
 namespace wg {
@@ -75,6 +76,9 @@ struct RunResult {
   // else empty.
   std::vector<int64_t> label_ids;
   VertexId source = 0;  // the dense id of --source the program ran from
+  // Per-edge programs (compute/engine/capabilities/neighbourhood.h): this
+  // node's edges and their results, sorted; empty for every other program.
+  std::vector<EdgeResult<typename Prog::Value>> edges;
   RunReport report;
 };
 
@@ -406,6 +410,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.peak_rss_bytes = peak_rss_bytes();
     out.source = source;
     out.values = engine->values();
+    if constexpr (PerEdgeResults<Prog>) out.edges = engine->edge_results(cfg.first_id);
     runtime.reset();
     engine.reset();
     return out;
@@ -433,7 +438,8 @@ nlohmann::ordered_json results_json(const Config& cfg) {
           {"value_column", t.value_column},
           {"value_type", value_type_name(t.value_kind)},
           {"comparison", comparison_name(t.comparison)},
-          {"tolerance", t.comparison == Comparison::kReal ? std::max(t.tolerance, kPrintedTolerance) : 0.0}};
+          {"tolerance", t.comparison == Comparison::kReal ? std::max(t.tolerance, kPrintedTolerance) : 0.0},
+          {"rows", PerEdgeResults<Prog> ? "edge" : "vertex"}};
 }
 
 // This node's slots in the order of their vertices' input ids: result-R.txt
@@ -481,8 +487,11 @@ RunOutcome run_program(Node& node, const ResultHook<Prog>& before_verify = {}) {
   if (before_verify) before_verify(r);
   if (cfg.verify) {
     try {
-      outcome.verify = verify_run<Prog>({cfg, node.input(), r.graph, r.values, r.source, r.report.load,
-                                         node.memory_limit()});
+      const VerifyInput<Prog> in{cfg, node.input(), r.graph, r.values, r.source, r.report.load, node.memory_limit()};
+      if constexpr (PerEdgeResults<Prog>)
+        outcome.verify = verify_edge_run<Prog>(in, r.edges);
+      else
+        outcome.verify = verify_run<Prog>(in);
     } catch (const std::exception& e) {  // the input changed or vanished since it was loaded
       outcome.verify.outcome = VerifyVerdict::Outcome::kInvalid;
       outcome.verify.first = std::string("cannot read the input again: ") + e.what();
@@ -503,13 +512,23 @@ RunOutcome run_program(Node& node, const ResultHook<Prog>& before_verify = {}) {
     summary->outcome = describe_answer<Prog>(r.report, summary_context(cfg, r.report));
     // Each node checks its own vertices and prints its verdict; a node that
     // finds a difference exits 1, which fails the job.
-    if (cfg.verify) summary->verify = outcome.verify.line().substr(sizeof "verify: " - 1) + " on node 0; every node checks its own vertices";
+    if (cfg.verify)
+      summary->verify = outcome.verify.line().substr(sizeof "verify: " - 1) + " on node 0; every node checks its own " +
+                        (PerEdgeResults<Prog> ? "edges" : "vertices");
     summary->ranks_top = Prog::kTraits.ranks_top;
     summary->top_value = Prog::kTraits.top_value;
   }
   if (!cfg.out_dir.empty()) {
     write_outputs(cfg, r.report, summary ? summary_json(r.report, *summary) : nlohmann::ordered_json(),
                   [&](std::FILE* f) {
+      if constexpr (PerEdgeResults<Prog>) {  // `src dst value`, sorted by (src, dst)
+        for (const EdgeResult<typename Prog::Value>& e : r.edges) {
+          std::fprintf(f, "%" PRId64 " %" PRId64 " ", e.src, e.dst);
+          Prog::print_value(f, e.value);
+          std::fputc('\n', f);
+        }
+        return;
+      }
       // Vertices and labels (vertex ids too) as the input names them: its
       // original ids when they were mapped, else the dense id + first_id.
       const int64_t first = cfg.first_id;

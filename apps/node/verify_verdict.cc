@@ -17,8 +17,10 @@ const char* outcome_name(VerifyVerdict::Outcome o) {
 }  // namespace
 
 std::string VerifyVerdict::line() const {
-  const bool oracle = method == Method::kOracle;
-  const std::string what = oracle ? " vertices" : " edges whose two ends this node owns";
+  const bool oracle = method != Method::kInvariant;
+  const std::string what = method == Method::kOracle       ? " vertices"
+                           : method == Method::kEdgeOracle ? " edges"
+                                                           : " edges whose two ends this node owns";
   const std::string against = oracle ? " against the single-node oracle" : " (" + invariant + ")";
   const std::string why = note.empty() ? "" : "; " + note;
   switch (outcome) {
@@ -37,7 +39,7 @@ nlohmann::ordered_json VerifyVerdict::json() const {
   if (outcome == Outcome::kNotAsked) return nullptr;
   nlohmann::ordered_json j;
   j["outcome"] = outcome_name(outcome);
-  j["method"] = method == Method::kOracle ? "oracle" : "invariant";
+  j["method"] = method == Method::kInvariant ? "invariant" : "oracle";
   j["checked"] = checked;
   j["differing"] = differing;
   j["first"] = first.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(first);

@@ -20,6 +20,7 @@ struct VerifyVerdict {
   enum class Method : uint8_t {
     kOracle,     // each of the node's vertices against the oracle on the whole graph
     kInvariant,  // the program's invariant on the edges whose two ends the node owns
+    kEdgeOracle,  // each of the node's per-edge results against the oracle (apps/node/verify_edges.h)
   };
   Outcome outcome = Outcome::kNotAsked;
   Method method = Method::kOracle;

@@ -23,15 +23,18 @@
 #include <type_traits>
 #include <vector>
 
+#include "compute/engine/capabilities/neighbourhood.h"
 #include "compute/engine/program_traits.h"
 #include "compute/graph/edge_list.h"
 
 namespace wg {
 
-// One value per vertex of the whole graph, by dense id.
+// One value per vertex of the whole graph, by dense id; or, for a program
+// whose results are per edge (PerEdgeResults), one per edge.
 struct OracleValues {
   std::vector<uint64_t> integers;  // Comparison kExact and kDistance (kUnreachable: infinity)
   std::vector<double> reals;       // kReal (+infinity: unreachable)
+  std::vector<EdgeResult<double>> edges;  // per-edge programs: every edge, dense ids, src < dst, sorted
 };
 
 // An integer distance or hop count of a vertex the source cannot reach.

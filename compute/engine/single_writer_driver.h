@@ -1,7 +1,7 @@
 // A runtime driver (compute/engine/program_driver.h) whose records all come from
 // worker 0, through one BucketWriter of `Record`s: the phases that exchange
 // a few kinds of records rather than run a vertex program (compute/load/id_lookup.h,
-// compute/engine/triangle_driver.h). The other workers idle; records are checked where
+// compute/engine/neighbourhood/neighbourhood_service.h). The other workers idle; records are checked where
 // they are used, so the runtime's index checks are off.
 #pragma once
 

@@ -1,9 +1,11 @@
 """One results file of a run: the nodes' DIR/result-R.txt merged into
 DIR/results.tsv (or results.npy), one line per vertex sorted by vertex id,
 under a header that names the columns: `vertex` and the program's value
-(summary.json's results.value_column: rank, depth, distance, ...).
+(summary.json's results.value_column: rank, depth, distance, ...). A program
+whose results are per edge (summary.json's results.rows "edge": jaccard) has
+one line per edge instead, sorted by (src, dst), under `src dst` and its value.
 
-Each node writes its result-R.txt sorted by vertex (apps/node/run_program.h),
+Each node writes its result-R.txt sorted by vertex (or edge) (apps/node/run_program.h),
 so the merge is a k-way merge that streams: memory does not grow with the
 graph. A file out of order (a binary older than that) is merged by a sort in
 memory instead. Used by scripts/wiregraph-results (the command: main) and
@@ -40,7 +42,7 @@ def default_name(fmt):
 
 
 def describe_run(outdir):
-    """(nodes, value column, value type) from DIR/summary.json (rank 0's)."""
+    """(nodes, value column, value type, rows: "vertex" or "edge") from DIR/summary.json (rank 0's)."""
     path = Path(outdir) / "summary.json"
     try:
         summary = json.loads(path.read_text())
@@ -52,40 +54,53 @@ def describe_run(outdir):
     if not column:
         raise ResultsError("%s names no value column (written by a wiregraph older than results.tsv): "
                            "run it again with this one" % path)
-    return nodes, column, results.get("value_type", "real")
+    return nodes, column, results.get("value_type", "real"), results.get("rows", "vertex")
 
 
-def _vertex(line, path):
-    try:
-        return int(line[:line.find(" ")])
-    except ValueError:
-        raise ResultsError("%s: not a '<vertex> <value>' line: %r" % (path, line[:80]))
+def _key_parser(rows):
+    """A result line's key: (vertex,) or, for per-edge rows, (src, dst)."""
+    fields = 2 if rows == "edge" else 1
+    shape = "'<src> <dst> <value>'" if rows == "edge" else "'<vertex> <value>'"
+
+    def key(line, path):
+        try:
+            parts = line.split(" ", fields)
+            if len(parts) <= fields:
+                raise ValueError
+            return tuple(int(x) for x in parts[:fields])
+        except ValueError:
+            raise ResultsError("%s: not a %s line: %r" % (path, shape, line[:80]))
+    return key
 
 
-def _merged(paths):
-    """Every node's (vertex, line) by vertex, in batches: a k-way merge of the
+def _named(key):
+    return ("vertex %d" % key) if len(key) == 1 else ("edge %d %d" % key)
+
+
+def _merged(paths, key_of):
+    """Every node's (key, line) by key, in batches: a k-way merge of the
     sorted files. _OutOfOrder when a file is not sorted, ResultsError when a
-    vertex comes twice."""
+    vertex (an edge) comes twice."""
     files = [open(p) for p in paths]
     try:
         heap = []
         for i, f in enumerate(files):
             line = f.readline()
             if line:
-                heap.append((_vertex(line, paths[i]), i, line))
+                heap.append((key_of(line, paths[i]), i, line))
         heapq.heapify(heap)
         batch, last = [], None
         while heap:
             vertex, i, line = heap[0]
             if vertex == last:
-                raise ResultsError("vertex %d is in the results twice (files of two runs?)" % vertex)
+                raise ResultsError("%s is in the results twice (files of two runs?)" % _named(vertex))
             last = vertex
             batch.append((vertex, line))
             line = files[i].readline()
             if not line:
                 heapq.heappop(heap)
             else:
-                following = _vertex(line, paths[i])
+                following = key_of(line, paths[i])
                 if following <= vertex:
                     raise _OutOfOrder()
                 heapq.heapreplace(heap, (following, i, line))
@@ -98,25 +113,30 @@ def _merged(paths):
             f.close()
 
 
-def _sorted_in_memory(paths):
+def _sorted_in_memory(paths, key_of):
     """The same from files in any order: a sort in memory (as much as the lines)."""
     rows = []
     for path in paths:
         with open(path) as f:
-            rows.extend((_vertex(line, path), line) for line in f)
+            rows.extend((key_of(line, path), line) for line in f)
     rows.sort()
     for k in range(1, len(rows)):
         if rows[k][0] == rows[k - 1][0]:
-            raise ResultsError("vertex %d is in the results twice (files of two runs?)" % rows[k][0])
+            raise ResultsError("%s is in the results twice (files of two runs?)" % _named(rows[k][0]))
     for k in range(0, len(rows), BATCH):
         yield rows[k:k + BATCH]
 
 
-def _write_tsv(f, batches, column):
-    f.write("vertex\t%s\n" % column)
+def _key_columns(rows):
+    return ("src", "dst") if rows == "edge" else ("vertex",)
+
+
+def _write_tsv(f, batches, column, rows="vertex"):
+    keys = _key_columns(rows)
+    f.write("\t".join(keys + (column,)) + "\n")
     n = 0
     for batch in batches:
-        f.writelines([line.replace(" ", "\t", 1) for _, line in batch])
+        f.writelines([line.replace(" ", "\t", len(keys)) for _, line in batch])
         n += len(batch)
     return n
 
@@ -136,12 +156,13 @@ def _value_parser(value_type):
     return integer
 
 
-def npy_header(column, value_type, count):
+def npy_header(column, value_type, count, rows="vertex"):
     """The .npy format 1.0 header (numpy.lib.format): magic, version, length,
     the dict, padded with spaces and a newline to a multiple of 64 bytes. The
     shape is padded to 20 digits' room so that it can be written before the
     count is known and again, the same length, after."""
-    descr = "[('vertex', '<i8'), (%r, '%s')]" % (column, "<f8" if value_type == "real" else "<i8")
+    keys = "".join("('%s', '<i8'), " % k for k in _key_columns(rows))
+    descr = "[%s(%r, '%s')]" % (keys, column, "<f8" if value_type == "real" else "<i8")
     text = "{'descr': %s, 'fortran_order': False, 'shape': (%d,), }" % (descr, count)
     text += " " * (20 - len(str(count)))
     pad = -(10 + len(text) + 1) % 64
@@ -149,25 +170,26 @@ def npy_header(column, value_type, count):
     return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(text)) + text.encode("latin1")
 
 
-def _write_npy(f, batches, column, value_type):
-    f.write(npy_header(column, value_type, 0))
-    pack = struct.Struct("<q" + ("d" if value_type == "real" else "q")).pack
+def _write_npy(f, batches, column, value_type, rows="vertex"):
+    f.write(npy_header(column, value_type, 0, rows))
+    width = len(_key_columns(rows))
+    pack = struct.Struct("<" + "q" * width + ("d" if value_type == "real" else "q")).pack
     parse = _value_parser(value_type)
     n = 0
     for batch in batches:
         try:
-            f.write(b"".join([pack(vertex, parse(line[line.find(" ") + 1:])) for vertex, line in batch]))
+            f.write(b"".join([pack(*key, parse(line.split(" ", width)[width])) for key, line in batch]))
         except (ValueError, struct.error) as e:
-            raise ResultsError("a value of vertices %d..%d: %s" % (batch[0][0], batch[-1][0], e))
+            raise ResultsError("a value of %s..%s: %s" % (_named(batch[0][0]), _named(batch[-1][0]), e))
         n += len(batch)
     f.seek(0)
-    f.write(npy_header(column, value_type, n))
+    f.write(npy_header(column, value_type, n, rows))
     return n
 
 
 def write_results(outdir, fmt="tsv", name=None):
     """Writes DIR/NAME (default results.tsv or results.npy), lists it in the
-    run's manifest and returns (path, vertices, column). ResultsError when
+    run's manifest and returns (path, lines, column, rows). ResultsError when
     DIR does not hold a finished run's results."""
     if fmt not in FORMATS:
         raise ResultsError("--format %s: tsv or npy" % fmt)
@@ -175,7 +197,8 @@ def write_results(outdir, fmt="tsv", name=None):
     name = name or default_name(fmt)
     if "/" in name or name in ("", ".", ".."):
         raise ResultsError("--name %s: a file name in %s, without '/'" % (name, outdir))
-    nodes, column, value_type = describe_run(outdir)
+    nodes, column, value_type, rows = describe_run(outdir)
+    key_of = _key_parser(rows)
     paths = [outdir / ("result-%d.txt" % r) for r in range(nodes)]
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
@@ -184,10 +207,11 @@ def write_results(outdir, fmt="tsv", name=None):
     wglib.add_to_manifest(outdir, [name])
     final = outdir / name
     tmp = outdir / (name + ".part")
-    for rows in (lambda: _merged(paths), lambda: _sorted_in_memory(paths)):
+    for lines in (lambda: _merged(paths, key_of), lambda: _sorted_in_memory(paths, key_of)):
         try:
             with open(tmp, "wb" if fmt == "npy" else "w") as f:
-                n = _write_npy(f, rows(), column, value_type) if fmt == "npy" else _write_tsv(f, rows(), column)
+                n = (_write_npy(f, lines(), column, value_type, rows) if fmt == "npy"
+                     else _write_tsv(f, lines(), column, rows))
             break
         except _OutOfOrder:
             continue
@@ -198,7 +222,13 @@ def write_results(outdir, fmt="tsv", name=None):
                 pass
             raise
     os.replace(tmp, final)
-    return final, n, column
+    return final, n, column, rows
+
+
+def written_line(path, n, column, rows, fmt):
+    """What the launcher and the command say of the file written."""
+    what = "%d edges, columns src, dst" % n if rows == "edge" else "%d vertices, columns vertex" % n
+    return "%s (%s and %s): %s" % (path, what, column, load_line(path, fmt))
 
 
 def load_line(path, fmt):
@@ -222,12 +252,11 @@ def main(argv=None):
     ap.add_argument("--name", metavar="FILE", help="the file's name in DIR (default results.tsv or results.npy)")
     args = ap.parse_args(argv)
     try:
-        path, vertices, column = write_results(args.outdir, args.format, args.name)
+        written = write_results(args.outdir, args.format, args.name)
     except (ResultsError, OSError) as e:
         print("wiregraph-results: error: %s" % e, file=sys.stderr)
         return 1
-    print("results: %s (%d vertices, columns vertex and %s): %s"
-          % (path, vertices, column, load_line(path, args.format)))
+    print("results: " + written_line(*written, args.format))
     return 0
 
 

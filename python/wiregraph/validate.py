@@ -5,7 +5,10 @@ Usage: wiregraph-validate [--algorithm ALG] OUTPUT REFERENCE [--max-errors N]
 OUTPUT and REFERENCE are files or directories of "id value" lines (a
 directory's result-*.txt files if it has any, else every file in it but
 *.json). Every output wiregraph writes is read: plain (`inf` for an
-unreachable vertex) and --output-format graphalytics alike.
+unreachable vertex) and --output-format graphalytics alike. A program whose
+results are per edge (the report's results.rows "edge": jaccard) writes
+"src dst value" lines; both outputs must then hold the same edges (an edge
+{u, v} either way round) and the rule applies to each edge's value.
 
 The rule:
   --algorithm ALG, one of Graphalytics' algorithms (bfs, cdlp, lcc, pr, sssp,
@@ -119,10 +122,11 @@ def report_of(path):
 
 
 def choose_rule(algorithm, output_path, reference_path):
-    """(rule, epsilon, name): Graphalytics' rule for a Graphalytics algorithm,
-    else the one the output's (or the reference's) report states."""
+    """(rule, epsilon, name, rows): Graphalytics' rule for a Graphalytics
+    algorithm, else the one the output's (or the reference's) report states;
+    rows "vertex", or "edge" for per-edge results."""
     if algorithm in RULES:
-        return RULES[algorithm], EPSILON, algorithm
+        return RULES[algorithm], EPSILON, algorithm, "vertex"
     results = report_of(output_path) or report_of(reference_path)
     if results is None:
         raise Usage("no rule: give --algorithm (one of Graphalytics': " + ", ".join(sorted(RULES)) +
@@ -135,11 +139,13 @@ def choose_rule(algorithm, output_path, reference_path):
     if rule is None:
         raise Malformed(f"the report of {program} states an unknown comparison {results.get('comparison')!r}")
     epsilon = float(results.get("tolerance") or EPSILON)
-    return rule, epsilon, program
+    return rule, epsilon, program, results.get("rows", "vertex")
 
 
-def read_output(path, rule):
-    """{vertex id: value} of every file of `path`; duplicate ids are an error."""
+def read_output(path, rule, rows="vertex"):
+    """{vertex id: value} (per-edge rows: {(smaller id, larger id): value}) of
+    every file of `path`; duplicate ids (edges) are an error."""
+    keys = 2 if rows == "edge" else 1
     values = {}
     paths = files_of(path)
     if not paths:
@@ -151,16 +157,23 @@ def read_output(path, rule):
                 if not fields:
                     continue
                 where = f"{p}:{n}"
-                if len(fields) != 2:
-                    raise Malformed(f"{where}: expected 'id value', found {len(fields)} fields")
+                if len(fields) != keys + 1:
+                    shape = "'src dst value'" if keys == 2 else "'id value'"
+                    raise Malformed(f"{where}: expected {shape}, found {len(fields)} fields")
                 try:
-                    vertex = int(fields[0])
+                    ids = [int(x) for x in fields[:keys]]
                 except ValueError:
-                    raise Malformed(f"{where}: vertex id '{fields[0]}' is not an integer") from None
+                    raise Malformed(f"{where}: a vertex id of '{' '.join(fields[:keys])}' is not an integer") from None
+                vertex = ids[0] if keys == 1 else (min(ids), max(ids))
                 if vertex in values:
-                    raise Malformed(f"{where}: vertex {vertex} appears twice")
-                values[vertex] = parse_value(fields[1], rule, where)
+                    raise Malformed(f"{where}: {named(vertex)} appears twice")
+                values[vertex] = parse_value(fields[keys], rule, where)
     return values
+
+
+def named(key):
+    """"vertex 7" or "edge 3 9"."""
+    return f"edge {key[0]} {key[1]}" if isinstance(key, tuple) else f"vertex {key}"
 
 
 def epsilon_match(r, s, epsilon=EPSILON):
@@ -191,32 +204,33 @@ def shown(rule, x):
 
 
 def validate(algorithm, output_path, reference_path, max_errors, out=sys.stdout):
-    rule, epsilon, algorithm = choose_rule(algorithm, output_path, reference_path)
-    reference = read_output(reference_path, rule)
-    output = read_output(output_path, rule)
+    rule, epsilon, algorithm, rows = choose_rule(algorithm, output_path, reference_path)
+    reference = read_output(reference_path, rule, rows)
+    output = read_output(output_path, rule, rows)
+    noun = "edge" if rows == "edge" else "vertex"
     problems = []
     if len(output) != len(reference):
-        problems.append(f"vertex count is incorrect, expected: {len(reference)}, actual: {len(output)}")
+        problems.append(f"{noun} count is incorrect, expected: {len(reference)}, actual: {len(output)}")
     missing = sorted(set(reference) - set(output))
     extra = sorted(set(output) - set(reference))
-    problems += [f"vertex {v} is in the reference but not in the output" for v in missing[:max_errors]]
-    problems += [f"vertex {v} is in the output but not in the reference" for v in extra[:max_errors]]
+    problems += [f"{named(v)} is in the reference but not in the output" for v in missing[:max_errors]]
+    problems += [f"{named(v)} is in the output but not in the reference" for v in extra[:max_errors]]
     if not problems:
         bad = mismatches(rule, reference, output, epsilon)
         for v, r, s in bad[:max_errors]:
             if rule == "equivalence":
-                problems.append(f"vertex {v}: label {s} does not correspond to reference label {r} "
+                problems.append(f"{named(v)}: label {s} does not correspond to reference label {r} "
                                 f"(another vertex pairs them differently)")
             else:
-                problems.append(f"vertex {v}: expected {shown(rule, r)}, actual {shown(rule, s)}")
+                problems.append(f"{named(v)}: expected {shown(rule, r)}, actual {shown(rule, s)}")
         if len(bad) > max_errors:
-            problems.append(f"... and {len(bad) - max_errors} more mismatching vertices")
+            problems.append(f"... and {len(bad) - max_errors} more mismatching {'edges' if rows == 'edge' else 'vertices'}")
     if problems:
         for p in problems:
             print(f"validation failed ({algorithm}, {rule} rule): {p}", file=out)
         print(f"INVALID: {output_path} does not match {reference_path}", file=out)
         return False
-    print(f"VALID: {len(reference)} vertices of {output_path} match {reference_path} ({algorithm}, {rule} rule)",
+    print(f"VALID: {len(reference)} {'edges' if rows == 'edge' else 'vertices'} of {output_path} match {reference_path} ({algorithm}, {rule} rule)",
           file=out)
     return True
 

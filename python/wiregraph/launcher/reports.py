@@ -20,12 +20,11 @@ def check_outputs(outdir, P, verbose):
 def merge_results(outdir, fmt):
     """DIR/results.tsv (or .npy) from the nodes' result-R.txt (wiregraph.results)."""
     try:
-        path, vertices, column = wgresults.write_results(outdir, fmt)
+        written = wgresults.write_results(outdir, fmt)
     except (wgresults.ResultsError, OSError) as e:
         say("error: results: %s" % e)
         return EXIT_FAIL
-    say("results: %s (%d vertices, columns vertex and %s): %s"
-        % (path, vertices, column, wgresults.load_line(path, fmt)))
+    say("results: " + wgresults.written_line(*written, fmt))
     return EXIT_OK
 
 

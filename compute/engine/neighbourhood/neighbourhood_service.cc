@@ -1,4 +1,4 @@
-#include "compute/engine/triangle_driver.h"
+#include "compute/engine/neighbourhood/neighbourhood_service.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -14,45 +14,50 @@ namespace {
 // many of the record's entries are used.
 constexpr uint32_t kDegreeTag = 0x80000000u;
 constexpr uint32_t kPairTag = 0x40000000u;
+constexpr uint32_t kIdTag = 0x20000000u;
+// Superstep 2's: field d is 0 for a vertex's credit, kEdgeCredit for an edge's.
+constexpr uint32_t kEdgeCredit = 1;
 constexpr uint32_t kCountMask = 0xffu;
 
 [[noreturn]] void malformed(const char* what, uint64_t v) {
-  throw std::runtime_error(std::string("tc/lcc: a malformed ") + what + " record (" + std::to_string(v) +
+  throw std::runtime_error(std::string("neighbourhood service: a malformed ") + what + " record (" + std::to_string(v) +
                            ") arrived: corrupted frames (try --checksum on)?");
 }
 
 }  // namespace
 
-TriangleDriver::TriangleDriver(Credit credit, Dataplane& dp, const LocalGraph& g, const LcoreLayout& layout)
-    : SingleWriterDriver(dp, layout.workers(), g.rank, g.partition.nodes), g_(g), credit_kind_(credit),
-      neighbours_(g.num_local, 0), counts_(g.num_local, 0) {
+NeighbourhoodService::NeighbourhoodService(Neighbourhood kind, Dataplane& dp, const LocalGraph& g, unsigned workers)
+    : SingleWriterDriver(dp, workers, g.rank, g.partition.nodes), g_(g), kind_(kind), neighbours_(g.num_local, 0),
+      counts_(g.num_local, 0) {
   const uint64_t keys = std::max<uint64_t>(g.num_local, largest_node_slots(g.node_domain_offset)) * nodes_;
   if (keys >= kBoth)
-    throw std::runtime_error("tc/lcc: " + std::to_string(keys) +
+    throw std::runtime_error("neighbourhood service: " + std::to_string(keys) +
                              " vertex keys (P times the largest node's vertices) do not fit 31 bits; at most 2^31 - 1");
   keys_ = static_cast<uint32_t>(keys);
   degree_.assign(keys_, 0);
+  if (edge_credits()) input_id_.assign(keys_, 0);
 }
 
-uint32_t TriangleDriver::degree_of(uint32_t slot) const {
-  // lcc ranks by in- plus out-degree: |N(v)| is known only after superstep 0,
-  // and any total order finds every triangle once; the degree order only
-  // keeps the lists short.
-  return credit_kind_ == Credit::kTriangle ? g_.out_degree[slot] : g_.out_degree[slot] + g_.in_degree[slot];
+uint32_t NeighbourhoodService::degree_of(uint32_t slot) const {
+  // Directed lists rank by in- plus out-degree: |N(v)| is known only after
+  // superstep 0, and any total order finds every triangle once; the degree
+  // order only keeps the lists short. On the undirected simple graph the
+  // out-degree is |N(v)|, what edge credits report.
+  return directed() ? g_.out_degree[slot] + g_.in_degree[slot] : g_.out_degree[slot];
 }
 
-void TriangleDriver::send_degrees(const Stall& stall) {
+void NeighbourhoodService::send_degrees(const Stall& stall) {
   for (uint32_t s = 0; s < g_.num_local; s += 3) {
     const uint32_t n = std::min<uint32_t>(3, g_.num_local - s);
-    TriangleRecord r{key_of_slot(s), degree_of(s), n > 1 ? degree_of(s + 1) : 0, n > 2 ? degree_of(s + 2) : 0,
+    NeighbourhoodRecord r{key_of_slot(s), degree_of(s), n > 1 ? degree_of(s + 1) : 0, n > 2 ? degree_of(s + 2) : 0,
                      kDegreeTag | n};
     for (unsigned p = 0; p < nodes_; ++p) send(p, r, stall);
   }
 }
 
-void TriangleDriver::send_in_neighbours(const Stall& stall) {
+void NeighbourhoodService::send_in_neighbours(const Stall& stall) {
   for (unsigned p = 0; p < nodes_; ++p) {
-    TriangleRecord r{kNone, kNone, kNone, kNone, kPairTag};
+    NeighbourhoodRecord r{kNone, kNone, kNone, kNone, kPairTag};
     for (unsigned d = 0; d < g_.domains; ++d) {
       const EdgeBlock& b = g_.blocks[g_.group(p, d)];
       for (size_t i = 0; i < b.sources.size(); ++i) {
@@ -73,8 +78,17 @@ void TriangleDriver::send_in_neighbours(const Stall& stall) {
   }
 }
 
+void NeighbourhoodService::send_input_ids(const Stall& stall) {
+  for (uint32_t s = 0; s < g_.num_local; ++s) {
+    const auto id = static_cast<uint64_t>(g_.input_id(s, 0));
+    const NeighbourhoodRecord r{key_of_slot(s), static_cast<uint32_t>(id), static_cast<uint32_t>(id >> 32), 0,
+                                kIdTag | 1};
+    for (unsigned p = 0; p < nodes_; ++p) send(p, r, stall);
+  }
+}
+
 // Ranks by (degree, key), the same on every node: a counting sort of the keys.
-void TriangleDriver::rank_vertices() {
+void NeighbourhoodService::rank_vertices() {
   uint32_t most = 0;
   for (uint32_t d : degree_) most = std::max(most, d);
   std::vector<uint32_t> start(uint64_t{most} + 2, 0);
@@ -87,13 +101,13 @@ void TriangleDriver::rank_vertices() {
     key_of_rank_[r] = k;
     rank_of_key_[k] = r;
   }
-  std::vector<uint32_t>().swap(degree_);
+  if (!edge_credits()) std::vector<uint32_t>().swap(degree_);
   credit_.assign(keys_, 0);
 }
 
 // N(v) of every owned vertex (each neighbour once), then N+(v) in place.
-void TriangleDriver::build_lists(const Stall& stall) {
-  const bool directed = credit_kind_ == Credit::kDirectedLinks;
+void NeighbourhoodService::build_lists(const Stall& stall) {
+  const bool directed = this->directed();
   // Gathered entries: rank << 1 | (came from an in-edge), by slot.
   std::vector<uint64_t> offset(uint64_t{g_.num_local} + 1, 0);
   for (uint32_t s = 0; s < g_.num_local; ++s) offset[s + 1] = offset[s] + g_.out_degree[s];
@@ -159,77 +173,13 @@ void TriangleDriver::build_lists(const Stall& stall) {
   entries.shrink_to_fit();
   plus_ = std::move(entries);
   std::vector<uint32_t>().swap(rank_of_key_);
-}
-
-// Intersects sorted x[0, nx) and y[0, ny) (ranks, lcc's kBoth masked off),
-// calling hit(i, j) for x[i] == y[j]; the shorter searched in the longer
-// when their sizes differ much.
-template <bool kMasked, class Hit>
-inline void intersect(const uint32_t* x, uint32_t nx, const uint32_t* y, uint32_t ny, Hit&& hit) {
-  constexpr uint32_t kMask = kMasked ? 0x7fffffffu : 0xffffffffu;
-  if (nx == 0 || ny == 0) return;
-  if (uint64_t{nx} * 32 < ny) {
-    const uint32_t* from = y;
-    for (uint32_t i = 0; i < nx; ++i) {
-      const uint32_t v = x[i] & kMask;
-      from = std::lower_bound(from, y + ny, v, [](uint32_t e, uint32_t key) { return (e & kMask) < key; });
-      if (from == y + ny) return;
-      if ((*from & kMask) == v) hit(i, static_cast<uint32_t>(from - y));
-    }
-    return;
-  }
-  uint32_t i = 0, j = 0;
-  while (i < nx && j < ny) {
-    const uint32_t a = x[i] & kMask, b = y[j] & kMask;
-    if (a < b) {
-      ++i;
-    } else if (b < a) {
-      ++j;
-    } else {
-      hit(i, j);
-      ++i, ++j;
-    }
-  }
-}
-
-template <bool kDirected>
-void TriangleDriver::count_list(uint32_t u, const uint32_t* list, uint32_t n) {
-  constexpr uint32_t kMask = kDirected ? ~kBoth : 0xffffffffu;
-  for (uint32_t i = 0; i + 1 < n; ++i) {
-    const uint32_t a = list[i] & kMask;
-    const uint32_t key = key_of_rank_[a];
-    if (key % nodes_ != rank_) continue;
-    const uint32_t slot = key / nodes_;
-    const uint32_t* other = plus_.data() + plus_offset_[slot];
-    const auto m = static_cast<uint32_t>(plus_offset_[slot + 1] - plus_offset_[slot]);
-    const uint32_t* rest = list + i + 1;
-    work_ += n - i + m;
-    if constexpr (kDirected) {
-      const uint32_t m_ua = 1 + (list[i] >> 31);
-      uint64_t to_u = 0, to_a = 0;
-      intersect<true>(rest, n - i - 1, other, m, [&](uint32_t x, uint32_t y) {
-        to_u += 1 + (other[y] >> 31);  // m(a, w)
-        to_a += 1 + (rest[x] >> 31);   // m(u, w)
-        credit_[rest[x] & kMask] += m_ua;
-      });
-      credit_[u] += to_u;
-      credit_[a] += to_a;
-    } else {
-      uint64_t found = 0;
-      intersect<false>(rest, n - i - 1, other, m, [&](uint32_t x, uint32_t) {
-        ++found;
-        ++credit_[rest[x]];
-      });
-      credit_[u] += found;
-      credit_[a] += found;
-    }
-  }
+  if (edge_credits()) edge_credit_.assign(plus_.size(), 0);
 }
 
 // Each list to the other nodes that own one of its members but the last (the
 // last has nothing above it in the list), 4 entries per record; then the
 // node's own lists are counted while the others' arrive.
-void TriangleDriver::ship_lists(const Stall& stall) {
+void NeighbourhoodService::ship_lists(const Stall& stall) {
   std::vector<uint8_t> wanted(nodes_, 0);
   for (uint32_t s = 0; s < g_.num_local; ++s) {
     const uint32_t* list = plus_.data() + plus_offset_[s];
@@ -243,7 +193,7 @@ void TriangleDriver::ship_lists(const Stall& stall) {
       for (uint32_t i = 0; i < n; i += 4) {
         const uint32_t left = n - i;
         send(p,
-             TriangleRecord{own_rank_[s], list[i], left > 1 ? list[i + 1] : kNone, left > 2 ? list[i + 2] : kNone,
+             NeighbourhoodRecord{own_rank_[s], list[i], left > 1 ? list[i + 1] : kNone, left > 2 ? list[i + 2] : kNone,
                             left > 3 ? list[i + 3] : kNone},
              stall);
       }
@@ -254,10 +204,10 @@ void TriangleDriver::ship_lists(const Stall& stall) {
 
 // The lists other nodes sent, grouped by vertex (their records come in any
 // order), each counted like the node's own.
-void TriangleDriver::count_received(const Stall& stall) {
+void NeighbourhoodService::count_received(const Stall& stall) {
   std::sort(received_.begin(), received_.end(),
-            [](const TriangleRecord& x, const TriangleRecord& y) { return x.index < y.index; });
-  std::vector<uint32_t> list;
+            [](const NeighbourhoodRecord& x, const NeighbourhoodRecord& y) { return x.index < y.index; });
+  std::vector<uint32_t> list, list_credit;
   for (size_t i = 0; i < received_.size();) {
     const uint32_t u = received_[i].index;
     if (u >= keys_) malformed("neighbour list", u);
@@ -269,24 +219,50 @@ void TriangleDriver::count_received(const Stall& stall) {
         list.push_back(e);
       }
     std::sort(list.begin(), list.end(), [](uint32_t x, uint32_t y) { return (x & ~kBoth) < (y & ~kBoth); });
-    count(u, list.data(), static_cast<uint32_t>(list.size()));
+    const auto n = static_cast<uint32_t>(list.size());
+    if (edge_credits()) {
+      list_credit.assign(n, 0);
+      count(u, list.data(), n, list_credit.data());
+      for (uint32_t j = 0; j < n; ++j)
+        if (list_credit[j] != 0) to_return_.push_back({u, j, list_credit[j], 0, kEdgeCredit});
+    } else {
+      count(u, list.data(), n, nullptr);
+    }
     pass_when_due(stall);
   }
-  std::vector<TriangleRecord>().swap(received_);
+  std::vector<NeighbourhoodRecord>().swap(received_);
 }
 
-void TriangleDriver::send_credits(const Stall& stall) {
+void NeighbourhoodService::send_credits(const Stall& stall) {
   for (uint32_t r = 0; r < keys_; ++r) {
     const uint64_t c = credit_[r];
     if (c == 0) continue;
     const uint32_t key = key_of_rank_[r];
-    send(key % nodes_, TriangleRecord{key / nodes_, static_cast<uint32_t>(c), static_cast<uint32_t>(c >> 32), 0, 0},
+    send(key % nodes_, NeighbourhoodRecord{key / nodes_, static_cast<uint32_t>(c), static_cast<uint32_t>(c >> 32), 0, 0},
          stall);
   }
   std::vector<uint64_t>().swap(credit_);
 }
 
-void TriangleDriver::apply(unsigned w, const StepControl& c, const Stall& stall) {
+// The credits of entries of other nodes' lists, to the lists' owners: the
+// entry's place in N+(u) is its place in the copy (both sorted by rank).
+void NeighbourhoodService::send_edge_credits(const Stall& stall) {
+  for (NeighbourhoodRecord r : to_return_) {
+    const uint32_t key = key_of_rank_[r.index];
+    r.index = key / nodes_;
+    send(key % nodes_, r, stall);
+  }
+  std::vector<NeighbourhoodRecord>().swap(to_return_);
+}
+
+void NeighbourhoodService::count_own(const Stall& stall) {
+  for (uint32_t s = 0; s < g_.num_local; ++s) {
+    count(own_rank_[s], plus_of(s), plus_size(s), edge_credits() ? edge_credit_of(s) : nullptr);
+    pass_when_due(stall);
+  }
+}
+
+void NeighbourhoodService::apply(unsigned w, const StepControl& c, const Stall& stall) {
   begin_step(w, c.superstep);
   if (w != 0) return;
   if (c.superstep == 1) {
@@ -296,30 +272,31 @@ void TriangleDriver::apply(unsigned w, const StepControl& c, const Stall& stall)
   if (c.superstep == 2) count_received(stall);
 }
 
-void TriangleDriver::scatter(unsigned w, const StepControl& c, const Stall& stall) {
+void NeighbourhoodService::scatter(unsigned w, const StepControl& c, const Stall& stall) {
   if (w != 0) return;
   open_records(c.epoch);
   switch (c.superstep) {
     case 0:
       send_degrees(stall);
-      if (credit_kind_ == Credit::kDirectedLinks) send_in_neighbours(stall);
+      if (directed()) send_in_neighbours(stall);
+      if (edge_credits()) send_input_ids(stall);
       break;
     case 1:
       ship_lists(stall);
       close_records();  // the lists leave before the node's own are counted
-      for (uint32_t s = 0; s < g_.num_local; ++s) {
-        count(own_rank_[s], plus_.data() + plus_offset_[s], static_cast<uint32_t>(plus_offset_[s + 1] - plus_offset_[s]));
-        pass_when_due(stall);
-      }
+      count_own(stall);
       return;
-    case 2: send_credits(stall); break;
+    case 2:
+      send_credits(stall);
+      send_edge_credits(stall);
+      break;
     default: break;
   }
   close_records();
 }
 
-bool TriangleDriver::fold(const uint8_t* records, unsigned count, uint32_t t, unsigned) {
-  const auto* r = reinterpret_cast<const TriangleRecord*>(records);
+bool NeighbourhoodService::fold(const uint8_t* records, unsigned count, uint32_t t, unsigned) {
+  const auto* r = reinterpret_cast<const NeighbourhoodRecord*>(records);
   switch (t) {
     case 0:
       for (unsigned i = 0; i < count; ++i) {
@@ -334,6 +311,9 @@ bool TriangleDriver::fold(const uint8_t* records, unsigned count, uint32_t t, un
         } else if ((r[i].d & kPairTag) != 0 && n >= 1 && n <= 2) {
           in_pairs_.push_back(uint64_t{r[i].index} << 32 | r[i].a);
           if (n == 2) in_pairs_.push_back(uint64_t{r[i].b} << 32 | r[i].c);
+        } else if ((r[i].d & kIdTag) != 0 && n == 1 && edge_credits()) {
+          if (r[i].index >= keys_) malformed("input id", r[i].index);
+          input_id_[r[i].index] = static_cast<int64_t>(uint64_t{r[i].b} << 32 | r[i].a);
         } else {
           malformed("superstep 0", r[i].d);
         }
@@ -345,20 +325,16 @@ bool TriangleDriver::fold(const uint8_t* records, unsigned count, uint32_t t, un
     case 2:
       for (unsigned i = 0; i < count; ++i) {
         if (r[i].index >= g_.num_local) malformed("credit", r[i].index);
-        counts_[r[i].index] += uint64_t{r[i].b} << 32 | r[i].a;
+        if (r[i].d == kEdgeCredit) {  // (slot, entry of its N+, credit)
+          if (!edge_credits() || r[i].a >= plus_size(r[i].index)) malformed("edge credit", r[i].a);
+          returned_.push_back(r[i]);
+        } else {
+          counts_[r[i].index] += uint64_t{r[i].b} << 32 | r[i].a;
+        }
       }
       return true;
     default: return false;
   }
-}
-
-const std::vector<double>& LccDriver::values() const {
-  values_.assign(g_.num_local, 0.0);
-  for (uint32_t s = 0; s < g_.num_local; ++s) {
-    const double d = neighbours(s);
-    if (d >= 2) values_[s] = static_cast<double>(counts()[s]) / (d * (d - 1));
-  }
-  return values_;
 }
 
 }  // namespace wg
