@@ -1,7 +1,8 @@
 """One results file of a run: the nodes' DIR/result-R.txt merged into
 DIR/results.tsv (or results.npy), one line per vertex sorted by vertex id,
 under a header that names the columns: `vertex` and the program's value
-(summary.json's results.value_column: rank, depth, distance, ...).
+(summary.json's results.value_column: rank, depth, distance, ...), or its
+values (results.value_columns: ppr's ppr_<seed>, one per seed).
 
 Each node writes its result-R.txt sorted by vertex (apps/node/run_program.h),
 so the merge is a k-way merge that streams: memory does not grow with the
@@ -40,7 +41,8 @@ def default_name(fmt):
 
 
 def describe_run(outdir):
-    """(nodes, value column, value type) from DIR/summary.json (rank 0's)."""
+    """(nodes, value columns, value type) from DIR/summary.json (rank 0's):
+    one column, or one per value of a multi-valued program (results.value_columns)."""
     path = Path(outdir) / "summary.json"
     try:
         summary = json.loads(path.read_text())
@@ -52,7 +54,9 @@ def describe_run(outdir):
     if not column:
         raise ResultsError("%s names no value column (written by a wiregraph older than results.tsv): "
                            "run it again with this one" % path)
-    return nodes, column, results.get("value_type", "real")
+    # Several values per vertex (ppr: one per seed) name a column each.
+    columns = results.get("value_columns") or [column]
+    return nodes, columns, results.get("value_type", "real")
 
 
 def _vertex(line, path):
@@ -112,11 +116,11 @@ def _sorted_in_memory(paths):
         yield rows[k:k + BATCH]
 
 
-def _write_tsv(f, batches, column):
-    f.write("vertex\t%s\n" % column)
+def _write_tsv(f, batches, columns):
+    f.write("vertex\t%s\n" % "\t".join(columns))
     n = 0
     for batch in batches:
-        f.writelines([line.replace(" ", "\t", 1) for _, line in batch])
+        f.writelines([line.replace(" ", "\t", len(columns)) for _, line in batch])
         n += len(batch)
     return n
 
@@ -136,12 +140,15 @@ def _value_parser(value_type):
     return integer
 
 
-def npy_header(column, value_type, count):
+def npy_header(columns, value_type, count):
     """The .npy format 1.0 header (numpy.lib.format): magic, version, length,
     the dict, padded with spaces and a newline to a multiple of 64 bytes. The
     shape is padded to 20 digits' room so that it can be written before the
     count is known and again, the same length, after."""
-    descr = "[('vertex', '<i8'), (%r, '%s')]" % (column, "<f8" if value_type == "real" else "<i8")
+    if isinstance(columns, str):
+        columns = [columns]
+    kind = "<f8" if value_type == "real" else "<i8"
+    descr = "[('vertex', '<i8'), %s]" % ", ".join("(%r, '%s')" % (c, kind) for c in columns)
     text = "{'descr': %s, 'fortran_order': False, 'shape': (%d,), }" % (descr, count)
     text += " " * (20 - len(str(count)))
     pad = -(10 + len(text) + 1) % 64
@@ -149,25 +156,29 @@ def npy_header(column, value_type, count):
     return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(text)) + text.encode("latin1")
 
 
-def _write_npy(f, batches, column, value_type):
-    f.write(npy_header(column, value_type, 0))
-    pack = struct.Struct("<q" + ("d" if value_type == "real" else "q")).pack
+def _write_npy(f, batches, columns, value_type):
+    f.write(npy_header(columns, value_type, 0))
+    pack = struct.Struct("<q" + ("d" if value_type == "real" else "q") * len(columns)).pack
     parse = _value_parser(value_type)
+    if len(columns) == 1:
+        values = lambda line: (parse(line[line.find(" ") + 1:]),)
+    else:
+        values = lambda line: [parse(v) for v in line.split()[1:]]
     n = 0
     for batch in batches:
         try:
-            f.write(b"".join([pack(vertex, parse(line[line.find(" ") + 1:])) for vertex, line in batch]))
+            f.write(b"".join([pack(vertex, *values(line)) for vertex, line in batch]))
         except (ValueError, struct.error) as e:
             raise ResultsError("a value of vertices %d..%d: %s" % (batch[0][0], batch[-1][0], e))
         n += len(batch)
     f.seek(0)
-    f.write(npy_header(column, value_type, n))
+    f.write(npy_header(columns, value_type, n))
     return n
 
 
 def write_results(outdir, fmt="tsv", name=None):
     """Writes DIR/NAME (default results.tsv or results.npy), lists it in the
-    run's manifest and returns (path, vertices, column). ResultsError when
+    run's manifest and returns (path, vertices, value columns as text). ResultsError when
     DIR does not hold a finished run's results."""
     if fmt not in FORMATS:
         raise ResultsError("--format %s: tsv or npy" % fmt)
@@ -175,7 +186,7 @@ def write_results(outdir, fmt="tsv", name=None):
     name = name or default_name(fmt)
     if "/" in name or name in ("", ".", ".."):
         raise ResultsError("--name %s: a file name in %s, without '/'" % (name, outdir))
-    nodes, column, value_type = describe_run(outdir)
+    nodes, columns, value_type = describe_run(outdir)
     paths = [outdir / ("result-%d.txt" % r) for r in range(nodes)]
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
@@ -187,7 +198,7 @@ def write_results(outdir, fmt="tsv", name=None):
     for rows in (lambda: _merged(paths), lambda: _sorted_in_memory(paths)):
         try:
             with open(tmp, "wb" if fmt == "npy" else "w") as f:
-                n = _write_npy(f, rows(), column, value_type) if fmt == "npy" else _write_tsv(f, rows(), column)
+                n = _write_npy(f, rows(), columns, value_type) if fmt == "npy" else _write_tsv(f, rows(), columns)
             break
         except _OutOfOrder:
             continue
@@ -198,7 +209,7 @@ def write_results(outdir, fmt="tsv", name=None):
                 pass
             raise
     os.replace(tmp, final)
-    return final, n, column
+    return final, n, ", ".join(columns)
 
 
 def load_line(path, fmt):

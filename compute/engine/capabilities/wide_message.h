@@ -36,6 +36,13 @@ struct WideMessage {
     for (unsigned i = 0; i < K; ++i) m.v[i] = x;
     return m;
   }
+  // x[i] * scale in every lane: a vertex's K values shared out over its out-edges.
+  template <class X>
+  static constexpr WideMessage scaled(const X (&x)[K], double scale) {
+    WideMessage m;
+    for (unsigned i = 0; i < K; ++i) m.v[i] = static_cast<T>(x[i] * scale);
+    return m;
+  }
   // Element-wise ⊕ for combine(): sum and min (loops over K that the
   // compiler unrolls and vectorises).
   friend constexpr WideMessage operator+(const WideMessage& a, const WideMessage& b) {
