@@ -3,10 +3,10 @@
 // with its default dangling=None: from 1/V everywhere, each iteration
 //   x[v] = d * (Σ x[u]/outdeg(u) over in-edges u->v) + [v = s] (d * D + 1 - d),
 // D = the rank the vertices without out-edges hold (it goes where the
-// personalization vector points: to s). Exactly K iterations (--iterations,
+// personalization vector points: to s). Exactly N iterations (--iterations N,
 // default 20, like pagerank), or with --tolerance T until every seed's L1
 // change is below V x T (networkx's rule per seed; the run stops when the last
-// seed converges, so the others have iterated a little longer), at most K.
+// seed converges, so the others have iterated a little longer), at most N.
 //
 // The K values of a vertex travel together in one message of float lanes
 // (compute/engine/capabilities/wide_message.h). K is a run-time option, a
@@ -71,7 +71,7 @@ template <unsigned W>
 struct BasicPpr : ProgramBase, MultiValueOutput<W> {
   static constexpr ProgramTraits kTraits{
       .name = "ppr", .summary = "personalized PageRank from each of K <= 16 seeds (--seeds; networkx's pagerank("
-                                "personalization={s: 1})), damping 0.85, K iterations or --tolerance",
+                                "personalization={s: 1})), damping 0.85, N iterations or --tolerance",
       .uses_source = true, .uses_seeds = true, .uses_iterations = true, .default_iterations = 20,
       .uses_damping = true, .uses_tolerance = true, .output = "a rank per seed", .value_column = "ppr",
       .ranks_top = true, .value_kind = ValueKind::kReal, .comparison = Comparison::kReal, .tolerance = 1e-4};
