@@ -13,7 +13,8 @@ speeds). Every run also passes --verify (the C++ oracle, the same 200 steps).
   full: P = 1 and 3 memif, wiki-Vote (--ids dense: its unnamed ids are
         isolated, dangling vertices) with 9 seeds from a file (a 16-lane
         message), karate (undirected) with 16 seeds, one seed by --source,
-        --tolerance against the oracle, tap at P = 2 (root), and the refusals.
+        --tolerance against the oracle, tap at P = 2 (root), a 1-based file's own
+        ids (rome99.gr), and the refusals.
 
 Run by meson as `python3 -m unittest`; needs networkx."""
 
@@ -143,6 +144,19 @@ class PprFull(PprCase):
         r, got = launch(path, ["--seeds", "0,160", "--tolerance", "1e-8", "--iterations", "500", "--verify"])
         self.assertEqual(r.returncode, 0, r.stdout)
         self.assertIn("verify: VALID", r.stdout)
+
+    def test_a_one_based_file_names_its_seeds_by_its_own_ids(self):
+        path = os.path.join(DATASETS, "rome99.gr")  # DIMACS: vertices 1..3353
+        r, got = launch(path, ["--seeds", "1,3353", "--verify"])
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("verify: VALID", r.stdout)
+        self.assertEqual(list(got), ["ppr_1", "ppr_3353"])
+        self.assertEqual(len(got["ppr_1"]), 3353)
+        self.assertGreater(got["ppr_1"][1], got["ppr_1"][2])  # the seed holds its teleport share
+        r, got = launch(path, ["--seeds", "0,5"])
+        self.assertIsNone(got)
+        self.assertIn("0 is not a vertex of the graph: its ids are 1..3353; the nearest id that is a vertex is 1",
+                      r.stdout)
 
     def test_refusals(self):
         path = os.path.join(DATASETS, "email-Eu-core.csv")
