@@ -32,6 +32,15 @@ struct LaneValues {
   }
 };
 
+// One lane holds one value: nothing else to store (8 bytes a vertex, as a
+// scalar program's double; apply and scatter read half the bytes).
+template <>
+struct LaneValues<1> {
+  double r[1];
+  static constexpr uint32_t k = 1;
+  static constexpr LaneValues first(uint32_t, double x) { return {{x}}; }
+};
+
 template <unsigned W>
 struct MultiValueOutput {
   using Value = LaneValues<W>;
