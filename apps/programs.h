@@ -15,6 +15,7 @@
 #include "apps/lcc.h"
 #include "apps/pagerank.h"
 #include "apps/pagerank_weighted.h"
+#include "apps/ppr.h"
 #include "apps/sssp.h"
 #include "apps/sssp_real.h"
 #include "apps/tc.h"
@@ -26,7 +27,7 @@ struct ProgramList {};
 
 using AllPrograms =
     ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc, TriangleCount, Bc, InDegree,
-                Jaccard>;
+                Jaccard, Ppr>;
 
 // What --precision double runs instead (the default for Graphalytics graphs,
 // whose rules forbid single precision): the program itself unless named here.
@@ -52,6 +53,19 @@ struct Weighted {
 template <>
 struct Weighted<PageRank> {
   using type = WeightedPageRank;  // networkx's weight='weight', in double precision
+};
+
+// The message widths a program is instantiated for, narrowest first: the
+// narrowest whose Message holds the run's K (ProgramParams::seed_ids) runs
+// (apps/registry.cc). K is a run-time option, a message's width a
+// compile-time one (compute/engine/capabilities/wide_message.h).
+template <class P>
+struct Widths {
+  using type = ProgramList<P>;
+};
+template <>
+struct Widths<Ppr> {
+  using type = ProgramList<BasicPpr<1>, BasicPpr<2>, BasicPpr<4>, BasicPpr<8>, BasicPpr<16>>;
 };
 
 }  // namespace wg

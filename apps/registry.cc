@@ -11,10 +11,23 @@ namespace wg {
 
 namespace {
 
+// A program instantiated for several message widths (apps/programs.h,
+// Widths) runs the narrowest whose message holds the run's K seeds.
+template <VertexProgram W, VertexProgram... Wider>
+RunOutcome run_narrowest(Node& node, ProgramList<W, Wider...>) {
+  if constexpr (sizeof...(Wider) > 0) {
+    if (node.config().params().seed_ids.size() > W::Message::kWidth)
+      return run_narrowest(node, ProgramList<Wider...>{});
+  }
+  return run_program<W>(node);
+}
+
 // A program with a double-precision twin (apps/programs.h) runs it with --precision double.
 // A program with a weighted twin runs it with --weighted (in double precision).
 template <VertexProgram P>
 RunOutcome run_entry(Node& node) {
+  using Widened = typename Widths<P>::type;
+  if constexpr (!std::is_same_v<Widened, ProgramList<P>>) return run_narrowest(node, Widened{});
   using WeightedTwin = typename Weighted<P>::type;
   if constexpr (!std::is_same_v<WeightedTwin, P>) {
     if (node.config().weighted) return run_program<WeightedTwin>(node);

@@ -17,6 +17,7 @@
 #include "compute/engine/lcore_layout.h"
 #include "compute/graph/graph_reader.h"
 #include "config/options.h"
+#include "config/seed_list.h"
 #include "dataplane/wire.h"
 
 namespace wg {
@@ -240,6 +241,31 @@ const OptionSpec kOptions[] = {
      .banner = [](const Config& c) {
        if (c.sources == kAllSources) return std::string("every vertex a source");
        return when(c.sources > 0, std::to_string(c.sources) + " sources picked as GAP's");
+     }},
+    {.name = "seeds",
+     .arg = "LIST|FILE",
+     .topic = Topic::kCommon,
+     .help = "ppr's seeds: a comma list of vertex ids or a file",
+     .details = "ppr: personalized PageRank from each seed (teleport to it alone), all of them in one run, a "
+                "vertex's values travelling together in one message. Ids as the input names them (as "
+                "--source), 1..16 of them, none twice; each must be a vertex (errors name the largest id that "
+                "is). Without it the one seed is --source; inputs whose ids are mapped (Graphalytics graphs, "
+                "--ids sparse) take that one only. A file: one id per line, blank lines and '#' comments "
+                "skipped. Not with --source.",
+     .parse = [](ParseState& s, const OptionArg& a) { s.c.seed_ids = parse_seed_list(a); },
+     .read_by = &ProgramTraits::uses_seeds,
+     .digest = [](const Config& c) {
+       uint64_t h = 1469598103934665603ull;  // FNV-1a over the ids, in order (the columns' order)
+       for (const int64_t id : c.seed_ids) h = (h ^ static_cast<uint64_t>(id)) * 1099511628211ull;
+       return h;
+     },
+     .banner = [](const Config& c) {
+       std::string ids;
+       for (const int64_t id : c.seed_ids) {
+         if (!ids.empty()) ids += ',';
+         ids += std::to_string(id);
+       }
+       return when(!c.seed_ids.empty(), "seeds " + ids);
      }},
     {.name = "normalize",
      .arg = "gap|networkx|none",

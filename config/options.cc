@@ -158,6 +158,8 @@ void resolve_source(ParseState& s) {
   if (s.source && c.sources > 0)
     throw ConfigError("--source and --sources: give one (--source V sweeps from V, as GAP's bc -r V; --sources K "
                       "from K vertices picked as GAP's bc -i K)");
+  if (s.source && !c.seed_ids.empty())
+    throw ConfigError("--source and --seeds: give one (--seeds takes a single id too)");
   const bool generated = c.graph_spec.is_generator();
   const bool maybe_mapped =
       c.graphalytics || (!generated && c.first_id == 0 && c.ids != IdsOption::kDense && c.vertices == 0);

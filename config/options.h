@@ -114,7 +114,12 @@ struct Config {
   EngineOptions engine;                   // the node runtime: timeouts, roles, scatter, report
   TransportConfig transport;              // reliability: windows, timers, checksum, faults
 
-  ProgramParams params() const { return {source, iterations, damping, sources, tolerance, normalize}; }
+  // --seeds (ppr): the ids as the input names them; empty: the one seed is --source.
+  std::vector<int64_t> seed_ids;
+  ProgramParams params() const {
+    return {source,    iterations, damping, sources, tolerance, normalize,
+            seed_ids.empty() ? std::vector<int64_t>{source_id} : seed_ids, !seed_ids.empty(), int64_t{first_id}};
+  }
   // Whether the program reads the program parameter `option` ("damping");
   // true for every option that is not a program parameter.
   bool reads(std::string_view option) const;
@@ -124,8 +129,8 @@ struct Config {
   // Whether the program that runs reads the edges' weights: its own rules
   // (sssp), or its weighted twin's under --weighted (pagerank).
   bool reads_weights() const { return program.graph.weights || (program.uses_weighted && weighted); }
-  // The program runs from the one vertex --source names (not bc's --sources K).
-  bool one_source() const { return program.uses_source && sources == 0; }
+  // The program runs from the one vertex --source names (not bc's --sources K, nor ppr's --seeds).
+  bool one_source() const { return program.uses_source && sources == 0 && seed_ids.empty(); }
   // The start-up banner: each option's part (config/option_table.cc), the
   // program parameters only where the program reads them.
   std::string describe() const;

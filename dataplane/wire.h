@@ -21,10 +21,13 @@
 // - Records are fixed-size (index, value) pairs: the index is the
 //   destination vertex's index within its NUMA domain on its owner node
 //   (with one domain, v / P: round-robin), so 32 bits suffice; the value is
-//   the program's message, 4, 8 or 16 bytes (compute/engine/vertex_program.h), so a
-//   record is 8, 12 or 20 bytes. Packed with 4-byte alignment: a 12-byte
-//   record wastes nothing, and the 4-byte-message record is exactly the
-//   8-byte pair it always was. Every node of a job runs the same program, so
+//   the program's message, any multiple of 4 bytes up to kMaxMessageBytes
+//   (compute/engine/vertex_program.h): 4, 8 or 16 for the scalar programs,
+//   up to 64 for a wide message of K values (16 floats: personalized PageRank
+//   from 16 seeds, compute/engine/capabilities/wide_message.h), so a record is
+//   8 to 68 bytes. Packed with 4-byte alignment: a 12-byte record wastes
+//   nothing, and the 4-byte-message record is exactly the 8-byte pair it
+//   always was. Every node of a job runs the same program, so
 //   the record size is implied by the job (the hello checks the program).
 #pragma once
 
@@ -43,8 +46,9 @@ inline constexpr uint16_t kMagic = 0x4757;  // "WG" in little-endian memory orde
 //    port MAC and echoes of the salts it heard, ABORT the salt;
 // 6: FIN carries the sender's run figures and its program's summary statistics;
 // 7: ACK frames can say the sender goes quiet and report a duplicate (dsack_seq);
-//    FIN's figures count needless resends.
-inline constexpr uint8_t kVersion = 7;
+//    FIN's figures count needless resends;
+// 8: END carries 256 bytes of aggregate (a wide program's per-lane figures).
+inline constexpr uint8_t kVersion = 8;
 inline constexpr uint16_t kDefaultUdpPort = 47000;
 inline constexpr uint32_t kMtu = 1500;     // IP packet size (without Ethernet header): the default
 inline constexpr uint32_t kMaxMtu = 9000;  // jumbo frames (--mtu), where the port takes them
@@ -105,6 +109,10 @@ struct __attribute__((packed, aligned(4))) RecordOf {
 using Record = RecordOf<uint32_t>;  // the record of every 4-byte message
 static_assert(sizeof(Record) == 8 && alignof(Record) == 4);
 static_assert(sizeof(RecordOf<double>) == 12 && sizeof(RecordOf<uint64_t[2]>) == 20);
+// The widest message: 64 bytes, a 68-byte record, 20 to a 1500-byte frame
+// (a wider one would leave too few records per frame to amortise its header).
+inline constexpr size_t kMaxMessageBytes = 64;
+static_assert(sizeof(RecordOf<float[16]>) == 68);
 
 inline constexpr uint8_t kBroadcastRank = 0xff;
 inline constexpr size_t kEthHeaderBytes = 14;
@@ -155,7 +163,8 @@ struct __attribute__((packed)) EndPayload {
   uint64_t messages_sent;     // source's total records this superstep (all destinations, local too)
   uint64_t buckets_sent;      // source's total buckets (remote only)
   uint64_t bytes_sent;        // source's data frame bytes this superstep (remote only, L2)
-  uint8_t aggregate[64];      // the program's own Aggregate, as bytes (PageRank: dangling rank mass)
+  uint8_t aggregate[256];     // the program's own Aggregate, as bytes (PageRank: dangling rank mass; a wide
+                              // program's: one figure per lane, personalized PageRank's 2 x 16 doubles)
 };
 inline constexpr size_t kMaxAggregateBytes = sizeof(EndPayload::aggregate);
 

@@ -111,7 +111,7 @@ class CheckOptions(unittest.TestCase):
         r = run([WIREGRAPH, "--check-options", "--", "--app", "bfs", "--graph", "kron:4:2", "--damping", "0.5"])
         self.assertEqual(r.returncode, 2)
         self.assertEqual(r.stderr.strip(),
-                         "wiregraph: error: --damping does not apply to bfs: only pagerank reads it")
+                         "wiregraph: error: --damping does not apply to bfs: only pagerank and ppr read it")
 
 
     def test_it_says_the_eal_memory_a_node_takes_which_grows_with_the_nodes(self):
@@ -199,7 +199,7 @@ class Launcher(unittest.TestCase):
         r = run([sys.executable, LAUNCHER, "--nodes", "2", "--binary", binary, "--",
                  "--app", "pagerank", "--graph", "kron:4:2", "--source", "3"])
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
-        self.assertIn("wiregraph: error: --source does not apply to pagerank: only sssp, bfs and bc read it",
+        self.assertIn("wiregraph: error: --source does not apply to pagerank: only sssp, bfs, bc and ppr read it",
                       r.stderr)
         runs = self.runs()
         self.assertEqual(len(runs), 1, runs)

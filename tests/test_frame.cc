@@ -182,7 +182,7 @@ TEST(FrameEncode, DataFrameLayout) {
   // Our header at 42, little-endian: "WG" = 0x57 0x47 in memory.
   EXPECT_EQ(p[kHdr], 0x57);
   EXPECT_EQ(p[kHdr + 1], 0x47);
-  EXPECT_EQ(p[kHdrVersion], 7);
+  EXPECT_EQ(p[kHdrVersion], 8);
   EXPECT_EQ(p[kHdrKind], 1);  // data
   EXPECT_EQ(le32(p + kHdrJob), kJob);
   EXPECT_EQ(p[kHdrJob], 0x78) << "job token must be little-endian";
@@ -516,7 +516,7 @@ TEST(FrameValidate, ControlPayloadSizes) {
     wire::Kind kind;
     uint16_t size;
   };
-  const K kinds[] = {{wire::Kind::kEnd, 6 * 8 + 64},  // six counters, the program's aggregate (64 bytes)
+  const K kinds[] = {{wire::Kind::kEnd, 6 * 8 + 256},  // six counters, the program's aggregate (256 bytes)
                      // counts, digests, salt, port MAC and padding, an echo per possible node
                      {wire::Kind::kHello, 4 * 4 + 3 * 8 + 16 + 8 + 64 * 8},
                      {wire::Kind::kFin, 8 + 10 * 16 + 4 * 8 + 1024},  // top entries, run figures, summary statistics
@@ -688,7 +688,7 @@ TEST(MaxRecordIndex, Values) {
   if (ip_len + 14 > len || ip_len + 14 < 96) return bad("IP length");
   const size_t payload = ip_len + 14 - 96;
   if (le16(p + kHdr) != wire::kMagic) return bad("magic");
-  if (p[kHdrVersion] != 7) return bad("version");
+  if (p[kHdrVersion] != 8) return bad("version");
   if (le32(p + kHdrJob) != ctx.job_token) return bad("job");
   const unsigned src = p[kHdrSrc], dst = p[kHdrDst], count = le16(p + kHdrCount);
   if (src >= ctx.nodes || src == ctx.my_rank) return bad("src rank");
@@ -709,7 +709,7 @@ TEST(MaxRecordIndex, Values) {
     if (count != 20 + 8u * le16(p + 96 + 4)) return bad("ack sack_words");
     return ::testing::AssertionSuccess();
   }
-  const unsigned need = kind == 2 ? 112 : kind == 3 ? 576 : kind == 4 ? 1224 : kind == 5 ? 420 : 0;
+  const unsigned need = kind == 2 ? 304 : kind == 3 ? 576 : kind == 4 ? 1224 : kind == 5 ? 420 : 0;
   if (need == 0) return bad("kind");
   if (count != need || payload < need) return bad("control size");
   return ::testing::AssertionSuccess();

@@ -29,7 +29,7 @@ class Backend_(unittest.TestCase):
         g = Backend.convert_from_nx(mixed_graph())
         d = Backend.convert_from_nx(mixed_graph(directed=True))
         for name, args, kwargs, reason in [
-            ("pagerank", (g,), {"personalization": {"v1": 1}}, "personalization"),
+            ("pagerank", (g,), {"personalization": {"v1": 1, "v2": 0.5}}, "personalization"),
             ("pagerank", (g, 0.85, None, 100, 1e-6, {"v1": 1}), {}, "nstart"),
             ("pagerank", (g,), {"dangling": {"v1": 1}}, "dangling"),
             ("betweenness_centrality", (g,), {"k": 3}, "k=3"),

@@ -1004,9 +1004,9 @@ TEST_F(Options, ProgramParametersAProgramDoesNotReadAreRefused) {
   }
   // The message names the programs that do read it.
   EXPECT_ERROR_MENTIONS(({"--app", "bfs", "--graph", "a", "--damping", "0.5"}), "--damping does not apply to bfs",
-                        "only pagerank reads it");
-  EXPECT_ERROR_MENTIONS(({"--app", "pagerank", "--graph", "a", "--source", "3"}), "--source", "only sssp, bfs and bc read it");
-  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "a", "--iterations", "5"}), "--iterations", "pagerank and cd");
+                        "only pagerank and ppr read it");
+  EXPECT_ERROR_MENTIONS(({"--app", "pagerank", "--graph", "a", "--source", "3"}), "--source", "only sssp, bfs, bc and ppr read it");
+  EXPECT_ERROR_MENTIONS(({"--app", "cc", "--graph", "a", "--iterations", "5"}), "--iterations", "pagerank, cd and ppr");
 }
 
 TEST_F(Options, TheBannerShowsOnlyTheParametersTheProgramReads) {
@@ -1096,7 +1096,28 @@ constexpr const char* kEveryOption[] = {
     "fault-delay-us", "crash-node", "roles", "scatter", "segment-kib", "local-rounds", "domains", "domain-split",
     "vertex-order", "line-rate", "rx-queues", "range-kib", "mtu", "ntuple", "damping", "precision", "output-format",
     "key-file", "no-auth", "ids", "help", "help-all", "version", "verify", "verify-limit", "checkpoint-every",
-    "checkpoint-dir", "resume", "sources", "tolerance", "normalize", "weight-column", "vertices", "weighted"};
+    "checkpoint-dir", "resume", "sources", "seeds", "tolerance", "normalize", "weight-column", "vertices", "weighted"};
+
+// --seeds (ppr): a comma list or a file of ids, as the input names them.
+TEST_F(Options, SeedsAreAListOrAFileOfIds) {
+  EXPECT_EQ(parse({"--app", "ppr", "--graph", "a", "--seeds", "7, 3,-2"}).seed_ids, (std::vector<int64_t>{7, 3, -2}));
+  test::TempDir dir;
+  const std::string path = dir.file("seeds.txt");
+  std::ofstream(path) << "# two seeds\n12\n\n  5  # the hub\n";
+  const Config c = parse({"--app", "ppr", "--graph", "a", "--seeds", path.c_str()});
+  EXPECT_EQ(c.seed_ids, (std::vector<int64_t>{12, 5}));
+  EXPECT_EQ(c.params().seed_ids, (std::vector<int64_t>{12, 5}));
+  EXPECT_TRUE(c.params().seeds_given);
+  EXPECT_FALSE(c.one_source());  // no source is looked up for it
+  EXPECT_FALSE(parse({"--app", "ppr", "--graph", "a", "--source", "4"}).params().seeds_given);
+  EXPECT_ERROR_MENTIONS(({"--app", "ppr", "--graph", "a", "--seeds", "1,x"}), "--seeds");
+  EXPECT_ERROR_MENTIONS(({"--app", "ppr", "--graph", "a", "--seeds", "4,1,4"}), "names vertex 4 twice");
+  EXPECT_ERROR_MENTIONS(({"--app", "ppr", "--graph", "a", "--seeds", "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16"}),
+                        "names 17 seeds: at most 16");
+  EXPECT_ERROR_MENTIONS(({"--app", "ppr", "--graph", "a", "--seeds", "/nonexistent/seeds"}), "neither a comma list");
+  EXPECT_ERROR_MENTIONS(({"--app", "ppr", "--graph", "a", "--seeds", "1", "--source", "2"}), "--source and --seeds");
+  EXPECT_ERROR_MENTIONS(({"--app", "pagerank", "--graph", "a", "--seeds", "1"}), "only ppr reads it");
+}
 
 TEST(OptionTable, HoldsEveryOptionOnce) {
   std::set<std::string> names;
@@ -1130,6 +1151,7 @@ TEST_F(Options, TheDigestHoldsTheJobsOptionsAndNoOthers) {
       {"weighted", with("pagerank", {}), with("pagerank", {"--weighted"})},
       {"source", with("sssp", {"--source", "1"}), with("sssp", {"--source", "2"})},
       {"sources", with("bc", {"--sources", "1"}), with("bc", {"--sources", "2"})},
+      {"seeds", with("ppr", {"--seeds", "1,2"}), with("ppr", {"--seeds", "2,1"})},  // the columns' order counts
       {"iterations", with("pagerank", {"--iterations", "3"}), with("pagerank", {"--iterations", "4"})},
       {"damping", with("pagerank", {"--damping", "0.5"}), with("pagerank", {"--damping", "0.6"})},
       {"tolerance", with("pagerank", {"--tolerance", "1e-6"}), with("pagerank", {"--tolerance", "1e-5"})},
@@ -1203,7 +1225,7 @@ TEST(Help, TheShortPageHoldsTheCommonOptionsAndSaysWhereTheRestIs) {
   const std::string page = help_text({}, program_traits());
   expect_within_80_columns(page, "--help");
   const std::vector<std::string> lines = lines_of(page);
-  EXPECT_LE(lines.size(), 30u) << page;
+  EXPECT_LE(lines.size(), 31u) << page;  // the program list takes 2 lines since ppr
   for (const char* common : {"--app APP", "--graph SPEC", "--source V", "--iterations K", "--nodes P", "--rank R",
                              "--out DIR", "--help", "--version"})
     EXPECT_NE(page.find(common), std::string::npos) << common << " not in:\n" << page;
@@ -1231,7 +1253,7 @@ TEST(Help, EveryTopicAndTheWholeTextFit80Columns) {
   EXPECT_NE(help_text({"testing"}, program_traits()).find("--crash-node R:S"), std::string::npos);
   // A program parameter says who reads it and where a Graphalytics graph's default comes from.
   const std::string common = help_text({"common"}, program_traits());
-  EXPECT_NE(common.find("Read by pagerank and cd"), std::string::npos) << common;
+  EXPECT_NE(common.find("Read by pagerank, cd and ppr"), std::string::npos) << common;
   EXPECT_NE(all.find("pr.damping-factor"), std::string::npos);
   EXPECT_THROW(help_text({"bogus"}, program_traits()), ConfigError);
 }

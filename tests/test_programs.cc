@@ -61,10 +61,12 @@ TEST(Registry, NamesAreUniqueAndEveryOneIsInTheHelp) {
 }
 
 // A program that reads the source is found by its trait, not by its name.
+// (ppr's source is only its default seed: its ranks hold no invariant along
+// an edge, and --verify on a graph too big for a node says it skipped.)
 TEST(Registry, ProgramsThatReadASourceStateAnInvariantAlongEdges) {
   unsigned with_source = 0;
   for (const ProgramEntry& p : program_entries()) {
-    if (!p.traits.uses_source) continue;
+    if (!p.traits.uses_source || p.traits.uses_seeds) continue;
     ++with_source;
     EXPECT_FALSE(p.traits.invariant.empty()) << p.traits.name;
   }

@@ -48,6 +48,15 @@ class GeneratedGraphs(unittest.TestCase, Close):
         self.assertClose(wg.pagerank(self.g, **QUIET), nx.pagerank(self.g), 1e-5)
         self.assertClose(wg.pagerank(self.d, alpha=0.7, **QUIET), nx.pagerank(self.d, alpha=0.7), 1e-5)
 
+    def test_pagerank_personalized_to_one_vertex_is_ppr(self):
+        # Run to convergence on both sides (float messages never get the L1
+        # change below V x 1e-10: the run takes max_iter steps); the vertices
+        # v1 does not reach hold ~1e-10 in networkx, ~0 here: 1e-9 absolute.
+        got = wg.pagerank(self.d, personalization={"v1": 1}, tol=1e-10, max_iter=1000, **QUIET)
+        want = nx.pagerank(self.d, personalization={"v1": 1}, tol=1e-10, max_iter=1000)
+        self.assertEqual(set(got), set(want))
+        self.assertLess(max(abs(got[v] - w) - 1e-4 * w for v, w in want.items()), 1e-9)
+
     def test_pagerank_with_weights_all_one_is_the_unweighted_answer(self):
         g = self.g.copy()
         nx.set_edge_attributes(g, 1, "weight")
@@ -84,7 +93,7 @@ class GeneratedGraphs(unittest.TestCase, Close):
 
     def test_what_wiregraph_does_not_compute_is_refused_with_the_reason(self):
         refusals = [
-            (lambda: wg.pagerank(self.g, personalization={"v1": 1}), "personalization"),
+            (lambda: wg.pagerank(self.g, personalization={"v1": 1, "v2": 1}), "personalization"),
             (lambda: wg.clustering(self.d), "directed"),
             (lambda: wg.core_number(self.d), "directed"),
             (lambda: wg.betweenness_centrality(self.g, k=5), "k=5"),

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "apps/ppr.h"
 #include "compute/graph/edge_list.h"
 #include "tests/graphs_for_tests.h"
 #include "tests/reference.h"
@@ -136,6 +137,34 @@ TEST(WeightedPageRank, UnitWeightsArePageRank) {
   const std::vector<double> want = pagerank(g, 20), got = weighted_pagerank(g, 20);
   for (size_t v = 0; v < want.size(); ++v) EXPECT_NEAR(got[v], want[v], 1e-15) << "vertex " << v;
   EXPECT_TRUE(weighted_pagerank(make_graph(0, {})).empty());
+}
+
+// ------------------------------------------------------- personalized PageRank
+
+// 0->1, 1->2, 1->4, 2->0, 3->0; 4 is dangling, 3 has no in-edge. One step
+// from 1/5 by hand, seeds 0 and 4 (d = .85; dangling mass D = x4 = .2, which
+// goes to the seed; incoming: v0 .2 + .2, v1 .2, v2 .1, v3 0, v4 .1):
+//   seed 0: v0 = .85 * .4 + .85 * .2 + .15 = .66, v1 .17, v2 .085, v3 0, v4 .085
+//   seed 4: v0 .34, v1 .17, v2 .085, v3 0, v4 = .85 * .1 + .85 * .2 + .15 = .405
+TEST(PersonalizedPageRank, TwoSeedsOneStepVertexMajor) {
+  const EdgeList g = make_graph(5, {{0, 1, 1}, {1, 2, 1}, {1, 4, 1}, {2, 0, 1}, {3, 0, 1}});
+  expect_ranks(oracle::personalized_pagerank(g, {0, 4}, 1, 0.85, 0),
+               {.66, .34, .17, .17, .085, .085, 0, 0, .085, .405});
+}
+
+TEST(PersonalizedPageRank, EachSeedsRanksSumToOneAndTheToleranceStopsBoth) {
+  const EdgeList g = multi_edge_graph();
+  const std::vector<double> x = oracle::personalized_pagerank(g, {0, 2, 3}, 200, 0.85, 0);
+  for (size_t j = 0; j < 3; ++j) {
+    double total = 0;
+    for (size_t v = 0; v < g.num_vertices; ++v) total += x[v * 3 + j];
+    EXPECT_NEAR(total, 1.0, 1e-12) << "seed column " << j;
+  }
+  // With a tolerance it stops at a step that every seed has converged by:
+  // within V x T (L1) of 200 steps' fixed point, times d / (1 - d).
+  const std::vector<double> t = oracle::personalized_pagerank(g, {0, 2, 3}, 200, 0.85, 1e-9);
+  for (size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(t[i], x[i], g.num_vertices * 1e-9 * 0.85 / 0.15) << i;
+  EXPECT_THROW(oracle::personalized_pagerank(g, {g.num_vertices}, 1, 0.85, 0), std::invalid_argument);
 }
 
 TEST(PageRank, EmptyGraph) { EXPECT_TRUE(pagerank(make_graph(0, {})).empty()); }

@@ -433,13 +433,17 @@ inline constexpr double kPrintedTolerance = 1e-7;
 template <VertexProgram Prog>
 nlohmann::ordered_json results_json(const Config& cfg) {
   constexpr ProgramTraits t = Prog::kTraits;
-  return {{"program", t.name},
-          {"format", cfg.graphalytics_output ? "graphalytics" : "plain"},
-          {"value_column", t.value_column},
-          {"value_type", value_type_name(t.value_kind)},
-          {"comparison", comparison_name(t.comparison)},
-          {"tolerance", t.comparison == Comparison::kReal ? std::max(t.tolerance, kPrintedTolerance) : 0.0},
-          {"rows", PerEdgeResults<Prog> ? "edge" : "vertex"}};
+  nlohmann::ordered_json j = {
+      {"program", t.name},
+      {"format", cfg.graphalytics_output ? "graphalytics" : "plain"},
+      {"value_column", t.value_column},
+      {"value_type", value_type_name(t.value_kind)},
+      {"comparison", comparison_name(t.comparison)},
+      {"tolerance", t.comparison == Comparison::kReal ? std::max(t.tolerance, kPrintedTolerance) : 0.0}};
+  // Several values per vertex (compute/engine/capabilities/multi_value.h):
+  // a column each, in the order of the result lines' values.
+  if constexpr (MultiValued<Prog>) j["value_columns"] = Prog::value_columns(cfg.params());
+  return j;
 }
 
 // This node's slots in the order of their vertices' input ids: result-R.txt

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "apps/node/verify_verdict.h"
+#include "compute/engine/capabilities/multi_value.h"
 #include "compute/engine/oracle.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/graph/graph_input.h"
@@ -112,7 +113,12 @@ VerifyVerdict verify_against_oracle(const WholeInput& whole, const ProgramParams
     v.note = std::string("the oracle refused the graph: ") + e.what();
     return v;
   }
-  if ((traits.comparison == Comparison::kReal ? want.reals.size() : want.integers.size()) != graph.num_vertices) {
+  // A multi-valued program's oracle gives V x K reals, vertex-major
+  // (compute/engine/capabilities/multi_value.h); every lane is compared.
+  size_t lanes = 1;
+  if constexpr (MultiValued<Prog>) lanes = Prog::value_columns(params).size();
+  if ((traits.comparison == Comparison::kReal ? want.reals.size() : want.integers.size()) !=
+      size_t{graph.num_vertices} * lanes) {
     v.outcome = VerifyVerdict::Outcome::kSkipped;
     v.note = "the oracle gave no value for some vertices";
     return v;
@@ -128,7 +134,14 @@ VerifyVerdict verify_against_oracle(const WholeInput& whole, const ProgramParams
     const auto got = result_of<Prog>(values[i]);
     bool same;
     std::string got_text, want_text;
-    if constexpr (traits.comparison == Comparison::kReal) {
+    if constexpr (MultiValued<Prog>) {
+      same = true;
+      for (size_t j = 0; j < lanes && same; ++j) {
+        const double g = Prog::lane(values[i], static_cast<unsigned>(j)), w = want.reals[id * lanes + j];
+        same = agrees(traits, g, w);
+        if (!same) got_text = real_text(g), want_text = real_text(w) + " (value " + std::to_string(j + 1) + ")";
+      }
+    } else if constexpr (traits.comparison == Comparison::kReal) {
       same = agrees(traits, static_cast<double>(got), want.reals[id]);
       if (!same) got_text = real_text(static_cast<double>(got)), want_text = real_text(want.reals[id]);
     } else {

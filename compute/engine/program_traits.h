@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace wg {
 
@@ -82,6 +83,7 @@ struct ProgramTraits {
   // refused on its command line and left out of the banner and the digest.
   bool uses_source = false;      // --source
   bool uses_sources = false;     // --sources K: K sources picked as GAP's SourcePicker does (apps/bc.h)
+  bool uses_seeds = false;       // --seeds LIST|FILE: K vertices run together (apps/ppr.h)
   bool uses_iterations = false;  // --iterations
   uint32_t default_iterations = 0;
   bool uses_damping = false;     // --damping
@@ -142,6 +144,13 @@ struct ProgramParams {
   uint32_t sources = 0;   // --sources K; 0: one sweep from `source` (bc)
   double tolerance = 0;   // --tolerance; 0: exactly `iterations` (PageRank)
   BcScale normalize = BcScale::kGap;  // --normalize (bc)
+  // --seeds (ppr): the vertices as the input names them (dense id = id -
+  // first_id); without --seeds the one seed is `source` (its dense id, which
+  // the loader maps like any source) and seed_ids holds its input id, for the
+  // results' column names.
+  std::vector<int64_t> seed_ids;
+  bool seeds_given = false;
+  int64_t first_id = 0;
 };
 
 }  // namespace wg

@@ -255,9 +255,11 @@ constexpr bool level_synchronous(uint32_t phase) {
   return false;
 }
 
-// Messages are 4, 8 or 16 bytes: records of 8, 12 or 20 (dataplane/wire.h).
+// Messages are whole 4-byte words, at most wire::kMaxMessageBytes: records of
+// 8 to 68 bytes (dataplane/wire.h; wide messages of K values:
+// compute/engine/capabilities/wide_message.h).
 template <class M>
-concept WireMessage = std::is_trivially_copyable_v<M> && (sizeof(M) == 4 || sizeof(M) == 8 || sizeof(M) == 16);
+concept WireMessage = std::is_trivially_copyable_v<M> && sizeof(M) % 4 == 0 && sizeof(M) <= wire::kMaxMessageBytes;
 
 template <class P>
 concept VertexProgram =

@@ -42,9 +42,21 @@ def why_not(name, G, **kwargs):
     directed = G.is_directed()
     multigraph = G.is_multigraph()
     if name == "pagerank":
-        reason = _not_none(kwargs, "personalization", "nstart", "dangling")
+        reason = _not_none(kwargs, "nstart", "dangling")
         if reason:
             return reason
+        personalization = kwargs.get("personalization")
+        if personalization is not None:
+            # One vertex: wiregraph's ppr from that seed. A vector over several
+            # is one teleport distribution, not K seeds.
+            weights = [w for w in personalization.values() if w != 0]
+            if len(weights) != 1 or weights[0] < 0:
+                return ("personalization=%r: wiregraph's ppr teleports to one vertex (personalization={s: 1})"
+                        % (personalization,))
+            if next(v for v, w in personalization.items() if w != 0) not in G:
+                return "personalization names a vertex that is not in G"
+            if has_real_weights(G, kwargs.get("weight", "weight")):
+                return "personalization with real edge weights is not implemented by wiregraph (ppr is unweighted)"
     elif name == "shortest_path_length":
         reason = _not_none(kwargs, "target", "weight")
         if reason:
@@ -107,6 +119,10 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1e-06, nstar
     _refuse("pagerank", G, personalization=personalization, nstart=nstart, weight=weight, dangling=dangling)
     if len(G) == 0:
         return {}
+    if personalization is not None:  # ppr from the one vertex it names (float messages: ~1e-6 relative)
+        seed = next(v for v, w in personalization.items() if w != 0)
+        answer = _run("ppr", G, engine, source=seed, damping=alpha, tolerance=tol, iterations=max_iter).to_dict()
+        return {v: answer[v] for v in G}
     weighted = has_real_weights(G, weight)
     r = _run("pagerank", G, engine, weight=weight if weighted else False, damping=alpha, tolerance=tol,
              iterations=max_iter, precision="double", weighted=weighted)

@@ -12,7 +12,7 @@ LAUNCHER_ONLY = ("out", "results", "binary", "nodes", "link")  # set by run() it
 
 def run(app, graph, nodes=2, link="memif", weight=None, *, progress=None, out=None, timeout=None,
         source=None, **options):
-    """Runs APP (pagerank, bfs, cc, kcore, tc, lcc, bc, sssp, cd, indegree) on
+    """Runs APP (pagerank, bfs, cc, kcore, tc, lcc, bc, sssp, cd, indegree, ppr) on
     GRAPH over NODES local nodes joined by LINK and returns a Result.
 
     GRAPH: a path or `kron:` spec (the file's ids), a networkx graph, a
@@ -20,7 +20,7 @@ def run(app, graph, nodes=2, link="memif", weight=None, *, progress=None, out=No
     (any hashable ids; written once into a temporary file, isolated vertices
     and real weights kept). WEIGHT: the edge attribute or column holding the
     weights (None: 'weight' when an edge has it, a third column; False: none).
-    SOURCE: a user's vertex id (bfs, sssp, bc). OPTIONS are node options:
+    SOURCE: a user's vertex id (bfs, sssp, bc; ppr's one seed). OPTIONS are node options:
     damping=0.85 -> --damping 0.85, undirected=True -> --undirected.
     PROGRESS: False for none. OUT: keep the results in this directory (else
     a temporary one that lives as long as the Result). Raises WiregraphError

@@ -27,8 +27,9 @@ ENGINE_PARAMETERS = {
 }
 DOCS = {
     "pagerank": "Runs wiregraph's pagerank with --tolerance tol --iterations max_iter in double precision. "
-                "personalization, nstart and dangling are not implemented; real edge weights need the "
-                "nodes' --weighted option.",
+                "personalization={s: 1} (one vertex) runs wiregraph's ppr from s instead (float messages, "
+                "unweighted; it does not raise PowerIterationFailedConvergence); nstart and dangling are not "
+                "implemented; real edge weights need the nodes' --weighted option.",
     "shortest_path_length": "Only the single-source, unweighted form (source given, no target, weight=None): "
                             "wiregraph's bfs.",
     "single_source_shortest_path_length": "wiregraph's bfs; cutoff is not implemented.",

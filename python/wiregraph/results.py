@@ -4,6 +4,8 @@ under a header that names the columns: `vertex` and the program's value
 (summary.json's results.value_column: rank, depth, distance, ...). A program
 whose results are per edge (summary.json's results.rows "edge": jaccard) has
 one line per edge instead, sorted by (src, dst), under `src dst` and its value.
+A program with several values per vertex names a column each
+(results.value_columns: ppr's ppr_<seed>, one per seed).
 
 Each node writes its result-R.txt sorted by vertex (or edge) (apps/node/run_program.h),
 so the merge is a k-way merge that streams: memory does not grow with the
@@ -42,7 +44,8 @@ def default_name(fmt):
 
 
 def describe_run(outdir):
-    """(nodes, value column, value type, rows: "vertex" or "edge") from DIR/summary.json (rank 0's)."""
+    """(nodes, value columns, value type, rows: "vertex" or "edge") from DIR/summary.json (rank 0's):
+    one column, or one per value of a multi-valued program (results.value_columns)."""
     path = Path(outdir) / "summary.json"
     try:
         summary = json.loads(path.read_text())
@@ -54,7 +57,9 @@ def describe_run(outdir):
     if not column:
         raise ResultsError("%s names no value column (written by a wiregraph older than results.tsv): "
                            "run it again with this one" % path)
-    return nodes, column, results.get("value_type", "real"), results.get("rows", "vertex")
+    # Several values per vertex (ppr: one per seed) name a column each.
+    columns = results.get("value_columns") or [column]
+    return nodes, columns, results.get("value_type", "real"), results.get("rows", "vertex")
 
 
 def _key_parser(rows):
@@ -131,12 +136,12 @@ def _key_columns(rows):
     return ("src", "dst") if rows == "edge" else ("vertex",)
 
 
-def _write_tsv(f, batches, column, rows="vertex"):
+def _write_tsv(f, batches, columns, rows="vertex"):
     keys = _key_columns(rows)
-    f.write("\t".join(keys + (column,)) + "\n")
+    f.write("\t".join(keys + tuple(columns)) + "\n")
     n = 0
     for batch in batches:
-        f.writelines([line.replace(" ", "\t", len(keys)) for _, line in batch])
+        f.writelines([line.replace(" ", "\t", len(keys) + len(columns) - 1) for _, line in batch])
         n += len(batch)
     return n
 
@@ -156,13 +161,16 @@ def _value_parser(value_type):
     return integer
 
 
-def npy_header(column, value_type, count, rows="vertex"):
+def npy_header(columns, value_type, count, rows="vertex"):
     """The .npy format 1.0 header (numpy.lib.format): magic, version, length,
     the dict, padded with spaces and a newline to a multiple of 64 bytes. The
     shape is padded to 20 digits' room so that it can be written before the
     count is known and again, the same length, after."""
-    keys = "".join("('%s', '<i8'), " % k for k in _key_columns(rows))
-    descr = "[%s(%r, '%s')]" % (keys, column, "<f8" if value_type == "real" else "<i8")
+    if isinstance(columns, str):
+        columns = [columns]
+    kind = "<f8" if value_type == "real" else "<i8"
+    fields = ["('%s', '<i8')" % k for k in _key_columns(rows)] + ["(%r, '%s')" % (c, kind) for c in columns]
+    descr = "[%s]" % ", ".join(fields)
     text = "{'descr': %s, 'fortran_order': False, 'shape': (%d,), }" % (descr, count)
     text += " " * (20 - len(str(count)))
     pad = -(10 + len(text) + 1) % 64
@@ -170,26 +178,30 @@ def npy_header(column, value_type, count, rows="vertex"):
     return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(text)) + text.encode("latin1")
 
 
-def _write_npy(f, batches, column, value_type, rows="vertex"):
-    f.write(npy_header(column, value_type, 0, rows))
+def _write_npy(f, batches, columns, value_type, rows="vertex"):
+    f.write(npy_header(columns, value_type, 0, rows))
     width = len(_key_columns(rows))
-    pack = struct.Struct("<" + "q" * width + ("d" if value_type == "real" else "q")).pack
+    pack = struct.Struct("<" + "q" * width + ("d" if value_type == "real" else "q") * len(columns)).pack
     parse = _value_parser(value_type)
+    if len(columns) == 1:
+        values = lambda line: (parse(line.split(" ", width)[width]),)
+    else:
+        values = lambda line: [parse(v) for v in line.split()[width:]]
     n = 0
     for batch in batches:
         try:
-            f.write(b"".join([pack(*key, parse(line.split(" ", width)[width])) for key, line in batch]))
+            f.write(b"".join([pack(*key, *values(line)) for key, line in batch]))
         except (ValueError, struct.error) as e:
             raise ResultsError("a value of %s..%s: %s" % (_named(batch[0][0]), _named(batch[-1][0]), e))
         n += len(batch)
     f.seek(0)
-    f.write(npy_header(column, value_type, n, rows))
+    f.write(npy_header(columns, value_type, n, rows))
     return n
 
 
 def write_results(outdir, fmt="tsv", name=None):
     """Writes DIR/NAME (default results.tsv or results.npy), lists it in the
-    run's manifest and returns (path, lines, column, rows). ResultsError when
+    run's manifest and returns (path, lines, value columns as text, rows). ResultsError when
     DIR does not hold a finished run's results."""
     if fmt not in FORMATS:
         raise ResultsError("--format %s: tsv or npy" % fmt)
@@ -197,7 +209,7 @@ def write_results(outdir, fmt="tsv", name=None):
     name = name or default_name(fmt)
     if "/" in name or name in ("", ".", ".."):
         raise ResultsError("--name %s: a file name in %s, without '/'" % (name, outdir))
-    nodes, column, value_type, rows = describe_run(outdir)
+    nodes, columns, value_type, rows = describe_run(outdir)
     key_of = _key_parser(rows)
     paths = [outdir / ("result-%d.txt" % r) for r in range(nodes)]
     missing = [str(p) for p in paths if not p.exists()]
@@ -210,8 +222,8 @@ def write_results(outdir, fmt="tsv", name=None):
     for lines in (lambda: _merged(paths, key_of), lambda: _sorted_in_memory(paths, key_of)):
         try:
             with open(tmp, "wb" if fmt == "npy" else "w") as f:
-                n = (_write_npy(f, lines(), column, value_type, rows) if fmt == "npy"
-                     else _write_tsv(f, lines(), column, rows))
+                n = (_write_npy(f, lines(), columns, value_type, rows) if fmt == "npy"
+                     else _write_tsv(f, lines(), columns, rows))
             break
         except _OutOfOrder:
             continue
@@ -222,7 +234,7 @@ def write_results(outdir, fmt="tsv", name=None):
                 pass
             raise
     os.replace(tmp, final)
-    return final, n, column, rows
+    return final, n, ", ".join(columns), rows
 
 
 def written_line(path, n, column, rows, fmt):

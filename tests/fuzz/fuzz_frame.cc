@@ -24,6 +24,7 @@
 
 #include "apps/bfs.h"
 #include "compute/engine/accumulator.h"
+#include "compute/engine/capabilities/wide_message.h"
 #include "compute/engine/data_bucket_check.h"
 #include "dataplane/frame.h"
 #include "dataplane/frame_auth.h"
@@ -127,8 +128,8 @@ void fold(const uint8_t* records, unsigned count, const LocalGraph& g, unsigned 
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
-  static constexpr unsigned kRecordBytes[3] = {8, 12, 20};
-  const unsigned record_bytes = kRecordBytes[data[0] % 3];
+  static constexpr unsigned kRecordBytes[4] = {8, 12, 20, 68};  // 68: a 16-float wide message
+  const unsigned record_bytes = kRecordBytes[data[0] % 4];
   const unsigned domains = 1 + (data[0] >> 2) % 2;
   const bool reseal = (data[0] & 8) != 0;
   const size_t len = size - 1;
@@ -178,7 +179,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     switch (record_bytes) {
       case 8: fold<uint32_t>(payload, h->count, g, h->domain); break;
       case 12: fold<uint64_t>(payload, h->count, g, h->domain); break;
-      default: fold<__uint128_t>(payload, h->count, g, h->domain); break;
+      case 20: fold<__uint128_t>(payload, h->count, g, h->domain); break;
+      default: fold<WideMessage<float, 16>>(payload, h->count, g, h->domain); break;
     }
   } else if (h->kind == static_cast<uint8_t>(wire::Kind::kEnd)) {
     wire::EndPayload end;

@@ -16,7 +16,7 @@ import os
 import struct
 
 JOB, ME, PORT = 0x5EED0001, 1, 47000
-MAGIC, VERSION = 0x4757, 7
+MAGIC, VERSION = 0x4757, 8
 FLAG_MAC = 2
 DATA, END, HELLO, FIN, ABORT, ACK = 1, 2, 3, 4, 5, 6
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "frame")
@@ -68,7 +68,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     for name in os.listdir(OUT):
         os.unlink(os.path.join(OUT, name))
-    end = struct.pack("<6Q", 1, 3, 10, 30, 2, 3000) + bytes(64)
+    end = struct.pack("<6Q", 1, 3, 10, 30, 2, 3000) + bytes(256)
     fin = struct.pack("<II", 1, 0) + struct.pack("<IId", 3, 0, 0.5) + bytes(144)
     seeds = {
         "data_8_one_domain": bytes([0]) + frame(DATA, 0, ME, 0, 3, records(8, [0, 5, 63])),
@@ -76,13 +76,13 @@ def main():
         "data_20": bytes([2]) + frame(DATA, 0, ME, 4, 1, records(20, [7])),
         "data_index_out_of_range": bytes([0]) + frame(DATA, 0, ME, 0, 1, records(8, [64])),
         "data_superstep_not_open": bytes([0]) + frame(DATA, 2, ME, 2, 1, records(8, [1])),
-        "end": bytes([0]) + frame(END, 2, ME, 0, 112, end),
+        "end": bytes([0]) + frame(END, 2, ME, 0, 304, end),
         "hello": bytes([0]) + frame(HELLO, 0, 0xFF, 0, 576, hello_payload()),
         "fin": bytes([0]) + frame(FIN, 0, ME, 0, 168, fin),
         "abort": bytes([0]) + frame(ABORT, 2, 0xFF, 0, 420, abort_payload(b"oops! \x1b[2J")),
         "ack": bytes([0]) + frame(ACK, 0, ME, 0, 36, ack_payload(2)),
         "data_8_sealed": bytes([SEAL]) + frame(DATA, 0, ME, 0, 3, records(8, [0, 5, 63])),
-        "end_sealed": bytes([SEAL]) + frame(END, 2, ME, 0, 112, end),
+        "end_sealed": bytes([SEAL]) + frame(END, 2, ME, 0, 304, end),
         "hello_sealed": bytes([SEAL]) + frame(HELLO, 2, 0xFF, 0, 576, hello_payload()),
         "fin_sealed": bytes([SEAL]) + frame(FIN, 0, ME, 0, 168, fin),
         "abort_sealed": bytes([SEAL]) + frame(ABORT, 0, 0xFF, 0, 420, abort_payload(b"node 0: error")),

@@ -18,6 +18,7 @@
 
 #include <rte_branch_prediction.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -38,7 +39,8 @@ class BucketOutput {
   static constexpr unsigned kBucketsPerStall = 8;
   static constexpr unsigned kRecordsPerStall = kBucketsPerStall * Ring::kRecordsPerBucket;
   static constexpr unsigned kFoldBatch = 256;  // records folded at once by fold() (in L1)
-  static constexpr unsigned kBatchesPerStall = kBucketsPerStall * Ring::kRecordsPerBucket / kFoldBatch;
+  // At least one: wide records (68 bytes, 20 to a bucket) make fewer records per stall than a batch.
+  static constexpr unsigned kBatchesPerStall = std::max(1u, kBucketsPerStall * Ring::kRecordsPerBucket / kFoldBatch);
 
   BucketOutput(Dataplane& dp, const LocalGraph& g) : ring_(dp, g.partition.nodes, g.domains, g.rank) {}
 
