@@ -45,8 +45,8 @@ GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptio
   if (input.kind == GraphInput::Kind::kGenerator) check_generated_vertices(input.spec, input.kron, input.vertices);
   if (input.kind == GraphInput::Kind::kSnapshot)  // nothing to shuffle: compute/load/snapshot_reader.h reads it
     throw std::logic_error("the loader was given a snapshot (" + input.spec + ")");
-  if (rules.in_edges && (rules.keep_weights || rules.domains > 1))
-    throw std::invalid_argument("a program that reads in-edges runs unweighted, on one domain per node (--domains 1)");
+  if (rules.in_edges && rules.keep_weights)
+    throw std::invalid_argument("a program that reads in-edges runs unweighted (the loader marks them in the weight)");
   for (WorkerState& ws : workers_) {
     ws.writer = std::make_unique<LoadWriter>(dp, nodes_, rank_, rules.real_weights);
     ws.own = std::make_unique<EdgeStore>(rules.keep_weights, rules.real_weights);

@@ -96,8 +96,7 @@ struct LoadOptions {
   bool real_weights = false;     // keep them as doubles (the program's GraphRules::real_weights)
   // Also send every edge u->v, reversed, to v's owner and keep it in
   // LocalGraph::in_blocks (the program's GraphRules::in_edges). Unweighted
-  // programs only, one domain: the reversed edges are marked in the weight
-  // word on the wire, and the k > 1 slot tables do not renumber in_blocks.
+  // programs only: the reversed edges are marked in the weight word on the wire.
   bool in_edges = false;
   unsigned domains = 1;          // k
   bool metis = true;             // refine the even domain split with METIS

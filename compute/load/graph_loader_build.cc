@@ -223,18 +223,24 @@ LocalGraph GraphLoader::finish(LoadReport* report) {
     }
     // The blocks again, now grouped by (node, domain) and numbered by slot.
     const LocalGraph& old = graph_;
-    auto for_each_edge = [&](auto&& f) {
-      for (unsigned p = 0; p < nodes_; ++p) {
-        const EdgeBlock& b = old.blocks[p];
-        for (size_t i = 0; i < b.sources.size(); ++i) {
-          const VertexId src = old.partition.global_id(rank_, b.sources[i]);
-          for (uint64_t e = b.offsets[i]; e < b.offsets[i + 1]; ++e)
-            f(src, old.partition.global_id(p, b.targets[e]), b.weights.empty() ? Weight{1} : b.weights[e],
-              b.real_weights.empty() ? 0.0 : b.real_weights[e]);
+    auto edges_of = [&](const std::vector<EdgeBlock>& blocks) {
+      return [&, set = &blocks](auto&& f) {
+        for (unsigned p = 0; p < nodes_; ++p) {
+          const EdgeBlock& b = (*set)[p];
+          for (size_t i = 0; i < b.sources.size(); ++i) {
+            const VertexId src = old.partition.global_id(rank_, b.sources[i]);
+            for (uint64_t e = b.offsets[i]; e < b.offsets[i + 1]; ++e)
+              f(src, old.partition.global_id(p, b.targets[e]), b.weights.empty() ? Weight{1} : b.weights[e],
+                b.real_weights.empty() ? 0.0 : b.real_weights[e]);
+          }
         }
-      }
+      };
     };
-    g = build_out_edges(for_each_edge, n, edges_built_, nodes_, rank_, rules_.keep_weights, &map, rules_.real_weights);
+    g = build_out_edges(edges_of(old.blocks), n, edges_built_, nodes_, rank_, rules_.keep_weights, &map,
+                        rules_.real_weights);
+    // The in-edges likewise: their sources are this node's vertices too.
+    if (rules_.in_edges)
+      g.in_blocks = build_out_edges(edges_of(old.in_blocks), n, edges_built_, nodes_, rank_, false, &map).blocks;
     for (uint32_t i = 0; i < local; ++i) g.in_degree[own_slot_[i]] = in_degree_[i];
     if (!original_id_.empty()) {
       g.original_id.resize(local);
