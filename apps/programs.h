@@ -14,6 +14,7 @@
 #include "apps/lcc.h"
 #include "apps/pagerank.h"
 #include "apps/pagerank_weighted.h"
+#include "apps/scc.h"
 #include "apps/sssp.h"
 #include "apps/sssp_real.h"
 #include "apps/tc.h"
@@ -24,7 +25,8 @@ template <VertexProgram... Programs>
 struct ProgramList {};
 
 using AllPrograms =
-    ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc, TriangleCount, Bc, InDegree>;
+    ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc, TriangleCount, Bc, InDegree,
+               StronglyConnectedComponents>;
 
 // What --precision double runs instead (the default for Graphalytics graphs,
 // whose rules forbid single precision): the program itself unless named here.
