@@ -16,6 +16,7 @@
 #include "apps/pagerank.h"
 #include "apps/pagerank_weighted.h"
 #include "apps/ppr.h"
+#include "apps/scc.h"
 #include "apps/sssp.h"
 #include "apps/sssp_real.h"
 #include "apps/tc.h"
@@ -27,7 +28,7 @@ struct ProgramList {};
 
 using AllPrograms =
     ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc, TriangleCount, Bc, InDegree,
-                Jaccard, Ppr>;
+                Jaccard, Ppr, StronglyConnectedComponents>;
 
 // What --precision double runs instead (the default for Graphalytics graphs,
 // whose rules forbid single precision): the program itself unless named here.

@@ -978,6 +978,80 @@ void check_all(ProgramList<P...>, const EdgeList& input, VertexId source) {
   (check_registered_program<P>(input, source), ...);
 }
 
+// The in-edge capability alone (compute/engine/capabilities/edge_direction.h),
+// apart from SCC: superstep 0 sends 1 along in-edges (a vertex hears from
+// its out-neighbours: its out-degree), 1 along both (out + in), 2 along
+// out-edges (its in-degree). Multi-edges count; a self-loop counts once
+// each way.
+class DirectedDegrees : public ProgramBase {
+ public:
+  static constexpr ProgramTraits kTraits{.name = "directed_degrees",
+                                         .summary = "out-, total and in-degree counted along in-edges, both, out-edges",
+                                         .graph = {.in_edges = true},
+                                         .output = "degrees",
+                                         .value_column = "degrees",
+                                         .comparison = Comparison::kExact};
+  struct Value {
+    uint32_t out = 0, both = 0, in = 0;
+    bool operator==(const Value&) const = default;
+  };
+  using Message = uint32_t;
+  static DirectedDegrees make(const ProgramParams&, VertexId) { return {}; }
+  static constexpr EdgeDirection scatter_direction(uint32_t phase) {
+    return phase == 0 ? EdgeDirection::kIn : phase == 1 ? EdgeDirection::kBoth : EdgeDirection::kOut;
+  }
+  static Message identity() { return 0; }
+  static Message combine(Message a, Message b) { return a + b; }
+  bool init(Value& y, const VertexInfo&) const {
+    y = Value{};
+    return true;
+  }
+  // step.phase is this superstep's; the sum came from the one before.
+  bool apply(Value& y, Message sum, const VertexInfo&, const StepInfo<Aggregate>& step) const {
+    (step.phase == 1 ? y.out : step.phase == 2 ? y.both : y.in) = sum;
+    return step.phase < 3;
+  }
+  Message scatter_value(const Value&, const VertexInfo&) const { return 1; }
+  static Message edge_message(Message sv, Weight) { return sv; }
+  Decision next(const StepOutcome<Aggregate>& done) const { return {done.phase == 3, done.phase + 1}; }
+  static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%u %u %u", y.out, y.both, y.in); }
+  static double sort_key(const Value& y) { return y.both; }
+};
+static_assert(VertexProgram<DirectedDegrees>);
+static_assert(WorkerModes<DirectedDegrees>::kInEdges && !WorkerModes<DirectedDegrees>::kPulls);
+static_assert(!WorkerModes<ConnectedComponents>::kInEdges, "a program that does not declare it keeps its worker");
+
+void check_directed_degrees(const EdgeList& g) {
+  const auto out = run_engine(g, DirectedDegrees{});
+  std::vector<DirectedDegrees::Value> want(g.num_vertices);
+  for (const Edge& e : g.edges) {
+    ++want[e.src].out;
+    ++want[e.dst].in;
+    ++want[e.src].both;
+    ++want[e.dst].both;
+  }
+  ASSERT_EQ(out.values.size(), want.size());
+  for (VertexId v = 0; v < g.num_vertices; ++v) {
+    EXPECT_EQ(out.values[v].out, want[v].out) << "vertex " << v;
+    EXPECT_EQ(out.values[v].both, want[v].both) << "vertex " << v;
+    EXPECT_EQ(out.values[v].in, want[v].in) << "vertex " << v;
+  }
+  expect_messages_balanced(out.report);
+  ASSERT_EQ(out.report.steps.size(), 4u);
+  EXPECT_EQ(out.report.steps[0].messages_sent, g.edges.size()) << "one record per in-edge";
+  EXPECT_EQ(out.report.steps[1].messages_sent, 2 * g.edges.size()) << "one per out- and one per in-edge";
+  EXPECT_EQ(out.report.steps[2].messages_sent, g.edges.size()) << "one per out-edge";
+}
+
+TEST(EngineInEdges, ScattersAlongInEdgesBothWaysAndOutEdgesByPhase) {
+  check_directed_degrees(test::corner_case_graph());
+  check_directed_degrees(kron());
+  const RolesSpec roles = g_roles;
+  g_roles = RolesSpec::shared();
+  check_directed_degrees(kron());
+  g_roles = roles;
+}
+
 // A program added to apps/programs.h is run here without touching this file,
 // against its own oracle (its reference(), which the registry requires).
 TEST(EngineAllPrograms, EveryRegisteredProgramMatchesItsOracle) {

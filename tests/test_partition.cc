@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "compute/graph/edge_list.h"
@@ -266,7 +267,8 @@ TEST(BuildLocalGraphByHand, NoEdges) {
 // Renumbering a node's part in place (compute/partition/slot_renumber.h) gives what
 // building it with the same slots from the edges gives (build_local_graph
 // with a one-domain SlotMap): the same blocks edge for edge, degrees, and
-// slot -> vertex table. The slots reverse each node's id order.
+// slot -> vertex table, and in-edge blocks as the reversed graph's. The
+// slots reverse each node's id order.
 TEST(RenumberSlots, MatchesABuildWithTheSameSlots) {
   const EdgeList g = small_graph();
   for (unsigned P : {1u, 2u, 3u}) {
@@ -285,15 +287,25 @@ TEST(RenumberSlots, MatchesABuildWithTheSameSlots) {
     }
     for (unsigned r = 0; r < P; ++r) {
       SCOPED_TRACE("P = " + std::to_string(P) + ", node " + std::to_string(r));
+      // With the in-edges a program may ask for (LocalGraph::in_blocks: the
+      // reversed graph's blocks), renumbered alike.
+      EdgeList reversed = g;
+      for (Edge& e : reversed.edges) std::swap(e.src, e.dst);
       LocalGraph got = build_local_graph(g, P, r, true);
+      got.in_blocks = build_local_graph(reversed, P, r, true).blocks;
       renumber_slots(got, new_slot);
       const LocalGraph want = build_local_graph(g, P, r, true, &map);
+      const std::vector<EdgeBlock> want_in = build_local_graph(reversed, P, r, true, &map).blocks;
       ASSERT_EQ(got.blocks.size(), want.blocks.size());
+      ASSERT_EQ(got.in_blocks.size(), want_in.size());
       for (size_t b = 0; b < got.blocks.size(); ++b) {
         EXPECT_EQ(got.blocks[b].sources, want.blocks[b].sources) << "block " << b;
         EXPECT_EQ(got.blocks[b].offsets, want.blocks[b].offsets) << "block " << b;
         EXPECT_EQ(got.blocks[b].targets, want.blocks[b].targets) << "block " << b;
         EXPECT_EQ(got.blocks[b].weights, want.blocks[b].weights) << "block " << b;
+        EXPECT_EQ(got.in_blocks[b].sources, want_in[b].sources) << "in-edge block " << b;
+        EXPECT_EQ(got.in_blocks[b].offsets, want_in[b].offsets) << "in-edge block " << b;
+        EXPECT_EQ(got.in_blocks[b].targets, want_in[b].targets) << "in-edge block " << b;
       }
       EXPECT_EQ(got.out_degree, want.out_degree);
       EXPECT_EQ(got.in_degree, want.in_degree);

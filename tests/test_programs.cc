@@ -6,6 +6,7 @@
 // by hand: in-degree, SSSP with real weights.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -80,6 +81,22 @@ TEST(InDegreeOracle, CountsEveryEdgeIntoAVertex) {
   const EdgeList g = make_graph(5, {{2, 0, 1}, {0, 1, 1}, {0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 3, 1}});
   EXPECT_EQ(InDegree::reference(g, {}).integers, (std::vector<uint64_t>{1, 2, 1, 2, 0}));
   EXPECT_THROW(InDegree::reference(make_graph(2, {{0, 2, 1}}), {}), std::invalid_argument);
+}
+
+// Components by hand: {1, 3, 5} (a cycle 5 -> 3 -> 1 -> 5 entered from 0),
+// {2, 4} (4 <-> 2, reached from 5), 0 and 6 alone (6 has only a self-loop), 7
+// isolated; a vertex's label is its component's smallest id, whatever the
+// order Tarjan's search finishes them in.
+TEST(SccOracle, LabelsEachComponentWithItsSmallestId) {
+  const EdgeList g = make_graph(8, {{0, 5, 1}, {5, 3, 1}, {3, 1, 1}, {1, 5, 1}, {5, 4, 1}, {4, 2, 1}, {2, 4, 1}, {6, 6, 1}});
+  EXPECT_EQ(StronglyConnectedComponents::reference(g, {}).integers,
+            (std::vector<uint64_t>{0, 1, 2, 1, 2, 1, 6, 7}));
+  // A long chain closed into one cycle: the iterative search goes 100,000 deep.
+  std::vector<Edge> ring;
+  for (VertexId v = 0; v < 100000; ++v) ring.push_back({v, (v + 1) % 100000, 1});
+  const std::vector<uint64_t> one = StronglyConnectedComponents::reference(make_graph(100000, ring), {}).integers;
+  EXPECT_EQ(std::count(one.begin(), one.end(), 0u), 100000);
+  EXPECT_THROW(StronglyConnectedComponents::reference(make_graph(2, {{0, 2, 1}}), {}), std::invalid_argument);
 }
 
 // Real weights: 0 -> 1 (0.5) -> 2 (0.25) beats 0 -> 2 (1); 2 -> 3 (0); 4 unreached.

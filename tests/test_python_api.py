@@ -77,6 +77,10 @@ class GeneratedGraphs(unittest.TestCase, Close):
             list(wg.connected_components(self.d))
         with self.assertRaises(nx.NetworkXNotImplemented):
             list(wg.weakly_connected_components(self.g))
+        self.assertEqual(as_sets(wg.strongly_connected_components(self.d, **QUIET)),
+                         as_sets(nx.strongly_connected_components(self.d)))
+        with self.assertRaises(nx.NetworkXNotImplemented):
+            list(wg.strongly_connected_components(self.g))
 
     def test_core_number_triangles_and_clustering(self):
         simple = undirected_simple(self.g)

@@ -254,6 +254,34 @@ TEST(SplitIntoRanges, KeepsRealWeights) {
   EXPECT_EQ(real_edges(g, plan.offset), before);
 }
 
+// A program that reads in-edges (compute/engine/capabilities/edge_direction.h)
+// holds them reversed in blocks of the out-edge blocks' layout: they are
+// split at the same range starts, every edge kept.
+TEST(SplitIntoRanges, SplitsTheInEdgeBlocksAlike) {
+  for (auto [nodes, k] : std::vector<std::pair<unsigned, unsigned>>{{2, 1}, {3, 2}}) {
+    SCOPED_TRACE(testing::Message() << "P=" << nodes << " k=" << k);
+    const Split s = random_split_graph(nodes, k, 2000, 12000, 11 + nodes);
+    EdgeList reversed = s.edges;
+    for (Edge& e : reversed.edges) std::swap(e.src, e.dst);
+    for (unsigned rank = 0; rank < nodes; ++rank) {
+      LocalGraph g = build_local_graph(s.edges, nodes, rank, true, k > 1 ? &s.map : nullptr);
+      g.in_blocks = build_local_graph(reversed, nodes, rank, true, k > 1 ? &s.map : nullptr).blocks;
+      auto in_edges_of = [](const LocalGraph& lg, const std::vector<std::vector<uint32_t>>& offsets) {
+        LocalGraph in_view = lg;
+        in_view.blocks = lg.in_blocks;
+        return edges_of(in_view, offsets);
+      };
+      const auto before = in_edges_of(g, g.node_domain_offset);
+      const auto out_before = edges_of(g, g.node_domain_offset);
+      const RangePlan plan = plan_ranges(g.node_domain_offset, 3, 64);
+      split_into_ranges(g, plan);
+      ASSERT_EQ(g.in_blocks.size(), g.blocks.size());
+      EXPECT_EQ(in_edges_of(g, plan.offset), before) << "rank " << rank;
+      EXPECT_EQ(edges_of(g, plan.offset), out_before) << "rank " << rank;
+    }
+  }
+}
+
 // ---- lcores ------------------------------------------------------------------
 
 TEST(LcoreLayout, SplitDefaults) {

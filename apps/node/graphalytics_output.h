@@ -44,7 +44,7 @@ void write_graphalytics_value(std::FILE* out, const typename Prog::Value& y, Lab
   } else if constexpr (kind == ValueKind::kReal) {
     write_graphalytics_real(out, static_cast<double>(result_of<Prog>(y)));
   } else if constexpr (kind == ValueKind::kLabel) {
-    std::fprintf(out, "%" PRId64, label_id(y));
+    std::fprintf(out, "%" PRId64, label_id(result_of<Prog>(y)));
   } else {
     Prog::print_value(out, y);
   }

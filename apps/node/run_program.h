@@ -377,9 +377,11 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
       // (dense ids follow the original ids' order, so the smallest label is
       // the smallest original id either way).
       if (!lg.original_id.empty()) {
-        const std::vector<typename Prog::Value>& labels = engine->values();
-        lookup = std::make_unique<IdLookup>(dp, lg, layout.workers(),
-                                            std::vector<uint32_t>(labels.begin(), labels.end()));
+        // A label is the value's result (scc holds its color beside it).
+        std::vector<uint32_t> labels;
+        labels.reserve(engine->values().size());
+        for (const typename Prog::Value& y : engine->values()) labels.push_back(result_of<Prog>(y));
+        lookup = std::make_unique<IdLookup>(dp, lg, layout.workers(), std::vector<uint32_t>(labels));
         runtime->run_phase(*lookup, PhaseOptions{"the label lookup", false, -1});
         out.label_ids.reserve(labels.size());
         for (const uint32_t label : labels) out.label_ids.push_back(lookup->original(label));
@@ -542,7 +544,7 @@ RunOutcome run_program(Node& node, const ResultHook<Prog>& before_verify = {}) {
         if (cfg.graphalytics_output)
           write_graphalytics_value<Prog>(f, r.values[i], label_id);
         else if constexpr (Prog::kTraits.value_kind == ValueKind::kLabel)
-          std::fprintf(f, "%" PRId64, label_id(r.values[i]));
+          std::fprintf(f, "%" PRId64, label_id(result_of<Prog>(r.values[i])));
         else
           Prog::print_value(f, r.values[i]);
         std::fputc('\n', f);

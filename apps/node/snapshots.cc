@@ -40,6 +40,9 @@ DomainPartition partition_as_saved(const LocalGraph& g) {
 
 SnapshotManifest snapshot_for_job(const Config& cfg, const LoadOptions& lo) {
   const std::string& dir = cfg.graph_spec.snapshot_dir;
+  if (lo.in_edges)  // refused before anything starts, as another job's snapshot is
+    throw ConfigError("--app " + cfg.app + " scatters along in-edges, and a snapshot holds the out-edges only (" +
+                      dir + "): give the graph itself");
   try {
     const SnapshotManifest m = read_snapshot_manifest(dir);
     check_snapshot_serves(dir, m, cfg.nodes, SnapshotRules::of(lo));

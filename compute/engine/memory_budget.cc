@@ -69,14 +69,18 @@ uint64_t MemoryNeed::peak() const { return std::max({load, build, run}); }
 MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   const unsigned P = std::max(s.nodes, 1u), K = std::max(s.domains, 1u);
   const uint64_t local_v = ceil_div(s.vertices, P);
-  const uint64_t whole =
-      mul(s.held_edges, app.real_weights ? kHeldRealWeightedEdge : app.weights ? kHeldWeightedEdge : kHeldEdge);
+  // A program that reads in-edges holds them too, reversed, in blocks of
+  // the same shape (compute/engine/capabilities/edge_direction.h): the held
+  // edges and the CSR twice.
+  const uint64_t copies = app.in_edges ? 2 : 1;
+  const uint64_t whole = mul(
+      copies, mul(s.held_edges, app.real_weights ? kHeldRealWeightedEdge : app.weights ? kHeldWeightedEdge : kHeldEdge));
   // The CSR as built (a block per destination node and domain), and as the
   // run holds it (a block per destination node and range).
-  const uint64_t csr = local_graph_bytes(s, local_v, weight_bytes(app), uint64_t{P} * K);
+  const uint64_t csr = mul(copies, local_graph_bytes(s, local_v, weight_bytes(app), uint64_t{P} * K));
   const uint64_t ranges = ranges_per_node(s, local_v, app.message_bytes);
   const uint64_t groups = mul(P, ranges);
-  const uint64_t csr_ranges = local_graph_bytes(s, local_v, weight_bytes(app), groups);
+  const uint64_t csr_ranges = mul(copies, local_graph_bytes(s, local_v, weight_bytes(app), groups));
   MemoryNeed need;
   need.ranges = ranges;
 
@@ -134,7 +138,7 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   // 8-byte entry per (source, group) pair and an 8-byte offset per vertex:
   // compute/engine/source_blocks.h) with room to group an eighth of those pairs
   // (compute/engine/blocked_frontier.h), and the dense copy.
-  const uint64_t source_groups = std::min(s.out_edges, mul(local_v, groups));
+  const uint64_t source_groups = mul(copies, std::min(s.out_edges, mul(local_v, groups)));
   uint64_t engine = sum(mul(local_v, app.value_bytes + 2 + app.message_bytes + 8),  // + scatter values, offsets
                         mul(source_groups, 8), mul(grouped_capacity(source_groups), app.grouped_bytes));
   // Applying early (--local-rounds on): a message per vertex and a bit
@@ -155,7 +159,7 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   // of every group it sends to, whatever the scatter mode.
   if (app.levels) engine = add(engine, mul(s.workers, ceil_div(s.vertices, 8)));
   uint64_t dense = 0;
-  if (!app.slots && !app.real_weights && s.scatter != ScatterMode::kSparse && !splits_auto) {
+  if (!app.slots && !app.real_weights && !app.in_edges && s.scatter != ScatterMode::kSparse && !splits_auto) {
     // A source (and weight) per edge; a target and an offset per (segment,
     // destination) pair, at most one per edge. Each worker segments its own
     // slice (compute/engine/worker/dense_pull.h), so W workers cut at most

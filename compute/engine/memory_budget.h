@@ -73,6 +73,7 @@ struct AppFootprint {
   bool pulls_only = false;     // every superstep pulls (PageRank): with a dense copy, the CSR's targets
                                // go once the copy is built (compute/engine/worker/modes.h kPullsOnly)
   bool settles = false;        // settling phases (BC): settled and sent bitmaps (worker/modes.h kSettles)
+  bool in_edges = false;       // the node holds its in-edges too, and never pulls (worker/modes.h kInEdges)
   unsigned grouped_bytes = 12;  // an active (source, block) pair grouped by block (compute/engine/blocked_frontier.h)
   bool own_driver = false;     // runs on Prog::Driver: `driver` instead of the engine's terms
   DriverFootprint driver;
@@ -88,6 +89,7 @@ constexpr AppFootprint footprint_of() {
   f.grouped_bytes = sizeof(typename BlockedFrontier<typename P::Message>::Item);
   f.pulls_only = WorkerModes<P>::kPullsOnly;
   f.settles = WorkerModes<P>::kSettles;
+  f.in_edges = P::kTraits.graph.in_edges;
   if constexpr (requires { P::Driver::kFootprint; }) {
     f.own_driver = true;
     f.driver = P::Driver::kFootprint;

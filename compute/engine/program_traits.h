@@ -25,6 +25,9 @@ struct GraphRules {
   // The program reads each vertex's out-edge weight sum (VertexInfo::out_weight,
   // computed once before superstep 0: weighted PageRank's W(u)).
   bool out_weights = false;
+  // Also keep every vertex's in-edges (LocalGraph::in_blocks), for a program
+  // whose phases scatter along them (compute/engine/capabilities/edge_direction.h).
+  bool in_edges = false;
 };
 
 // How a program's values are written in Graphalytics' output format

@@ -135,6 +135,10 @@ void split_into_ranges(LocalGraph& g, const RangePlan& plan) {
   if (plan.nodes != nodes || g.node_domain_offset.size() != nodes || plan.offset[g.rank].size() != R + 1)
     throw std::logic_error("split_into_ranges: the plan is not for this graph");
   std::vector<EdgeBlock> blocks(size_t{nodes} * R);
+  // In-edge blocks (a program that scatters along in-edges) have the same
+  // groups and their targets lie in the same domains: split alike.
+  const bool in_edges = !g.in_blocks.empty();
+  std::vector<EdgeBlock> in_blocks(in_edges ? blocks.size() : 0);
   std::vector<unsigned> first(k + 1, 0);  // ranges of domain d: [first[d], first[d+1])
   for (unsigned r = 0; r < R; ++r) first[plan.numa[r] + 1] = r + 1;
   for (unsigned d = 0; d < k; ++d) first[d + 1] = std::max(first[d + 1], first[d]);
@@ -145,8 +149,10 @@ void split_into_ranges(LocalGraph& g, const RangePlan& plan) {
       for (unsigned r = first[d]; r < first[d + 1]; ++r) bounds.push_back(plan.offset[p][r] - lo);
       bounds.push_back(g.node_domain_offset[p][d + 1] - lo);
       split_block(std::move(g.blocks[size_t{p} * k + d]), bounds, &blocks[size_t{p} * R + first[d]]);
+      if (in_edges) split_block(std::move(g.in_blocks[size_t{p} * k + d]), bounds, &in_blocks[size_t{p} * R + first[d]]);
     }
   g.blocks = std::move(blocks);
+  g.in_blocks = std::move(in_blocks);
   g.numa_domains = k;
   g.numa_offset = g.domain_offset;
   g.domains = R;

@@ -33,6 +33,7 @@
 //   delta_steps.h     DeltaSteps: prioritized (SSSP): buckets, light/heavy edges
 //   sender_combine.h  SenderCombine: SSSP's big sparse supersteps combined
 //   local_rounds.h    LocalRounds: early (SSSP with --local-rounds)
+//   in_edges.h        InEdges: phases that scatter along in-edges (SCC)
 //
 // A superstep, in named steps as gapbs writes its BFS:
 //   apply():   begin_apply, apply_pass (uniform, only where messages
@@ -62,6 +63,7 @@
 #include "compute/engine/worker/bucket_output.h"
 #include "compute/engine/worker/delta_steps.h"
 #include "compute/engine/worker/dense_pull.h"
+#include "compute/engine/worker/in_edges.h"
 #include "compute/engine/worker/level_steps.h"
 #include "compute/engine/worker/local_rounds.h"
 #include "compute/engine/worker/modes.h"
@@ -114,7 +116,7 @@ class Worker {
       : g_(g), prog_(prog), slice_(g, lo, hi), mode_(Modes::kPulls ? mode : ScatterMode::kSparse), out_(dp, g),
         active_(slice_), dense_(g, slice_, mode_, segment_bytes, defer_dense), levels_(g, slice_),
         settled_(g, slice_.edges, mode_), takers_(g, slice_), delta_(g, slice_, prog), combine_(g, mode_),
-        rounds_(slice_, local_rounds) {}
+        rounds_(slice_, local_rounds), in_(g, slice_) {}
 
   // The dense copy of `group`'s edges of the slice (the constructor's, when
   // it was deferred).
@@ -208,6 +210,7 @@ class Worker {
     if constexpr (Modes::kOwnTakers) takers_.set_values(values);
     active_.frontier().reset();
     if constexpr (Modes::kEarly) rounds_.begin(values, info);
+    if constexpr (Modes::kInEdges) in_.begin(info.phase);
     return levels;
   }
 
@@ -242,7 +245,7 @@ class Worker {
   // A sparse superstep with few (source, block) pairs: the frontier's list
   // grouped by block, each member with what it sends.
   void group_frontier() {
-    active_.group(!dense_now_, slice_.source_blocks, [this](uint32_t rel) { return sending_of(rel); });
+    active_.group(!dense_now_ && !in_edges_now(), slice_.source_blocks, [this](uint32_t rel) { return sending_of(rel); });
   }
 
   // Every destination group, starting after this node: same-node groups
@@ -273,7 +276,13 @@ class Worker {
     }
     if constexpr (!Modes::kWeights && !Modes::kEarly) {
       if (!dense_now_ && !levels_now() && !settles_now()) {
-        write_runs<Prog>(out_, group, g_.blocks[group], stall, [&](auto&& f) { for_each_active_source(group, f); });
+        if (out_edges_now())
+          write_runs<Prog>(out_, group, g_.blocks[group], stall, [&](auto&& f) { for_each_active_source(group, f); });
+        if constexpr (Modes::kInEdges) {
+          if (in_.in_now())
+            write_runs<Prog>(out_, group, in_.block(group), stall,
+                             [&](auto&& f) { for_each_active_in_source(group, f); });
+        }
         return;
       }
     }
@@ -368,6 +377,15 @@ class Worker {
         return;
       }
     }
+    if constexpr (Modes::kInEdges) {
+      if (in_.in_now()) {
+        const SparseEdges<Prog> in_edges(in_.block(group));
+        for_each_active_in_source(group, [&](size_t i, const Sending<Message>& sending) {
+          in_edges.push(i, sending.value, emit);
+        });
+      }
+    }
+    if (!out_edges_now()) return;
     const EdgeBlock& b = g_.blocks[group];
     const SparseEdges<Prog> edges(b);
     for_each_active_source(group, [&](size_t i, const Sending<Message>& sending) {
@@ -389,6 +407,13 @@ class Worker {
   template <class F>
   void for_each_active_source(unsigned group, F&& f) {
     active_.for_each_in(group, g_.blocks[group], slice_.ranges[group], slice_.lo,
+                        [this](uint32_t rel) { return sending_of(rel); }, f);
+  }
+
+  // ... of block `group` of the in-edges (never grouped: group_frontier).
+  template <class F>
+  void for_each_active_in_source(unsigned group, F&& f) {
+    active_.for_each_in(group, in_.block(group), in_.slice().ranges[group], slice_.lo,
                         [this](uint32_t rel) { return sending_of(rel); }, f);
   }
 
@@ -420,6 +445,20 @@ class Worker {
     else
       return false;
   }
+  // This superstep sends along out-edges (every program but in the phases
+  // that declare kIn), or along in-edges (kIn, kBoth).
+  bool out_edges_now() const {
+    if constexpr (Modes::kInEdges)
+      return in_.out_now();
+    else
+      return true;
+  }
+  bool in_edges_now() const {
+    if constexpr (Modes::kInEdges)
+      return in_.in_now();
+    else
+      return false;
+  }
   bool early_now() const {
     if constexpr (Modes::kEarly)
       return rounds_.now();
@@ -440,6 +479,7 @@ class Worker {
   [[no_unique_address]] PolicyIf<Modes::kPrioritized, DeltaSteps<Prog>> delta_;
   [[no_unique_address]] PolicyIf<Modes::kSplitsEdges, SenderCombine<Prog>> combine_;
   [[no_unique_address]] PolicyIf<Modes::kEarly, LocalRounds<Prog>> rounds_;
+  [[no_unique_address]] PolicyIf<Modes::kInEdges, InEdges<Prog>> in_;
   const Stall* stall_ = nullptr;  // scatter's
   bool dense_now_ = false;        // this superstep (or local round) pulls
   StepStats stats_;

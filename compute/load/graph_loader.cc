@@ -25,6 +25,7 @@ LoadOptions load_options(const GraphRules& program, bool undirected, unsigned do
   r.drop_duplicates = program.drop_duplicates;
   r.keep_weights = program.weights;
   r.real_weights = program.real_weights;
+  r.in_edges = program.in_edges;
   r.domains = domains;
   r.metis = metis;
   r.degree_order = degree_order;
@@ -44,9 +45,12 @@ GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptio
   if (input.kind == GraphInput::Kind::kGenerator) check_generated_vertices(input.spec, input.kron, input.vertices);
   if (input.kind == GraphInput::Kind::kSnapshot)  // nothing to shuffle: compute/load/snapshot_reader.h reads it
     throw std::logic_error("the loader was given a snapshot (" + input.spec + ")");
+  if (rules.in_edges && rules.keep_weights)
+    throw std::invalid_argument("a program that reads in-edges runs unweighted (the loader marks them in the weight)");
   for (WorkerState& ws : workers_) {
     ws.writer = std::make_unique<LoadWriter>(dp, nodes_, rank_, rules.real_weights);
     ws.own = std::make_unique<EdgeStore>(rules.keep_weights, rules.real_weights);
+    if (rules.in_edges) ws.own_in = std::make_unique<EdgeStore>(false);
   }
   if (input.kind == GraphInput::Kind::kFile) {
     FileBytes bytes(input.spec);
@@ -350,6 +354,15 @@ void GraphLoader::send_edges(unsigned w, const Stall& stall) {
       ws.writer->put(owner, LoadRecord{src, dst, weight}, stall, real_weight);
       if (++sent == kCrashAfter && rules_.crash_in_shuffle) [[unlikely]]
         raise(SIGKILL);  // test hook: a node dies with its edges half sent
+    }
+    // The reversed copy, to the target's owner (not counted as an edge).
+    if (rules_.in_edges) {
+      if (dst % nodes_ == rank_) {
+        ws.own_in->push(dst, src, 1, 0.0);
+      } else {
+        ws.writer->put(dst % nodes_, LoadRecord{dst, src, kInEdgeMark}, stall, 0.0);
+        ++sent;
+      }
     }
   };
   // A real weight below 0: none given (the integer weight stands for it).

@@ -42,8 +42,11 @@
 //            its source. END carries the figures every node needs (largest id,
 //            entries, edges, the graph fingerprint, boundary hashes), merged
 //            in rank order: V, |E|, and the header's counts checked
+//            (and, for a program that reads in-edges, each edge reversed to
+//            the owner of its target)
 //   degrees  worker 0 builds the out-edge blocks (dropping duplicates where
-//            the program asks) and sends in-degree counts to the targets' owners
+//            the program asks), and the in-edge blocks where it reads them,
+//            and sends in-degree counts to the targets' owners
 //   slots    k > 1 domains only: worker 0 splits its own vertices over the
 //            domains (METIS on its own subgraph) and sends every node its slot
 //            table: O(V/P) records to each peer
@@ -91,6 +94,10 @@ struct LoadOptions {
   bool drop_duplicates = false;
   bool keep_weights = false;
   bool real_weights = false;     // keep them as doubles (the program's GraphRules::real_weights)
+  // Also send every edge u->v, reversed, to v's owner and keep it in
+  // LocalGraph::in_blocks (the program's GraphRules::in_edges). Unweighted
+  // programs only: the reversed edges are marked in the weight word on the wire.
+  bool in_edges = false;
   unsigned domains = 1;          // k
   bool metis = true;             // refine the even domain split with METIS
   bool degree_order = false;     // slots within a domain by out-degree, highest first (--vertex-order degree)

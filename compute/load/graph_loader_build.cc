@@ -49,31 +49,11 @@ void GraphLoader::build_blocks(const Stall& stall) {
                                " vertices) arrived while loading: corrupted frames (try --checksum on)?");
   });
   edges_received_ = received.size();
-  // Two passes (count, place); the second frees each chunk once placed, so
-  // the peak is the edges held plus about one chunk of the blocks, not both.
-  // On a shared lcore the network roles run only when polled: the passes
-  // poll them every kEdgesPerStall edges, so that a long build still sends
-  // keepalives and acks (a build longer than --peer-timeout would get its
-  // node declared dead) and whatever this node still owes its peers (frames
-  // the port could not take yet, retransmissions) leaves now, not after the
-  // build. No cost measurable: kron:22:16, P = 4, builds 4.5-5.4 s either way.
-  unsigned pass = 0;
-  uint64_t since_stall = 0;
-  auto for_each_edge = [&](auto&& f) {
-    const bool last = ++pass == 2;
-    auto polled = [&](VertexId src, VertexId dst, Weight w, double rw) {
-      f(src, dst, w, rw);
-      if (++since_stall == kEdgesPerStall) [[unlikely]] {
-        since_stall = 0;
-        stall(false);
-      }
-    };
-    for (WorkerState& ws : workers_) ws.own->for_each(polled, last);
-    received.for_each(polled, last);
-  };
-  graph_ = build_out_edges(for_each_edge, n, totals_.edges, nodes_, rank_, rules_.keep_weights, nullptr,
-                           rules_.real_weights);
+  // Two passes (count, place), polling the network roles (stored_edges).
+  graph_ = build_out_edges(stored_edges(&WorkerState::own, received, stall), n, totals_.edges, nodes_, rank_,
+                           rules_.keep_weights, nullptr, rules_.real_weights);
   if (rules_.drop_duplicates) remove_duplicate_targets(graph_);
+  if (rules_.in_edges) build_in_blocks(stall);
   in_degree_.assign(graph_.num_local, 0);
   // This node's edges as the program sees them, summed over the cluster in
   // the END of this superstep: |E| and the graph's fingerprint.
@@ -88,6 +68,21 @@ void GraphLoader::build_blocks(const Stall& stall) {
     }
   }
   std::memcpy(workers_[0].aggregate.data(), built, sizeof built);
+}
+
+// The reversed edges that arrived (LoadOptions::in_edges) into in_blocks,
+// built as out-edges of their targets: the same groups as the out-edge blocks.
+void GraphLoader::build_in_blocks(const Stall& stall) {
+  const VertexId n = num_vertices_;
+  received_in_.for_each([&](VertexId dst, VertexId src, Weight, double) {
+    if (dst % nodes_ != rank_ || src >= n || dst >= n)
+      throw std::runtime_error("an in-edge " + std::to_string(src) + " -> " + std::to_string(dst) +
+                               " that is not this node's arrived while loading: corrupted frames (try --checksum on)?");
+  });
+  LocalGraph reversed = build_out_edges(stored_edges(&WorkerState::own_in, received_in_, stall), n, totals_.edges,
+                                        nodes_, rank_, false, nullptr);
+  if (rules_.drop_duplicates) remove_duplicate_targets(reversed);
+  graph_.in_blocks = std::move(reversed.blocks);
 }
 
 // In-edge counts per target, one record per target with any, to its owner.
@@ -228,18 +223,24 @@ LocalGraph GraphLoader::finish(LoadReport* report) {
     }
     // The blocks again, now grouped by (node, domain) and numbered by slot.
     const LocalGraph& old = graph_;
-    auto for_each_edge = [&](auto&& f) {
-      for (unsigned p = 0; p < nodes_; ++p) {
-        const EdgeBlock& b = old.blocks[p];
-        for (size_t i = 0; i < b.sources.size(); ++i) {
-          const VertexId src = old.partition.global_id(rank_, b.sources[i]);
-          for (uint64_t e = b.offsets[i]; e < b.offsets[i + 1]; ++e)
-            f(src, old.partition.global_id(p, b.targets[e]), b.weights.empty() ? Weight{1} : b.weights[e],
-              b.real_weights.empty() ? 0.0 : b.real_weights[e]);
+    auto edges_of = [&](const std::vector<EdgeBlock>& blocks) {
+      return [&, set = &blocks](auto&& f) {
+        for (unsigned p = 0; p < nodes_; ++p) {
+          const EdgeBlock& b = (*set)[p];
+          for (size_t i = 0; i < b.sources.size(); ++i) {
+            const VertexId src = old.partition.global_id(rank_, b.sources[i]);
+            for (uint64_t e = b.offsets[i]; e < b.offsets[i + 1]; ++e)
+              f(src, old.partition.global_id(p, b.targets[e]), b.weights.empty() ? Weight{1} : b.weights[e],
+                b.real_weights.empty() ? 0.0 : b.real_weights[e]);
+          }
         }
-      }
+      };
     };
-    g = build_out_edges(for_each_edge, n, edges_built_, nodes_, rank_, rules_.keep_weights, &map, rules_.real_weights);
+    g = build_out_edges(edges_of(old.blocks), n, edges_built_, nodes_, rank_, rules_.keep_weights, &map,
+                        rules_.real_weights);
+    // The in-edges likewise: their sources are this node's vertices too.
+    if (rules_.in_edges)
+      g.in_blocks = build_out_edges(edges_of(old.in_blocks), n, edges_built_, nodes_, rank_, false, &map).blocks;
     for (uint32_t i = 0; i < local; ++i) g.in_degree[own_slot_[i]] = in_degree_[i];
     if (!original_id_.empty()) {
       g.original_id.resize(local);

@@ -107,6 +107,11 @@ struct LocalGraph {
   // One block per destination group (node, domain), index node * domains + domain;
   // targets are indices within the destination domain.
   std::vector<EdgeBlock> blocks;
+  // Only for a program whose graph rules ask for in-edges (else empty): the
+  // same groups, each holding this node's vertices' in-edges from that group,
+  // reversed (sources: this node's local indices; targets: the in-neighbours'
+  // indices within their domain), split into ranges with `blocks`.
+  std::vector<EdgeBlock> in_blocks;
   // Every node's NUMA domain boundaries (k + 1 slots each): a plan of ranges
   // (compute/engine/range_plan.h) needs them.
   std::vector<std::vector<uint32_t>> node_domain_offset;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -44,33 +45,38 @@ inline void renumber_slots(LocalGraph& g, const std::vector<std::vector<uint32_t
   for (uint32_t i = 0; i < n; ++i) old_of[own[i]] = i;
   constexpr uint32_t kNone = UINT32_MAX;
   std::vector<uint32_t> position(n, kNone);  // local index -> its index in the block's sources
-  for (unsigned p = 0; p < nodes; ++p) {
-    EdgeBlock& b = g.blocks[p];
-    const std::vector<uint32_t>& to = new_slot[p];
-    for (uint32_t& t : b.targets) t = to[t];
-    for (size_t i = 0; i < b.sources.size(); ++i) position[b.sources[i]] = static_cast<uint32_t>(i);
-    EdgeBlock r;
-    r.sources.reserve(b.sources.size());
-    r.offsets.reserve(b.offsets.size());
-    r.offsets.push_back(0);
-    r.targets.resize(b.targets.size());
-    r.weights.resize(b.weights.size());
-    r.real_weights.resize(b.real_weights.size());
-    uint64_t at = 0;
-    for (uint32_t s = 0; s < n; ++s) {
-      const uint32_t i = position[old_of[s]];
-      if (i == kNone) continue;
-      const uint64_t e0 = b.offsets[i], e1 = b.offsets[i + 1];
-      for (uint64_t e = e0; e < e1; ++e, ++at) {
-        r.targets[at] = b.targets[e];
-        if (!b.weights.empty()) r.weights[at] = b.weights[e];
-        if (!b.real_weights.empty()) r.real_weights[at] = b.real_weights[e];
+  // The out-edge blocks, and the in-edge blocks of a program that reads them
+  // (their sources are this node's vertices and their targets other nodes', alike).
+  for (std::vector<EdgeBlock>* blocks : {&g.blocks, &g.in_blocks}) {
+    if (blocks->empty()) continue;
+    for (unsigned p = 0; p < nodes; ++p) {
+      EdgeBlock& b = (*blocks)[p];
+      const std::vector<uint32_t>& to = new_slot[p];
+      for (uint32_t& t : b.targets) t = to[t];
+      for (size_t i = 0; i < b.sources.size(); ++i) position[b.sources[i]] = static_cast<uint32_t>(i);
+      EdgeBlock r;
+      r.sources.reserve(b.sources.size());
+      r.offsets.reserve(b.offsets.size());
+      r.offsets.push_back(0);
+      r.targets.resize(b.targets.size());
+      r.weights.resize(b.weights.size());
+      r.real_weights.resize(b.real_weights.size());
+      uint64_t at = 0;
+      for (uint32_t s = 0; s < n; ++s) {
+        const uint32_t i = position[old_of[s]];
+        if (i == kNone) continue;
+        const uint64_t e0 = b.offsets[i], e1 = b.offsets[i + 1];
+        for (uint64_t e = e0; e < e1; ++e, ++at) {
+          r.targets[at] = b.targets[e];
+          if (!b.weights.empty()) r.weights[at] = b.weights[e];
+          if (!b.real_weights.empty()) r.real_weights[at] = b.real_weights[e];
+        }
+        r.sources.push_back(s);
+        r.offsets.push_back(at);
       }
-      r.sources.push_back(s);
-      r.offsets.push_back(at);
+      for (uint32_t u : b.sources) position[u] = kNone;
+      b = std::move(r);
     }
-    for (uint32_t u : b.sources) position[u] = kNone;
-    b = std::move(r);
   }
   auto permute = [&](auto& v) {
     if (v.empty()) return;

@@ -22,6 +22,7 @@ _LAZY = {
     "single_source_shortest_path_length": "wiregraph.algorithms",
     "connected_components": "wiregraph.algorithms",
     "weakly_connected_components": "wiregraph.algorithms",
+    "strongly_connected_components": "wiregraph.algorithms",
     "core_number": "wiregraph.algorithms",
     "triangles": "wiregraph.algorithms",
     "clustering": "wiregraph.algorithms",

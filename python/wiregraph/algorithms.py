@@ -146,8 +146,8 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
     return single_source_shortest_path_length(G, source, **engine)
 
 
-def _components(G, engine):
-    label = _values("cc", G, engine)
+def _components(G, engine, app="cc"):
+    label = _values(app, G, engine)
     groups = {}
     for v, c in label.items():
         groups.setdefault(c, set()).add(v)
@@ -162,6 +162,11 @@ def connected_components(G, **engine):
 @not_implemented_for("undirected")
 def weakly_connected_components(G, **engine):
     yield from _components(G, engine)
+
+
+@not_implemented_for("undirected")
+def strongly_connected_components(G, **engine):
+    yield from _components(G, engine, "scc")
 
 
 @not_implemented_for("multigraph")

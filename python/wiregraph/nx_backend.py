@@ -35,6 +35,7 @@ DOCS = {
     "single_source_shortest_path_length": "wiregraph's bfs; cutoff is not implemented.",
     "connected_components": "wiregraph's cc.",
     "weakly_connected_components": "wiregraph's cc (weak on directed graphs).",
+    "strongly_connected_components": "wiregraph's scc (trimming, coloring and backward sweeps along in-edges).",
     "core_number": "wiregraph's kcore; undirected graphs only.",
     "triangles": "wiregraph's tc; simple undirected graphs (self-loops ignored, as networkx does).",
     "clustering": "2T/(d(d-1)) from wiregraph's tc (exact, where lcc's 9 printed digits are not); undirected, unweighted.",

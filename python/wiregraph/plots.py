@@ -128,10 +128,11 @@ def draw(plots, title, program, outdir, nodes):
         elif program == "bc":
             made = ccdf(plots, "score_ccdf", title + ": betweenness, share of vertices with score >= x "
                         "(score 0 left out)", "score", numbers(texts)[0])
-        elif program == "cc":
+        elif program in ("cc", "scc"):
             groups = sizes(texts)
-            made = ccdf(plots, "component_sizes", title + ": %d components, share of them with >= s vertices"
-                        % len(groups), "component size s, in vertices", groups, "components")
+            kind = "strongly connected components" if program == "scc" else "components"
+            made = ccdf(plots, "component_sizes", title + ": %d %s, share of them with >= s vertices"
+                        % (len(groups), kind), "component size s, in vertices", groups, "components")
         elif program == "cd":
             groups = sizes(texts)
             made = ccdf(plots, "community_sizes", title + ": %d communities, share of them with >= s vertices"

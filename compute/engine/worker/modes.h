@@ -13,6 +13,7 @@
 //   kPulls       - DensePull (dense_pull.h): every program with a scalar ⊕
 //                  and integer weights (PageRank, BFS, CC, SSSP)
 //   kPullsOnly   - of those, the ones whose every superstep pulls (PageRank)
+//   kInEdges     - InEdges (in_edges.h): phases that scatter along in-edges (SCC)
 //
 // A policy a program does not use is PolicyIf's empty stand-in: with
 // [[no_unique_address]] it takes no room in the Worker, and the Worker
@@ -22,6 +23,7 @@
 #include <type_traits>
 
 #include "compute/engine/accumulator.h"
+#include "compute/engine/capabilities/edge_direction.h"
 #include "compute/engine/vertex_program.h"
 
 namespace wg {
@@ -36,8 +38,12 @@ struct WorkerModes {
   // integer weights), never prioritized (the light-first copy holds integer
   // weights too).
   static constexpr bool kRealWeights = Prog::kTraits.graph.real_weights;
-  // A destination-major copy of the edges can be pulled (dense supersteps).
-  static constexpr bool kPulls = kCombinable && !kRealWeights;
+  // Some phases scatter along in-edges (or both ways) from the node's
+  // in-edge blocks (compute/engine/capabilities/edge_direction.h).
+  static constexpr bool kInEdges = declares_scatter_direction<Prog>() && reads_in_edges<Prog>();
+  // A destination-major copy of the edges can be pulled (dense supersteps);
+  // it holds the out-edges only.
+  static constexpr bool kPulls = kCombinable && !kRealWeights && !kInEdges;
   // Some phases are applied only where a message arrived (after superstep 0).
   static constexpr bool kSkipIdle = kCombinable && declares_idle_phases<Prog>();
   // Some phases are level-synchronous: reached destinations are skipped,
@@ -56,6 +62,8 @@ struct WorkerModes {
   static_assert(!kRealWeights || !kPrioritized, "delta-stepping's light-first copy holds integer weights");
   static_assert(!(kSettles || kOwnTakers) || (!kLevels && !kPrioritized),
                 "a level-synchronous phase settles already; delta-stepping's pushes do not prune");
+  static_assert(!kInEdges || !(kLevels || kSettles || kOwnTakers || kPrioritized),
+                "their state describes the out-edges only (compute/engine/capabilities/edge_direction.h)");
   // Records to the worker's own vertices are applied at once, and the
   // current buckets relaxed in local rounds (with --local-rounds).
   static constexpr bool kEarly = kCombinable && declares_early_phases<Prog>();

@@ -23,18 +23,33 @@ struct WorkerSlice {
   uint64_t edges = 0;          // out-edges of the slice's vertices
   SourceBlocks source_blocks;  // per slice vertex: the groups it has edges in
 
-  WorkerSlice(const LocalGraph& g, uint32_t first, uint32_t last) : lo(first), hi(last), ranges(g.blocks.size()) {
-    for (size_t b = 0; b < g.blocks.size(); ++b) {
-      const auto& src = g.blocks[b].sources;
-      ranges[b].first = std::lower_bound(src.begin(), src.end(), lo) - src.begin();
-      ranges[b].second = std::lower_bound(src.begin(), src.end(), hi) - src.begin();
-    }
+  WorkerSlice(const LocalGraph& g, uint32_t first, uint32_t last) : lo(first), hi(last) {
+    find_ranges(g.blocks);
     for (uint32_t u = lo; u < hi; ++u) edges += g.out_degree[u];
     source_blocks = SourceBlocks(g.blocks, ranges, lo, hi);
+  }
+  // The same slice's sources in other blocks of the node's vertices (the
+  // in-edge blocks, LocalGraph::in_blocks: worker/in_edges.h); `edges` counts
+  // the slice's edges in them.
+  WorkerSlice(const std::vector<EdgeBlock>& blocks, uint32_t first, uint32_t last) : lo(first), hi(last) {
+    find_ranges(blocks);
+    for (size_t b = 0; b < blocks.size(); ++b)
+      edges += blocks[b].offsets[ranges[b].second] - blocks[b].offsets[ranges[b].first];
+    source_blocks = SourceBlocks(blocks, ranges, lo, hi);
   }
 
   uint32_t size() const { return hi - lo; }
   unsigned groups() const { return static_cast<unsigned>(ranges.size()); }
+
+ private:
+  void find_ranges(const std::vector<EdgeBlock>& blocks) {
+    ranges.resize(blocks.size());
+    for (size_t b = 0; b < blocks.size(); ++b) {
+      const auto& src = blocks[b].sources;
+      ranges[b].first = std::lower_bound(src.begin(), src.end(), lo) - src.begin();
+      ranges[b].second = std::lower_bound(src.begin(), src.end(), hi) - src.begin();
+    }
+  }
 };
 
 }  // namespace wg
