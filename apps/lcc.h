@@ -21,6 +21,7 @@
 #include "compute/engine/triangle_driver.h"
 #include "compute/report/text.h"
 #include "compute/engine/vertex_program.h"
+#include "compute/engine/program_model.h"
 
 namespace wg {
 
@@ -74,7 +75,7 @@ class Lcc : public OwnDriverProgram<double> {
   static OracleValues reference(const EdgeList& input, const ProgramParams& p);
 };
 
-static_assert(VertexProgram<Lcc>);
+WG_PROGRAM(Lcc);
 
 // ---- the oracle ----------------------------------------------------------------
 

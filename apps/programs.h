@@ -1,55 +1,20 @@
 // Every program wiregraph runs: the one list that option parsing, --help,
 // dispatch, --verify and the tests iterate (apps/registry.h). Adding a
-// program: write apps/NAME.h (its kTraits and its oracle, reference(), say
-// everything the rest needs), include it here and add it to AllPrograms.
-// Nothing else names a program (docs/PROGRAMS.md).
+// program: write apps/NAME.h with a WG_PROGRAM(Type) line (its kTraits, and
+// its oracle, reference(), if it has one, say everything the rest needs);
+// the build collects those lines into registered_programs.h
+// (apps/list_programs.py). Nothing else names a program (docs/PROGRAMS.md).
 #pragma once
 
-#include "apps/bc.h"
-#include "apps/bfs.h"
-#include "apps/cc.h"
-#include "apps/indegree.h"
-#include "apps/kcore.h"
-#include "apps/label_propagation.h"
-#include "apps/lcc.h"
-#include "apps/pagerank.h"
-#include "apps/pagerank_weighted.h"
-#include "apps/sssp.h"
-#include "apps/sssp_real.h"
-#include "apps/tc.h"
+#include "apps/program_list.h"
+#include "apps/registered_programs.h"  // generated in the build directory
 
 namespace wg {
 
-template <VertexProgram... Programs>
-struct ProgramList {};
+// Programs listed by hand (a header without a WG_PROGRAM line: include it
+// above); one also registered is kept once.
+using HandListedPrograms = ProgramTypes<>;
 
-using AllPrograms =
-    ProgramList<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc, TriangleCount, Bc, InDegree>;
-
-// What --precision double runs instead (the default for Graphalytics graphs,
-// whose rules forbid single precision): the program itself unless named here.
-template <class P>
-struct DoublePrecision {
-  using type = P;
-};
-template <>
-struct DoublePrecision<PageRank> {
-  using type = BasicPageRank<double>;
-};
-template <>
-struct DoublePrecision<Sssp> {
-  using type = RealSssp;  // real weights and distances
-};
-
-// What --weighted runs instead: the program itself unless named here (sssp
-// reads its weights always).
-template <class P>
-struct Weighted {
-  using type = P;
-};
-template <>
-struct Weighted<PageRank> {
-  using type = WeightedPageRank;  // networkx's weight='weight', in double precision
-};
+using AllPrograms = Joined<RegisteredPrograms, HandListedPrograms>;
 
 }  // namespace wg

@@ -17,6 +17,7 @@
 #include "compute/engine/triangle_driver.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/report/text.h"
+#include "compute/engine/program_model.h"
 
 namespace wg {
 
@@ -61,7 +62,7 @@ class TriangleCount : public OwnDriverProgram<uint64_t> {
   static OracleValues reference(const EdgeList& input, const ProgramParams& p);
 };
 
-static_assert(VertexProgram<TriangleCount>);
+WG_PROGRAM(TriangleCount);
 
 // ---- the oracle ----------------------------------------------------------------
 

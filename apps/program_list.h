@@ -1,0 +1,67 @@
+// A list of programs as a type (what the registry, --help, dispatch,
+// --verify and the tests iterate: apps/programs.h), and the twins a program
+// may name for --precision double and --weighted.
+#pragma once
+
+#include <type_traits>
+
+#include "compute/engine/program_model.h"
+
+namespace wg {
+
+template <VertexProgram... Programs>
+struct ProgramList {};
+
+// `list` with P appended, unless it holds P already.
+template <class List, class P>
+struct AppendOnce;
+template <class... Ps, class P>
+struct AppendOnce<ProgramList<Ps...>, P> {
+  using type = std::conditional_t<(std::is_same_v<Ps, P> || ...), ProgramList<Ps...>, ProgramList<Ps..., P>>;
+};
+
+// Program types as written (full or minimal), for a list kept by hand.
+template <class... Programs>
+struct ProgramTypes {};
+
+// Every program of `first`, then those of `more` (completed here) that it does not hold yet.
+template <class First, class... More>
+struct JoinPrograms {
+  using type = First;
+};
+template <class First, class P, class... More>
+struct JoinPrograms<First, P, More...> {
+  using type = typename JoinPrograms<typename AppendOnce<First, Completed<P>>::type, More...>::type;
+};
+template <class First, class Hand>
+struct JoinedList;
+template <class First, class... Hand>
+struct JoinedList<First, ProgramTypes<Hand...>> : JoinPrograms<First, Hand...> {};
+template <class First, class Hand>
+using Joined = typename JoinedList<First, Hand>::type;
+
+// What --precision double runs instead: the program itself unless it names
+// its DoublePrecisionTwin (a member alias: apps/pagerank.h, apps/sssp.h).
+template <class P>
+struct DoublePrecision {
+  using type = P;
+};
+template <class P>
+  requires requires { typename P::DoublePrecisionTwin; }
+struct DoublePrecision<P> {
+  using type = Completed<typename P::DoublePrecisionTwin>;
+};
+
+// What --weighted runs instead: the program itself unless it names its
+// WeightedTwin (apps/pagerank.h; sssp reads its weights always).
+template <class P>
+struct Weighted {
+  using type = P;
+};
+template <class P>
+  requires requires { typename P::WeightedTwin; }
+struct Weighted<P> {
+  using type = Completed<typename P::WeightedTwin>;
+};
+
+}  // namespace wg
