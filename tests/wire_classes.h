@@ -19,7 +19,7 @@
 namespace wg::test {
 
 enum class WireClass {
-  kScalar4,    // 4-byte messages folded into one value per vertex (bfs, cc, sssp, indegree; pagerank in single precision)
+  kScalar4,    // 4-byte messages folded into one value per vertex (bfs, cc, sssp, indegree, minlabel; pagerank in single precision)
   kScalar8,    // 8-byte messages (pagerank and sssp under --precision double, bc): wider records, fewer per frame
   kSlot,       // a slot per in-edge (SlotAccumulator: kcore, cd): a record folded twice overflows its vertex's slots
   kTriangleDriver,  // tc's and lcc's own driver (neighbour lists, then counts), not the engine's superstep loop
@@ -48,7 +48,8 @@ inline ProgramRun double_run(std::string_view app) {
 inline std::vector<ProgramRun> class_members(WireClass c) {
   switch (c) {
     case WireClass::kScalar4:
-      return {plain_run("sssp"), plain_run("cc"), plain_run("bfs"), plain_run("pagerank"), plain_run("indegree")};
+      return {plain_run("sssp"),     plain_run("cc"),       plain_run("minlabel"),
+              plain_run("bfs"),      plain_run("pagerank"), plain_run("indegree")};
     case WireClass::kScalar8: return {double_run("pagerank"), double_run("sssp"), plain_run("bc")};
     case WireClass::kSlot: return {plain_run("kcore"), plain_run("cd")};
     case WireClass::kTriangleDriver: return {plain_run("lcc"), plain_run("tc")};
