@@ -24,21 +24,22 @@ struct AppendOnce<ProgramList<Ps...>, P> {
 template <class... Programs>
 struct ProgramTypes {};
 
-// Every program of `first`, then those of `more` (completed here) that it does not hold yet.
-template <class First, class... More>
-struct JoinPrograms {
-  using type = First;
+// `list`, then each of `more` (completed here) that it does not hold yet.
+template <class List, class... More>
+struct AppendEach {
+  using type = List;
 };
-template <class First, class P, class... More>
-struct JoinPrograms<First, P, More...> {
-  using type = typename JoinPrograms<typename AppendOnce<First, Completed<P>>::type, More...>::type;
+template <class List, class P, class... More>
+struct AppendEach<List, P, More...> {
+  using type = typename AppendEach<typename AppendOnce<List, Completed<P>>::type, More...>::type;
 };
-template <class First, class Hand>
+// The programs listed by hand, in their order, then the registered ones they do not hold.
+template <class Hand, class Registered>
 struct JoinedList;
-template <class First, class... Hand>
-struct JoinedList<First, ProgramTypes<Hand...>> : JoinPrograms<First, Hand...> {};
-template <class First, class Hand>
-using Joined = typename JoinedList<First, Hand>::type;
+template <class... Hand, class... Registered>
+struct JoinedList<ProgramTypes<Hand...>, ProgramList<Registered...>> : AppendEach<ProgramList<>, Hand..., Registered...> {};
+template <class Hand, class Registered>
+using Joined = typename JoinedList<Hand, Registered>::type;
 
 // What --precision double runs instead: the program itself unless it names
 // its DoublePrecisionTwin (a member alias: apps/pagerank.h, apps/sssp.h).

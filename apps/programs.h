@@ -11,10 +11,13 @@
 
 namespace wg {
 
-// Programs listed by hand (a header without a WG_PROGRAM line: include it
-// above); one also registered is kept once.
-using HandListedPrograms = ProgramTypes<>;
+// The order --help, docs/OPTIONS.md and the tests list the programs in: these
+// first, then every other registered program in the order of its header's
+// name. Listing a program here is optional (a registered one is kept once);
+// a header without a WG_PROGRAM line runs when listed here and included above.
+using ListedPrograms =
+    ProgramTypes<PageRank, Sssp, Bfs, ConnectedComponents, LabelPropagation, KCore, Lcc, TriangleCount, Bc, InDegree>;
 
-using AllPrograms = Joined<RegisteredPrograms, HandListedPrograms>;
+using AllPrograms = Joined<ListedPrograms, RegisteredPrograms>;
 
 }  // namespace wg

@@ -181,9 +181,16 @@ TEST(ProgramModel, DefaultSummaryCountsHeldValues) {
   EXPECT_EQ(InDegreeModel::describe(empty, c).line, "0 of 6 vertices (0.0%) hold a value");
 }
 
+// The program list: those listed by hand in their order, then the registered
+// ones they do not hold, each once.
+static_assert(std::is_same_v<Joined<ProgramTypes<Bfs, InDegree>, ProgramList<InDegreeModel, Sssp, Bfs>>,
+                             ProgramList<Bfs, InDegreeModel, Sssp>>);
+
 // The registry lists the minimal programs and their oracles: indegree's own,
 // none for minlabel (--verify says it cannot check it).
 TEST(ProgramModel, RegisteredByTheirHeaders) {
+  EXPECT_EQ(program_traits().front().name, "pagerank");  // listed by hand first
+  EXPECT_EQ(program_traits().back().name, "minlabel");   // only registered: after them
   EXPECT_EQ(program_entry("indegree").reference, &InDegree::reference);
   EXPECT_EQ(program_entry("minlabel").reference, nullptr);
   EXPECT_EQ(program_entry("minlabel").traits.value_column, "component");
