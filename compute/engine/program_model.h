@@ -3,8 +3,9 @@
 // Value, Combine, init, apply, scatter) and supplies every member it does
 // not write, by detection. Completed<P> is what the engine, the registry and
 // the tests compile against: P itself when P already writes every member
-// (every built-in: the same type, so the same code, bit for bit), else
-// ProgramModel<P>. Its members only forward, inline, to P's or to a default.
+// (every built-in: the same type, so the engine instantiates the same
+// templates for it as before), else ProgramModel<P>. Its members only
+// forward, inline, to P's or to a default.
 //
 // The defaults:
 //   make(params, V)       P::make, else P(params), else P{}
