@@ -49,6 +49,7 @@
 #include "compute/engine/summary_stats.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/report/text.h"
+#include "compute/engine/program_model.h"
 
 namespace wg {
 
@@ -362,7 +363,7 @@ class Bc : public ProgramBase {
   double factor_ = 1.0;  // networkx's scale (not GAP's)
 };
 
-static_assert(VertexProgram<Bc>);
+WG_PROGRAM(Bc);
 
 // ---- the oracle ----------------------------------------------------------------
 

@@ -15,6 +15,7 @@
 #include "apps/min_label.h"
 #include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
+#include "compute/engine/program_model.h"
 
 namespace wg {
 
@@ -58,7 +59,7 @@ class Bfs : public MinLabelBase {
   VertexId source_;
 };
 
-static_assert(VertexProgram<Bfs>);
+WG_PROGRAM(Bfs);
 
 // ---- the oracle ----------------------------------------------------------------
 

@@ -33,6 +33,7 @@
 #include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
 #include "compute/report/text.h"
+#include "compute/engine/program_model.h"
 
 namespace wg {
 
@@ -156,7 +157,7 @@ class ConnectedComponents : public MinLabelBase {
   VertexId giant_label_ = kInfinity;
 };
 
-static_assert(VertexProgram<ConnectedComponents>);
+WG_PROGRAM(ConnectedComponents);
 
 // ---- the oracle ----------------------------------------------------------------
 

@@ -2,57 +2,38 @@
 // count), by message passing: every vertex sends 1 along each out-edge in
 // superstep 0 and adds up what arrives in superstep 1. The engine knows the
 // in-degrees already (VertexInfo::in_degree); counting them with messages
-// makes the smallest complete program, the worked example of
-// docs/PROGRAMS.md, whose snippet is cut from between the markers below
-// (tests/test_doc_snippets.py fails when the two differ).
+// makes the smallest program, in the minimal form (compute/engine/vertex_program.h),
+// the worked example of docs/PROGRAMS.md, whose snippet is cut from between
+// the markers below (tests/test_doc_snippets.py fails when the two differ).
 #pragma once
 
-#include <cstdio>
 #include <vector>
 
 #include "compute/engine/oracle.h"
-#include "compute/engine/vertex_program.h"
+#include "compute/engine/program_model.h"
 
 namespace wg {
 
 // 8< indegree
-class InDegree : public ProgramBase {  // no aggregate, one phase, stops once no vertex is active
- public:
+struct InDegree {
   static constexpr ProgramTraits kTraits{
       .name = "indegree",  // --app indegree
       .summary = "in-degree of every vertex (the edges pointing at it), counted by messages",
-      .graph = {},                       // the graph as given: directed, every edge
-      .output = "in-degree",             // what a result line's value is
-      .value_column = "indegree",        // its column in results.tsv (docs/OUTPUT.md)
-      .comparison = Comparison::kExact,  // how --verify compares it with reference()'s
+      .output = "in-degree",       // what a result line's value is (--help)
+      .value_column = "indegree",  // its column in results.tsv (docs/OUTPUT.md)
   };
-  using Value = uint32_t;    // one per vertex
-  using Message = uint32_t;  // 4, 8 or 16 bytes: records of 8, 12 or 20 bytes
+  using Value = uint32_t;          // one per vertex
+  using Combine = Sum<uint32_t>;   // ⊕ and its identity; the messages are uint32_t
 
-  static InDegree make(const ProgramParams&, VertexId) { return {}; }
+  // Superstep 0: every vertex is active, so it scatters (1 along each
+  // out-edge). Superstep 1: the sum of what arrived; no vertex is active, so
+  // the run stops.
+  bool init(Value& y, const VertexInfo&) const { return y = 0, true; }
+  bool apply(Value& y, uint32_t sum, const VertexInfo&) const { return y = sum, false; }
+  uint32_t scatter(const Value&) const { return 1; }
 
-  // ⊕: the engine folds every message sent to a vertex into one.
-  static Message identity() { return 0; }
-  static Message combine(Message a, Message b) { return a + b; }
-
-  // Superstep 0: every vertex is active, so it scatters. Superstep 1: the
-  // sum of what arrived; no vertex is active, so the run stops.
-  bool init(Value& y, const VertexInfo&) const {
-    y = 0;
-    return true;
-  }
-  bool apply(Value& y, Message sum, const VertexInfo&, const StepInfo<Aggregate>&) const {
-    y = sum;
-    return false;
-  }
-  Message scatter_value(const Value&, const VertexInfo&) const { return 1; }  // once per active vertex
-  static Message edge_message(Message sv, Weight) { return sv; }              // once per out-edge
-
-  static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%u", y); }
-  static double sort_key(const Value& y) { return y; }  // orders the top-vertices report
-
-  // The oracle (--verify, the tests): plain, single-threaded, on the whole
-  // input, sharing nothing with the program above.
+  // Optional: the oracle --verify and the tests compare with (plain,
+  // single-threaded, on the whole input, sharing nothing with the above).
   static OracleValues reference(const EdgeList& input, const ProgramParams&) {
     oracle::check_edges(input);
     std::vector<uint64_t> count(input.num_vertices, 0);
@@ -60,8 +41,7 @@ class InDegree : public ProgramBase {  // no aggregate, one phase, stops once no
     return {.integers = count, .reals = {}};
   }
 };
+WG_PROGRAM(InDegree);
 // >8 indegree
-
-static_assert(VertexProgram<InDegree>);
 
 }  // namespace wg

@@ -18,6 +18,7 @@
 #include "compute/engine/capabilities/neighbourhood.h"
 #include "compute/engine/neighbourhood/neighbourhood_driver.h"
 #include "compute/engine/oracle.h"
+#include "compute/engine/program_model.h"
 #include "compute/engine/vertex_program.h"
 
 namespace wg {
@@ -55,7 +56,8 @@ class Jaccard : public OwnDriverProgram<double> {
   }
 };
 
-static_assert(VertexProgram<Jaccard> && PerEdgeResults<Jaccard>);
+static_assert(PerEdgeResults<Jaccard>);
+WG_PROGRAM(Jaccard);
 
 // ---- the oracle ----------------------------------------------------------------
 

@@ -28,6 +28,7 @@
 #include "compute/engine/summary_stats.h"
 #include "compute/report/text.h"
 #include "compute/engine/vertex_program.h"
+#include "compute/engine/program_model.h"
 
 namespace wg {
 
@@ -122,7 +123,7 @@ class KCore : public ProgramBase {
   }
 };
 
-static_assert(VertexProgram<KCore>);
+WG_PROGRAM(KCore);
 
 // ---- the oracle ----------------------------------------------------------------
 

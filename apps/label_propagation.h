@@ -25,6 +25,7 @@
 #include "compute/engine/summary_stats.h"
 #include "compute/report/text.h"
 #include "compute/engine/vertex_program.h"
+#include "compute/engine/program_model.h"
 
 namespace wg {
 
@@ -116,7 +117,7 @@ class LabelPropagation : public ProgramBase {
   uint32_t iterations_;
 };
 
-static_assert(VertexProgram<LabelPropagation>);
+WG_PROGRAM(LabelPropagation);
 
 // ---- the oracle ----------------------------------------------------------------
 

@@ -23,6 +23,7 @@
 #include "compute/engine/neighbourhood/neighbourhood_driver.h"
 #include "compute/report/text.h"
 #include "compute/engine/vertex_program.h"
+#include "compute/engine/program_model.h"
 
 namespace wg {
 
@@ -86,7 +87,8 @@ class Lcc : public OwnDriverProgram<double> {
   static OracleValues reference(const EdgeList& input, const ProgramParams& p);
 };
 
-static_assert(VertexProgram<Lcc> && NeighbourhoodProgram<Lcc>);
+static_assert(NeighbourhoodProgram<Lcc>);
+WG_PROGRAM(Lcc);
 
 // ---- the oracle ----------------------------------------------------------------
 

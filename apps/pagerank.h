@@ -17,11 +17,14 @@
 #include <vector>
 
 #include "compute/engine/oracle.h"
+#include "compute/engine/program_model.h"
 #include "compute/engine/summary_stats.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/report/text.h"
 
 namespace wg {
+
+class WeightedPageRank;
 
 template <class M>
 class BasicPageRank : public ProgramBase {
@@ -53,6 +56,9 @@ class BasicPageRank : public ProgramBase {
     double change;    // the L1 change of the ranks in this superstep's apply (--tolerance)
   };
   static constexpr double kDefaultDamping = 0.85;
+  // What --precision double and --weighted run instead (apps/program_list.h).
+  using DoublePrecisionTwin = BasicPageRank<double>;
+  using WeightedTwin = WeightedPageRank;  // apps/pagerank_weighted.h
 
   static BasicPageRank make(const ProgramParams& p, VertexId num_vertices) {
     return BasicPageRank(num_vertices, p.iterations, p.damping, p.tolerance);
@@ -178,7 +184,8 @@ class BasicPageRank : public ProgramBase {
 };
 
 using PageRank = BasicPageRank<float>;
-static_assert(VertexProgram<PageRank> && VertexProgram<BasicPageRank<double>>);
+static_assert(VertexProgram<BasicPageRank<double>>);
+WG_PROGRAM(PageRank);
 
 // ---- the oracle ----------------------------------------------------------------
 
@@ -241,3 +248,5 @@ OracleValues BasicPageRank<M>::reference(const EdgeList& input, const ProgramPar
 }
 
 }  // namespace wg
+
+#include "apps/pagerank_weighted.h"  // the WeightedTwin

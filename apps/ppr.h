@@ -26,6 +26,8 @@
 #include "compute/engine/capabilities/multi_value.h"
 #include "compute/engine/capabilities/wide_message.h"
 #include "compute/engine/oracle.h"
+#include "compute/engine/program_model.h"
+#include "apps/program_list.h"
 #include "compute/engine/vertex_program.h"
 #include "config/option_values.h"
 
@@ -110,7 +112,14 @@ struct BasicPpr : ProgramBase, MultiValueOutput<W> {
 };
 
 using Ppr = BasicPpr<1>;
-static_assert(VertexProgram<Ppr> && VertexProgram<BasicPpr<16>> && MultiValued<Ppr>);
+static_assert(VertexProgram<BasicPpr<16>> && MultiValued<Ppr>);
+WG_PROGRAM(Ppr);
+
+// K seeds run on the narrowest message that holds them (apps/registry.cc).
+template <>
+struct Widths<Ppr> {
+  using type = ProgramList<BasicPpr<1>, BasicPpr<2>, BasicPpr<4>, BasicPpr<8>, BasicPpr<16>>;
+};
 
 // ---- the oracle ----------------------------------------------------------------
 

@@ -11,7 +11,7 @@ namespace wg {
 
 namespace {
 
-// A program instantiated for several message widths (apps/programs.h,
+// A program instantiated for several message widths (apps/program_list.h,
 // Widths) runs the narrowest whose message holds the run's K seeds.
 template <VertexProgram W, VertexProgram... Wider>
 RunOutcome run_narrowest(Node& node, ProgramList<W, Wider...>) {
@@ -22,7 +22,7 @@ RunOutcome run_narrowest(Node& node, ProgramList<W, Wider...>) {
   return run_program<W>(node);
 }
 
-// A program with a double-precision twin (apps/programs.h) runs it with --precision double.
+// A program with a double-precision twin (apps/program_list.h) runs it with --precision double.
 // A program with a weighted twin runs it with --weighted (in double precision).
 template <VertexProgram P>
 RunOutcome run_entry(Node& node) {
@@ -49,9 +49,18 @@ template <VertexProgram P>
 constexpr bool weighted_is_declared = P::kTraits.uses_weighted == !std::is_same_v<typename Weighted<P>::type, P>;
 
 // Every program, and its double-precision twin, says how its results
-// compare and has an oracle to compare them with.
+// compare (a program in the minimal form by its Value: compute/engine/program_model.h).
 template <VertexProgram P>
-constexpr bool verifiable = P::kTraits.comparison != Comparison::kUndeclared && HasOracle<P>;
+constexpr bool verifiable = P::kTraits.comparison != Comparison::kUndeclared;
+
+// The oracle --verify compares with; none (nullptr) where the program has no reference().
+template <VertexProgram P>
+constexpr OracleFn oracle_of() {
+  if constexpr (HasOracle<P>)
+    return &P::reference;
+  else
+    return nullptr;
+}
 
 // Every program names its value's column in results.tsv ("vertex" is the first's).
 template <VertexProgram P>
@@ -63,11 +72,11 @@ constexpr auto entries_of(ProgramList<P...>) {
   static_assert((weighted_is_declared<P> && ...), "kTraits.uses_weighted must match Weighted<P>");
   static_assert(((verifiable<P> && verifiable<typename DoublePrecision<P>::type> &&
                   verifiable<typename Weighted<P>::type>) && ...),
-                "every program declares kTraits.comparison and a reference() oracle (docs/PROGRAMS.md)");
+                "every program declares kTraits.comparison (docs/PROGRAMS.md)");
   static_assert(((names_its_column<P> && names_its_column<typename DoublePrecision<P>::type> &&
                   names_its_column<typename Weighted<P>::type>) && ...),
                 "every program names its value's column, kTraits.value_column (docs/OUTPUT.md)");
-  return std::array<ProgramEntry, sizeof...(P)>{ProgramEntry{P::kTraits, &P::reference, &run_entry<P>}...};
+  return std::array<ProgramEntry, sizeof...(P)>{ProgramEntry{P::kTraits, oracle_of<P>(), &run_entry<P>}...};
 }
 template <VertexProgram... P>
 constexpr auto traits_of(ProgramList<P...>) {

@@ -17,7 +17,7 @@ namespace wg {
 
 struct ProgramEntry {
   ProgramTraits traits;
-  OracleFn reference;            // the program's oracle (compute/engine/oracle.h)
+  OracleFn reference;            // the program's oracle (compute/engine/oracle.h); nullptr: it has none
   RunOutcome (*run)(Node& node);  // apps/node/run_program.h
 };
 

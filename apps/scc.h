@@ -52,6 +52,7 @@
 
 #include "compute/engine/capabilities/edge_direction.h"
 #include "compute/engine/oracle.h"
+#include "compute/engine/program_model.h"
 #include "compute/engine/summary_stats.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/report/text.h"
@@ -202,7 +203,7 @@ class StronglyConnectedComponents : public ProgramBase {
   uint32_t scc_phase_ = kTrimOut;  // the phase of the superstep to come (scatter_value reads it)
 };
 
-static_assert(VertexProgram<StronglyConnectedComponents>);
+WG_PROGRAM(StronglyConnectedComponents);
 
 // ---- the oracle ----------------------------------------------------------------
 

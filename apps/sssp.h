@@ -34,6 +34,7 @@
 #include "apps/min_label.h"
 #include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
+#include "compute/engine/program_model.h"
 
 namespace wg {
 
@@ -41,6 +42,8 @@ class DistanceOverflow : public std::overflow_error {
  public:
   using std::overflow_error::overflow_error;
 };
+
+class RealSssp;
 
 class Sssp : public MinLabelBase {
  public:
@@ -62,6 +65,8 @@ class Sssp : public MinLabelBase {
   static constexpr uint32_t kOverflow = kInfinity - 1;
   static constexpr uint32_t kMaxDistance = kInfinity - 2;
   using Aggregate = uint64_t;  // vertices whose distance overflowed
+  // What --precision double runs instead (apps/program_list.h): real weights and distances.
+  using DoublePrecisionTwin = RealSssp;  // apps/sssp_real.h
 
   static Sssp make(const ProgramParams& p, VertexId) { return Sssp(static_cast<VertexId>(p.source)); }
   explicit Sssp(VertexId source) : source_(source) {}
@@ -125,7 +130,7 @@ class Sssp : public MinLabelBase {
   uint32_t delta_ = 1;
 };
 
-static_assert(VertexProgram<Sssp>);
+WG_PROGRAM(Sssp);
 
 // ---- the oracle ----------------------------------------------------------------
 
@@ -171,3 +176,5 @@ inline OracleValues Sssp::reference(const EdgeList& input, const ProgramParams& 
 }
 
 }  // namespace wg
+
+#include "apps/sssp_real.h"  // the DoublePrecisionTwin

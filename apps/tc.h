@@ -20,6 +20,7 @@
 #include "compute/engine/neighbourhood/neighbourhood_driver.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/report/text.h"
+#include "compute/engine/program_model.h"
 
 namespace wg {
 
@@ -70,7 +71,8 @@ class TriangleCount : public OwnDriverProgram<uint64_t> {
   static OracleValues reference(const EdgeList& input, const ProgramParams& p);
 };
 
-static_assert(VertexProgram<TriangleCount> && NeighbourhoodProgram<TriangleCount>);
+static_assert(NeighbourhoodProgram<TriangleCount>);
+WG_PROGRAM(TriangleCount);
 
 // ---- the oracle ----------------------------------------------------------------
 

@@ -111,6 +111,7 @@ TEST_P(EveryProgram, VerifiedAndValidInBothFormats) {
   const EdgeList& g = c.g;
   const std::string& graph = c.path;
   for (const ProgramEntry& p : program_entries()) {
+    if (p.reference == nullptr) continue;  // no oracle to validate against (tests/test_minimal_programs.cc)
     const std::string app(p.traits.name);
     SCOPED_TRACE(app + ", " + format + " output");
     const std::string out = dir.file("out-" + app);
@@ -186,7 +187,7 @@ TEST(VerifyInvariant, TwoNodesCheckTheirOwnEdges) {
   ASSERT_TRUE(prerequisites("memif", kNodes, &skip));
   const CornerGraph c;
   for (const ProgramEntry& p : program_entries()) {
-    if (p.traits.invariant.empty()) continue;
+    if (p.traits.invariant.empty() || p.reference == nullptr) continue;
     SCOPED_TRACE(std::string(p.traits.name));
     run_verified(c.dir, std::string(p.traits.name), c.path, c.dir.file("out-" + std::string(p.traits.name)),
                  c.g.num_vertices, {"--verify-limit", "1000"}, "invariant");

@@ -38,6 +38,7 @@
 #include "apps/kcore.h"
 #include "apps/label_propagation.h"
 #include "apps/programs.h"
+#include "tests/minimal_oracles.h"
 #include "apps/pagerank.h"
 #include "apps/sssp.h"
 #include "apps/sssp_real.h"
@@ -1059,6 +1060,29 @@ TEST(EngineAllPrograms, EveryRegisteredProgramMatchesItsOracle) {
   check_all(AllPrograms{}, kron(), max_out_degree_vertex(kron()));
   g_roles = RolesSpec::shared();
   check_all(AllPrograms{}, test::corner_case_graph(), 101);
+}
+
+// ---- programs in the minimal form (compute/engine/program_model.h) ---------------
+
+// minlabel: nothing but its value, Min and init/scatter; the engine applies
+// only the vertices that received a label (what a Min program without apply
+// is), against the tests' own flooding oracle. indegree: its own apply,
+// against a count made here.
+TEST(EngineMinimalPrograms, MinLabelAndInDegreeMatchPlainCounts) {
+  std::vector<EdgeList> graphs{test::corner_case_graph(), kron(), test::traversal_graph()};
+  graphs.push_back(load_graph(test::datasets_dir() + "/email-Eu-core.csv"));
+  for (const EdgeList& g : graphs) {
+    const auto labels = run_engine(g, Completed<MinLabelComponents>::make({}, g.num_vertices));
+    const std::vector<uint64_t> want = ref::components_by_flooding(g);
+    ASSERT_EQ(labels.values.size(), want.size());
+    for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(labels.values[v], want[v]) << "vertex " << v;
+    expect_messages_balanced(labels.report);
+
+    const auto degrees = run_engine(g, Completed<InDegree>::make({}, g.num_vertices));
+    std::vector<uint32_t> count(g.num_vertices, 0);
+    for (const Edge& e : g.edges) ++count[e.dst];
+    EXPECT_EQ(degrees.values, count);
+  }
 }
 
 // Every edge both ways: the triangle driver then folds a neighbour's two

@@ -19,8 +19,8 @@
 namespace wg::test {
 
 enum class WireClass {
-  kScalar4,    // 4-byte messages folded into one value per vertex (bfs, cc, sssp, indegree, scc; pagerank in
-               // single precision; ppr from one seed: its wider messages, K seeds, are tests/test_ppr.py's)
+  kScalar4,    // 4-byte messages folded into one value per vertex (bfs, cc, sssp, indegree, minlabel, scc;
+               // pagerank in single precision; ppr from one seed: its wider messages, K seeds, are tests/test_ppr.py's)
   kScalar8,    // 8-byte messages (pagerank and sssp under --precision double, bc): wider records, fewer per frame
   kSlot,       // a slot per in-edge (SlotAccumulator: kcore, cd): a record folded twice overflows its vertex's slots
   kTriangleDriver,  // the neighbourhood service (neighbour lists, then counts: tc, lcc, jaccard), not the superstep loop
@@ -49,8 +49,8 @@ inline ProgramRun double_run(std::string_view app) {
 inline std::vector<ProgramRun> class_members(WireClass c) {
   switch (c) {
     case WireClass::kScalar4:
-      return {plain_run("sssp"),     plain_run("cc"),       plain_run("bfs"),
-              plain_run("pagerank"), plain_run("indegree"), plain_run("ppr"), plain_run("scc")};
+      return {plain_run("sssp"),     plain_run("cc"),       plain_run("minlabel"), plain_run("bfs"),
+              plain_run("pagerank"), plain_run("indegree"), plain_run("ppr"),      plain_run("scc")};
     case WireClass::kScalar8: return {double_run("pagerank"), double_run("sssp"), plain_run("bc")};
     case WireClass::kSlot: return {plain_run("kcore"), plain_run("cd")};
     case WireClass::kTriangleDriver: return {plain_run("lcc"), plain_run("tc"), plain_run("jaccard")};

@@ -238,7 +238,8 @@ VerifyVerdict verify_run(const VerifyInput<Prog>& in) {
       return verify_against_oracle<Prog>(whole, params, in.graph, in.values, in.cfg.first_id);
     } else {
       v.outcome = VerifyVerdict::Outcome::kSkipped;
-      v.note = std::string(Prog::kTraits.name) + " has no oracle (reference())";
+      v.note = "cannot verify " + std::string(Prog::kTraits.name) +
+               ": it declares no oracle (a static reference(), docs/PROGRAMS.md), so there is nothing to compare with";
       return v;
     }
   }
