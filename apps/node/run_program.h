@@ -441,7 +441,8 @@ nlohmann::ordered_json results_json(const Config& cfg) {
       {"value_column", t.value_column},
       {"value_type", value_type_name(t.value_kind)},
       {"comparison", comparison_name(t.comparison)},
-      {"tolerance", t.comparison == Comparison::kReal ? std::max(t.tolerance, kPrintedTolerance) : 0.0}};
+      {"tolerance", t.comparison == Comparison::kReal ? std::max(t.tolerance, kPrintedTolerance) : 0.0},
+      {"rows", PerEdgeResults<Prog> ? "edge" : "vertex"}};  // per-edge results: src dst value lines
   // Several values per vertex (compute/engine/capabilities/multi_value.h):
   // a column each, in the order of the result lines' values.
   if constexpr (MultiValued<Prog>) j["value_columns"] = Prog::value_columns(cfg.params());
