@@ -76,7 +76,8 @@ constexpr auto entries_of(ProgramList<P...>) {
   static_assert(((names_its_column<P> && names_its_column<typename DoublePrecision<P>::type> &&
                   names_its_column<typename Weighted<P>::type>) && ...),
                 "every program names its value's column, kTraits.value_column (docs/OUTPUT.md)");
-  return std::array<ProgramEntry, sizeof...(P)>{ProgramEntry{P::kTraits, oracle_of<P>(), &run_entry<P>}...};
+  return std::array<ProgramEntry, sizeof...(P)>{
+      ProgramEntry{P::kTraits, oracle_of<P>(), &run_entry<P>, PerEdgeResults<P>}...};
 }
 template <VertexProgram... P>
 constexpr auto traits_of(ProgramList<P...>) {

@@ -19,6 +19,9 @@ struct ProgramEntry {
   ProgramTraits traits;
   OracleFn reference;            // the program's oracle (compute/engine/oracle.h); nullptr: it has none
   RunOutcome (*run)(Node& node);  // apps/node/run_program.h
+  // Results per edge (`src dst value` lines: jaccard, compute/engine/capabilities/neighbourhood.h)
+  // instead of per vertex.
+  bool per_edge_results = false;
 };
 
 std::span<const ProgramEntry> program_entries();
