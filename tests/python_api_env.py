@@ -10,7 +10,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.environ.get("WG_SOURCE_DIR", os.path.dirname(HERE))
 BUILD = os.environ.get("WG_BUILD_DIR", os.path.join(SOURCE, "build"))
 DATASETS = os.environ.get("WG_DATASETS", os.path.join(SOURCE, "..", "shared", "datasets"))
-os.environ.setdefault("WIREGRAPH_BIN", os.path.join(BUILD, "apps", "wiregraph"))
+WIREGRAPH = os.path.join(BUILD, "apps", "wiregraph")
+LAUNCHER = os.path.join(SOURCE, "scripts", "wiregraph-cluster")
+os.environ.setdefault("WIREGRAPH_BIN", WIREGRAPH)
 LIMIT_S = 300  # a bound against hanging, not a measurement
 
 

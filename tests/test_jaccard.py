@@ -18,13 +18,8 @@ import unittest
 import networkx as nx
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE = os.environ.get("WG_SOURCE_DIR", os.path.dirname(HERE))
-BUILD = os.environ.get("WG_BUILD_DIR", os.path.join(SOURCE, "build"))
-DATASETS = os.environ.get("WG_DATASETS", os.path.join(SOURCE, "..", "shared", "datasets"))
-WIREGRAPH = os.path.join(BUILD, "apps", "wiregraph")
-LAUNCHER = os.path.join(SOURCE, "scripts", "wiregraph-cluster")
-LIMIT_S = 300  # a bound against hanging, not a measurement
+from python_api_env import DATASETS, LAUNCHER, LIMIT_S, SOURCE, WIREGRAPH
+
 PRINTED = 1e-7  # values are printed with 9 significant digits
 
 

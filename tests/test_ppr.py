@@ -26,10 +26,8 @@ import unittest
 
 import networkx as nx
 
-from python_api_env import BUILD, DATASETS, LIMIT_S, SOURCE, read_directed
+from python_api_env import DATASETS, LAUNCHER, LIMIT_S, WIREGRAPH, read_directed
 
-WIREGRAPH = os.path.join(BUILD, "apps", "wiregraph")
-LAUNCHER = os.path.join(SOURCE, "scripts", "wiregraph-cluster")
 ITERATIONS = "200"
 
 

@@ -21,10 +21,8 @@ import unittest
 
 import networkx as nx
 
-from python_api_env import BUILD, DATASETS, LIMIT_S, SOURCE
+from python_api_env import DATASETS, LAUNCHER, LIMIT_S, WIREGRAPH
 
-WIREGRAPH = os.path.join(BUILD, "apps", "wiregraph")
-LAUNCHER = os.path.join(SOURCE, "scripts", "wiregraph-cluster")
 TOLERANCE = "1e-10"
 
 
