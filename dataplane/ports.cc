@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "dataplane/kernel_ports.h"
+#include "dataplane/libxdp_log.h"
 #include "dataplane/memif_guard.h"
 #include "dataplane/memif_quirks.h"
 
@@ -239,6 +240,7 @@ Ports::Port Ports::configure(uint16_t id, rte_mempool* rx_pool, unsigned queues,
   p.driver = info.driver_name != nullptr ? info.driver_name : "?";
   p.memif = p.driver == "net_memif";
   p.if_index = info.if_index;
+  if (p.driver == "net_af_xdp") libxdp_log::route();
   if (queues > info.max_rx_queues || queues > info.max_tx_queues)
     throw std::runtime_error(name + " (" + p.driver + ") has at most " +
                              std::to_string(std::min(info.max_rx_queues, info.max_tx_queues)) +
