@@ -8,6 +8,7 @@ JaccardFull (suite full: P = 1, 2, 3 on memif on two datasets, and tap at
 P = 2 and 3 where the machine allows it: root and `ip`). Needs networkx and
 numpy (python/requirements-test.txt)."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -75,11 +76,19 @@ class JaccardCase(unittest.TestCase):
                 self.assertEqual(a.dtype.names, ("src", "dst", "jaccard"))
                 self.assertEqual([(int(x), int(y)) for x, y in zip(a["src"], a["dst"])],
                                  [(int(x), int(y)) for x, y, _ in rows])
+            with open(os.path.join(out, "summary.json")) as f:
+                answer = json.load(f)["summary"]["answer"]
+        want = self.want(name)
+        # The answer line's figures (a per-edge program's default summary)
+        # are networkx's count, least, largest and mean similarity.
+        self.assertEqual(answer["edges_with_value"], len(want))
+        self.assertAlmostEqual(answer["min"], min(want.values()), delta=1e-12)
+        self.assertAlmostEqual(answer["max"], max(want.values()), delta=1e-12)
+        self.assertAlmostEqual(answer["mean"], sum(want.values()) / len(want), delta=1e-12)
         keys = [(int(s), int(d)) for s, d, _ in rows]
         self.assertEqual(keys, sorted(keys), "sorted by (src, dst)")
         self.assertTrue(all(s < d for s, d in keys), "src < dst")
         got = {(int(s), int(d)): float(j) for s, d, j in rows}
-        want = self.want(name)
         self.assertEqual(len(got), len(rows), "each edge once")
         self.assertEqual(set(got), set(want), "the edges are networkx's")
         worst = max(abs(got[e] - j) - PRINTED * j for e, j in want.items())

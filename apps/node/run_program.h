@@ -36,6 +36,7 @@
 #include "compute/partition/partition.h"
 #include "compute/engine/range_plan.h"
 #include "compute/engine/summary_stats.h"
+#include "compute/engine/value_summary.h"
 #include "compute/engine/superstep_runtime.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/report/run_summary.h"
@@ -171,9 +172,16 @@ inline LoadProgress load_progress(const Config& cfg) {
 // The engine's program as the run left it (its next() may keep figures for
 // the summary: PageRank's convergence); a program on its own driver
 // summarizes statically.
-template <VertexProgram Prog, class Driver>
-std::vector<uint8_t> summary_stats_bytes(const Driver& engine, const LocalGraph& g) {
-  if constexpr (SummarizesAnswer<Prog>) {
+// A per-edge program without a summary of its own: its edges' values'
+// (compute/engine/value_summary.h).
+template <VertexProgram Prog, class Driver, class Edges>
+std::vector<uint8_t> summary_stats_bytes(const Driver& engine, const LocalGraph& g, const Edges& edges) {
+  if constexpr (PerEdgeResults<Prog> && !SummarizesAnswer<Prog>) {
+    const ValueSummary s = edge_value_summary_of(std::span(edges));
+    std::vector<uint8_t> bytes(sizeof s);
+    std::memcpy(bytes.data(), &s, sizeof s);
+    return bytes;
+  } else if constexpr (SummarizesAnswer<Prog>) {
     const std::span<const typename Prog::Value> values(engine.values());
     typename Prog::Summary s;
     if constexpr (requires { engine.program(); })
@@ -188,11 +196,23 @@ std::vector<uint8_t> summary_stats_bytes(const Driver& engine, const LocalGraph&
   }
 }
 
+// The statistics a node sends with its FIN: the program's Summary, else a
+// per-edge program's ValueSummary of its edges.
+template <class Prog>
+struct AnswerSummary {
+  using type = ValueSummary;
+};
+template <SummarizesAnswer Prog>
+struct AnswerSummary<Prog> {
+  using type = typename Prog::Summary;
+};
+
 // Rank 0: the program's word on the answer, from every node's statistics.
 template <VertexProgram Prog>
 ProgramOutcome describe_answer(const RunReport& r, const SummaryContext& c) {
-  if constexpr (SummarizesAnswer<Prog>) {
-    using Summary = typename Prog::Summary;
+  constexpr bool kEdgeSummary = PerEdgeResults<Prog> && !SummarizesAnswer<Prog>;
+  if constexpr (kEdgeSummary || SummarizesAnswer<Prog>) {
+    using Summary = typename AnswerSummary<Prog>::type;
     std::vector<Summary> nodes(r.cluster_stats.size());
     for (size_t p = 0; p < nodes.size(); ++p) {
       if (r.cluster_stats[p].size() != sizeof(Summary)) {
@@ -202,7 +222,10 @@ ProgramOutcome describe_answer(const RunReport& r, const SummaryContext& c) {
       }
       std::memcpy(&nodes[p], r.cluster_stats[p].data(), sizeof(Summary));
     }
-    return Prog::describe(std::span<const Summary>(nodes), c);
+    if constexpr (kEdgeSummary)
+      return describe_edge_values(std::span<const Summary>(nodes));
+    else
+      return Prog::describe(std::span<const Summary>(nodes), c);
   } else {
     return {};
   }
@@ -396,7 +419,8 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
         fin.figures.retransmissions += c.send.retransmissions;
         fin.figures.needless += c.send.spurious;
       }
-    fin.stats = summary_stats_bytes<Prog>(*engine, out.graph);
+    if constexpr (PerEdgeResults<Prog>) out.edges = engine->edge_results(cfg.first_id);
+    fin.stats = summary_stats_bytes<Prog>(*engine, out.graph, out.edges);
     runtime->finish(*engine, fin, out.report);
     out.report.ranks_top = Prog::kTraits.ranks_top;
     if (lg.original_id.empty())  // the input's own ids: 1-based files count from 1
@@ -412,7 +436,6 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.peak_rss_bytes = peak_rss_bytes();
     out.source = source;
     out.values = engine->values();
-    if constexpr (PerEdgeResults<Prog>) out.edges = engine->edge_results(cfg.first_id);
     runtime.reset();
     engine.reset();
     return out;

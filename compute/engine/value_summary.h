@@ -58,4 +58,39 @@ inline ProgramOutcome describe_values(std::span<const ValueSummary> nodes, const
   return out;
 }
 
+// A program whose results are per edge (compute/engine/capabilities/neighbourhood.h,
+// PerEdgeResults) and that writes no summary of its own gets this one, over
+// the edges this node reports: "14375 edges: min 0, max 1, mean 0.39".
+template <class Edge>
+ValueSummary edge_value_summary_of(std::span<const Edge> edges) {
+  ValueSummary s;
+  for (const Edge& e : edges) {
+    const double x = static_cast<double>(e.value);
+    ++s.held;
+    s.min = std::min(s.min, x);
+    s.max = std::max(s.max, x);
+    s.sum += x;
+  }
+  return s;
+}
+inline ProgramOutcome describe_edge_values(std::span<const ValueSummary> nodes) {
+  ValueSummary t;
+  for (const ValueSummary& n : nodes) {
+    t.held += n.held;
+    t.min = std::min(t.min, n.min);
+    t.max = std::max(t.max, n.max);
+    t.sum += n.sum;
+  }
+  ProgramOutcome out;
+  out.figures = {{"edges_with_value", t.held}};
+  out.line = text_printf("%" PRIu64 " edges", t.held);
+  if (t.held == 0) return out;
+  const double mean = t.sum / static_cast<double>(t.held);
+  out.line += text_printf(": min %.9g, max %.9g, mean %.9g", t.min, t.max, mean);
+  out.figures["min"] = t.min;
+  out.figures["max"] = t.max;
+  out.figures["mean"] = mean;
+  return out;
+}
+
 }  // namespace wg
