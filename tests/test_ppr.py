@@ -92,6 +92,27 @@ class PprFast(PprCase):
 
 
 class PprFull(PprCase):
+    def test_graphalytics_output_writes_every_seed(self):
+        path = os.path.join(DATASETS, "email-Eu-core.csv")
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            r = subprocess.run([sys.executable, LAUNCHER, "--nodes", "2", "--binary", WIREGRAPH, "--",
+                                "--graph", path, "--out", out, "--quiet", "--app", "ppr", "--output-format",
+                                "graphalytics", "--seeds", ",".join(map(str, EMAIL_SEEDS)), "--iterations",
+                                ITERATIONS], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, timeout=LIMIT_S)
+            self.assertEqual(r.returncode, 0, r.stdout)
+            rows = {}
+            for name in sorted(os.listdir(out)):
+                if name.startswith("result-") and name.endswith(".txt"):
+                    with open(os.path.join(out, name)) as f:
+                        for line in f:
+                            fields = line.split()
+                            rows[int(fields[0])] = [float(x) for x in fields[1:]]
+        self.assertTrue(all(len(v) == len(EMAIL_SEEDS) for v in rows.values()), "every seed's rank on each line")
+        got = {"ppr_%d" % s: {v: ranks[j] for v, ranks in rows.items()} for j, s in enumerate(EMAIL_SEEDS)}
+        self.assert_as_networkx(email(), EMAIL_SEEDS, got)
+
     def test_email_eu_core_p1_and_p3(self):
         path = os.path.join(DATASETS, "email-Eu-core.csv")
         for nodes in (1, 3):

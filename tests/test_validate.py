@@ -154,6 +154,21 @@ class ValidateTest(unittest.TestCase):
             self.check(None, out, self.write("edges_twice", "1 2 0.5\n2 1 0.5\n"))
         self.assertIn("edge 1 2 appears twice", str(e.exception))
 
+    def test_several_values_a_line_compare_value_by_value(self):
+        # ppr from three seeds: `id r1 r2 r3`, summary.json's value_columns.
+        out = self.output_dir("lanes", "ppr", "real", 1e-4, "1 0.5 0.25 0\n2 0.5 0.75 1\n")
+        results = json.loads(open(os.path.join(out, "node0.json")).read())
+        results["results"]["value_columns"] = ["ppr_0", "ppr_5", "ppr_9"]
+        self.write("lanes/node0.json", json.dumps(results))
+        ok, text = self.check(None, out, self.write("lanes_ref", "2 0.50001 0.75 1\n1 0.5 0.25 0\n"))
+        self.assertTrue(ok, text)
+        ok, text = self.check(None, out, self.write("lanes_third", "1 0.5 0.25 0\n2 0.5 0.75 0.9\n"))
+        self.assertFalse(ok)
+        self.assertIn("vertex 2: expected (0.5, 0.75, 0.9), actual (0.5, 0.75, 1.0)", text)
+        with self.assertRaises(validate_mod.Malformed) as e:
+            self.check(None, out, self.write("lanes_short", "1 0.5 0.25\n2 0.5 0.75 1\n"))
+        self.assertIn("expected 'id and 3 values', found 3 fields", str(e.exception))
+
     def test_without_a_rule_it_says_how_to_give_one(self):
         ref = self.write("ref", "1 1\n")
         with self.assertRaises(validate_mod.Usage) as e:

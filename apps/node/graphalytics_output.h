@@ -5,7 +5,9 @@
 // 15 digits after the point (%.15e, as Graphalytics' reference outputs, e.g.
 // 1.477629166666667e-01); BFS depths as integers with 9223372036854775807
 // (2^63 - 1) for an unreachable vertex; SSSP distances as reals with
-// "infinity"; WCC and CDLP labels as original vertex ids.
+// "infinity"; WCC and CDLP labels as original vertex ids. A program of
+// several values a vertex (no Graphalytics algorithm: personalized PageRank)
+// writes them all on the vertex's line, "id v1 v2 ... vK".
 #pragma once
 
 #include <cinttypes>
@@ -14,6 +16,7 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "compute/engine/capabilities/multi_value.h"
 #include "compute/engine/program_traits.h"
 #include "compute/engine/vertex_program.h"
 
@@ -41,6 +44,13 @@ void write_graphalytics_value(std::FILE* out, const typename Prog::Value& y, Lab
       write_graphalytics_real(out, y);
     else
       write_graphalytics_real(out, y == UINT32_MAX ? INFINITY : static_cast<double>(y));
+  } else if constexpr (kind == ValueKind::kReal && MultiValued<Prog>) {
+    // Several values a vertex (personalized PageRank's K seeds): all of them,
+    // space-separated, in the order of summary.json's results.value_columns.
+    for (unsigned j = 0; j < Prog::lanes(y); ++j) {
+      if (j) std::fputc(' ', out);
+      write_graphalytics_real(out, Prog::lane(y, j));
+    }
   } else if constexpr (kind == ValueKind::kReal) {
     write_graphalytics_real(out, static_cast<double>(result_of<Prog>(y)));
   } else if constexpr (kind == ValueKind::kLabel) {

@@ -122,11 +122,12 @@ def report_of(path):
 
 
 def choose_rule(algorithm, output_path, reference_path):
-    """(rule, epsilon, name, rows): Graphalytics' rule for a Graphalytics
-    algorithm, else the one the output's (or the reference's) report states;
-    rows "vertex", or "edge" for per-edge results."""
+    """(rule, epsilon, name, rows, columns): Graphalytics' rule for a
+    Graphalytics algorithm, else the one the output's (or the reference's)
+    report states; rows "vertex", or "edge" for per-edge results; columns the
+    values a line holds (personalized PageRank: one per seed)."""
     if algorithm in RULES:
-        return RULES[algorithm], EPSILON, algorithm, "vertex"
+        return RULES[algorithm], EPSILON, algorithm, "vertex", 1
     results = report_of(output_path) or report_of(reference_path)
     if results is None:
         raise Usage("no rule: give --algorithm (one of Graphalytics': " + ", ".join(sorted(RULES)) +
@@ -139,12 +140,14 @@ def choose_rule(algorithm, output_path, reference_path):
     if rule is None:
         raise Malformed(f"the report of {program} states an unknown comparison {results.get('comparison')!r}")
     epsilon = float(results.get("tolerance") or EPSILON)
-    return rule, epsilon, program, results.get("rows", "vertex")
+    columns = len(results.get("value_columns") or [None])
+    return rule, epsilon, program, results.get("rows", "vertex"), columns
 
 
-def read_output(path, rule, rows="vertex"):
+def read_output(path, rule, rows="vertex", columns=1):
     """{vertex id: value} (per-edge rows: {(smaller id, larger id): value}) of
-    every file of `path`; duplicate ids (edges) are an error."""
+    every file of `path`, the value a tuple of `columns` values when there are
+    several; duplicate ids (edges) are an error."""
     keys = 2 if rows == "edge" else 1
     values = {}
     paths = files_of(path)
@@ -157,9 +160,9 @@ def read_output(path, rule, rows="vertex"):
                 if not fields:
                     continue
                 where = f"{p}:{n}"
-                if len(fields) != keys + 1:
-                    shape = "'src dst value'" if keys == 2 else "'id value'"
-                    raise Malformed(f"{where}: expected {shape}, found {len(fields)} fields")
+                if len(fields) != keys + columns:
+                    shape = ("src dst" if keys == 2 else "id") + (" value" if columns == 1 else f" and {columns} values")
+                    raise Malformed(f"{where}: expected '{shape}', found {len(fields)} fields")
                 try:
                     ids = [int(x) for x in fields[:keys]]
                 except ValueError:
@@ -167,7 +170,8 @@ def read_output(path, rule, rows="vertex"):
                 vertex = ids[0] if keys == 1 else (min(ids), max(ids))
                 if vertex in values:
                     raise Malformed(f"{where}: {named(vertex)} appears twice")
-                values[vertex] = parse_value(fields[keys], rule, where)
+                parsed = tuple(parse_value(x, rule, where) for x in fields[keys:])
+                values[vertex] = parsed[0] if columns == 1 else parsed
     return values
 
 
@@ -177,6 +181,8 @@ def named(key):
 
 
 def epsilon_match(r, s, epsilon=EPSILON):
+    if isinstance(r, tuple):  # several values a line: every one
+        return all(epsilon_match(a, b, epsilon) for a, b in zip(r, s))
     if math.isinf(r) or math.isinf(s):
         return r == s
     return abs(r - s) <= epsilon * abs(r)
@@ -204,9 +210,9 @@ def shown(rule, x):
 
 
 def validate(algorithm, output_path, reference_path, max_errors, out=sys.stdout):
-    rule, epsilon, algorithm, rows = choose_rule(algorithm, output_path, reference_path)
-    reference = read_output(reference_path, rule, rows)
-    output = read_output(output_path, rule, rows)
+    rule, epsilon, algorithm, rows, columns = choose_rule(algorithm, output_path, reference_path)
+    reference = read_output(reference_path, rule, rows, columns)
+    output = read_output(output_path, rule, rows, columns)
     noun = "edge" if rows == "edge" else "vertex"
     problems = []
     if len(output) != len(reference):
