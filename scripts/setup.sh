@@ -106,25 +106,40 @@ else
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
         --no-install-recommends "${missing[@]}" \
         || die "apt-get install ${missing[*]} failed"
-    log "packages: installed ${missing[*]}"
+    log "packages: installed ${missing[*]} ($SECONDS s)"
 fi
 
 # The Python package (python/, installed editable: it runs this checkout's
 # build) and the run's pinned packages (python/requirements.txt); with
 # --tests the tests' too (python/requirements-test.txt), for the python3 on
 # PATH (pip installs nothing when the pinned versions are there already).
+# pip runs beside the build (it waits on the network, the build on the CPU:
+# on a fresh 2-core machine this takes 15-20 s off the first answer); the
+# script waits for it before it ends and says how it went.
+python_log="$(mktemp -t wiregraph-setup-pip.XXXXXX)"
+python_pid=
 if [[ $PYTHON_PACKAGES == 1 ]]; then
     requirements=python/requirements.txt
     [[ $TESTS == 1 ]] && requirements=python/requirements-test.txt
-    if python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r "$requirements" \
-        && python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps -e python; then
-        log "python: the wiregraph package (editable) and $requirements present"
-    else
-        warn "pip could not install $requirements or the package: import wiregraph and the Python tests will fail"
-    fi
+    (python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r "$requirements" \
+        && python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps -e python) \
+        >"$python_log" 2>&1 &
+    python_pid=$!
 else
     log "python packages: skipped (PYTHON_PACKAGES=0)"
 fi
+python_done() {
+    [[ -n $python_pid ]] || return 0
+    if wait "$python_pid"; then
+        log "python: the wiregraph package (editable) and $requirements present"
+    else
+        cat "$python_log" >&2
+        warn "pip could not install $requirements or the package: import wiregraph and the Python tests will fail"
+    fi
+    python_pid=
+    rm -f "$python_log"
+}
+trap 'python_done' EXIT
 
 # --- 2. hugepages ---------------------------------------------------------------
 # Never fatal: without hugepages the cluster launcher falls back to --no-huge.
@@ -206,6 +221,7 @@ if [[ $TESTS == 1 && $tests_now != true ]]; then
     log "build: meson configure $BUILD_DIR -Dtests=true"
     meson configure "$BUILD_DIR" -Dtests=true
 fi
+build_started=$SECONDS
 if [[ $TESTS == 1 ]]; then
     log "build: ninja -C $BUILD_DIR (everything: binaries, test suites, benchmarks)"
     ninja -C "$BUILD_DIR"
@@ -213,7 +229,7 @@ else
     log "build: ninja -C $BUILD_DIR apps/wiregraph apps/wiregraph-convert (what a run needs; --tests builds the rest)"
     ninja -C "$BUILD_DIR" apps/wiregraph apps/wiregraph-convert
 fi
-log "build: done; binaries in $REPO_ROOT/$BUILD_DIR"
+log "build: done in $((SECONDS - build_started)) s ($SECONDS s since setup began); binaries in $REPO_ROOT/$BUILD_DIR"
 
 # --- 4. fuzz build (FUZZ=1) -----------------------------------------------------
 if [[ $FUZZ == 1 ]]; then
