@@ -33,11 +33,13 @@
 
 namespace wg {
 
-// The seeds' dense ids (id - first_id; without --seeds, the source the loader
-// mapped). A seed that is no vertex is refused: a ConfigError every node
-// raises alike, before superstep 0.
+// The seeds' dense ids (id - first_id; as the loader looked them up where it
+// maps the ids; without --seeds, the source). A seed that is no vertex is
+// refused: a ConfigError every node raises alike, before superstep 0 (the
+// loader refuses a mapped one).
 inline std::vector<VertexId> ppr_seed_ids(const ProgramParams& p, VertexId num_vertices) {
   if (!p.seeds_given) return {static_cast<VertexId>(p.source)};
+  if (!p.seeds_dense.empty()) return p.seeds_dense;
   std::vector<VertexId> dense;
   for (const int64_t id : p.seed_ids) {
     const int64_t v = id - p.first_id, last = p.first_id + int64_t{num_vertices} - 1;

@@ -12,7 +12,8 @@ speeds). Every run also passes --verify (the C++ oracle, the same 200 steps).
   fast (the default suite, `cluster`): email-Eu-core, 3 seeds, P = 2 memif
   full: P = 1 and 3 memif, wiki-Vote (--ids dense: its unnamed ids are
         isolated, dangling vertices) with 9 seeds from a file (a 16-lane
-        message), karate (undirected) with 16 seeds, one seed by --source,
+        message) and by its own ids (--ids auto maps them: the loader
+        looks each seed up), karate (undirected) with 16 seeds, one seed by --source,
         --tolerance against the oracle, tap at P = 2 (root), a 1-based file's own
         ids (rome99.gr), and the refusals.
 
@@ -141,6 +142,18 @@ class PprFull(PprCase):
         self.assertIn("verify: VALID", r.stdout)
         self.assert_as_networkx(g, seeds, got)
 
+    def test_wiki_vote_seeds_where_the_ids_are_mapped_p2(self):
+        # The default --ids auto maps wiki-Vote's ids (the vertices are the
+        # ids its edges name): the loader looks every seed up.
+        path = os.path.join(DATASETS, "wiki-Vote.txt")
+        seeds = [30, 8297, 4, 2565]
+        got = self.run_seeds(path, seeds)
+        self.assert_as_networkx(read_directed("wiki-Vote.txt"), seeds, got)
+        r, got = launch(path, ["--seeds", "30,70"])
+        self.assertIsNone(got)
+        self.assertIn("--seeds: 70 is not a vertex of the graph: no edge names it (the vertices are the ids the "
+                      "edges name); the nearest ids that are vertices are 68 and 71", r.stdout)
+
     def test_karate_undirected_sixteen_seeds(self):
         g = nx.karate_club_graph()
         seeds = list(range(0, 32, 2))
@@ -185,7 +198,6 @@ class PprFull(PprCase):
             (["--seeds", "3,3"], "names vertex 3 twice"),
             (["--seeds", ",".join(map(str, range(17)))], "at most 16"),
             (["--seeds", "1", "--source", "2"], "--source and --seeds"),
-            (["--seeds", "1", "--ids", "sparse"], "only one seed is looked up"),
         ]:
             with self.subTest(app=app):
                 r, got = launch(path, app)

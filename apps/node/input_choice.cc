@@ -97,18 +97,14 @@ void choose_snapshot_input(Config& c) {
   c.source = static_cast<VertexId>(c.source_id - m.first_id);
 }
 
-// --seeds names vertices by the input's ids; where the loader maps them only
-// the one source is looked up (compute/load/graph_loader_ids.cc), and a
-// snapshot keeps the dense id of its source only.
+// --seeds names vertices by the input's ids; where the loader maps them it
+// looks each up (compute/load/graph_loader_ids.cc), but a snapshot keeps the
+// dense id of its source only.
 void check_seeds_unmapped(const Config& c) {
   if (c.seed_ids.empty()) return;
   if (c.graph_spec.is_snapshot())
     throw ConfigError("--seeds: a snapshot knows its ids as saved, not the input's: give the one seed as --source, "
                       "or read the input itself");
-  if (c.mapped_ids())
-    throw ConfigError("--seeds: " + c.graph + "'s ids are mapped while loading (" + c.ids_chosen +
-                      "), and only one seed is looked up there: give it as --source, or read the input with "
-                      "--ids dense or --vertices N");
 }
 
 void choose_input_ids(Config& c);

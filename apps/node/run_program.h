@@ -77,6 +77,7 @@ struct RunResult {
   // else empty.
   std::vector<int64_t> label_ids;
   VertexId source = 0;  // the dense id of --source the program ran from
+  std::vector<VertexId> seeds;  // ppr's --seeds as the loader mapped them (mapped ids only; else empty)
   // Per-edge programs (compute/engine/capabilities/neighbourhood.h): this
   // node's edges and their results, sorted; empty for every other program.
   std::vector<EdgeResult<typename Prog::Value>> edges;
@@ -320,6 +321,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     const bool mapped_ids = input.kind == GraphInput::Kind::kGraphalytics ||
                             (input.kind == GraphInput::Kind::kFile && input.sparse_ids);
     if (mapped_ids && cfg.one_source()) lo.source = cfg.source_id;  // the loader maps it
+    if (mapped_ids) lo.lookups = cfg.seed_ids;                        // and ppr's seeds
     lo.check_memory = [&node, &cfg](const HeldShape& h) {
       NodeShape shape;
       shape.vertices = h.vertices;
@@ -351,6 +353,8 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     const auto n = static_cast<VertexId>(load.num_vertices);
     if constexpr (requires { typename Prog::Driver; })
       engine = std::make_unique<typename Prog::Driver>(eo, dp, lg, layout);
+    else if constexpr (std::is_invocable_v<Make, VertexId, VertexId, const std::vector<VertexId>&>)
+      engine = std::make_unique<Engine<Prog>>(eo, dp, out.graph, layout, make(n, source, load.lookups));
     else if constexpr (std::is_invocable_v<Make, VertexId, VertexId>)
       engine = std::make_unique<Engine<Prog>>(eo, dp, out.graph, layout, make(n, source));
     else
@@ -435,6 +439,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.partition_json = partition_report_json(load.partition);
     out.report.peak_rss_bytes = peak_rss_bytes();
     out.source = source;
+    out.seeds = load.lookups;
     out.values = engine->values();
     runtime.reset();
     engine.reset();
@@ -501,9 +506,10 @@ RunOutcome run_program(Node& node, const ResultHook<Prog>& before_verify = {}) {
   RunOutcome outcome;
   try {
     r = compute_on_node<Prog>(node, node.input(),
-                              [&cfg](VertexId n, VertexId source) {
+                              [&cfg](VertexId n, VertexId source, const std::vector<VertexId>& seeds) {
                                 ProgramParams p = cfg.params();
                                 p.source = source;
+                                p.seeds_dense = seeds;
                                 return Prog::make(p, n);
                               },
                               true);
@@ -517,7 +523,8 @@ RunOutcome run_program(Node& node, const ResultHook<Prog>& before_verify = {}) {
   if (before_verify) before_verify(r);
   if (cfg.verify) {
     try {
-      const VerifyInput<Prog> in{cfg, node.input(), r.graph, r.values, r.source, r.report.load, node.memory_limit()};
+      const VerifyInput<Prog> in{cfg,     node.input(),       r.graph, r.values, r.source,
+                                 r.seeds, r.report.load, node.memory_limit()};
       if constexpr (PerEdgeResults<Prog>)
         outcome.verify = verify_edge_run<Prog>(in, r.edges);
       else

@@ -216,6 +216,7 @@ struct VerifyInput {
   const LocalGraph& graph;
   const std::vector<typename Prog::Value>& values;
   VertexId source;          // dense, as the program ran from it
+  const std::vector<VertexId>& seeds;  // ppr's seeds as the loader mapped them (ProgramParams::seeds_dense)
   const LoadFigures& load;  // V and E, for the memory need
   MemoryLimit limit;        // what the node may use now (Node::memory_limit())
 };
@@ -235,6 +236,7 @@ VerifyVerdict verify_run(const VerifyInput<Prog>& in) {
       if (in.cfg.undirected) add_reverse_edges(whole.graph);
       ProgramParams params = in.cfg.params();
       params.source = in.source;
+      params.seeds_dense = in.seeds;
       return verify_against_oracle<Prog>(whole, params, in.graph, in.values, in.cfg.first_id);
     } else {
       v.outcome = VerifyVerdict::Outcome::kSkipped;

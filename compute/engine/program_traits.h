@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "compute/graph/types.h"
+
 namespace wg {
 
 // The graph a program needs, applied by the loader in this order.
@@ -154,6 +156,9 @@ struct ProgramParams {
   std::vector<int64_t> seed_ids;
   bool seeds_given = false;
   int64_t first_id = 0;
+  // Where the loader maps the input's ids (--ids sparse, Graphalytics): the
+  // seeds' dense ids as it looked them up; else empty (id - first_id).
+  std::vector<VertexId> seeds_dense;
 };
 
 }  // namespace wg

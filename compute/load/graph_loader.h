@@ -58,6 +58,7 @@
 #include <optional>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "compute/partition/domain_partition.h"
 #include "compute/graph/graph_input.h"
@@ -104,6 +105,10 @@ struct LoadOptions {
   LoadProgress progress;
   bool crash_in_shuffle = false; // test hook (--crash-node R:load): SIGKILL mid-shuffle
   std::optional<int64_t> source;  // mapped ids (Graphalytics, --ids sparse): the original id of the program's source
+  // Mapped ids: more original ids to look up, as the source is (ppr's --seeds);
+  // one that is no vertex is refused as the source is, naming `lookups_named`.
+  std::vector<int64_t> lookups;
+  std::string lookups_named = "--seeds";
   // Called once the edges have arrived and V and |E| are known, before the
   // node builds anything: throws to refuse a graph that will not fit
   // (apps/node/node.h check_memory_for).
@@ -116,6 +121,7 @@ LoadOptions load_options(const GraphRules& program, bool undirected, unsigned do
 struct LoadReport : LoadFigures {
   DomainPartition partition;
   std::optional<VertexId> source;  // the dense id of LoadOptions::source
+  std::vector<VertexId> lookups;   // the dense ids of LoadOptions::lookups, in their order
 };
 
 // Runs the loader as a phase of `runtime` (which it starts if need be) and

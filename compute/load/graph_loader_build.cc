@@ -259,6 +259,7 @@ LocalGraph GraphLoader::finish(LoadReport* report) {
   r.input_bytes = header_.size + vertex_header_.size + edge_header_.size;
   r.input_edges = totals_.entries;
   r.source = source_;
+  r.lookups = lookups_;
   r.bytes_read = header_bytes_read_;
   double read = 0, parse = 0;
   for (const WorkerState& ws : workers_) {

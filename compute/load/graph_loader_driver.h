@@ -287,6 +287,7 @@ class GraphLoader final : public ProgramDriver {
   mutable std::vector<IdTable> wanted_;  // per worker: the distinct ids of its edge lines
   mutable IdTable translation_;          // built by the coordinator after the responses
   mutable std::optional<VertexId> source_;
+  mutable std::vector<VertexId> lookups_;  // LoadOptions::lookups, mapped
   Clock::time_point started_ = Clock::now(), edges_started_{}, last_progress_{};
   double edges_seconds_ = 0, build_seconds_ = 0;
 };

@@ -303,18 +303,20 @@ void GraphLoader::number_ids() {
 
 // Worker w's distinct ids (Graphalytics: collected now; --ids sparse: in the
 // sample superstep), each asked of its directory node; worker 0 also asks for
-// the program's source, as a lookup only.
+// the program's source and the other lookups (ppr's seeds), as lookups only.
 void GraphLoader::send_requests(unsigned w, const Stall& stall) {
   WorkerState& ws = workers_[w];
   if (!sparse_) collect_ids(w, stall);
   wanted_[w].for_each(
       [&](int64_t id, uint32_t) { ws.writer->put(directory_of(id), LoadRecord{low(id), high(id), rank_}, stall); });
-  if (w == 0 && rules_.source) {
-    // Every directory: the one that holds the source answers its dense id,
-    // and when none does, each names its nearest vertices for the error.
-    const int64_t id = *rules_.source;
+  if (w != 0) return;
+  // Every directory: the one that holds an id answers its dense id, and
+  // when none does, each names its nearest vertices for the error.
+  auto look_up = [&](int64_t id) {
     for (unsigned d = 0; d < nodes_; ++d) ws.writer->put(d, LoadRecord{low(id), high(id), rank_ | kLookupOnly}, stall);
-  }
+  };
+  if (rules_.source) look_up(*rules_.source);
+  for (const int64_t id : rules_.lookups) look_up(id);
 }
 
 namespace {
@@ -357,11 +359,11 @@ class NearestIds {
 // the source).
 void GraphLoader::send_responses(const Stall& stall) {
   LoadWriter& out = *workers_[0].writer;
-  // The source is no vertex here: the nearest ids below and above it in this
-  // directory's share, for the error (one scan of the share, whichever
-  // nodes ask; every node asks every directory for it).
-  bool near_scanned = false;
-  NearestIds near;
+  // A looked-up id (the source, a seed) that is no vertex here: the nearest
+  // ids below and above it in this directory's share, for the error (one
+  // scan of the share per such id, whichever nodes ask; every node asks
+  // every directory for it).
+  std::vector<std::pair<int64_t, NearestIds>> near_of;
   inbox_[static_cast<size_t>(Step::kRequests)].for_each(
       [&](const LoadRecord& r) {
         const int64_t id = join(r.index, r.a);
@@ -372,12 +374,13 @@ void GraphLoader::send_responses(const Stall& stall) {
         if (const uint32_t* dense = directory_.find(id)) {
           out.put(asker, LoadRecord{r.index, r.a, *dense}, stall);
         } else if (r.b & kLookupOnly) {
-          if (!near_scanned) {
-            near = NearestIds(id);
+          auto known = std::find_if(near_of.begin(), near_of.end(), [id](const auto& n) { return n.first == id; });
+          if (known == near_of.end()) {
+            NearestIds near(id);
             directory_.for_each([&near](int64_t x, uint32_t) { near.see(x); });
-            near_scanned = true;
+            known = near_of.insert(near_of.end(), {id, near});
           }
-          for (const int64_t x : near.ids()) out.put(asker, LoadRecord{low(x), high(x), kNearSource}, stall);
+          for (const int64_t x : known->second.ids()) out.put(asker, LoadRecord{low(x), high(x), kNearSource}, stall);
         }
       },
       true);
@@ -389,34 +392,40 @@ void GraphLoader::send_responses(const Stall& stall) {
 void GraphLoader::build_translation() {
   Chunks<LoadRecord>& in = inbox_[static_cast<size_t>(Step::kResponses)];
   translation_ = IdTable(in.size());
-  NearestIds near_source(rules_.source.value_or(0));
+  // Vertices near the looked-up ids that are none: each is a vertex, and the
+  // nearest ones to every such id are among them.
+  std::vector<int64_t> near_ids;
   in.for_each(
       [&](const LoadRecord& r) {
         if (r.b == kNearSource)
-          near_source.see(join(r.index, r.a));
+          near_ids.push_back(join(r.index, r.a));
         else
           translation_.insert(join(r.index, r.a), r.b);
       },
       true);
+  auto near_to = [&near_ids](int64_t id) {
+    NearestIds near(id);
+    for (const int64_t x : near_ids) near.see(x);
+    return near.sentence();
+  };
   // --ids sparse: each worker turns its table into its edges' translation
   // (replay_kept_edges), then lets it go.
   if (!sparse_)
     for (IdTable& ids : wanted_) ids.clear();
-  if (rules_.source) {
-    const int64_t id = *rules_.source;
+  // The dense id of a looked-up id, or the error naming it (`what`: "the
+  // source vertex 7", "--seeds: 7").
+  auto dense_of = [&](int64_t id, const std::string& what) {
     const uint32_t* dense = translation_.find(id);
-    if (dense == nullptr) {
-      if (sparse_)
-        throw GraphError(input_.spec, 0,
-                         "the source vertex " + std::to_string(id) +
-                             " is not a vertex of the graph: no edge names it (the vertices are the ids the edges "
-                             "name)" + near_source.sentence());
-      throw GraphError(input_.graphalytics->vertex_file, 0,
-                       "the source vertex " + std::to_string(id) + " is not a vertex of the graph" +
-                           near_source.sentence());
-    }
-    source_ = *dense;
-  }
+    if (dense != nullptr) return VertexId{*dense};
+    if (sparse_)
+      throw GraphError(input_.spec, 0,
+                       what + " is not a vertex of the graph: no edge names it (the vertices are the ids the edges "
+                              "name)" + near_to(id));
+    throw GraphError(input_.graphalytics->vertex_file, 0, what + " is not a vertex of the graph" + near_to(id));
+  };
+  if (rules_.source) source_ = dense_of(*rules_.source, "the source vertex " + std::to_string(*rules_.source));
+  lookups_.clear();
+  for (const int64_t id : rules_.lookups) lookups_.push_back(dense_of(id, rules_.lookups_named + ": " + std::to_string(id)));
 }
 
 // --ids sparse, the edges superstep: every id this node's edges name was
