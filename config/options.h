@@ -77,6 +77,10 @@ struct Config {
   // Resolved: an edge list's ids mapped while loading (compute/load/graph_loader_ids.cc):
   // --ids sparse, or what --ids auto chose from the file.
   bool sparse_ids = false;
+  // --ids auto's sample, for the loader when it maps: the sampled ids are
+  // below `sampled_id_span` (the largest + 1), about `estimated_ids` of them
+  // distinct in the file (0: no sample).
+  uint64_t sampled_id_span = 0, estimated_ids = 0;
   // The input's first vertex id: 1 for the formats that number their vertices
   // 1..n (Matrix Market, DIMACS, METIS), whose own ids --source and the
   // results use (dense id = file id - 1); else 0.

@@ -11,7 +11,10 @@ the graph networkx reads from the same file:
   lcc --undirected          clustering        of the same
 
 The vertices are the ids each file's edges name (networkx's nodes): wiki-Vote
-has ids 0..8,297 but 7,115 vertices. Run by meson (suite cluster) as `python3
+has ids 0..8,297 but 7,115 vertices. The loader keeps ids as themselves where
+the sample found them dense (a bitmap) and turns to its id table when an id
+beyond them appears: a file larger than the sample with such ids where the
+sample does not read checks that turn (MappedIdsBeyondTheSample). Run by meson (suite cluster) as `python3
 -m unittest`; needs networkx (python/requirements-test.txt, installed by
 `scripts/setup.sh --tests`)."""
 
@@ -140,3 +143,47 @@ class SameAnswersAsNetworkx(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class MappedIdsBeyondTheSample(unittest.TestCase):
+    def test_ids_the_sample_did_not_see_are_vertices_too(self):
+        # About 4 MiB of random edges over ids 0..199,999: more than the
+        # sample reads whole, so it reads 16 ranges of 64 KiB spread over the
+        # file, the first at its start and the second about 1/15 in. Lines
+        # about 150 KB in, between them, name ids the sample never sees:
+        # above the largest it saw, above what dense ids hold, and negative.
+        import random
+        rnd = random.Random(40)
+        g = nx.DiGraph()
+        lines = []
+        for i in range(330000):
+            if i == 12000:
+                for a, b in ((5, 900000), (900000, 7), (5000000000, 11), (-3, 5000000000), (17, -3)):
+                    lines.append("%d %d\n" % (a, b))
+                    g.add_edge(a, b)
+            a, b = rnd.randrange(200000), rnd.randrange(200000)
+            lines.append("%d %d\n" % (a, b))
+            g.add_edge(a, b)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "beyond.txt")
+            with open(path, "w") as f:
+                f.writelines(lines)
+            self.assertGreater(os.path.getsize(path), 4 << 20)
+            self.assertLess(len("".join(lines[:12005])), 200000, "the odd ids lie between the first two ranges")
+            self.assertGreater(len("".join(lines[:12000])), 70000)
+            r = subprocess.run([sys.executable, LAUNCHER, "--nodes", "2", "--link", "memif", "--binary", WIREGRAPH,
+                                "--", "--graph", path, "--out", os.path.join(tmp, "out"), "--app", "cc"],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               timeout=LIMIT_S)
+            self.assertEqual(r.returncode, 0, r.stdout)
+            self.assertIn("ids: sparse (auto: the vertices are the ids the edges name, about", r.stdout)
+            with open(os.path.join(tmp, "out", "results.tsv")) as f:
+                f.readline()
+                got = {int(v): int(c) for v, c in (line.split() for line in f)}
+        want = {}
+        for component in nx.weakly_connected_components(g):
+            smallest = min(component)
+            want.update((v, smallest) for v in component)
+        self.assertEqual(set(got), set(want), "the vertices are networkx's nodes")
+        differ = [v for v in want if got[v] != want[v]]
+        self.assertEqual(differ, [], "vertices whose component differs from networkx's")

@@ -181,6 +181,8 @@ void choose_input_ids(Config& c) {
     case IdsOption::kAuto: {
       const IdsVerdict v = judge_ids(*sample);
       c.sparse_ids = v.sparse;
+      if (sample->largest >= 0) c.sampled_id_span = static_cast<uint64_t>(sample->largest) + 1;
+      c.estimated_ids = v.estimated;
       c.ids_chosen = std::string(v.sparse ? "sparse" : "dense") + " (" + v.why + ")";
       break;
     }

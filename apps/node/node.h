@@ -40,6 +40,8 @@ class Node {
   GraphInput input() const {
     GraphInput in = GraphInput::from_spec(cfg_.graph_spec, cfg_.undirected);
     in.sparse_ids = cfg_.sparse_ids;
+    in.sampled_id_span = cfg_.sampled_id_span;
+    in.estimated_ids = cfg_.estimated_ids;
     in.weight_column = cfg_.weight_column;
     in.vertices = cfg_.vertices;
     return in;

@@ -31,6 +31,11 @@ struct GraphInput {
   // and binary files only (why_ids_are_dense). Graphalytics graphs
   // are mapped whatever it says.
   bool sparse_ids = false;
+  // kFile, sparse ids: what --ids auto's sample saw (0: no sample): ids
+  // below `sampled_id_span`, about `estimated_ids` distinct. Where that is
+  // dense enough the loader keeps the ids as they are while it collects
+  // them (GraphLoader::collect_ids).
+  uint64_t sampled_id_span = 0, estimated_ids = 0;
   // kFile, edge lists: --weight-column as given (a number from 1, or a name
   // in the file's header line); empty: the third field.
   std::string weight_column;

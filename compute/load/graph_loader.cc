@@ -113,8 +113,18 @@ std::string GraphLoader::describe_part(unsigned r) const {
 template <class Emit>
 reader::SliceTotals GraphLoader::replay_kept_edges(unsigned w, Emit&& emit) {
   WorkerState& ws = workers_[w];
-  std::vector<VertexId> dense_of(wanted_[w].size());
-  wanted_[w].for_each([&](int64_t id, uint32_t number) { dense_of[number] = translated(id); });
+  // The ends are the worker's numbers for their ids, or the ids themselves
+  // (collect_ids): dense_of is indexed by what they are.
+  std::vector<VertexId> dense_of;
+  if (ws.ends_are_ids) {
+    uint64_t bound = 0;
+    wanted_[w].for_each([&](int64_t id, uint32_t) { bound = std::max(bound, static_cast<uint64_t>(id) + 1); });
+    dense_of.resize(bound);
+    wanted_[w].for_each([&](int64_t id, uint32_t) { dense_of[static_cast<size_t>(id)] = translated(id); });
+  } else {
+    dense_of.resize(wanted_[w].size());
+    wanted_[w].for_each([&](int64_t id, uint32_t number) { dense_of[number] = translated(id); });
+  }
   wanted_[w].clear();
   const std::vector<uint32_t>& ends = ws.kept_ends;
   const uint64_t n = ends.size() / 2;

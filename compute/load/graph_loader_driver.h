@@ -151,10 +151,13 @@ class GraphLoader final : public ProgramDriver {
     const InputBytes* reading = nullptr;
     std::atomic<uint64_t> parsed{0}, sent{0}, bytes_now{0}, entries_now{0};
     // --ids sparse: the slice's edges as the sample superstep parsed them,
-    // each id as the worker's number for it (wanted_[w]'s values), and what
-    // the parse counted; the edges superstep translates them in memory
-    // (through dense_of) instead of parsing the slice a second time.
+    // each id as the worker's number for it (wanted_[w]'s values), or as
+    // itself where ends_are_ids, and what the parse counted; the edges
+    // superstep translates them in memory (through dense_of) instead of
+    // parsing the slice a second time.
     std::vector<uint32_t> kept_ends;   // src, dst, src, dst, ...
+    bool ends_are_ids = false;
+    std::vector<uint64_t> named;       // ends_are_ids: a bit per id below its size * 64
     std::vector<Weight> kept_weights;  // the program reads integer weights
     std::vector<double> kept_reals;    // the program reads real weights
     reader::SliceTotals kept_totals;
@@ -176,6 +179,7 @@ class GraphLoader final : public ProgramDriver {
   uint64_t count_vertex_lines(unsigned w);
   void send_vertices(unsigned w, const Stall& stall);
   void collect_ids(unsigned w, const Stall& stall);
+  void number_named_ids(unsigned w);
   void send_samples(unsigned w, const Stall& stall);
   void choose_splitters();
   void number_ids();
