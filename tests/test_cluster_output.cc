@@ -251,7 +251,7 @@ TEST(OutDir, ARunOwnsItsDirectoryAndItsPictures) {
   while (std::fgets(buf, sizeof buf, p) != nullptr) said += buf;
   ASSERT_EQ(::pclose(p), 0) << said;
   const std::vector<std::string> pngs = {"throughput", "superstep_time", "time_by_role", "load_split", "memory",
-                                         "component_sizes"};
+                                         "component_sizes", "degree_ccdf"};
   for (const std::string& name : pngs) {
     const std::string png = out + "/plots/" + name + ".png";
     EXPECT_NE(said.find(png), std::string::npos) << "says where " << name << " is: " << said;
@@ -267,8 +267,8 @@ TEST(OutDir, ARunOwnsItsDirectoryAndItsPictures) {
   ASSERT_EQ(two.exit_code, 0) << describe(two);
   EXPECT_EQ(visible(out), (std::set<std::string>{"node0.json", "node1.json", "result-0.txt", "result-1.txt",
                                                   "results.tsv", "summary.json", "wiregraph-run.json"}));
-  EXPECT_NE(two.output.find("removed the 26 files of the run before (cc, 3 nodes"), std::string::npos)
-      << "7 files, results.tsv and 18 of the pictures, in one line\n"
+  EXPECT_NE(two.output.find("removed the 29 files of the run before (cc, 3 nodes"), std::string::npos)
+      << "7 files, results.tsv and 21 of the pictures, in one line\n"
       << describe(two);
 
   // A file of nobody's: refused before any node starts, the directory untouched.

@@ -154,6 +154,24 @@ class Results(unittest.TestCase):
         self.assertEqual(set(label), set(g.nodes), "the vertices are the ids the file names, as networkx's")
         self.expect_picture(out, "component_sizes")
 
+    def test_degree_counts_are_networkx_s_and_drawn(self):
+        out = self.out("degrees")
+        r = launch(out, ["--app", "pagerank", "--graph", os.path.join(DATASETS, "wiki-Vote.txt")])
+        self.assertEqual(r.returncode, 0, r.stdout)
+        got = {"out": {}, "in": {}}
+        for rank in range(2):
+            with open(os.path.join(out, "node%d.json" % rank)) as f:
+                for direction, pairs in json.load(f)["degrees"].items():
+                    for degree, vertices in pairs:
+                        got[direction][degree] = got[direction].get(degree, 0) + vertices
+        g = wiki_vote()
+        for direction, degrees in (("out", g.out_degree()), ("in", g.in_degree())):
+            want = {}
+            for _, d in degrees:
+                want[d] = want.get(d, 0) + 1
+            self.assertEqual(got[direction], want, direction + "-degrees")
+        self.expect_picture(out, "degree_ccdf")
+
 
 if __name__ == "__main__":
     unittest.main()

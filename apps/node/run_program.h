@@ -437,6 +437,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.load_seconds = load.seconds;
     out.report.load = load;
     out.report.partition_json = partition_report_json(load.partition);
+    out.report.degrees = degree_counts_json(lg);
     out.report.peak_rss_bytes = peak_rss_bytes();
     out.source = source;
     out.seeds = load.lookups;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -393,6 +394,20 @@ DomainPartition partition_domains(const LocalGraph& g, unsigned k, bool refine_w
   p.vertex_imbalance = imbalance_of(p.vertices_per_domain);
   p.edge_imbalance = imbalance_of(p.edges_per_domain);
   return p;
+}
+
+nlohmann::ordered_json degree_counts_json(const LocalGraph& g) {
+  auto counts = [&g](const std::vector<uint32_t>& degree) {
+    std::map<uint32_t, uint64_t> per_degree;
+    for (uint32_t i = 0; i < g.num_local; ++i) ++per_degree[degree[i]];
+    nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
+    for (const auto& [d, n] : per_degree) pairs.push_back({d, n});
+    return pairs;
+  };
+  nlohmann::ordered_json j;
+  if (g.out_degree.size() >= g.num_local) j["out"] = counts(g.out_degree);
+  if (g.in_degree.size() >= g.num_local && g.num_local > 0) j["in"] = counts(g.in_degree);
+  return j;
 }
 
 }  // namespace wg

@@ -101,4 +101,12 @@ std::string format_partition_report(const DomainPartition& p);
 // The same fields as one JSON object (the "partition" member of node<R>.json).
 nlohmann::ordered_json partition_report_json(const DomainPartition& p);
 
+// This node's vertices per degree, as the graph the program runs on has them
+// (made undirected where the program asks): {"out": [[degree, vertices],
+// ...], "in": [...]}, ascending, "in" only where the graph keeps in-degrees:
+// the "degrees" member of node<R>.json, which scripts/wiregraph-plot sums
+// into the graph's degree distribution. A few thousand pairs at most on
+// power-law graphs (the distinct degrees).
+nlohmann::ordered_json degree_counts_json(const LocalGraph& g);
+
 }  // namespace wg

@@ -138,6 +138,7 @@ void write_node_json(const std::string& path, const ordered_json& config, const 
   j["compute_cpu_seconds"] = r.compute_cpu_seconds;
   j["line_rate_gbps"] = r.line_rate_gbps;
   if (!r.partition_json.is_null()) j["partition"] = r.partition_json;
+  if (!r.degrees.is_null()) j["degrees"] = r.degrees;
   j["rx"] = {{"frames", r.rx.frames},
              {"bytes", r.rx.bytes},
              {"data_buckets", r.rx.data_buckets},

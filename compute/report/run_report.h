@@ -102,6 +102,8 @@ struct RunReport {
   // The node's NUMA-domain partition report (compute/partition/domain_partition.h), a
   // JSON object; null when there is none.
   nlohmann::ordered_json partition_json;
+  // This node's vertices per degree (degree_counts_json); null: not known.
+  nlohmann::ordered_json degrees;
   double line_rate_gbps = 10.0;
   // What the result files hold and how they compare with an oracle's
   // (apps/node/run_program.h; scripts/wiregraph-validate reads it), and

@@ -112,6 +112,46 @@ def binned(xs, lo, hi):
     return counts, width
 
 
+def degree_distribution(plots, title, nodes):
+    """The graph's out- and in-degree distributions (share of vertices with
+    degree >= d, log-log) from the nodes' counts (node<R>.json "degrees"),
+    as the program's graph has them (made undirected where it asks): None
+    when the nodes did not count them (an older build)."""
+    totals = {}
+    for node in nodes:
+        for direction, pairs in (node.get("degrees") or {}).items():
+            counts = totals.setdefault(direction, Counter())
+            for degree, vertices in pairs:
+                counts[degree] += vertices
+    if not totals.get("out"):
+        return None
+    n = sum(totals["out"].values())
+    rows, curves = [], []
+    for direction in ("out", "in"):
+        counts = totals.get(direction)
+        if not counts:
+            continue
+        at_least = n
+        for degree in sorted(counts):
+            if degree > 0:
+                rows.append("%d %.9g" % (degree, at_least / n))
+            at_least -= counts[degree]
+        rows.append("\n")  # gnuplot: the next data block
+        curves.append("DATA index %d using 1:2 with linespoints pt 7 ps 0.5 title '%s-degree (%d with none)'"
+                      % (len(curves), direction, counts.get(0, 0)))
+    return wglib.gnuplot(plots, "degree_ccdf", """
+set title %s
+set xlabel 'degree d (log scale)'
+set ylabel 'share of the vertices with degree d or more (log scale)'
+set logscale xy
+set format x '%%g'
+set grid
+set key top right
+plot %s
+""" % (q(title + ": degree distribution, %d vertices" % n), ", ".join(curves)), "\n".join(rows) + "\n",
+        who="wiregraph-plot")
+
+
 def sizes(texts):
     """The size of each group of vertices that share a value (components, communities)."""
     return list(Counter(texts).values())

@@ -204,6 +204,7 @@ def main(argv=None):
             time_by_role(plots, title, nodes), load_split(plots, title, nodes), memory(plots, title, nodes)]
     program = (summary or nodes[0]).get("results", {}).get("program")
     made += answer_plots.draw(plots, title, program, outdir, len(nodes))
+    made.append(answer_plots.degree_distribution(plots, title, nodes))
     drawn = [p for p in made if p is not None]
     names = []
     for p in drawn:
