@@ -3,6 +3,8 @@ launcher and application options split, what --verbose does to both, and the
 refusals, each with the words the user sees. Run by meson (suite unit) as
 `python3 tests/test_launcher_cli.py -v` (pytest)."""
 
+import os
+import subprocess
 import sys
 
 import pytest
@@ -52,6 +54,21 @@ def test_the_binary_is_wiregraph_bin_when_set(monkeypatch):
     monkeypatch.setenv("WIREGRAPH_BIN", "/opt/wg/bin/wiregraph")
     assert cli.parse_args(["--", "--app", "bfs"]).binary == "/opt/wg/bin/wiregraph"
     assert cli.parse_args(["--binary", "/x/wg", "--", "--app", "bfs"]).binary == "/x/wg"
+
+
+@pytest.mark.parametrize("command", ["wiregraph-cluster", "wiregraph-plot", "wiregraph-results", "wiregraph-validate"])
+def test_a_checkouts_commands_run_its_own_package(tmp_path, command):
+    # Another checkout's package first on the path (as `pip install -e` of
+    # another clone puts it): the command still runs this checkout's, whose
+    # paths name this checkout's build.
+    other = tmp_path / "wiregraph"
+    other.mkdir()
+    (other / "__init__.py").write_text("raise SystemExit('the other checkout')\n")
+    scripts = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts")
+    r = subprocess.run([sys.executable, os.path.join(scripts, command), "--help"], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=str(tmp_path)), timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "usage:" in r.stdout and "the other checkout" not in r.stdout + r.stderr
 
 
 def test_verbose_goes_to_the_nodes_and_a_nodes_verbose_to_the_launcher():
