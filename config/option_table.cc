@@ -249,9 +249,9 @@ const OptionSpec kOptions[] = {
      .details = "ppr: personalized PageRank from each seed (teleport to it alone), all of them in one run, a "
                 "vertex's values travelling together in one message. Ids as the input names them (as "
                 "--source), 1..16 of them, none twice; each must be a vertex (errors name the largest id that "
-                "is). Without it the one seed is --source; inputs whose ids are mapped (Graphalytics graphs, "
-                "--ids sparse) take that one only. A file: one id per line, blank lines and '#' comments "
-                "skipped. Not with --source.",
+                "is, or where the loader maps the ids, the nearest ids that are vertices). Without it the "
+                "one seed is --source. A snapshot takes --source only. A file: one id per line, blank "
+                "lines and '#' comments skipped. Not with --source.",
      .parse = [](ParseState& s, const OptionArg& a) { s.c.seed_ids = parse_seed_list(a); },
      .read_by = &ProgramTraits::uses_seeds,
      .digest = [](const Config& c) {
