@@ -219,12 +219,16 @@ void GraphLoader::collect_ids(unsigned w, const Stall& stall) {
   // are kept as themselves and marked in a bitmap of N bits (128 KiB for
   // 2^20: it stays in the cache), then numbered once each; an id the bitmap
   // does not hold turns the worker back to the table (number_named_ids).
+  // The bitmap reaches an eighth past the sampled span: the sample rarely
+  // sees the largest id (on kron:20:16 as text it saw 1,048,562 of
+  // 1,048,574), and the ids above it would each send a worker to the table.
   // The table's probes miss the cache (16.8 M per worker on kron:20:16 as
   // text at P=2); the bitmap's do not: the mapped load went from 1.25x the
   // dense one to 1.14x (docs/INPUT.md, medians of 5 alternating rounds).
   const uint64_t span = input_.sampled_id_span;
-  ws.ends_are_ids = keep && span > 0 && span <= 4 * input_.estimated_ids && span <= reader::kMaxVertexId + uint64_t{1};
-  ws.named.assign(ws.ends_are_ids ? (span + 63) / 64 : 0, 0);
+  const uint64_t limit = std::min(4 * input_.estimated_ids, uint64_t{reader::kMaxVertexId} + 1);
+  ws.ends_are_ids = keep && span > 0 && span <= limit;
+  ws.named.assign(ws.ends_are_ids ? (std::min(limit, span + span / 8) + 63) / 64 : 0, 0);
   // A range names up to min(V, 2E/P) ids: the table outgrows the cache, so
   // its probes are batched with prefetches.
   auto prefetch = [&ids, &ws](int64_t id) {
