@@ -100,7 +100,7 @@ void choose_snapshot_input(Config& c) {
 // --seeds names vertices by the input's ids; where the loader maps them it
 // looks each up (compute/load/graph_loader_ids.cc), but a snapshot keeps the
 // dense id of its source only.
-void check_seeds_unmapped(const Config& c) {
+void check_seeds_not_on_a_snapshot(const Config& c) {
   if (c.seed_ids.empty()) return;
   if (c.graph_spec.is_snapshot())
     throw ConfigError("--seeds: a snapshot knows its ids as saved, not the input's: give the one seed as --source, "
@@ -113,7 +113,7 @@ void choose_input_ids(Config& c);
 
 void choose_input(Config& c) {
   choose_input_ids(c);
-  check_seeds_unmapped(c);
+  check_seeds_not_on_a_snapshot(c);
 }
 
 namespace {
