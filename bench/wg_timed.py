@@ -69,7 +69,8 @@ def main(argv):
     except OSError as e:
         print("wg_timed: cannot write %s: %s" % (outdir, e), file=sys.stderr)
     if code < 0:  # killed by a signal: die the same way
-        signal.signal(-code, signal.SIG_DFL)
+        if -code not in (signal.SIGKILL, signal.SIGSTOP):  # (those two keep no handler to reset)
+            signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     return code
 

@@ -1,13 +1,19 @@
 // A run owns its --out directory (apps/node/out_dir.h): real files and
 // locks in a temporary directory, runs simulated by their claims and the
 // files they write. No EAL.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -178,6 +184,45 @@ TEST(OutDirOwnership, ARunThatHasEndedLeavesNoLockFile) {
   // The next run finds its lock where it looks for it.
   auto next = claim_out_dir(dir, run_of(8, 1), false, &said);
   EXPECT_NE(refusal([&] { check_out_dir(dir, false); }).find("is writing into it"), std::string::npos);
+}
+
+// Whether a flock request of this process waits in the kernel (/proc/locks
+// shows a waiter as "N: -> FLOCK ... PID ...").
+bool this_process_waits_for_a_flock() {
+  std::ifstream locks("/proc/locks");
+  const std::string pid = " " + std::to_string(::getpid()) + " ";
+  for (std::string line; std::getline(locks, line);)
+    if (line.find(" -> FLOCK") != std::string::npos && line.find(pid) != std::string::npos) return true;
+  return false;
+}
+
+// The nodes of a job on one host check DIR at once, before they have met (a
+// restarted job: the attempt before left its manifest, and the lock file of
+// a node that was killed). A node's look at that lock takes it for a moment;
+// another node looking then must not take the look for a live run. Here one
+// node is caught mid-look, and the other checks.
+TEST(OutDirOwnership, NodesCheckingAtOnceDoNotTakeEachOtherForALiveRun) {
+  test::TempDir tmp;
+  const std::string dir = tmp.file("out");
+  prepare_out_dir(dir, false);
+  std::string said;
+  claim_out_dir(dir, run_of(9, 2), false, &said).reset();
+  write_files(dir, run_of(9, 2));
+  const fs::path killed_nodes_lock = fs::path(dir) / ".wiregraph-0000000000000009.lock";
+  std::ofstream(killed_nodes_lock).close();
+  const int claim = ::open((fs::path(dir) / ".wiregraph-run.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  const int look = ::open(killed_nodes_lock.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(claim, 0);
+  ASSERT_GE(look, 0);
+  ASSERT_EQ(::flock(claim, LOCK_EX), 0);
+  ASSERT_EQ(::flock(look, LOCK_EX | LOCK_NB), 0);
+  std::future<std::string> other = std::async(std::launch::async, [&] { return refusal([&] { check_out_dir(dir, false); }); });
+  // Until the other node has answered, or waits for the first to finish its look.
+  while (other.wait_for(std::chrono::seconds(0)) != std::future_status::ready && !this_process_waits_for_a_flock())
+    std::this_thread::yield();
+  ::close(look);
+  ::close(claim);
+  EXPECT_EQ(other.get(), "") << "the other node took a look for a live run";
 }
 
 // scripts/wiregraph-plot lists its pictures in the manifest: the next run

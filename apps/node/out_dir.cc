@@ -204,6 +204,13 @@ void check_out_dir(const std::string& dir, bool keep_others) {
   std::error_code ec;
   if (!fs::exists(dir, ec)) return;
   if (!fs::is_directory(dir, ec)) refuse(dir, "exists and is not a directory");
+  // The nodes of a job on one host check DIR at once, before they have met:
+  // under the claim lock, one node's look at a run's lock (taken for a
+  // moment, exclusively) is not another's "a live run holds it". A DIR this
+  // process cannot lock in is one no node can write (prepare_out_dir says so).
+  const fs::path claim_path = fs::path(dir) / kClaimLock;
+  std::optional<OutDirLease> claiming;
+  if (const int claim = lock_file(claim_path, LOCK_EX); claim >= 0) claiming.emplace(claim, claim_path);
   // No node of this run has claimed DIR yet (each claims only once all have
   // joined): a live owner is another run.
   const std::optional<OutDirRun> owner = read_manifest(dir);

@@ -164,9 +164,12 @@ def read_run(outdir):
     except (OSError, ValueError):
         res["summary"] = None
     if res["rc"] != 0:
-        errs = [l for l in text.splitlines() if "error" in l.lower() or "fail" in l.lower()
-                or "SIG" in l]
-        res["error"] = "; ".join(errs[-3:]) if errs else "exit status %d" % res["rc"]
+        lines = text.splitlines()
+        # The node's own words first (the launcher's lines that follow them
+        # only say which node stopped, and how).
+        said = [l for l in lines if "error:" in l][:2]
+        errs = [l for l in lines if ("error" in l.lower() or "fail" in l.lower() or "SIG" in l) and l not in said]
+        res["error"] = "; ".join(said + errs[-3:]) if said or errs else "exit status %d" % res["rc"]
     return res
 
 
