@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/doctor/checks.h"
 #include "apps/doctor/doctor.h"
 #include "apps/registry.h"
 #include "compute/engine/lcore_layout.h"
@@ -93,14 +94,22 @@ int check_options(int argc, char** argv) {
     std::vector<unsigned> ids(lcores);
     for (unsigned l = 0; l < lcores; ++l) ids[l] = l;
     wg::DataplaneOptions o;
+    wg::LcoreLayout layout;
     try {
-      o = wg::sized_dataplane_options(cfg, wg::plan_lcores(cfg.engine.roles, cfg.rx_queues, ids).queues);
+      layout = wg::plan_lcores(cfg.engine.roles, cfg.rx_queues, ids);
+      o = wg::sized_dataplane_options(cfg, layout.queues);
     } catch (const std::invalid_argument& e) {
       return usage_error(e.what());
     }
     std::printf("wiregraph: EAL memory per node: %llu MiB (%u receive mbufs)\n",
                 static_cast<unsigned long long>((wg::Dataplane::eal_memory_bytes(o, 1) + (1u << 20) - 1) >> 20),
                 o.rx_mbufs);
+    // What the graph will take per node, when its size is known before it
+    // loads (a generator, a header, a binary file's length): the doctor's line.
+    std::vector<wg::doctor::Finding> memory;
+    wg::doctor::check_memory(cfg, layout.workers(), true, &memory);
+    for (const wg::doctor::Finding& f : memory)
+      std::printf("wiregraph: memory per node: %s\n", f.finding.c_str());
     return 0;
   } catch (const wg::ConfigError& e) {
     return usage_error(e.what());

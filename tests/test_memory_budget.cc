@@ -377,6 +377,36 @@ TEST(MemoryEstimate, CoversTheRangeBlocks) {
     }
 }
 
+// A generated Kronecker graph's degrees are known before it is made: the
+// estimate counts the (source, block) pairs its skewed degrees give (most
+// vertices meet few of many blocks), not one per edge, their bound. Against
+// the CSR by range of the real graph, many small ranges (blocks) per node.
+TEST(MemoryEstimate, KroneckerPairsFollowTheGraphsDegrees) {
+  const EdgeList g = generate_kronecker(parse_kronecker_spec("kron:16:16"));
+  for (unsigned P : {1u, 2u, 3u}) {
+    SCOPED_TRACE("P = " + std::to_string(P));
+    LocalGraph lg = build_local_graph(g, P, 0, false);
+    split_into_ranges(lg, plan_ranges(lg.node_domain_offset, 1, range_entries_for(1024, 4)));
+    uint64_t pairs = 0, out = 0;
+    for (const EdgeBlock& b : lg.blocks) pairs += b.sources.size();
+    for (const Edge& e : g.edges) out += e.src % P == 0;
+    NodeShape s;
+    s.vertices = g.num_vertices;
+    s.held_edges = s.out_edges = s.in_edges = out;
+    s.nodes = P;
+    s.scatter = ScatterMode::kSparse;
+    s.range_bytes = 1024;
+    const MemoryNeed bound = estimate_node_memory(s, footprint_of<PageRank>());
+    s.kron_scale = 16;
+    const MemoryNeed model = estimate_node_memory(s, footprint_of<PageRank>());
+    // What the pairs cost in the CSR by range: a source and an offset, 12 B each.
+    const uint64_t rest = bound.local_graph - 12 * std::min<uint64_t>(out, uint64_t{lg.num_local} * P * bound.ranges);
+    const double modelled = static_cast<double>(model.local_graph - rest) / 12;
+    EXPECT_NEAR(modelled / static_cast<double>(pairs), 1.0, 0.1) << modelled << " pairs modelled, " << pairs << " in the CSR";
+    EXPECT_LT(model.run, bound.run);
+  }
+}
+
 // A header may declare anything: the sums saturate instead of wrapping.
 TEST(MemoryEstimate, SaturatesOnAbsurdSizes) {
   NodeShape s = balanced_shape(4294967295u, UINT64_MAX, 1, 4);

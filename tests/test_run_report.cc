@@ -83,7 +83,7 @@ TEST(RunReport, NodeJsonShape) {
   write_node_json(path, kConfig, sample_report());
   json j = read_back(path);
   EXPECT_EQ(keys(j), (std::vector<std::string>{"version", "commit", "rank", "nodes", "config", "load_seconds", "load", "peak_rss_bytes",
-                                               "bytes_per_local_edge", "discovery_seconds", "compute_seconds",
+                                               "bytes_per_local_edge", "hugepage_bytes", "discovery_seconds", "compute_seconds",
                                                "compute_cpu_seconds",
                                                "line_rate_gbps", "partition", "rx", "rx_queues", "tx", "faults",
                                                "links", "supersteps"}));

@@ -1,5 +1,6 @@
 #include "apps/node/node.h"
 
+#include <rte_memory.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -96,6 +97,19 @@ MemoryNeed node_memory_need(const Config& cfg, unsigned workers, NodeShape shape
   return estimate_node_memory(shape, loaded);
 }
 
+nlohmann::ordered_json Node::memory_estimate_json(NodeShape shape, const AppFootprint& app) const {
+  const MemoryNeed need = node_memory_need(cfg_, layout_.workers(), shape, app);
+  const uint64_t eal = Dataplane::eal_memory_bytes(sized_dataplane_options(cfg_, layout_.queues), 1);
+  nlohmann::ordered_json j;
+  j["graph"] = {{"load", need.load},           {"build", need.build}, {"run", need.run},
+                {"peak", need.peak()},          {"csr", need.local_graph}, {"dense", need.dense},
+                {"light_first", need.light_first}, {"ranges", need.ranges}};
+  j["eal"] = eal;
+  j["process"] = kProcessBytes;
+  j["total"] = need.peak() + eal + kProcessBytes;
+  return j;
+}
+
 void Node::check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) const {
   check_memory(node_memory_need(cfg_, layout_.workers(), shape, app), held, memory_limit(), what);
 }
@@ -103,6 +117,17 @@ void Node::check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t h
 double Node::line_rate_gbps() const {
   if (cfg_.engine.line_rate_gbps > 0) return cfg_.engine.line_rate_gbps;
   return dp_->link_speed_gbps() > 0 ? dp_->link_speed_gbps() : 10.0;
+}
+
+uint64_t hugepage_bytes_held() {
+  uint64_t bytes = 0;
+  rte_memseg_walk(
+      [](const rte_memseg_list* msl, const rte_memseg* ms, void* arg) {
+        if (!msl->external && ms->hugepage_sz > RTE_PGSIZE_4K) *static_cast<uint64_t*>(arg) += ms->len;
+        return 0;
+      },
+      &bytes);
+  return bytes;
 }
 
 uint64_t peak_rss_bytes() {

@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "compute/graph/graph_input.h"
 #include "compute/engine/lcore_layout.h"
 #include "compute/engine/memory_budget.h"
@@ -53,6 +55,10 @@ class Node {
   // --range-kib and --local-rounds filled in from the configuration), less `held` bytes already allocated, checked
   // against memory_limit(); `what` starts the error. Throws MemoryBudgetError.
   void check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) const;
+  // The same estimate as node<R>.json's "memory_estimate": the graph's bytes
+  // by phase and their peak, the EAL's memory (pools and rings, as
+  // --check-options says), the process's own (kProcessBytes), their sum.
+  nlohmann::ordered_json memory_estimate_json(NodeShape shape, const AppFootprint& app) const;
 
   // The line rate the report compares with: --line-rate, else the port's, else 10.
   double line_rate_gbps() const;
@@ -88,5 +94,9 @@ DataplaneOptions sized_dataplane_options(const Config& c, unsigned queues);
 
 // The process's largest resident set so far, in bytes (getrusage).
 uint64_t peak_rss_bytes();
+// The hugepages the EAL holds, in bytes: the node's memory, not in its
+// resident set (with --no-huge the EAL's pages are ordinary, in RSS, and
+// this is 0). A node's peak is peak_rss_bytes() + this.
+uint64_t hugepage_bytes_held();
 
 }  // namespace wg

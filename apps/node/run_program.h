@@ -115,7 +115,7 @@ void check_declared_memory(const Node& node, const GraphInput& input) {
   if (d.vertices == 0 && d.edges == 0) return;
   const bool doubled = cfg.undirected || Prog::kTraits.graph.symmetrize;
   const uint64_t edges = doubled && d.edges <= UINT64_MAX / 2 ? 2 * d.edges : d.edges;
-  node.check_memory_for(balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains), footprint_of<Prog>(), 0,
+  node.check_memory_for(balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains, d.kron_scale), footprint_of<Prog>(), 0,
                         input.spec + ": " + d.what);
 }
 
@@ -439,6 +439,11 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.partition_json = partition_report_json(load.partition);
     out.report.degrees = degree_counts_json(lg);
     out.report.peak_rss_bytes = peak_rss_bytes();
+    out.report.hugepage_bytes = hugepage_bytes_held();
+    out.report.memory_estimate = node.memory_estimate_json(
+        balanced_shape(load.num_vertices, load.num_edges, cfg.nodes, cfg.domains,
+                       input.kind == GraphInput::Kind::kGenerator ? input.kron.scale : 0),
+        footprint_of<Prog>());
     out.source = source;
     out.seeds = load.lookups;
     out.values = engine->values();

@@ -1,6 +1,7 @@
 #include "compute/engine/memory_budget.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -29,13 +30,36 @@ constexpr uint64_t kHeldEdge = 8, kHeldWeightedEdge = 12, kHeldRealWeightedEdge 
 // A weight per edge in the CSR and the dense copy.
 uint64_t weight_bytes(const AppFootprint& app) { return app.real_weights ? 8 : app.weights ? 4 : 0; }
 
+// The (vertex, block) pairs with edges when `vertices` vertices (a share of
+// the graph) spread `edges` edges over `groups` blocks at random: at most
+// one per edge and `groups` per vertex; fewer on a Kronecker graph
+// (compute/graph/kronecker.h), whose degrees are known before it is made.
+// There a vertex with z zero bits of the scale S in its id has the expected
+// degree d_z = (edges per vertex) * 2^S * 0.76^z * 0.24^(S-z) (A + B, and A
+// + C for in-degrees, are 0.76), Poisson-distributed, and so meets
+// g * (1 - exp(-d_z / g)) of g blocks, C(S, z) such vertices in all.
+uint64_t vertex_block_pairs(const NodeShape& s, uint64_t vertices, uint64_t edges, uint64_t groups) {
+  const uint64_t bound = std::min(edges, mul(vertices, groups));
+  if (s.kron_scale == 0 || vertices == 0 || groups == 0) return bound;
+  const unsigned S = s.kron_scale;
+  const double per_vertex = static_cast<double>(edges) / static_cast<double>(vertices);  // of this share
+  const double g = static_cast<double>(groups), share = static_cast<double>(vertices) / std::ldexp(1.0, S);
+  double pairs = 0;
+  for (unsigned z = 0; z <= S; ++z) {
+    const double count = std::exp(std::lgamma(S + 1.0) - std::lgamma(z + 1.0) - std::lgamma(S - z + 1.0));
+    const double degree = per_vertex * std::exp(S * std::log(2.0) + z * std::log(0.76) + (S - z) * std::log(0.24));
+    pairs += share * count * g * -std::expm1(-degree / g);
+  }
+  return std::min(bound, static_cast<uint64_t>(pairs) + 1);
+}
+
 // This node's CSR (compute/partition/partition.h LocalGraph) with `groups` edge blocks
 // (destination node x domain, or x range once split): degrees (and, with K >
 // 1 or degree order, the slot -> vertex table) per local vertex; a target (and weight) per
 // out-edge; a source and an offset per (source, block) pair with edges, at
 // most one per out-edge and one per local vertex and block.
 uint64_t local_graph_bytes(const NodeShape& s, uint64_t local_v, uint64_t weight_bytes, uint64_t groups) {
-  const uint64_t pairs = std::min(s.out_edges, mul(local_v, groups));
+  const uint64_t pairs = vertex_block_pairs(s, local_v, s.out_edges, groups);
   return sum(mul(local_v, s.domains > 1 || s.degree_order ? 12 : 8), mul(s.out_edges, 4 + weight_bytes), mul(pairs, 12),
              mul(groups, 64));
 }
@@ -55,8 +79,9 @@ uint64_t ranges_per_node(const NodeShape& s, uint64_t local_v, unsigned message_
 
 }  // namespace
 
-NodeShape balanced_shape(uint64_t vertices, uint64_t edges, unsigned nodes, unsigned domains) {
+NodeShape balanced_shape(uint64_t vertices, uint64_t edges, unsigned nodes, unsigned domains, unsigned kron_scale) {
   NodeShape s;
+  s.kron_scale = kron_scale;
   s.vertices = vertices;
   s.held_edges = s.out_edges = s.in_edges = ceil_div(edges, std::max(nodes, 1u));
   s.nodes = nodes;
@@ -138,7 +163,7 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   // 8-byte entry per (source, group) pair and an 8-byte offset per vertex:
   // compute/engine/source_blocks.h) with room to group an eighth of those pairs
   // (compute/engine/blocked_frontier.h), and the dense copy.
-  const uint64_t source_groups = mul(copies, std::min(s.out_edges, mul(local_v, groups)));
+  const uint64_t source_groups = mul(copies, vertex_block_pairs(s, local_v, s.out_edges, groups));
   uint64_t engine = sum(mul(local_v, app.value_bytes + 2 + app.message_bytes + 8),  // + scatter values, offsets
                         mul(source_groups, 8), mul(grouped_capacity(source_groups), app.grouped_bytes));
   // Applying early (--local-rounds on): a message per vertex and a bit
@@ -166,7 +191,8 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
     // W - 1 more segments; a level-synchronous program pulls its slice as one.
     const uint64_t per_segment = std::max<uint64_t>(s.segment_bytes / app.message_bytes, 1);
     const uint64_t segments = app.levels ? s.workers : ceil_div(local_v, per_segment) + s.workers - 1;
-    const uint64_t pairs = std::min(s.out_edges, mul(segments, s.vertices));
+    // (per destination: the segments of this node's sources its in-edges come from)
+    const uint64_t pairs = vertex_block_pairs(s, s.vertices, s.out_edges, segments);
     dense = sum(mul(s.out_edges, 4 + weight_bytes(app)), mul(pairs, 12));
     // The positions a bottom-up step still visits (at most one per pair).
     if (app.levels) engine = add(engine, mul(pairs, 4));
@@ -179,7 +205,7 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   // per (source, group) pair and an edge class per vertex.
   uint64_t light_first = 0;
   if (app.light_first)
-    light_first = sum(mul(s.out_edges, 8), mul(std::min(s.out_edges, mul(local_v, groups)), 4), local_v);
+    light_first = sum(mul(s.out_edges, 8), mul(vertex_block_pairs(s, local_v, s.out_edges, groups), 4), local_v);
   // A program that only pulls (compute/engine/engine.h) releases each
   // group's targets once its dense copy is built: at the last group's build
   // the whole copy and that group's targets are held.

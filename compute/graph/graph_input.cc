@@ -119,7 +119,8 @@ DeclaredSize declared_input_size(const GraphInput& in) {
       const KroneckerGenerator gen(in.kron);
       return {gen.num_vertices(), gen.num_edges(),
               "it generates " + std::to_string(gen.num_vertices()) + " vertices and " +
-                  std::to_string(gen.num_edges()) + " edges"};
+                  std::to_string(gen.num_edges()) + " edges",
+              in.kron.scale};
     }
     case GraphInput::Kind::kMemory:
       return {in.edges->num_vertices, in.edges->num_edges(), std::to_string(in.edges->num_edges()) + " edges in memory"};

@@ -132,6 +132,8 @@ void write_node_json(const std::string& path, const ordered_json& config, const 
   j["load"] = load_json(r.load);
   j["peak_rss_bytes"] = r.peak_rss_bytes;
   j["bytes_per_local_edge"] = r.load.local_edges ? static_cast<double>(r.peak_rss_bytes) / r.load.local_edges : 0.0;
+  j["hugepage_bytes"] = r.hugepage_bytes;
+  if (!r.memory_estimate.is_null()) j["memory_estimate"] = r.memory_estimate;
   j["discovery_seconds"] = r.discovery_seconds;
   if (!r.checkpoints.is_null()) j["checkpoints"] = r.checkpoints;
   j["compute_seconds"] = r.compute_seconds;

@@ -84,6 +84,7 @@ struct RunReport {
   double load_seconds = 0.0;
   LoadFigures load;
   uint64_t peak_rss_bytes = 0;    // the process's largest resident set, at the end of the run
+  uint64_t hugepage_bytes = 0;    // and the hugepages it holds (not in RSS)
   double discovery_seconds = 0.0;
   double compute_seconds = 0.0;   // the program's phase: Graphalytics' processing time
   double compute_cpu_seconds = 0.0;  // CPU time of the whole process (every lcore, idle polls included) in it
@@ -112,6 +113,9 @@ struct RunReport {
   nlohmann::ordered_json verify;
   // Checkpoints written and the superstep resumed from (compute/engine/checkpointer.h); null when none.
   nlohmann::ordered_json checkpoints;
+  // What this node was estimated to need (compute/engine/memory_budget.h)
+  // for the graph as declared, beside peak_rss_bytes; null when not made.
+  nlohmann::ordered_json memory_estimate;
 };
 
 // DIR/node<R>.json: the build's version and commit (compute/report/build_info.h),
