@@ -114,7 +114,7 @@ struct RunReport {
   // Checkpoints written and the superstep resumed from (compute/engine/checkpointer.h); null when none.
   nlohmann::ordered_json checkpoints;
   // What this node was estimated to need (compute/engine/memory_budget.h)
-  // for the graph as declared, beside peak_rss_bytes; null when not made.
+  // for a balanced node of the graph's V and E, beside peak_rss_bytes; null when not made.
   nlohmann::ordered_json memory_estimate;
 };
 
