@@ -13,6 +13,7 @@
 #include <rte_lcore.h>
 
 #include <execinfo.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -30,6 +31,8 @@
 #include "apps/doctor/doctor.h"
 #include "apps/registry.h"
 #include "compute/engine/lcore_layout.h"
+#include "compute/graph/graph_input.h"
+#include "compute/graph/inflated_files.h"
 #include "compute/report/build_info.h"
 #include "dataplane/memif_quirks.h"
 #include "config/options.h"
@@ -70,6 +73,23 @@ bool wants_option_check(int argc, char** argv) {
   return false;
 }
 
+// Whether --graph says its size without being read whole: not a gzip or
+// zstd file, which declares it only once decompressed (the node does that
+// once, as it runs; a check of the options would pay it on its own).
+bool declares_size_unread(const wg::Config& cfg) {
+  const wg::GraphInput in = wg::GraphInput::from_spec(cfg.graph_spec, cfg.undirected);
+  if (in.kind != wg::GraphInput::Kind::kFile) return true;
+  const int fd = ::open(in.spec.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return true;  // the doctor's line names what is wrong with it
+  bool plain = true;
+  try {
+    plain = wg::file_compression(in.spec, fd) == wg::Compression::kNone;
+  } catch (const std::exception&) {
+  }
+  ::close(fd);
+  return plain;
+}
+
 int check_options(int argc, char** argv) {
   std::vector<char*> app = {argv[0]};
   unsigned lcores = 1;  // --lcore-count N: the lcores a node will have, which set its receive queues
@@ -107,7 +127,7 @@ int check_options(int argc, char** argv) {
     // What the graph will take per node, when its size is known before it
     // loads (a generator, a header, a binary file's length): the doctor's line.
     std::vector<wg::doctor::Finding> memory;
-    wg::doctor::check_memory(cfg, layout.workers(), true, &memory);
+    if (declares_size_unread(cfg)) wg::doctor::check_memory(cfg, layout.workers(), true, &memory);
     for (const wg::doctor::Finding& f : memory)
       std::printf("wiregraph: memory per node: %s\n", f.finding.c_str());
     return 0;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "compute/engine/range_plan.h"
+#include "compute/graph/kronecker.h"
 
 namespace wg {
 
@@ -35,19 +36,22 @@ uint64_t weight_bytes(const AppFootprint& app) { return app.real_weights ? 8 : a
 // one per edge and `groups` per vertex; fewer on a Kronecker graph
 // (compute/graph/kronecker.h), whose degrees are known before it is made.
 // There a vertex with z zero bits of the scale S in its id has the expected
-// degree d_z = (edges per vertex) * 2^S * 0.76^z * 0.24^(S-z) (A + B, and A
-// + C for in-degrees, are 0.76), Poisson-distributed, and so meets
+// degree d_z = (edges per vertex) * 2^S * p^z * (1-p)^(S-z), p = A + B (and
+// A + C for in-degrees: the same 0.76), Poisson-distributed, and so meets
 // g * (1 - exp(-d_z / g)) of g blocks, C(S, z) such vertices in all.
 uint64_t vertex_block_pairs(const NodeShape& s, uint64_t vertices, uint64_t edges, uint64_t groups) {
   const uint64_t bound = std::min(edges, mul(vertices, groups));
   if (s.kron_scale == 0 || vertices == 0 || groups == 0) return bound;
+  static_assert(KroneckerGenerator::kA + KroneckerGenerator::kB == KroneckerGenerator::kA + KroneckerGenerator::kC,
+                "in- and out-degrees alike");
+  constexpr double kZeroBit = KroneckerGenerator::kA + KroneckerGenerator::kB;
   const unsigned S = s.kron_scale;
   const double per_vertex = static_cast<double>(edges) / static_cast<double>(vertices);  // of this share
   const double g = static_cast<double>(groups), share = static_cast<double>(vertices) / std::ldexp(1.0, S);
   double pairs = 0;
   for (unsigned z = 0; z <= S; ++z) {
     const double count = std::exp(std::lgamma(S + 1.0) - std::lgamma(z + 1.0) - std::lgamma(S - z + 1.0));
-    const double degree = per_vertex * std::exp(S * std::log(2.0) + z * std::log(0.76) + (S - z) * std::log(0.24));
+    const double degree = per_vertex * std::exp(S * std::log(2.0) + z * std::log(kZeroBit) + (S - z) * std::log(1 - kZeroBit));
     pairs += share * count * g * -std::expm1(-degree / g);
   }
   return std::min(bound, static_cast<uint64_t>(pairs) + 1);

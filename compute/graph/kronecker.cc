@@ -25,7 +25,7 @@ constexpr unsigned kMaxDegree = 1024;
 constexpr uint64_t kBlockEdges = KroneckerGenerator::kBlockEdges;
 
 // R-MAT quadrant thresholds on a 32-bit uniform: A, A+B, A+B+C.
-constexpr double kA = 0.57, kB = 0.19, kC = 0.19;
+constexpr double kA = KroneckerGenerator::kA, kB = KroneckerGenerator::kB, kC = KroneckerGenerator::kC;
 constexpr uint64_t kTwo32 = uint64_t{1} << 32;
 constexpr auto kThreshA = static_cast<uint32_t>(kA * kTwo32);
 constexpr auto kThreshAB = static_cast<uint32_t>((kA + kB) * kTwo32);

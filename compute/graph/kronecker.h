@@ -34,6 +34,9 @@ EdgeList generate_kronecker(const KroneckerSpec& spec);
 class KroneckerGenerator {
  public:
   static constexpr uint64_t kBlockEdges = uint64_t{1} << 16;
+  // The R-MAT quadrant probabilities (D = 1 - A - B - C): a source bit is 0
+  // with A + B, a target bit with A + C (the memory estimate's degrees).
+  static constexpr double kA = 0.57, kB = 0.19, kC = 0.19;
 
   explicit KroneckerGenerator(const KroneckerSpec& spec);  // throws GraphError on a bad spec
   VertexId num_vertices() const { return static_cast<VertexId>(uint64_t{1} << spec_.scale); }
