@@ -31,41 +31,93 @@ constexpr uint64_t kHeldEdge = 8, kHeldWeightedEdge = 12, kHeldRealWeightedEdge 
 // A weight per edge in the CSR and the dense copy.
 uint64_t weight_bytes(const AppFootprint& app) { return app.real_weights ? 8 : app.weights ? 4 : 0; }
 
+// How a share of edges falls into blocks: `sets` alike sets of slots (the
+// destination nodes' NUMA domains, or this node's own), each cut into
+// `pieces` equal runs of slots (ranges, dense segments), in slot order;
+// `even`: the runs are cut to hold equal edges (the workers' slices).
+struct Blocks {
+  uint64_t sets = 1, pieces = 1;
+  bool even = false;
+  uint64_t count() const { return mul(sets, pieces); }
+};
+
+// With --vertex-order degree, the share of a set's edge ends that each of its
+// `pieces` equal runs of slots holds on a Kronecker graph of scale S. Slots
+// follow degree, highest first, and a vertex's expected degree (in or out,
+// alike) falls with the zero bits z of its id: the classes lie in z
+// descending, the class z holding C(S, z) / 2^S of the slots and
+// C(S, z) p^z (1-p)^(S-z) of the edge ends (p = A + B). The first of 128
+// ranges of kron:24 holds 57% of them, not 1/128: a vertex's edges meet far
+// fewer ranges than at random (kron:24:16 at P=2: 23.2 M (source, block)
+// pairs in the cluster's CSR, 23.5 M so, 61.9 M at random).
+std::vector<double> degree_ordered_shares(unsigned S, double p, uint64_t pieces) {
+  std::vector<double> share(pieces, 0.0);
+  double at = 0;  // the start of the class, as a fraction of the slots
+  for (unsigned z = S + 1; z-- > 0;) {
+    const double log_count = std::lgamma(S + 1.0) - std::lgamma(z + 1.0) - std::lgamma(S - z + 1.0);
+    const double slots = std::exp(log_count - S * std::log(2.0));
+    const double ends = std::exp(log_count + z * std::log(p) + (S - z) * std::log1p(-p));
+    const double end = std::min(at + slots, 1.0), density = ends / slots;
+    for (uint64_t j = static_cast<uint64_t>(at * static_cast<double>(pieces)); j < pieces; ++j) {
+      const double lo = std::max(at, static_cast<double>(j) / static_cast<double>(pieces));
+      const double hi = std::min(end, static_cast<double>(j + 1) / static_cast<double>(pieces));
+      if (hi <= lo) break;
+      share[j] += (hi - lo) * density;
+    }
+    at = end;
+  }
+  return share;
+}
+
 // The (vertex, block) pairs with edges when `vertices` vertices (a share of
-// the graph) spread `edges` edges over `groups` blocks at random: at most
-// one per edge and `groups` per vertex; fewer on a Kronecker graph
+// the graph) spread `edges` edges over `blocks`: at most one per edge and
+// one per block per vertex; at random, fewer on a Kronecker graph
 // (compute/graph/kronecker.h), whose degrees are known before it is made.
 // There a vertex with z zero bits of the scale S in its id has the expected
 // degree d_z = (edges per vertex) * 2^S * p^z * (1-p)^(S-z), p = A + B (and
-// A + C for in-degrees: the same 0.76), Poisson-distributed, and so meets
-// g * (1 - exp(-d_z / g)) of g blocks, C(S, z) such vertices in all.
-uint64_t vertex_block_pairs(const NodeShape& s, uint64_t vertices, uint64_t edges, uint64_t groups) {
+// A + C for in-degrees: the same 0.76), Poisson-distributed, C(S, z) such
+// vertices in all. Its edges fall into a block of edge-end share q as
+// Poisson(d_z q), so it meets Σ (1 - exp(-d_z q)) of them: g (1 - exp(-d_z
+// / g)) of g alike blocks; with --vertex-order degree, the shares of
+// degree_ordered_shares.
+uint64_t vertex_block_pairs(const NodeShape& s, uint64_t vertices, uint64_t edges, const Blocks& blocks) {
+  const uint64_t groups = blocks.count();
   const uint64_t bound = std::min(edges, mul(vertices, groups));
   if (s.kron_scale == 0 || vertices == 0 || groups == 0) return bound;
   static_assert(KroneckerGenerator::kA + KroneckerGenerator::kB == KroneckerGenerator::kA + KroneckerGenerator::kC,
                 "in- and out-degrees alike");
   constexpr double kZeroBit = KroneckerGenerator::kA + KroneckerGenerator::kB;
   const unsigned S = s.kron_scale;
+  // Runs of slots beyond a few per class change nothing the sum can tell.
+  constexpr uint64_t kMostPieces = uint64_t{1} << 20;
+  const bool ordered = s.degree_order && !blocks.even && blocks.pieces > 1 && blocks.pieces <= kMostPieces;
+  const std::vector<double> shares = ordered ? degree_ordered_shares(S, kZeroBit, blocks.pieces) : std::vector<double>{};
   const double per_vertex = static_cast<double>(edges) / static_cast<double>(vertices);  // of this share
-  const double g = static_cast<double>(groups), share = static_cast<double>(vertices) / std::ldexp(1.0, S);
+  const double g = static_cast<double>(groups), sets = static_cast<double>(blocks.sets);
+  const double share = static_cast<double>(vertices) / std::ldexp(1.0, S);
   double pairs = 0;
   for (unsigned z = 0; z <= S; ++z) {
     const double count = std::exp(std::lgamma(S + 1.0) - std::lgamma(z + 1.0) - std::lgamma(S - z + 1.0));
-    const double degree = per_vertex * std::exp(S * std::log(2.0) + z * std::log(kZeroBit) + (S - z) * std::log(1 - kZeroBit));
-    pairs += share * count * g * -std::expm1(-degree / g);
+    const double degree = per_vertex * std::exp(S * std::log(2.0) + z * std::log(kZeroBit) + (S - z) * std::log1p(-kZeroBit));
+    double met = 0;
+    if (ordered)
+      for (const double q : shares) met += sets * -std::expm1(-degree * q / sets);
+    else
+      met = g * -std::expm1(-degree / g);
+    pairs += share * count * met;
   }
   return std::min(bound, static_cast<uint64_t>(pairs) + 1);
 }
 
-// This node's CSR (compute/partition/partition.h LocalGraph) with `groups` edge blocks
+// This node's CSR (compute/partition/partition.h LocalGraph) with `blocks` edge blocks
 // (destination node x domain, or x range once split): degrees (and, with K >
 // 1 or degree order, the slot -> vertex table) per local vertex; a target (and weight) per
 // out-edge; a source and an offset per (source, block) pair with edges, at
 // most one per out-edge and one per local vertex and block.
-uint64_t local_graph_bytes(const NodeShape& s, uint64_t local_v, uint64_t weight_bytes, uint64_t groups) {
-  const uint64_t pairs = vertex_block_pairs(s, local_v, s.out_edges, groups);
+uint64_t local_graph_bytes(const NodeShape& s, uint64_t local_v, uint64_t weight_bytes, const Blocks& blocks) {
+  const uint64_t pairs = vertex_block_pairs(s, local_v, s.out_edges, blocks);
   return sum(mul(local_v, s.domains > 1 || s.degree_order ? 12 : 8), mul(s.out_edges, 4 + weight_bytes), mul(pairs, 12),
-             mul(groups, 64));
+             mul(blocks.count(), 64));
 }
 
 // Accumulation ranges per node (compute/engine/range_plan.h): each of a balanced
@@ -106,10 +158,12 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
       copies, mul(s.held_edges, app.real_weights ? kHeldRealWeightedEdge : app.weights ? kHeldWeightedEdge : kHeldEdge));
   // The CSR as built (a block per destination node and domain), and as the
   // run holds it (a block per destination node and range).
-  const uint64_t csr = mul(copies, local_graph_bytes(s, local_v, weight_bytes(app), uint64_t{P} * K));
+  const uint64_t csr = mul(copies, local_graph_bytes(s, local_v, weight_bytes(app), Blocks{uint64_t{P} * K}));
   const uint64_t ranges = ranges_per_node(s, local_v, app.message_bytes);
-  const uint64_t groups = mul(P, ranges);
-  const uint64_t csr_ranges = mul(copies, local_graph_bytes(s, local_v, weight_bytes(app), groups));
+  // (every destination node's K domains, each cut into equal ranges)
+  const Blocks by_range{uint64_t{P} * K, ceil_div(ranges, K)};
+  const uint64_t groups = by_range.count();
+  const uint64_t csr_ranges = mul(copies, local_graph_bytes(s, local_v, weight_bytes(app), by_range));
   MemoryNeed need;
   need.ranges = ranges;
 
@@ -129,7 +183,7 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   if (K > 1) {
     NodeShape one = s;
     one.domains = 1;
-    planning = sum(slot_map, local_graph_bytes(one, local_v, 0, P), mul(mul(local_v, P), 8),
+    planning = sum(slot_map, local_graph_bytes(one, local_v, 0, Blocks{P}), mul(mul(local_v, P), 8),
                    mul(s.out_edges, 24), mul(local_v, 16));
   }
   need.build = add(whole, std::max(planning, sum(slot_map, csr, cursors)));
@@ -167,7 +221,7 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   // 8-byte entry per (source, group) pair and an 8-byte offset per vertex:
   // compute/engine/source_blocks.h) with room to group an eighth of those pairs
   // (compute/engine/blocked_frontier.h), and the dense copy.
-  const uint64_t source_groups = mul(copies, vertex_block_pairs(s, local_v, s.out_edges, groups));
+  const uint64_t source_groups = mul(copies, vertex_block_pairs(s, local_v, s.out_edges, by_range));
   uint64_t engine = sum(mul(local_v, app.value_bytes + 2 + app.message_bytes + 8),  // + scatter values, offsets
                         mul(source_groups, 8), mul(grouped_capacity(source_groups), app.grouped_bytes));
   // Applying early (--local-rounds on): a message per vertex and a bit
@@ -196,7 +250,9 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
     const uint64_t per_segment = std::max<uint64_t>(s.segment_bytes / app.message_bytes, 1);
     const uint64_t segments = app.levels ? s.workers : ceil_div(local_v, per_segment) + s.workers - 1;
     // (per destination: the segments of this node's sources its in-edges come from)
-    const uint64_t pairs = vertex_block_pairs(s, s.vertices, s.out_edges, segments);
+    // (a worker's slice holds its share of the edges; segments are equal runs of slots)
+    const Blocks by_segment = app.levels ? Blocks{segments, 1, true} : Blocks{K, ceil_div(segments, K)};
+    const uint64_t pairs = vertex_block_pairs(s, s.vertices, s.out_edges, by_segment);
     dense = sum(mul(s.out_edges, 4 + weight_bytes(app)), mul(pairs, 12));
     // The positions a bottom-up step still visits (at most one per pair).
     if (app.levels) engine = add(engine, mul(pairs, 4));
@@ -209,7 +265,7 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   // per (source, group) pair and an edge class per vertex.
   uint64_t light_first = 0;
   if (app.light_first)
-    light_first = sum(mul(s.out_edges, 8), mul(vertex_block_pairs(s, local_v, s.out_edges, groups), 4), local_v);
+    light_first = sum(mul(s.out_edges, 8), mul(vertex_block_pairs(s, local_v, s.out_edges, by_range), 4), local_v);
   // A program that only pulls (compute/engine/engine.h) releases each
   // group's targets once its dense copy is built: at the last group's build
   // the whole copy and that group's targets are held.
