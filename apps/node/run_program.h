@@ -322,9 +322,12 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
                             (input.kind == GraphInput::Kind::kFile && input.sparse_ids);
     if (mapped_ids && cfg.one_source()) lo.source = cfg.source_id;  // the loader maps it
     if (mapped_ids) lo.lookups = cfg.seed_ids;                        // and ppr's seeds
-    lo.check_memory = [&node, &cfg](const HeldShape& h) {
+    lo.check_memory = [&node, &cfg, &input](const HeldShape& h) {
       NodeShape shape;
       shape.vertices = h.vertices;
+      // A generated graph's pairs are counted from its degrees, as in the
+      // first check and the report's estimate; without it, one per edge.
+      if (input.kind == GraphInput::Kind::kGenerator) shape.kron_scale = input.kron.scale;
       shape.held_edges = shape.out_edges = h.held_edges;
       shape.in_edges = std::max<uint64_t>(h.held_edges, h.edges / cfg.nodes);  // in-edges are not known yet
       node.check_memory_for(shape, footprint_of<Prog>(), h.held_bytes, h.what);
