@@ -41,6 +41,12 @@ struct Blocks {
   uint64_t count() const { return mul(sets, pieces); }
 };
 
+// log C(S, z): how many of a Kronecker graph's 2^S ids have z zero bits (the
+// degree classes below).
+double log_binomial(unsigned S, unsigned z) {
+  return std::lgamma(S + 1.0) - std::lgamma(z + 1.0) - std::lgamma(S - z + 1.0);
+}
+
 // With --vertex-order degree, the share of a set's edge ends that each of its
 // `pieces` equal runs of slots holds on a Kronecker graph of scale S. Slots
 // follow degree, highest first, and a vertex's expected degree (in or out,
@@ -54,7 +60,7 @@ std::vector<double> degree_ordered_shares(unsigned S, double p, uint64_t pieces)
   std::vector<double> share(pieces, 0.0);
   double at = 0;  // the start of the class, as a fraction of the slots
   for (unsigned z = S + 1; z-- > 0;) {
-    const double log_count = std::lgamma(S + 1.0) - std::lgamma(z + 1.0) - std::lgamma(S - z + 1.0);
+    const double log_count = log_binomial(S, z);
     const double slots = std::exp(log_count - S * std::log(2.0));
     const double ends = std::exp(log_count + z * std::log(p) + (S - z) * std::log1p(-p));
     const double end = std::min(at + slots, 1.0), density = ends / slots;
@@ -97,7 +103,7 @@ uint64_t vertex_block_pairs(const NodeShape& s, uint64_t vertices, uint64_t edge
   const double share = static_cast<double>(vertices) / std::ldexp(1.0, S);
   double pairs = 0;
   for (unsigned z = 0; z <= S; ++z) {
-    const double count = std::exp(std::lgamma(S + 1.0) - std::lgamma(z + 1.0) - std::lgamma(S - z + 1.0));
+    const double count = std::exp(log_binomial(S, z));
     const double degree = per_vertex * std::exp(S * std::log(2.0) + z * std::log(kZeroBit) + (S - z) * std::log1p(-kZeroBit));
     double met = 0;
     if (ordered)
