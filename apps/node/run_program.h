@@ -325,9 +325,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     lo.check_memory = [&node, &cfg, &input](const HeldShape& h) {
       NodeShape shape;
       shape.vertices = h.vertices;
-      // A generated graph's pairs are counted from its degrees, as in the
-      // first check and the report's estimate; without it, one per edge.
-      if (input.kind == GraphInput::Kind::kGenerator) shape.kron_scale = input.kron.scale;
+      shape.kron_scale = input.kron_scale();  // without it, one (source, block) pair per edge
       shape.held_edges = shape.out_edges = h.held_edges;
       shape.in_edges = std::max<uint64_t>(h.held_edges, h.edges / cfg.nodes);  // in-edges are not known yet
       node.check_memory_for(shape, footprint_of<Prog>(), h.held_bytes, h.what);
@@ -444,8 +442,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.peak_rss_bytes = peak_rss_bytes();
     out.report.hugepage_bytes = hugepage_bytes_held();
     out.report.memory_estimate = node.memory_estimate_json(
-        balanced_shape(load.num_vertices, load.num_edges, cfg.nodes, cfg.domains,
-                       input.kind == GraphInput::Kind::kGenerator ? input.kron.scale : 0),
+        balanced_shape(load.num_vertices, load.num_edges, cfg.nodes, cfg.domains, input.kron_scale()),
         footprint_of<Prog>());
     out.source = source;
     out.seeds = load.lookups;

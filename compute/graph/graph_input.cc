@@ -120,7 +120,7 @@ DeclaredSize declared_input_size(const GraphInput& in) {
       return {gen.num_vertices(), gen.num_edges(),
               "it generates " + std::to_string(gen.num_vertices()) + " vertices and " +
                   std::to_string(gen.num_edges()) + " edges",
-              in.kron.scale};
+              in.kron_scale()};
     }
     case GraphInput::Kind::kMemory:
       return {in.edges->num_vertices, in.edges->num_edges(), std::to_string(in.edges->num_edges()) + " edges in memory"};

@@ -45,6 +45,10 @@ struct GraphInput {
   // own count must agree. Dense ids only.
   uint64_t vertices = 0;
 
+  // A generated graph's scale, whose degrees the memory estimate counts
+  // before it is made (NodeShape::kron_scale); 0 for any other input.
+  unsigned kron_scale() const { return kind == Kind::kGenerator ? kron.scale : 0; }
+
   // A path or kron: spec. Throws GraphError for a bad kron: spec. A gzip
   // or zstd file is read decompressed (compute/graph/input_bytes.h), in the
   // format of its name without .gz or .zst. With format kAuto, NAME.properties, NAME.v and
