@@ -93,6 +93,30 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
   EXPECT_EQ(n.peak(), n.build);
 }
 
+// The same shape scaled up until the held edges fill many source buckets
+// (compute/partition/partition.h, plan_source_buckets): V = 2^24 at P = 2,
+// 2^28 edges held per node, so 2^28 / 2^21 = 128 buckets of 2^16 local
+// sources. The build holds the held edges, the CSR less all but a 128th of
+// its targets (placed as the held edges go), the cursors, and a part-filled
+// last chunk in all but one bucket.
+TEST(MemoryEstimate, TheBuildHoldsOneSourceBucketsTargetsBesideTheHeldEdges) {
+  NodeShape s = hand_computed_shape();
+  s.vertices = uint64_t{1} << 24;
+  s.held_edges = s.out_edges = s.in_edges = uint64_t{1} << 28;
+  s.range_bytes = uint64_t{64} << 20;  // Σ (32 MiB) in one range: the CSR as built is the CSR run
+  const uint64_t local_v = uint64_t{1} << 23;
+  const SourceBucketPlan plan = plan_source_buckets(local_v, s.held_edges);
+  ASSERT_EQ(plan.count, 128u);
+  ASSERT_EQ(plan.shift, 16u);
+  const MemoryNeed n = estimate_node_memory(s, footprint_of<Bfs>());
+  const uint64_t targets = s.out_edges * 4;
+  const uint64_t csr = local_v * 8 + targets + std::min<uint64_t>(s.out_edges, local_v * 2) * 12 + 2 * 64;
+  EXPECT_EQ(n.local_graph, csr);
+  const uint64_t cursors = std::max<uint64_t>(local_v * 2 * 8, local_v * 17);
+  EXPECT_EQ(n.build, s.held_edges * 8 + csr - targets + targets / 128 + cursors + 127 * 65536 * 8);
+  EXPECT_LT(n.build, s.held_edges * 8 + csr) << "less than the held edges and the whole CSR";
+}
+
 // PageRank only pulls (compute/engine/worker.h, pulls_only): each group's
 // CSR targets go once its dense copy is built, so the run holds the copy and
 // the targets of one group (the last built) of the P x ranges. --scatter
@@ -319,7 +343,11 @@ TEST(MemoryEstimate, RangeBlocksAreCounted) {
     EXPECT_EQ(n.ranges, c.ranges);
     EXPECT_EQ(n.local_graph, csr(groups));
     EXPECT_EQ(n.run, run(groups));
-    EXPECT_EQ(n.build, std::max(whole + csr(2) + cursors, csr(groups) + block))
+    // 2^22 held edges make two source buckets (plan_source_buckets): half
+    // the targets are placed as the held edges go, and one more chunk of
+    // records is part filled.
+    const uint64_t building = whole + csr(2) - E * 4 / 2 + cursors + 65536 * 8;
+    EXPECT_EQ(n.build, std::max(building, csr(groups) + block))
         << "the CSR as built (a block per node), or the split beside the ranges' blocks";
   }
   // 1 KiB ranges (256 accumulators): 2048 ranges per node, each with a

@@ -7,6 +7,7 @@
 
 #include "compute/engine/range_plan.h"
 #include "compute/graph/kronecker.h"
+#include "compute/partition/partition.h"
 
 namespace wg {
 
@@ -160,8 +161,8 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   // the same shape (compute/engine/capabilities/edge_direction.h): the held
   // edges and the CSR twice.
   const uint64_t copies = app.in_edges ? 2 : 1;
-  const uint64_t whole = mul(
-      copies, mul(s.held_edges, app.real_weights ? kHeldRealWeightedEdge : app.weights ? kHeldWeightedEdge : kHeldEdge));
+  const uint64_t held_record = app.real_weights ? kHeldRealWeightedEdge : app.weights ? kHeldWeightedEdge : kHeldEdge;
+  const uint64_t whole = mul(copies, mul(s.held_edges, held_record));
   // The CSR as built (a block per destination node and domain), and as the
   // run holds it (a block per destination node and range).
   const uint64_t csr = mul(copies, local_graph_bytes(s, local_v, weight_bytes(app), Blocks{uint64_t{P} * K}));
@@ -192,7 +193,18 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
     planning = sum(slot_map, local_graph_bytes(one, local_v, 0, Blocks{P}), mul(mul(local_v, P), 8),
                    mul(s.out_edges, 24), mul(local_v, 16));
   }
-  need.build = add(whole, std::max(planning, sum(slot_map, csr, cursors)));
+  // The counting sort reads the held edges by source bucket and frees each
+  // bucket once placed (compute/partition/partition.h, plan_source_buckets):
+  // the targets (and weights) become resident as the held edges go, which
+  // take more bytes per edge, so all but one bucket's targets come out of the
+  // held edges' room; each bucket but one adds a part-filled last chunk of
+  // 2^16 records. (With in-edges an upper bound: the out-edges' held records
+  // are gone before the in-edges' blocks are built.)
+  const SourceBucketPlan buckets = plan_source_buckets(local_v, s.held_edges);
+  const uint64_t targets = mul(copies, mul(s.out_edges, 4 + weight_bytes(app)));
+  const uint64_t placed_as_freed = targets - ceil_div(targets, buckets.count);
+  const uint64_t part_filled = mul(copies, mul(buckets.count - 1, mul(uint64_t{1} << 16, held_record)));
+  need.build = add(whole, std::max(planning, sum(slot_map, csr - placed_as_freed, cursors, part_filled)));
   // With K > 1 the CSR is built again by slot from the first one, the held
   // edges gone; degree order with K = 1 renumbers it in place
   // (compute/partition/slot_renumber.h): every node's slot table (4 B per vertex), a

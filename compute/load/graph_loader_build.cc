@@ -49,9 +49,11 @@ void GraphLoader::build_blocks(const Stall& stall) {
                                " vertices) arrived while loading: corrupted frames (try --checksum on)?");
   });
   edges_received_ = received.size();
-  // Two passes (count, place), polling the network roles (stored_edges).
-  graph_ = build_out_edges(stored_edges(&WorkerState::own, received, stall), n, totals_.edges, nodes_, rank_,
-                           rules_.keep_weights, nullptr, rules_.real_weights);
+  // By source, then two passes (count, place), polling the network roles
+  // (bucket_by_source).
+  SourceBuckets buckets = bucket_by_source(&WorkerState::own, received, rules_.keep_weights, rules_.real_weights, stall);
+  graph_ = build_out_edges(bucket_passes(buckets, stall), n, totals_.edges, nodes_, rank_, rules_.keep_weights,
+                           nullptr, rules_.real_weights);
   if (rules_.drop_duplicates) remove_duplicate_targets(graph_);
   if (rules_.in_edges) build_in_blocks(stall);
   in_degree_.assign(graph_.num_local, 0);
@@ -79,8 +81,8 @@ void GraphLoader::build_in_blocks(const Stall& stall) {
       throw std::runtime_error("an in-edge " + std::to_string(src) + " -> " + std::to_string(dst) +
                                " that is not this node's arrived while loading: corrupted frames (try --checksum on)?");
   });
-  LocalGraph reversed = build_out_edges(stored_edges(&WorkerState::own_in, received_in_, stall), n, totals_.edges,
-                                        nodes_, rank_, false, nullptr);
+  SourceBuckets buckets = bucket_by_source(&WorkerState::own_in, received_in_, false, false, stall);
+  LocalGraph reversed = build_out_edges(bucket_passes(buckets, stall), n, totals_.edges, nodes_, rank_, false, nullptr);
   if (rules_.drop_duplicates) remove_duplicate_targets(reversed);
   graph_.in_blocks = std::move(reversed.blocks);
 }

@@ -198,28 +198,47 @@ class GraphLoader final : public ProgramDriver {
   void send_edges(unsigned w, const Stall& stall);
   void build_blocks(const Stall& stall);
   void build_in_blocks(const Stall& stall);
-  // The edges held in the workers' `own` stores and `received`, as
-  // build_out_edges reads them: two passes, the second freeing each chunk
-  // once placed, so the peak is the edges held plus about one chunk of the
-  // blocks, not both. On a shared lcore the network roles run only when
-  // polled: the passes poll them every kEdgesPerStall edges, so that a long
-  // build still sends keepalives and acks (a build longer than
-  // --peer-timeout would get its node declared dead) and whatever this node
-  // still owes its peers (frames the port could not take yet,
-  // retransmissions) leaves now, not after the build. No cost measurable:
-  // kron:22:16, P = 4, builds 4.5-5.4 s either way.
-  auto stored_edges(std::unique_ptr<EdgeStore> WorkerState::* own, EdgeStore& received, const Stall& stall) {
-    return [this, own, &received, &stall, pass = 0u, since_stall = uint64_t{0}](auto&& f) mutable {
+  // The edges held in the workers' `own` stores and `received`, drained
+  // chunk by chunk into buckets by source (SourceBuckets), then read by
+  // build_out_edges: two passes over the buckets, the second freeing each
+  // chunk once placed, so the peak is the edges held plus one bucket's share
+  // of the blocks, not both (compute/partition/partition.h,
+  // plan_source_buckets). On a shared lcore the network roles run only when
+  // polled: the drain and the passes poll them every kEdgesPerStall edges,
+  // so that a long build still sends keepalives and acks (a build longer
+  // than --peer-timeout would get its node declared dead) and whatever this
+  // node still owes its peers (frames the port could not take yet,
+  // retransmissions) leaves now, not after the build.
+  SourceBuckets bucket_by_source(std::unique_ptr<EdgeStore> WorkerState::* own, EdgeStore& received, bool weighted,
+                                 bool real, const Stall& stall) {
+    uint64_t held = received.size();
+    for (WorkerState& ws : workers_) held += (ws.*own)->size();
+    const uint64_t local = num_vertices_ > rank_ ? (uint64_t{num_vertices_} - rank_ + nodes_ - 1) / nodes_ : 0;
+    SourceBuckets buckets(weighted, real, nodes_, plan_source_buckets(local, held));
+    uint64_t since_stall = 0;
+    auto moved = [&](VertexId src, VertexId dst, Weight w, double rw) {
+      buckets.push(src, dst, w, rw);
+      if (++since_stall == kEdgesPerStall) [[unlikely]] {
+        since_stall = 0;
+        stall(false);
+      }
+    };
+    for (WorkerState& ws : workers_) (ws.*own)->for_each(moved, true);
+    received.for_each(moved, true);
+    return buckets;
+  }
+  static auto bucket_passes(SourceBuckets& buckets, const Stall& stall) {
+    return [&buckets, &stall, pass = 0u, since_stall = uint64_t{0}](auto&& f) mutable {
       const bool last = ++pass == 2;
-      auto polled = [&](VertexId src, VertexId dst, Weight w, double rw) {
-        f(src, dst, w, rw);
-        if (++since_stall == kEdgesPerStall) [[unlikely]] {
-          since_stall = 0;
-          stall(false);
-        }
-      };
-      for (WorkerState& ws : workers_) (ws.*own)->for_each(polled, last);
-      received.for_each(polled, last);
+      buckets.for_each(
+          [&](VertexId src, VertexId dst, Weight w, double rw) {
+            f(src, dst, w, rw);
+            if (++since_stall == kEdgesPerStall) [[unlikely]] {
+              since_stall = 0;
+              stall(false);
+            }
+          },
+          last);
     };
   }
   void send_in_degrees(const Stall& stall);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "compute/graph/edge_list.h"
+#include "compute/partition/partition.h"
 
 namespace wg::load {
 
@@ -140,6 +141,42 @@ class EdgeStore {
   Chunks<WideLoadRecord> reals_;
   Chunks<LoadRecord> triples_;
   Chunks<Pair> pairs_;
+};
+
+// The held edges again, regrouped by local source for the build
+// (compute/partition/partition.h, plan_source_buckets): bucket b holds the
+// edges of local sources [b << shift, (b + 1) << shift), local source = src div
+// P, in the order they were pushed. Read bucket by bucket, a source's edges
+// come in the order of the stores they were drained from.
+class SourceBuckets {
+ public:
+  SourceBuckets(bool weighted, bool real, unsigned nodes, SourceBucketPlan plan)
+      : by_nodes_(nodes), shift_(plan.shift) {
+    buckets_.reserve(plan.count);
+    for (uint32_t b = 0; b < plan.count; ++b) buckets_.emplace_back(weighted, real);
+  }
+  // `src` must be one of this node's P-strided sources within the plan's
+  // local vertices (the loader checks received edges before).
+  void push(VertexId src, VertexId dst, Weight w, double rw) {
+    buckets_[by_nodes_.div(src) >> shift_].push(src, dst, w, rw);
+  }
+  // f(src, dst, weight, real weight) for every edge, bucket by bucket; with
+  // `release`, each chunk is freed once done.
+  template <class F>
+  void for_each(F&& f, bool release = false) {
+    for (EdgeStore& b : buckets_) b.for_each(f, release);
+  }
+  uint64_t size() const {
+    uint64_t n = 0;
+    for (const EdgeStore& b : buckets_) n += b.size();
+    return n;
+  }
+  size_t buckets() const { return buckets_.size(); }
+
+ private:
+  detail::FastDiv by_nodes_;
+  unsigned shift_;
+  std::vector<EdgeStore> buckets_;
 };
 
 }  // namespace wg::load

@@ -5,6 +5,16 @@
 
 namespace wg {
 
+SourceBucketPlan plan_source_buckets(uint64_t local_vertices, uint64_t held_edges) {
+  const uint64_t wanted = std::clamp<uint64_t>(held_edges / SourceBucketPlan::kMinEdgesPerBucket, 1,
+                                               SourceBucketPlan::kMaxBuckets);
+  SourceBucketPlan plan;
+  auto buckets = [&](unsigned shift) { return (local_vertices + (uint64_t{1} << shift) - 1) >> shift; };
+  while (buckets(plan.shift) > wanted) ++plan.shift;
+  plan.count = static_cast<uint32_t>(std::max<uint64_t>(buckets(plan.shift), 1));
+  return plan;
+}
+
 SlotMap identity_slot_map(VertexId num_vertices, unsigned nodes) {
   SlotMap m;
   m.nodes = nodes;
