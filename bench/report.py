@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from wiregraph import benchlib
+import bytes_per_edge
 import graphalytics_costs
 import load_scaling
 from wiregraph import wglib
@@ -585,6 +586,14 @@ def graphalytics_section(rows, md):
     md.extend(graphalytics_costs.markdown(rows))
 
 
+def bytes_section(results, md):
+    md.append("## 10. Bytes per edge and loading next to GAP's (bench/bytes_per_edge.py)\n")
+    if not results:
+        md.append("not run (no bytes.json: the step needs --gap DIR)\n")
+        return
+    md.extend(bytes_per_edge.markdown(results))
+
+
 def mac_section(mac, auth, md):
     md.append("## 8. Authenticated frames: the MAC per bucket, and its cost end to end\n")
     if not mac:
@@ -698,6 +707,7 @@ def main():
     graphalytics = load(d / "graphalytics.json")
     mac, auth = load(d / "mac.json"), load(d / "auth.json")
     checkpoint = load(d / "checkpoint.json")
+    bytes_results = load(d / "bytes.json")
     info = machine_info()
     src = d / "bin" / "SOURCE"
     if src.exists():  # what the snapshot binaries were built from
@@ -729,6 +739,7 @@ def main():
     graphalytics_section(graphalytics, body)
     mac_section(mac, auth, body)
     checkpoint_section(checkpoint, body, targets)
+    bytes_section(bytes_results, body)
     line_rate_plot(bars, plots, pngs)
     md.append("## Targets from the issue\n")
     md.append("| target | result | figure |")
@@ -748,7 +759,7 @@ def main():
             md.append("- %s: `%s`" % (title, p))
         md.append("")
     steps = ["build", "generation", "generation-p16", "accumulation", "rxscaling", "links", "e2e", "gap", "load",
-             "graphalytics", "mac", "auth", "checkpoint", "profile"]
+             "graphalytics", "mac", "auth", "checkpoint", "bytes", "profile"]
     cmds = [(n, d / "logs" / (n + ".cmd")) for n in steps]
     cmds = [(n, f.read_text().strip()) for n, f in cmds if f.exists()]
     if cmds:

@@ -14,11 +14,13 @@
 #   --no-build    do not run ninja (meson's benchmark target has built already)
 #   --no-profile  skip the callgrind profiles (full mode runs them; quick never)
 #   --only STEPS  comma-separated subset of: generation,accumulation,rxscaling,links,e2e,gap,load,graphalytics,
-#                 mac,auth,checkpoint,profile
+#                 mac,auth,checkpoint,bytes,profile
 #   --gap DIR     a GAP build (github.com/sbeamer/gapbs, built by hand outside this
 #                 repository; default $GAP_DIR): every app against GAP's own
 #                 binary on GAP's kron graphs (bench/gap_compare.py); without
-#                 it that step says so and bench/reference_pagerank stands in
+#                 it that step says so and bench/reference_pagerank stands in,
+#                 and the bytes step (bench/bytes_per_edge.py: memory per edge
+#                 and load times next to GAP's, kron20/22/24) is skipped
 #   --gemini DIR  a Gemini build (github.com/thu-pacman/GeminiGraph, built by
 #                 hand outside this repository; default $GEMINI_DIR): the gap
 #                 step also runs Gemini 1 rank x (CPUs) threads in its rounds
@@ -37,7 +39,7 @@ out=/tmp/wiregraph-bench
 quick=0
 do_build=1
 profile=1
-only=generation,accumulation,rxscaling,links,e2e,gap,load,graphalytics,mac,auth,checkpoint,profile
+only=generation,accumulation,rxscaling,links,e2e,gap,load,graphalytics,mac,auth,checkpoint,bytes,profile
 gap_dir=${GAP_DIR:-}
 gemini_dir=${GEMINI_DIR:-}
 publish=0
@@ -51,7 +53,7 @@ while [ $# -gt 0 ]; do
     --gap) gap_dir=$2; shift ;;
     --gemini) gemini_dir=$2; shift ;;
     --publish) publish=1 ;;
-    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run_all: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -73,6 +75,7 @@ want graphalytics && rm -f "$out/graphalytics.json"
 want mac && rm -f "$out/mac.json"
 want auth && rm -f "$out/auth.json"
 want checkpoint && rm -f "$out/checkpoint.json"
+want bytes && rm -f "$out/bytes.json"
 want profile && rm -rf "$out/profile"
 rm -rf "$out/results.json" "$out/RESULTS.md" "$out/plots"
 status=0
@@ -129,6 +132,7 @@ if [ $quick -eq 1 ]; then
   mac_trials=1
   auth_args="--graph kron:14:16 --iterations 3 --trials 1"
   checkpoint_args="--graph kron:14:16 --trials 1 --crash-at 12"
+  bytes_args="--quick"
   profile=0
 else
   gen_graph=kron:20:16; trials=5; warmup=1
@@ -142,6 +146,7 @@ else
   mac_trials=15
   auth_args="--graph kron:20:16 --trials 3"
   checkpoint_args="--graph kron:22:16 --trials 5"
+  bytes_args="--scales 20,22,24"
 fi
 gen_eal="--no-pci --vdev net_null0,no-rx=1 -l 0 --no-huge -m 1024 --log-level lib.eal:error"
 
@@ -194,6 +199,14 @@ if want auth; then
 fi
 if want checkpoint; then
   run checkpoint python3 "$here/checkpoint_cost.py" $checkpoint_args --binary "$bin/wiregraph" --json "$out/checkpoint.json"
+fi
+if want bytes; then
+  if [ -n "$gap_dir" ]; then
+    run bytes python3 "$here/bytes_per_edge.py" --gap "$gap_dir" $bytes_args --out "$out/runs/bytes" \
+      --json "$out/bytes.json"
+  else
+    note "bytes: skipped (needs --gap DIR: bytes per edge and load times next to GAP's)"
+  fi
 fi
 if want profile && [ $profile -eq 1 ]; then
   run profile sh "$here/profile.sh" "$out"

@@ -100,9 +100,11 @@ def run_cluster(outdir, nodes, app_args, link="memif", lcores=1, mem_mb=256, mem
     env["WG_BENCH_RSS_DIR"] = str(outdir)
     if binary:
         env["WG_BENCH_BINARY"] = str(binary)
-    cmd = [str(LAUNCHER), "--nodes", str(nodes), "--link", link, "--lcores-per-node", str(lcores),
-           "--mem-mb", str(mem_mb), "--memory", memory, "--timeout", str(timeout),
-           "--binary", str(WRAPPER)] + list(launcher_flags) + ["--"] + list(app_args) + ["--quiet", "--out", str(outdir)]
+    cmd = [str(LAUNCHER), "--nodes", str(nodes), "--link", link, "--lcores-per-node", str(lcores)]
+    if mem_mb is not None:  # (None: the launcher sizes it from what the node says the job takes)
+        cmd += ["--mem-mb", str(mem_mb)]
+    cmd += ["--memory", memory, "--timeout", str(timeout), "--binary", str(WRAPPER)] + list(launcher_flags) + \
+        ["--"] + list(app_args) + ["--quiet", "--out", str(outdir)]
     t0 = time.monotonic()
     load0 = loadavg()
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
