@@ -209,20 +209,27 @@ class GraphLoader final : public ProgramDriver {
   // than --peer-timeout would get its node declared dead) and whatever this
   // node still owes its peers (frames the port could not take yet,
   // retransmissions) leaves now, not after the build.
-  SourceBuckets bucket_by_source(std::unique_ptr<EdgeStore> WorkerState::* own, EdgeStore& received, bool weighted,
-                                 bool real, const Stall& stall) {
-    uint64_t held = received.size();
-    for (WorkerState& ws : workers_) held += (ws.*own)->size();
-    const uint64_t local = num_vertices_ > rank_ ? (uint64_t{num_vertices_} - rank_ + nodes_ - 1) / nodes_ : 0;
-    SourceBuckets buckets(weighted, real, nodes_, plan_source_buckets(local, held));
-    uint64_t since_stall = 0;
-    auto moved = [&](VertexId src, VertexId dst, Weight w, double rw) {
-      buckets.push(src, dst, w, rw);
+  // f(src, dst, weight, real weight), then the network roles polled every
+  // kEdgesPerStall edges (counted in `since_stall`).
+  template <class F>
+  static auto polled(F& f, uint64_t& since_stall, const Stall& stall) {
+    return [&f, &since_stall, &stall](VertexId src, VertexId dst, Weight w, double rw) {
+      f(src, dst, w, rw);
       if (++since_stall == kEdgesPerStall) [[unlikely]] {
         since_stall = 0;
         stall(false);
       }
     };
+  }
+  SourceBuckets bucket_by_source(std::unique_ptr<EdgeStore> WorkerState::* own, EdgeStore& received, bool weighted,
+                                 bool real, const Stall& stall) {
+    uint64_t held = received.size();
+    for (WorkerState& ws : workers_) held += (ws.*own)->size();
+    const uint32_t local = RoundRobin{nodes_}.local_count(rank_, num_vertices_);
+    SourceBuckets buckets(weighted, real, nodes_, plan_source_buckets(local, held));
+    uint64_t since_stall = 0;
+    auto push = [&](VertexId src, VertexId dst, Weight w, double rw) { buckets.push(src, dst, w, rw); };
+    auto moved = polled(push, since_stall, stall);
     for (WorkerState& ws : workers_) (ws.*own)->for_each(moved, true);
     received.for_each(moved, true);
     return buckets;
@@ -230,15 +237,7 @@ class GraphLoader final : public ProgramDriver {
   static auto bucket_passes(SourceBuckets& buckets, const Stall& stall) {
     return [&buckets, &stall, pass = 0u, since_stall = uint64_t{0}](auto&& f) mutable {
       const bool last = ++pass == 2;
-      buckets.for_each(
-          [&](VertexId src, VertexId dst, Weight w, double rw) {
-            f(src, dst, w, rw);
-            if (++since_stall == kEdgesPerStall) [[unlikely]] {
-              since_stall = 0;
-              stall(false);
-            }
-          },
-          last);
+      buckets.for_each(polled(f, since_stall, stall), last);
     };
   }
   void send_in_degrees(const Stall& stall);
