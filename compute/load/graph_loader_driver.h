@@ -198,17 +198,6 @@ class GraphLoader final : public ProgramDriver {
   void send_edges(unsigned w, const Stall& stall);
   void build_blocks(const Stall& stall);
   void build_in_blocks(const Stall& stall);
-  // The edges held in the workers' `own` stores and `received`, drained
-  // chunk by chunk into buckets by source (SourceBuckets), then read by
-  // build_out_edges: two passes over the buckets, the second freeing each
-  // chunk once placed, so the peak is the edges held plus one bucket's share
-  // of the blocks, not both (compute/partition/partition.h,
-  // plan_source_buckets). On a shared lcore the network roles run only when
-  // polled: the drain and the passes poll them every kEdgesPerStall edges,
-  // so that a long build still sends keepalives and acks (a build longer
-  // than --peer-timeout would get its node declared dead) and whatever this
-  // node still owes its peers (frames the port could not take yet,
-  // retransmissions) leaves now, not after the build.
   // f(src, dst, weight, real weight), then the network roles polled every
   // kEdgesPerStall edges (counted in `since_stall`).
   template <class F>
@@ -221,6 +210,17 @@ class GraphLoader final : public ProgramDriver {
       }
     };
   }
+  // The edges held in the workers' `own` stores and `received`, drained
+  // chunk by chunk into buckets by source (SourceBuckets), then read by
+  // build_out_edges: two passes over the buckets, the second freeing each
+  // chunk once placed, so the peak is the edges held plus one bucket's share
+  // of the blocks, not both (compute/partition/partition.h,
+  // plan_source_buckets). On a shared lcore the network roles run only when
+  // polled: the drain and the passes poll them every kEdgesPerStall edges,
+  // so that a long build still sends keepalives and acks (a build longer
+  // than --peer-timeout would get its node declared dead) and whatever this
+  // node still owes its peers (frames the port could not take yet,
+  // retransmissions) leaves now, not after the build.
   SourceBuckets bucket_by_source(std::unique_ptr<EdgeStore> WorkerState::* own, EdgeStore& received, bool weighted,
                                  bool real, const Stall& stall) {
     uint64_t held = received.size();
