@@ -16,7 +16,7 @@ P = 2 over memif (the launcher's defaults otherwise, 20 iterations):
     (peak - fixed) / edges the node holds, and the nodes together
     (sum of peaks - P x fixed) / directed edges;
   - GAP's `pr_spmv` on kron<S>.sg (2 threads, 20 iterations, one trial):
-    its "Read Time" and its peak RSS (wait4), against the directed edges
+    its "Read Time" and its peak RSS (GNU time's wait4), against the directed edges
     the file holds (GAP's kron is symmetric: both directions are stored),
     its fixed cost from GAP's own kron8 (`-g 8`).
 
@@ -34,6 +34,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,6 +44,7 @@ import gap_peer  # noqa: E402
 from wiregraph import benchlib  # noqa: E402
 
 NODES = 2
+GNU_TIME = "/usr/bin/time"  # Debian's package "time"
 READ_TIME = re.compile(r"^Read Time:\s+([0-9.eE+-]+)", re.M)
 
 
@@ -68,18 +70,25 @@ def run_wiregraph(out, graph, extra, log):
 
 
 def run_gap(gap_dir, graph_args, log):
-    """GAP's pr_spmv in one process: its Read Time and peak RSS (bytes)."""
+    """GAP's pr_spmv in one process: its Read Time and peak RSS (bytes).
+
+    The peak comes from GNU time's wait4 on its own child: a process this
+    script started directly would carry this script's own peak (Linux keeps a
+    process's largest resident set across fork and exec, and Python spawns by
+    vfork), and this script holds every run's results."""
+    rss_file = Path(tempfile.mkstemp(prefix="wg-gap-rss-")[1])
     cmd = [str(Path(gap_dir) / "pr_spmv")] + graph_args + ["-n", "1", "-i", "20", "-t", "0"]
     log.write("$ OMP_NUM_THREADS=2 " + " ".join(cmd) + "\n")
     log.flush()
     env = dict(os.environ, OMP_NUM_THREADS="2")
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    text = p.stdout.read()
-    _, status, ru = os.wait4(p.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError("%s failed: %s" % (cmd[0], text[-300:]))
-    found = READ_TIME.findall(text)
-    return {"read_seconds": float(found[-1]) if found else None, "peak_bytes": ru.ru_maxrss * 1024,
+    p = subprocess.run([GNU_TIME, "-f", "%M", "-o", str(rss_file)] + cmd, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, env=env)
+    if p.returncode != 0:
+        raise RuntimeError("%s failed: %s" % (cmd[0], p.stdout[-300:]))
+    peak_kib = int(rss_file.read_text().split()[-1])
+    rss_file.unlink()
+    found = READ_TIME.findall(p.stdout)
+    return {"read_seconds": float(found[-1]) if found else None, "peak_bytes": peak_kib * 1024,
             "command": "OMP_NUM_THREADS=2 " + " ".join(cmd)}
 
 
@@ -94,12 +103,18 @@ def text_edges(gap_dir, paths, scale, cache, log):
 
 
 def measure_scale(gap_dir, scale, cache, out, fixed, gap_fixed, log):
-    paths = gap_peer.prepare_graphs(gap_dir, scale, cache, log=lambda s: log.write(s + "\n"), weighted_too=False)
+    paths = gap_peer.prepare_graphs(gap_dir, scale, cache, log=lambda s: log.write(s + "\n"), weighted_too=False,
+                                    keep_text=True)
     el = text_edges(gap_dir, paths, scale, cache, log)
     snap = out / ("snapshot%d" % scale)
     shutil.rmtree(snap, ignore_errors=True)
-    binary = run_wiregraph(out / ("bin%d" % scale), paths["bin"], ["--save-snapshot", str(snap)], log)
-    text = run_wiregraph(out / ("text%d" % scale), el, [], log)
+    # GAP numbers every id below 2^S a vertex, isolated ones too; --ids dense
+    # keeps that vertex set. Under the default --ids auto these files read as
+    # sparse (about a third of the ids name no edge), which maps the ids
+    # while loading: its cost is the "auto" column.
+    binary = run_wiregraph(out / ("bin%d" % scale), paths["bin"], ["--ids", "dense", "--save-snapshot", str(snap)], log)
+    auto = run_wiregraph(out / ("auto%d" % scale), paths["bin"], [], log)
+    text = run_wiregraph(out / ("text%d" % scale), el, ["--ids", "dense"], log)
     snapshot = run_wiregraph(out / ("snap%d" % scale), "snapshot:%s" % snap, [], log)
     snapshot_bytes = sum(f.stat().st_size for f in snap.iterdir())
     shutil.rmtree(snap, ignore_errors=True)
@@ -120,6 +135,9 @@ def measure_scale(gap_dir, scale, cache, out, fixed, gap_fixed, log):
             "bytes_per_edge": (sum(peaks) - NODES * fixed) / edges,
             "total_bytes": sum(peaks),
             "estimate_bytes": [n["memory_estimate"]["total"] for n in binary["node_json"]],
+            "ids_auto": {"ids": auto["node_json"][0]["config"]["ids_chosen"], "peak_bytes": node_peaks(auto),
+                         "bytes_per_edge": (sum(node_peaks(auto)) - NODES * fixed) / edges,
+                         "load_seconds": load_seconds(auto)},
             "load_seconds": {"text": load_seconds(text), "binary": load_seconds(binary),
                              "snapshot": load_seconds(snapshot)},
             "load_phases": {k: r["node_json"][0]["load"]["seconds"] for k, r in
@@ -138,17 +156,21 @@ def markdown(results):
           "the same edges as text `.el` and binary `.bin` for wiregraph), commit %s. A node's peak is its resident "
           "memory plus the hugepages it holds (node<R>.json); the fixed cost per node is that peak on kron:8:4 "
           "(%.0f MB: EAL, pools, rings, the process). Graph-proportional bytes per edge: (the nodes' peaks - P x "
-          "fixed) / directed edges; GAP's: `pr_spmv`'s peak RSS (wait4) less its own on `-g 8` (%.1f MB), over the "
-          "same directed edges. Load: the slower node's load_seconds; GAP's: its \"Read Time\" of the `.sg`.\n"
+          "fixed) / directed edges, under `--ids dense` (GAP's vertex set: every id below 2^S, isolated ones too); "
+          "under the default `--ids auto` these files read as sparse ids, mapped while loading: its figure is the "
+          "\"--ids auto\" column. GAP's: `pr_spmv`'s peak RSS (GNU time) less its own on `-g 8` (%.1f MB), over "
+          "the same directed edges. Load: the slower node's load_seconds (`--ids dense`); GAP's: its \"Read Time\" "
+          "of the `.sg`.\n"
           % (results["nodes"], results["commit"], fixed / 1e6, results["gap_fixed_bytes"] / 1e6),
-          "| graph | directed edges | wiregraph B/edge | fixed per node | nodes together | GAP B/edge | GAP whole "
-          "| load from text | from binary | from snapshot | GAP .sg read |",
-          "| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |"]
+          "| graph | directed edges | wiregraph B/edge | --ids auto | fixed per node | nodes together | GAP B/edge "
+          "| GAP whole | load from text | from binary | from snapshot | GAP .sg read |",
+          "| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |"]
     for r in results["scales"]:
         w, g = r["wiregraph"], r["gap"]
-        md.append("| kron%d | %d | %.2f | %.0f MB | %.2f GB | %.2f | %.2f GB | %.2f s (%.0f MB) | %.2f s (%.0f MB) "
-                  "| %.3f s (%.0f MB) | %.3f s (%.0f MB) |" % (
-                      r["scale"], r["edges"], w["bytes_per_edge"], fixed / 1e6, w["total_bytes"] / 1e9,
+        md.append("| kron%d | %d | %.2f | %.2f | %.0f MB | %.2f GB | %.2f | %.2f GB | %.2f s (%.0f MB) "
+                  "| %.2f s (%.0f MB) | %.3f s (%.0f MB) | %.3f s (%.0f MB) |" % (
+                      r["scale"], r["edges"], w["bytes_per_edge"], w["ids_auto"]["bytes_per_edge"], fixed / 1e6,
+                      w["total_bytes"] / 1e9,
                       g["bytes_per_edge"], g["total_bytes"] / 1e9,
                       w["load_seconds"]["text"], r["files"]["el_bytes"] / 1e6,
                       w["load_seconds"]["binary"], r["files"]["bin_bytes"] / 1e6,
@@ -184,6 +206,8 @@ def main():
     o = ap.parse_args()
     if not o.gap:
         ap.error("needs --gap DIR (a GAP build: github.com/sbeamer/gapbs, built by hand outside this repository)")
+    if not os.access(GNU_TIME, os.X_OK):
+        ap.error("needs GNU time (%s: apt-get install time) to measure GAP's peak" % GNU_TIME)
     missing = gap_peer.check_build(o.gap)
     if missing:
         ap.error("%s lacks %s (run make there)" % (o.gap, ", ".join(missing)))

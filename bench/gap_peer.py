@@ -76,11 +76,12 @@ def el_to_binary(el_path, out_path):
     return len(values)
 
 
-def prepare_graphs(gap_dir, scale, cache_dir, log=print, weighted_too=True):
+def prepare_graphs(gap_dir, scale, cache_dir, log=print, weighted_too=True, keep_text=False):
     """Paths of GAP's kron<scale> graphs, written by GAP's converter into
     cache_dir when missing: {"sg", "wsg", "bin", "wbin"} ("sg" and "bin"
     only unless weighted_too: at scale 24 the weighted pair costs 11 GB of
-    text on the way)."""
+    text on the way). keep_text: the unweighted text the binary is made from
+    stays as kron<scale>.el (bench/bytes_per_edge.py reads it)."""
     cache = Path(cache_dir)
     cache.mkdir(parents=True, exist_ok=True)
     conv = Path(gap_dir) / "converter"
@@ -99,7 +100,8 @@ def prepare_graphs(gap_dir, scale, cache_dir, log=print, weighted_too=True):
             el = cache / ("kron%d.%s" % (scale, "wel" if weighted else "el"))
             _run([conv, "-f", sg] + w + ["-e", el], log)
             n = el_to_binary(el, out)
-            el.unlink()
+            if weighted or not keep_text:
+                el.unlink()
             log("gap: %s: %d directed edges" % (out, n // (3 if weighted else 2)))
     return paths
 

@@ -414,7 +414,9 @@ const OptionSpec kOptions[] = {
                 "sender. Programs with slot accumulators (they need every message) and real-weighted "
                 "shortest paths always scatter sparse. Dense keeps a second, destination-major copy of the "
                 "node's edges (4 bytes per edge, 8 when weighted); a program whose every superstep pulls "
-                "(PageRank, unless sparse) then drops the first copy's targets once the second is built.",
+                "(PageRank, unless sparse) then drops the first copy's targets once the second is built. "
+                "Under auto a node whose memory holds the graph but not that second copy pushes only, as "
+                "sparse, and says so.",
      .parse = [](ParseState& s, const OptionArg& a) {
        constexpr ScatterMode kModes[] = {ScatterMode::kAuto, ScatterMode::kSparse, ScatterMode::kDense};
        s.c.engine.scatter = kModes[a.one_of({"auto", "sparse", "dense"})];

@@ -117,6 +117,51 @@ TEST(MemoryEstimate, TheBuildHoldsOneSourceBucketsTargetsBesideTheHeldEdges) {
   EXPECT_LT(n.build, s.held_edges * 8 + csr) << "less than the held edges and the whole CSR";
 }
 
+// Under --scatter auto a node whose estimate does not fit, but would
+// without the dense copy, pushes only (fit_to_memory); one that fits keeps
+// pulling, one that fits neither is refused, and an explicit --scatter is
+// never changed. The limits sit between the hand-set estimates of BFS (a
+// level-synchronous program with a dense copy) at V = 2^20, 2^24 edges held.
+TEST(MemoryFit, PushesOnlyWhenOnlyPushingFits) {
+  NodeShape s = hand_computed_shape();
+  s.vertices = uint64_t{1} << 20;
+  s.held_edges = s.out_edges = s.in_edges = uint64_t{1} << 24;
+  s.scatter = ScatterMode::kAuto;
+  const AppFootprint bfs = footprint_of<Bfs>();
+  const MemoryNeed pulling = estimate_node_memory(s, bfs);
+  NodeShape sparse = s;
+  sparse.scatter = ScatterMode::kSparse;
+  const MemoryNeed pushing = estimate_node_memory(sparse, bfs);
+  ASSERT_GT(pulling.dense, 0u);
+  ASSERT_LT(pushing.peak(), pulling.peak()) << "the run, with its dense copy, sets the peak";
+  const auto limit = [](uint64_t bytes) { return MemoryLimit{bytes, "a test's"}; };
+
+  const MemoryFit roomy = fit_to_memory(s, bfs, 0, limit(pulling.peak()));
+  EXPECT_EQ(roomy.scatter, ScatterMode::kAuto);
+  EXPECT_FALSE(roomy.pushes_only_to_fit());
+  EXPECT_EQ(roomy.need.peak(), pulling.peak());
+
+  const MemoryFit tight = fit_to_memory(s, bfs, 0, limit(pulling.peak() - 1));
+  EXPECT_EQ(tight.scatter, ScatterMode::kSparse);
+  EXPECT_EQ(tight.dense_left_out, pulling.dense);
+  EXPECT_EQ(tight.need.peak(), pushing.peak());
+  EXPECT_NO_THROW(check_memory(tight.need, 0, limit(pulling.peak() - 1), "g"));
+  // What is already held is no longer in the limit.
+  EXPECT_EQ(fit_to_memory(s, bfs, 1000, limit(pulling.peak() - 1000)).scatter, ScatterMode::kAuto);
+  EXPECT_EQ(fit_to_memory(s, bfs, 1000, limit(pulling.peak() - 1001)).scatter, ScatterMode::kSparse);
+
+  const MemoryFit neither = fit_to_memory(s, bfs, 0, limit(pushing.peak() - 1));
+  EXPECT_EQ(neither.scatter, ScatterMode::kAuto) << "refused as asked, not pushing";
+  EXPECT_THROW(check_memory(neither.need, 0, limit(pushing.peak() - 1), "g"), MemoryBudgetError);
+
+  NodeShape dense = s;
+  dense.scatter = ScatterMode::kDense;
+  EXPECT_EQ(fit_to_memory(dense, bfs, 0, limit(pushing.peak())).scatter, ScatterMode::kDense)
+      << "--scatter dense is the user's choice";
+  EXPECT_FALSE(fit_to_memory(s, footprint_of<LabelPropagation>(), 0, limit(1)).pushes_only_to_fit())
+      << "no dense copy to leave out";
+}
+
 // PageRank only pulls (compute/engine/worker.h, pulls_only): each group's
 // CSR targets go once its dense copy is built, so the run holds the copy and
 // the targets of one group (the last built) of the P x ranges. --scatter

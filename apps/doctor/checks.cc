@@ -148,8 +148,15 @@ void check_memory(const Config& cfg, unsigned workers, bool job_given, std::vect
     }
     const bool doubled = cfg.undirected || app.symmetrize;
     const uint64_t edges = doubled && d.edges <= UINT64_MAX / 2 ? 2 * d.edges : d.edges;
-    const MemoryNeed need = node_memory_need(cfg, workers, balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains, d.kron_scale), app);
     const MemoryLimit limit = node_memory_limit();
+    const MemoryFit fit = node_memory_fit(cfg, workers, balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains, d.kron_scale),
+                                          app, 0, limit);
+    const MemoryNeed& need = fit.need;
+    // Under --scatter auto a node that fits only by pushing says so.
+    const std::string pushing = fit.pushes_only_to_fit()
+        ? ", pushing only (as --scatter sparse: the dense copy of the edges for pulling, " +
+              format_bytes(fit.dense_left_out) + ", does not fit beside the graph)"
+        : "";
     // A binary edge list gives its edges by its size, not its vertices: the
     // terms per vertex (degrees, values, accumulators, the (source, block)
     // pairs) are then left out, and the figure is a floor, not a bound.
@@ -159,7 +166,7 @@ void check_memory(const Config& cfg, unsigned workers, bool job_given, std::vect
     // node's peak (resident set and hugepages) as it will be measured.
     const uint64_t eal = Dataplane::eal_memory_bytes(sized_dataplane_options(cfg, receive_queues(cfg)), 1);
     const std::string line = cfg.graph + " (" + d.what + ") at P=" + std::to_string(cfg.nodes) + ": about " +
-                             need.describe() + " per node" + unknown_v + "; with the EAL's " + format_bytes(eal) +
+                             need.describe() + " per node" + pushing + unknown_v + "; with the EAL's " + format_bytes(eal) +
                              " and the process's own " + format_bytes(kProcessBytes) + ", about " +
                              format_bytes(need.peak() + eal + kProcessBytes) + " in all; " + format_bytes(limit.bytes) +
                              " may be used (" + limit.source + ")";

@@ -82,7 +82,8 @@ MemoryLimit node_memory_limit() {
 
 MemoryLimit Node::memory_limit() const { return node_memory_limit(); }
 
-MemoryNeed node_memory_need(const Config& cfg, unsigned workers, NodeShape shape, const AppFootprint& app) {
+MemoryFit node_memory_fit(const Config& cfg, unsigned workers, NodeShape shape, const AppFootprint& app, uint64_t held,
+                          const MemoryLimit& limit) {
   shape.workers = std::max(1u, workers);
   shape.nodes = cfg.nodes;
   shape.domains = cfg.domains;
@@ -94,7 +95,11 @@ MemoryNeed node_memory_need(const Config& cfg, unsigned workers, NodeShape shape
   shape.degree_order = cfg.degree_order;
   AppFootprint loaded = app;
   loaded.symmetrize |= cfg.undirected;  // --undirected doubles the edges like the program's own rule
-  return estimate_node_memory(shape, loaded);
+  return fit_to_memory(shape, loaded, held, limit);
+}
+
+MemoryNeed node_memory_need(const Config& cfg, unsigned workers, NodeShape shape, const AppFootprint& app) {
+  return node_memory_fit(cfg, workers, shape, app, 0, MemoryLimit{}).need;  // no limit: --scatter as given
 }
 
 nlohmann::ordered_json Node::memory_estimate_json(NodeShape shape, const AppFootprint& app) const {
@@ -104,14 +109,21 @@ nlohmann::ordered_json Node::memory_estimate_json(NodeShape shape, const AppFoot
   j["graph"] = {{"load", need.load},           {"build", need.build}, {"run", need.run},
                 {"peak", need.peak()},          {"csr", need.local_graph}, {"dense", need.dense},
                 {"light_first", need.light_first}, {"ranges", need.ranges}};
+  // (the mode the estimate is for: "sparse" too when the node pushes only to fit)
+  const ScatterMode m = cfg_.engine.scatter;
+  j["scatter"] = m == ScatterMode::kSparse ? "sparse" : m == ScatterMode::kDense ? "dense" : "auto";
   j["eal"] = eal;
   j["process"] = kProcessBytes;
   j["total"] = need.peak() + eal + kProcessBytes;
   return j;
 }
 
-void Node::check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) const {
-  check_memory(node_memory_need(cfg_, layout_.workers(), shape, app), held, memory_limit(), what);
+MemoryFit Node::check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) {
+  const MemoryLimit limit = memory_limit();
+  const MemoryFit fit = node_memory_fit(cfg_, layout_.workers(), shape, app, held, limit);
+  check_memory(fit.need, held, limit, what);
+  cfg_.engine.scatter = fit.scatter;
+  return fit;
 }
 
 double Node::line_rate_gbps() const {

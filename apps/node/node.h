@@ -54,7 +54,9 @@ class Node {
   // The estimate for `shape` (P, K, --scatter, --segment-kib, --rx-queues,
   // --range-kib and --local-rounds filled in from the configuration), less `held` bytes already allocated, checked
   // against memory_limit(); `what` starts the error. Throws MemoryBudgetError.
-  void check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what) const;
+  // Under --scatter auto a node that fits only by pushing (fit_to_memory)
+  // pushes only from then on: config().engine.scatter becomes kSparse.
+  MemoryFit check_memory_for(NodeShape shape, const AppFootprint& app, uint64_t held, const std::string& what);
   // The same estimate as node<R>.json's "memory_estimate": the graph's bytes
   // by phase and their peak, the EAL's memory (pools and rings, as
   // --check-options says), the process's own (kProcessBytes), their sum.
@@ -79,6 +81,10 @@ Config resolve_config(Config config, LcoreLayout* layout);
 // `config`): the estimate Node::check_memory_for checks, and `wiregraph
 // doctor` reports.
 MemoryNeed node_memory_need(const Config& config, unsigned workers, NodeShape shape, const AppFootprint& app);
+// The same under `limit`, `held` bytes already allocated: whether the node
+// pushes only to fit (fit_to_memory).
+MemoryFit node_memory_fit(const Config& config, unsigned workers, NodeShape shape, const AppFootprint& app,
+                          uint64_t held, const MemoryLimit& limit);
 
 // What a node may allocate: read_memory_limit(), shared with the other nodes
 // of the job on this host (WIREGRAPH_NODES_PER_HOST, set by scripts/wiregraph-cluster).

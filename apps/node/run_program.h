@@ -108,15 +108,35 @@ JobIdentity job_identity(const Config& cfg, const GraphInput& input) {
 // What the input declares (a header, a binary file's length, the generator's
 // spec) against what this node may use, before anything is read or sent. An
 // edge list declares nothing: the loader checks it once its edges are in.
+// What a node's own lines start with: "node R: " for srun, mpirun or a
+// terminal; nothing under scripts/wiregraph-cluster, whose "[node R] " prefix
+// says it already.
+inline std::string node_tag(const Config& cfg) {
+  return std::getenv("WIREGRAPH_LAUNCHER") != nullptr ? "" : "node " + std::to_string(cfg.rank) + ": ";
+}
+
+// A node that pushes only to fit its memory (Node::check_memory_for) says
+// so, and what would let it pull.
+inline void warn_if_pushing_only(const Node& node, const MemoryFit& fit) {
+  if (!fit.pushes_only_to_fit()) return;
+  const MemoryLimit limit = node.memory_limit();
+  std::fprintf(stderr,
+               "wiregraph: warning: %spulling needs a dense copy of the edges (%s) that does not fit beside the "
+               "graph (this node may use %s: %s): it pushes only, as --scatter sparse, which is slower on "
+               "supersteps with large frontiers (more memory or more --nodes let it pull)\n",
+               node_tag(node.config()).c_str(), format_bytes(fit.dense_left_out).c_str(),
+               format_bytes(limit.bytes).c_str(), limit.source.c_str());
+}
+
 template <VertexProgram Prog>
-void check_declared_memory(const Node& node, const GraphInput& input) {
+void check_declared_memory(Node& node, const GraphInput& input) {
   const Config& cfg = node.config();
   const DeclaredSize d = declared_input_size(input);
   if (d.vertices == 0 && d.edges == 0) return;
   const bool doubled = cfg.undirected || Prog::kTraits.graph.symmetrize;
   const uint64_t edges = doubled && d.edges <= UINT64_MAX / 2 ? 2 * d.edges : d.edges;
-  node.check_memory_for(balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains, d.kron_scale), footprint_of<Prog>(), 0,
-                        input.spec + ": " + d.what);
+  warn_if_pushing_only(node, node.check_memory_for(balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains, d.kron_scale),
+                                                   footprint_of<Prog>(), 0, input.spec + ": " + d.what));
 }
 
 inline uint32_t max_range_size(const LocalGraph& g) {
@@ -143,13 +163,6 @@ inline void warn_if_source_is_a_sink(const Config& cfg, const LocalGraph& lg, Ve
                    cfg.source_id, cfg.graph.c_str(), cfg.app.c_str());
     return;
   }
-}
-
-// What a node's own lines start with: "node R: " for srun, mpirun or a
-// terminal; nothing under scripts/wiregraph-cluster, whose "[node R] " prefix
-// says it already.
-inline std::string node_tag(const Config& cfg) {
-  return std::getenv("WIREGRAPH_LAUNCHER") != nullptr ? "" : "node " + std::to_string(cfg.rank) + ": ";
 }
 
 // How loading shows its progress (compute/load/graph_loader.h). Under
@@ -328,7 +341,9 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
       shape.kron_scale = input.kron_scale();  // without it, one (source, block) pair per edge
       shape.held_edges = shape.out_edges = h.held_edges;
       shape.in_edges = std::max<uint64_t>(h.held_edges, h.edges / cfg.nodes);  // in-edges are not known yet
-      node.check_memory_for(shape, footprint_of<Prog>(), h.held_bytes, h.what);
+      const ScatterMode before = cfg.engine.scatter;
+      const MemoryFit fit = node.check_memory_for(shape, footprint_of<Prog>(), h.held_bytes, h.what);
+      if (before != ScatterMode::kSparse) warn_if_pushing_only(node, fit);  // once, if the declared size did not
     };
     out.graph = snapshot ? load_snapshot_share(cfg, *snapshot, &load)
                          : load_graph_share(*runtime, dp, input, lo, layout, &load);
@@ -352,6 +367,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
                                                               sizeof(typename Prog::Message))));
     if (announce) announce_graph(cfg, load, lg, layout, dp.ports().steering_summary().c_str());
     const auto n = static_cast<VertexId>(load.num_vertices);
+    eo.scatter = cfg.engine.scatter;  // sparse if the dense copy did not fit (Node::check_memory_for)
     if constexpr (requires { typename Prog::Driver; })
       engine = std::make_unique<typename Prog::Driver>(eo, dp, lg, layout);
     else if constexpr (std::is_invocable_v<Make, VertexId, VertexId, const std::vector<VertexId>&>)

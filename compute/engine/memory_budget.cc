@@ -314,4 +314,15 @@ void check_memory(const MemoryNeed& need, uint64_t held, const MemoryLimit& limi
                           "); use more nodes (--nodes), a machine with more memory or a smaller graph");
 }
 
+MemoryFit fit_to_memory(const NodeShape& shape, const AppFootprint& app, uint64_t held, const MemoryLimit& limit) {
+  const auto fits = [&](const MemoryNeed& n) { return n.peak() <= held || n.peak() - held <= limit.bytes; };
+  MemoryFit fit{estimate_node_memory(shape, app), shape.scatter, 0};
+  if (shape.scatter != ScatterMode::kAuto || fit.need.dense == 0 || fits(fit.need)) return fit;
+  NodeShape pushing = shape;
+  pushing.scatter = ScatterMode::kSparse;
+  const MemoryNeed push_only = estimate_node_memory(pushing, app);
+  if (fits(push_only)) fit = MemoryFit{push_only, ScatterMode::kSparse, fit.need.dense};
+  return fit;
+}
+
 }  // namespace wg

@@ -150,4 +150,17 @@ class MemoryBudgetError : public std::runtime_error {
 // longer in the limit), exceeds the limit.
 void check_memory(const MemoryNeed& need, uint64_t held, const MemoryLimit& limit, const std::string& what);
 
+// What a node runs under `limit`, `held` bytes of its need already allocated:
+// the shape's --scatter, unless that is auto and the estimate does not fit
+// while pushing only does (no dense copy: compute/engine/worker/dense_pull.h).
+// Then the node pushes only (as --scatter sparse): slower on supersteps whose
+// frontier is large, but it computes a graph it would otherwise refuse.
+struct MemoryFit {
+  MemoryNeed need;                           // under `scatter`
+  ScatterMode scatter = ScatterMode::kAuto;  // what the node runs
+  uint64_t dense_left_out = 0;               // the dense copy's bytes, when it pushes only to fit
+  bool pushes_only_to_fit() const { return dense_left_out > 0; }
+};
+MemoryFit fit_to_memory(const NodeShape& shape, const AppFootprint& app, uint64_t held, const MemoryLimit& limit);
+
 }  // namespace wg
