@@ -126,28 +126,33 @@ reader::SliceTotals GraphLoader::replay_kept_edges(unsigned w, Emit&& emit) {
     wanted_[w].for_each([&](int64_t id, uint32_t number) { dense_of[number] = translated(id); });
   }
   wanted_[w].clear();
-  const std::vector<uint32_t>& ends = ws.kept_ends;
-  const uint64_t n = ends.size() / 2;
+  static_assert(Chunks<uint32_t>::chunk_records() % 2 == 0, "an edge's two ends share a chunk");
+  const uint64_t n = ws.kept_ends.size() / 2;
   const reader::SliceSpec sp = worker_slice(w);
   const uint64_t slice_bytes = sp.end - sp.begin;
-  constexpr uint64_t kAhead = 16;  // edges: dense_of outgrows the cache, so its reads are prefetched
-  for (uint64_t i = 0; i < n; ++i) {
-    if (i + kAhead < n) {
-      __builtin_prefetch(&dense_of[ends[2 * (i + kAhead)]]);
-      __builtin_prefetch(&dense_of[ends[2 * (i + kAhead) + 1]]);
-    }
-    const VertexId src = dense_of[ends[2 * i]], dst = dense_of[ends[2 * i + 1]];
-    if (rules_.real_weights)
-      emit(src, dst, Weight{1}, ws.kept_reals[i]);
-    else if (rules_.keep_weights)
-      emit(src, dst, ws.kept_weights[i], -1.0);
-    else
-      emit(src, dst, Weight{1}, -1.0);
-    if ((i & 0xFFFF) == 0) [[unlikely]]
-      ws.bytes_now.store(slice_bytes * i / n, std::memory_order_relaxed);
-  }
+  constexpr size_t kAhead = 16;  // edges: dense_of outgrows the cache, so its reads are prefetched
+  uint64_t i = 0;                // edges replayed
+  ws.kept_ends.for_each_chunk(
+      [&](const uint32_t* ends, size_t values) {
+        const size_t edges = values / 2;
+        for (size_t e = 0; e < edges; ++e, ++i) {
+          if (e + kAhead < edges) {
+            __builtin_prefetch(&dense_of[ends[2 * (e + kAhead)]]);
+            __builtin_prefetch(&dense_of[ends[2 * (e + kAhead) + 1]]);
+          }
+          const VertexId src = dense_of[ends[2 * e]], dst = dense_of[ends[2 * e + 1]];
+          if (rules_.real_weights)
+            emit(src, dst, Weight{1}, ws.kept_reals[i]);
+          else if (rules_.keep_weights)
+            emit(src, dst, ws.kept_weights[i], -1.0);
+          else
+            emit(src, dst, Weight{1}, -1.0);
+          if ((i & 0xFFFF) == 0) [[unlikely]]
+            ws.bytes_now.store(slice_bytes * i / n, std::memory_order_relaxed);
+        }
+      },
+      true);
   ws.bytes_now.store(slice_bytes, std::memory_order_relaxed);
-  std::vector<uint32_t>().swap(ws.kept_ends);
   std::vector<Weight>().swap(ws.kept_weights);
   std::vector<double>().swap(ws.kept_reals);
   return ws.kept_totals;

@@ -154,8 +154,9 @@ class GraphLoader final : public ProgramDriver {
     // each id as the worker's number for it (wanted_[w]'s values), or as
     // itself where ends_are_ids, and what the parse counted; the edges
     // superstep translates them in memory (through dense_of) instead of
-    // parsing the slice a second time.
-    std::vector<uint32_t> kept_ends;   // src, dst, src, dst, ...
+    // parsing the slice a second time, freeing each chunk as it goes (the
+    // edges it emits are held or sent meanwhile).
+    Chunks<uint32_t> kept_ends;        // src, dst, src, dst, ... (chunks hold whole edges)
     bool ends_are_ids = false;
     std::vector<uint64_t> named;       // ends_are_ids: a bit per id below its size * 64
     std::vector<Weight> kept_weights;  // the program reads integer weights

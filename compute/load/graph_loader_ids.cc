@@ -239,13 +239,13 @@ void GraphLoader::collect_ids(unsigned w, const Stall& stall) {
       const uint64_t u = static_cast<uint64_t>(id);
       if (u < ws.named.size() * 64) {
         ws.named[u / 64] |= uint64_t{1} << (u % 64);
-        ws.kept_ends.push_back(static_cast<uint32_t>(u));
+        ws.kept_ends.push(static_cast<uint32_t>(u));
         return;
       }
       number_named_ids(w);
     }
     if (keep)
-      ws.kept_ends.push_back(ids.number(id));
+      ws.kept_ends.push(ids.number(id));
     else
       ids.insert(id);
   };
@@ -304,7 +304,7 @@ void GraphLoader::collect_ids(unsigned w, const Stall& stall) {
 void GraphLoader::number_named_ids(unsigned w) {
   WorkerState& ws = workers_[w];
   IdTable& ids = wanted_[w];
-  for (uint32_t& end : ws.kept_ends) end = ids.number(end);
+  ws.kept_ends.for_each([&ids](uint32_t& end) { end = ids.number(end); });
   ws.ends_are_ids = false;
   std::vector<uint64_t>().swap(ws.named);
 }

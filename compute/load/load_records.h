@@ -74,7 +74,18 @@ class Chunks {
     }
     if (release) clear();
   }
+  // Calls f(records, n) for every chunk, in order; with `release`, frees
+  // each chunk once f returns (the records are gone afterwards).
+  template <class F>
+  void for_each_chunk(F&& f, bool release = false) {
+    for (size_t c = 0; c < chunks_.size(); ++c) {
+      f(static_cast<const Record*>(chunks_[c].get()), c + 1 == chunks_.size() ? fill_ : kChunk);
+      if (release) chunks_[c].reset();
+    }
+    if (release) clear();
+  }
   uint64_t size() const { return size_; }
+  static constexpr size_t chunk_records() { return kChunk; }
   void clear() {
     chunks_.clear();
     chunks_.shrink_to_fit();
