@@ -6,8 +6,10 @@
 
 #include <gtest/gtest.h>
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -160,6 +162,41 @@ TEST(MemoryFit, PushesOnlyWhenOnlyPushingFits) {
       << "--scatter dense is the user's choice";
   EXPECT_FALSE(fit_to_memory(s, footprint_of<LabelPropagation>(), 0, limit(1)).pushes_only_to_fit())
       << "no dense copy to leave out";
+}
+
+// Degrees counted as the report and the loader's check count them, against
+// a plain map: the common degrees (an array) and the large ones (a map) alike.
+TEST(CountDegrees, MatchesAPlainCount) {
+  std::vector<uint32_t> degree;
+  for (uint32_t i = 0; i < 5000; ++i) degree.push_back(i % 7 == 0 ? 100000 + i % 3 : i % 1500);
+  std::map<uint32_t, uint64_t> plain;
+  for (const uint32_t d : degree) ++plain[d];
+  const DegreeCounts counted = count_degrees(degree.data(), degree.size());
+  EXPECT_EQ(counted, DegreeCounts(plain.begin(), plain.end()));
+  EXPECT_TRUE(count_degrees(degree.data(), 0).empty());
+}
+
+// A node that knows its sources' degrees (a loaded file) counts the (source,
+// block) pairs from them: about g (1 - e^(-d/g)) blocks for a source of
+// degree d over g blocks, never more than its edges or g. Here BFS's CSR
+// (hand_computed_shape: P = 2, one domain, one range: g = 2 blocks) with
+// 400 local sources of degree 1 and 100 of degree 46.
+TEST(MemoryEstimate, PairsFromTheSourcesDegrees) {
+  NodeShape s = hand_computed_shape();
+  s.out_degrees = {{1, 400}, {46, 100}};
+  s.held_edges = s.out_edges = 400 + 46 * 100;
+  const uint64_t local_v = 500;
+  const double g = 2;
+  const uint64_t pairs =
+      static_cast<uint64_t>(400 * g * -std::expm1(-1 / g) + 100 * g * -std::expm1(-46 / g)) + 1;
+  ASSERT_EQ(pairs, 515u) << "400 x 0.79 + 100 x 2.00";
+  const MemoryNeed n = estimate_node_memory(s, footprint_of<Bfs>());
+  EXPECT_EQ(n.local_graph, local_v * 8 + s.out_edges * 4 + pairs * 12 + 2 * 64);
+  NodeShape unknown = s;
+  unknown.out_degrees.clear();
+  EXPECT_EQ(estimate_node_memory(unknown, footprint_of<Bfs>()).local_graph,
+            local_v * 8 + s.out_edges * 4 + std::min<uint64_t>(s.out_edges, local_v * 2) * 12 + 2 * 64)
+      << "the bound, one pair per source and block";
 }
 
 // PageRank only pulls (compute/engine/worker.h, pulls_only): each group's

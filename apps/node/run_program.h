@@ -338,9 +338,10 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     lo.check_memory = [&node, &cfg, &input](const HeldShape& h) {
       NodeShape shape;
       shape.vertices = h.vertices;
-      shape.kron_scale = input.kron_scale();  // without it, one (source, block) pair per edge
+      shape.kron_scale = input.kron_scale();  // the degrees below take its place
       shape.held_edges = shape.out_edges = h.held_edges;
       shape.in_edges = std::max<uint64_t>(h.held_edges, h.edges / cfg.nodes);  // in-edges are not known yet
+      shape.out_degrees = h.out_degrees;
       const ScatterMode before = cfg.engine.scatter;
       const MemoryFit fit = node.check_memory_for(shape, footprint_of<Prog>(), h.held_bytes, h.what);
       if (before != ScatterMode::kSparse) warn_if_pushing_only(node, fit);  // once, if the declared size did not
@@ -457,9 +458,9 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.degrees = degree_counts_json(lg);
     out.report.peak_rss_bytes = peak_rss_bytes();
     out.report.hugepage_bytes = hugepage_bytes_held();
-    out.report.memory_estimate = node.memory_estimate_json(
-        balanced_shape(load.num_vertices, load.num_edges, cfg.nodes, cfg.domains, input.kron_scale()),
-        footprint_of<Prog>());
+    NodeShape built = balanced_shape(load.num_vertices, load.num_edges, cfg.nodes, cfg.domains, input.kron_scale());
+    built.out_degrees = count_degrees(lg.out_degree.data(), std::min<size_t>(lg.num_local, lg.out_degree.size()));
+    out.report.memory_estimate = node.memory_estimate_json(built, footprint_of<Prog>());
     out.source = source;
     out.seeds = load.lookups;
     out.values = engine->values();

@@ -87,9 +87,20 @@ std::vector<double> degree_ordered_shares(unsigned S, double p, uint64_t pieces)
 // Poisson(d_z q), so it meets Σ (1 - exp(-d_z q)) of them: g (1 - exp(-d_z
 // / g)) of g alike blocks; with --vertex-order degree, the shares of
 // degree_ordered_shares.
-uint64_t vertex_block_pairs(const NodeShape& s, uint64_t vertices, uint64_t edges, const Blocks& blocks) {
+// `local`: the vertices are this node's sources (their degrees may be known:
+// NodeShape::out_degrees); else every vertex of the graph as a destination.
+uint64_t vertex_block_pairs(const NodeShape& s, uint64_t vertices, uint64_t edges, const Blocks& blocks, bool local) {
   const uint64_t groups = blocks.count();
   const uint64_t bound = std::min(edges, mul(vertices, groups));
+  if (local && !s.out_degrees.empty() && groups > 0) {
+    // A source of degree d meets about g (1 - e^(-d/g)) of g blocks when its
+    // targets spread evenly (fewer when they repeat hubs).
+    const double g = static_cast<double>(groups);
+    double pairs = 0;
+    for (const auto& [degree, count] : s.out_degrees)
+      pairs += static_cast<double>(count) * g * -std::expm1(-static_cast<double>(degree) / g);
+    return std::min(bound, static_cast<uint64_t>(pairs) + 1);
+  }
   if (s.kron_scale == 0 || vertices == 0 || groups == 0) return bound;
   static_assert(KroneckerGenerator::kA + KroneckerGenerator::kB == KroneckerGenerator::kA + KroneckerGenerator::kC,
                 "in- and out-degrees alike");
@@ -122,7 +133,7 @@ uint64_t vertex_block_pairs(const NodeShape& s, uint64_t vertices, uint64_t edge
 // out-edge; a source and an offset per (source, block) pair with edges, at
 // most one per out-edge and one per local vertex and block.
 uint64_t local_graph_bytes(const NodeShape& s, uint64_t local_v, uint64_t weight_bytes, const Blocks& blocks) {
-  const uint64_t pairs = vertex_block_pairs(s, local_v, s.out_edges, blocks);
+  const uint64_t pairs = vertex_block_pairs(s, local_v, s.out_edges, blocks, true);
   return sum(mul(local_v, s.domains > 1 || s.degree_order ? 12 : 8), mul(s.out_edges, 4 + weight_bytes), mul(pairs, 12),
              mul(blocks.count(), 64));
 }
@@ -239,7 +250,7 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   // 8-byte entry per (source, group) pair and an 8-byte offset per vertex:
   // compute/engine/source_blocks.h) with room to group an eighth of those pairs
   // (compute/engine/blocked_frontier.h), and the dense copy.
-  const uint64_t source_groups = mul(copies, vertex_block_pairs(s, local_v, s.out_edges, by_range));
+  const uint64_t source_groups = mul(copies, vertex_block_pairs(s, local_v, s.out_edges, by_range, true));
   uint64_t engine = sum(mul(local_v, app.value_bytes + 2 + app.message_bytes + 8),  // + scatter values, offsets
                         mul(source_groups, 8), mul(grouped_capacity(source_groups), app.grouped_bytes));
   // Applying early (--local-rounds on): a message per vertex and a bit
@@ -270,7 +281,7 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
     // (per destination: the segments of this node's sources its in-edges come from)
     // (a worker's slice holds its share of the edges; segments are equal runs of slots)
     const Blocks by_segment = app.levels ? Blocks{segments, 1, true} : Blocks{K, ceil_div(segments, K)};
-    const uint64_t pairs = vertex_block_pairs(s, s.vertices, s.out_edges, by_segment);
+    const uint64_t pairs = vertex_block_pairs(s, s.vertices, s.out_edges, by_segment, false);
     dense = sum(mul(s.out_edges, 4 + weight_bytes(app)), mul(pairs, 12));
     // The positions a bottom-up step still visits (at most one per pair).
     if (app.levels) engine = add(engine, mul(pairs, 4));
@@ -283,7 +294,7 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   // per (source, group) pair and an edge class per vertex.
   uint64_t light_first = 0;
   if (app.light_first)
-    light_first = sum(mul(s.out_edges, 8), mul(vertex_block_pairs(s, local_v, s.out_edges, by_range), 4), local_v);
+    light_first = sum(mul(s.out_edges, 8), mul(vertex_block_pairs(s, local_v, s.out_edges, by_range, true), 4), local_v);
   // A program that only pulls (compute/engine/engine.h) releases each
   // group's targets once its dense copy is built: at the last group's build
   // the whole copy and that group's targets are held.

@@ -116,6 +116,11 @@ struct NodeShape {
   // known before it is made, and the estimate counts the (vertex, block)
   // pairs of its skewed degrees instead of their bound, one per edge.
   unsigned kron_scale = 0;
+  // This node's local vertices by out-degree, when known (a node checks
+  // with its held edges' degrees; the report with its CSR's): the pairs are
+  // then counted from them, whatever the input, instead of from the scale
+  // or their bound.
+  DegreeCounts out_degrees;
 };
 
 // The shape of a balanced node (E/P held, out- and in-edges each), for a

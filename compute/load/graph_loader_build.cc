@@ -30,16 +30,6 @@ Weight weight_word(const EdgeBlock& b, uint64_t e) {
 void GraphLoader::build_blocks(const Stall& stall) {
   const VertexId n = num_vertices_;
   EdgeStore& received = received_;
-  if (rules_.check_memory) {
-    HeldShape held;
-    held.vertices = n;
-    held.edges = totals_.edges;
-    held.held_edges = received.size();
-    for (const WorkerState& ws : workers_) held.held_edges += ws.own->size();
-    held.held_bytes = held.held_edges * (rules_.real_weights ? sizeof(WideLoadRecord) : rules_.keep_weights ? 12 : 8);
-    held.what = input_.spec + ": " + std::to_string(n) + " vertices and " + std::to_string(totals_.edges) + " edges";
-    rules_.check_memory(held);
-  }
   // Edges from other nodes must be ours and within V: only corruption without
   // --checksum (or a foreign job) could break that.
   received.for_each([&](VertexId src, VertexId dst, Weight, double) {
@@ -52,6 +42,25 @@ void GraphLoader::build_blocks(const Stall& stall) {
   // By source, then two passes (count, place), polling the network roles
   // (bucket_by_source).
   SourceBuckets buckets = bucket_by_source(&WorkerState::own, received, rules_.keep_weights, rules_.real_weights, stall);
+  if (rules_.check_memory) {
+    // Before anything is built: the held edges (in their buckets now, as
+    // many bytes), and their sources' degrees, which tell the estimate how
+    // many (source, block) pairs the CSR will have (a pass over the buckets,
+    // each a run of consecutive sources: the counters stay in cache).
+    HeldShape held;
+    held.vertices = n;
+    held.edges = totals_.edges;
+    held.held_edges = buckets.size();
+    held.held_bytes = held.held_edges * (rules_.real_weights ? sizeof(WideLoadRecord) : rules_.keep_weights ? 12 : 8);
+    std::vector<uint32_t> degree(RoundRobin{nodes_}.local_count(rank_, n), 0);
+    uint64_t since_stall = 0;
+    auto count = [&](VertexId src, VertexId, Weight, double) { ++degree[src / nodes_]; };
+    buckets.for_each(polled(count, since_stall, stall));
+    held.out_degrees = count_degrees(degree.data(), degree.size());
+    std::vector<uint32_t>().swap(degree);
+    held.what = input_.spec + ": " + std::to_string(n) + " vertices and " + std::to_string(totals_.edges) + " edges";
+    rules_.check_memory(held);
+  }
   graph_ = build_out_edges(bucket_passes(buckets, stall), n, totals_.edges, nodes_, rank_, rules_.keep_weights,
                            nullptr, rules_.real_weights);
   if (rules_.drop_duplicates) remove_duplicate_targets(graph_);

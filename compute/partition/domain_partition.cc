@@ -397,23 +397,9 @@ DomainPartition partition_domains(const LocalGraph& g, unsigned k, bool refine_w
 }
 
 nlohmann::ordered_json degree_counts_json(const LocalGraph& g) {
-  // One pass, an array for the common degrees: every run pays it, on
-  // every vertex (a map insert per vertex: 37 ns, the array 0.9 ns, on 32 M
-  // degrees of 2,084 distinct values).
   auto counts = [&g](const std::vector<uint32_t>& degree) {
-    std::vector<uint64_t> low(1024, 0);
-    std::map<uint32_t, uint64_t> high;
-    for (uint32_t i = 0; i < g.num_local; ++i) {
-      const uint32_t d = degree[i];
-      if (d < low.size())
-        ++low[d];
-      else
-        ++high[d];
-    }
     nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
-    for (uint32_t d = 0; d < low.size(); ++d)
-      if (low[d] != 0) pairs.push_back({d, low[d]});
-    for (const auto& [d, n] : high) pairs.push_back({d, n});
+    for (const auto& [d, n] : count_degrees(degree.data(), g.num_local)) pairs.push_back({d, n});
     return pairs;
   };
   nlohmann::ordered_json j;

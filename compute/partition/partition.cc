@@ -1,6 +1,7 @@
 #include "compute/partition/partition.h"
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 namespace wg {
@@ -13,6 +14,23 @@ SourceBucketPlan plan_source_buckets(uint64_t local_vertices, uint64_t held_edge
   while (buckets(plan.shift) > wanted) ++plan.shift;
   plan.count = static_cast<uint32_t>(std::max<uint64_t>(buckets(plan.shift), 1));
   return plan;
+}
+
+DegreeCounts count_degrees(const uint32_t* degree, size_t n) {
+  std::vector<uint64_t> low(1024, 0);
+  std::map<uint32_t, uint64_t> high;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t d = degree[i];
+    if (d < low.size())
+      ++low[d];
+    else
+      ++high[d];
+  }
+  DegreeCounts counts;
+  for (uint32_t d = 0; d < low.size(); ++d)
+    if (low[d] != 0) counts.emplace_back(d, low[d]);
+  counts.insert(counts.end(), high.begin(), high.end());
+  return counts;
 }
 
 SlotMap identity_slot_map(VertexId num_vertices, unsigned nodes) {
