@@ -338,7 +338,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     lo.check_memory = [&node, &cfg, &input](const HeldShape& h) {
       NodeShape shape;
       shape.vertices = h.vertices;
-      shape.kron_scale = input.kron_scale();  // the degrees below take its place
+      shape.kron_scale = input.kron_scale();  // its model counts the pairs; without it, the degrees below
       shape.held_edges = shape.out_edges = h.held_edges;
       shape.in_edges = std::max<uint64_t>(h.held_edges, h.edges / cfg.nodes);  // in-edges are not known yet
       shape.out_degrees = h.out_degrees;

@@ -92,9 +92,11 @@ std::vector<double> degree_ordered_shares(unsigned S, double p, uint64_t pieces)
 uint64_t vertex_block_pairs(const NodeShape& s, uint64_t vertices, uint64_t edges, const Blocks& blocks, bool local) {
   const uint64_t groups = blocks.count();
   const uint64_t bound = std::min(edges, mul(vertices, groups));
-  if (local && !s.out_degrees.empty() && groups > 0) {
+  if (local && s.kron_scale == 0 && !s.out_degrees.empty() && groups > 0) {
     // A source of degree d meets about g (1 - e^(-d/g)) of g blocks when its
-    // targets spread evenly (fewer when they repeat hubs).
+    // targets spread evenly: an upper estimate where they crowd into a few
+    // ranges, as a Kronecker graph's do (its hubs have the low ids: the
+    // model below counts that, and a generated graph keeps it).
     const double g = static_cast<double>(groups);
     double pairs = 0;
     for (const auto& [degree, count] : s.out_degrees)

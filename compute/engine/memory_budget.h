@@ -117,9 +117,8 @@ struct NodeShape {
   // pairs of its skewed degrees instead of their bound, one per edge.
   unsigned kron_scale = 0;
   // This node's local vertices by out-degree, when known (a node checks
-  // with its held edges' degrees; the report with its CSR's): the pairs are
-  // then counted from them, whatever the input, instead of from the scale
-  // or their bound.
+  // with its held edges' degrees; the report with its CSR's): without a
+  // kron_scale the pairs are then counted from them instead of their bound.
   DegreeCounts out_degrees;
 };
 
