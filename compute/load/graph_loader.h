@@ -76,7 +76,7 @@ struct HeldShape {
   uint64_t edges = 0;        // |E| of the cluster, after the per-edge rules
   uint64_t held_edges = 0;   // this node's (its out-edges, duplicates not yet dropped)
   uint64_t held_bytes = 0;   // what holding them takes now
-  DegreeCounts out_degrees;  // this node's local sources by out-degree in the held edges
+  DegreeCounts out_degrees;  // this node's local sources by out-degree in the held edges (empty for a generator)
   std::string what;          // "g.el: 4294967295 vertices and 1 edges"
 };
 

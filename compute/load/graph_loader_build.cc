@@ -44,20 +44,22 @@ void GraphLoader::build_blocks(const Stall& stall) {
   SourceBuckets buckets = bucket_by_source(&WorkerState::own, received, rules_.keep_weights, rules_.real_weights, stall);
   if (rules_.check_memory) {
     // Before anything is built: the held edges (in their buckets now, as
-    // many bytes), and their sources' degrees, which tell the estimate how
-    // many (source, block) pairs the CSR will have (a pass over the buckets,
-    // each a run of consecutive sources: the counters stay in cache).
+    // many bytes) and, unless a generator's scale models them, their
+    // sources' degrees, which tell the estimate how many (source, block)
+    // pairs the CSR will have (a pass over the buckets, each a run of
+    // consecutive sources: the counters stay in cache).
     HeldShape held;
     held.vertices = n;
     held.edges = totals_.edges;
     held.held_edges = buckets.size();
     held.held_bytes = held.held_edges * (rules_.real_weights ? sizeof(WideLoadRecord) : rules_.keep_weights ? 12 : 8);
-    std::vector<uint32_t> degree(RoundRobin{nodes_}.local_count(rank_, n), 0);
-    uint64_t since_stall = 0;
-    auto count = [&](VertexId src, VertexId, Weight, double) { ++degree[src / nodes_]; };
-    buckets.for_each(polled(count, since_stall, stall));
-    held.out_degrees = count_degrees(degree.data(), degree.size());
-    std::vector<uint32_t>().swap(degree);
+    if (input_.kron_scale() == 0) {
+      std::vector<uint32_t> degree(RoundRobin{nodes_}.local_count(rank_, n), 0);
+      uint64_t since_stall = 0;
+      auto count = [&](VertexId src, VertexId, Weight, double) { ++degree[src / nodes_]; };
+      buckets.for_each(polled(count, since_stall, stall));
+      held.out_degrees = count_degrees(degree.data(), degree.size());
+    }
     held.what = input_.spec + ": " + std::to_string(n) + " vertices and " + std::to_string(totals_.edges) + " edges";
     rules_.check_memory(held);
   }
