@@ -105,9 +105,6 @@ JobIdentity job_identity(const Config& cfg, const GraphInput& input) {
                      [programs = cfg.programs](uint32_t id) { return program_name(id, programs); }};
 }
 
-// What the input declares (a header, a binary file's length, the generator's
-// spec) against what this node may use, before anything is read or sent. An
-// edge list declares nothing: the loader checks it once its edges are in.
 // What a node's own lines start with: "node R: " for srun, mpirun or a
 // terminal; nothing under scripts/wiregraph-cluster, whose "[node R] " prefix
 // says it already.
@@ -128,6 +125,9 @@ inline void warn_if_pushing_only(const Node& node, const MemoryFit& fit) {
                format_bytes(limit.bytes).c_str(), limit.source.c_str());
 }
 
+// What the input declares (a header, a binary file's length, the generator's
+// spec) against what this node may use, before anything is read or sent. An
+// edge list declares nothing: the loader checks it once its edges are in.
 template <VertexProgram Prog>
 void check_declared_memory(Node& node, const GraphInput& input) {
   const Config& cfg = node.config();
@@ -342,9 +342,8 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
       shape.held_edges = shape.out_edges = h.held_edges;
       shape.in_edges = std::max<uint64_t>(h.held_edges, h.edges / cfg.nodes);  // in-edges are not known yet
       shape.out_degrees = h.out_degrees;
-      const ScatterMode before = cfg.engine.scatter;
-      const MemoryFit fit = node.check_memory_for(shape, footprint_of<Prog>(), h.held_bytes, h.what);
-      if (before != ScatterMode::kSparse) warn_if_pushing_only(node, fit);  // once, if the declared size did not
+      // (a node that already pushes only, from the declared size, is not told again: it asks sparse now)
+      warn_if_pushing_only(node, node.check_memory_for(shape, footprint_of<Prog>(), h.held_bytes, h.what));
     };
     out.graph = snapshot ? load_snapshot_share(cfg, *snapshot, &load)
                          : load_graph_share(*runtime, dp, input, lo, layout, &load);
@@ -455,11 +454,12 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.load_seconds = load.seconds;
     out.report.load = load;
     out.report.partition_json = partition_report_json(load.partition);
-    out.report.degrees = degree_counts_json(lg);
+    const NodeDegreeCounts degrees = node_degree_counts(lg);
+    out.report.degrees = degree_counts_json(degrees);
     out.report.peak_rss_bytes = peak_rss_bytes();
     out.report.hugepage_bytes = hugepage_bytes_held();
     NodeShape built = balanced_shape(load.num_vertices, load.num_edges, cfg.nodes, cfg.domains, input.kron_scale());
-    built.out_degrees = count_degrees(lg.out_degree.data(), std::min<size_t>(lg.num_local, lg.out_degree.size()));
+    if (degrees.out) built.out_degrees = *degrees.out;
     out.report.memory_estimate = node.memory_estimate_json(built, footprint_of<Prog>());
     out.source = source;
     out.seeds = load.lookups;

@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <cstdio>
 #include <limits>
-#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -396,15 +395,22 @@ DomainPartition partition_domains(const LocalGraph& g, unsigned k, bool refine_w
   return p;
 }
 
-nlohmann::ordered_json degree_counts_json(const LocalGraph& g) {
-  auto counts = [&g](const std::vector<uint32_t>& degree) {
-    nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
-    for (const auto& [d, n] : count_degrees(degree.data(), g.num_local)) pairs.push_back({d, n});
-    return pairs;
+NodeDegreeCounts node_degree_counts(const LocalGraph& g) {
+  NodeDegreeCounts c;
+  if (g.out_degree.size() >= g.num_local) c.out = count_degrees(g.out_degree.data(), g.num_local);
+  if (g.in_degree.size() >= g.num_local && g.num_local > 0) c.in = count_degrees(g.in_degree.data(), g.num_local);
+  return c;
+}
+
+nlohmann::ordered_json degree_counts_json(const NodeDegreeCounts& counts) {
+  auto pairs = [](const DegreeCounts& c) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto& [d, n] : c) j.push_back({d, n});
+    return j;
   };
   nlohmann::ordered_json j;
-  if (g.out_degree.size() >= g.num_local) j["out"] = counts(g.out_degree);
-  if (g.in_degree.size() >= g.num_local && g.num_local > 0) j["in"] = counts(g.in_degree);
+  if (counts.out) j["out"] = pairs(*counts.out);
+  if (counts.in) j["in"] = pairs(*counts.in);
   return j;
 }
 

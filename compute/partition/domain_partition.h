@@ -35,6 +35,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -102,11 +103,17 @@ std::string format_partition_report(const DomainPartition& p);
 nlohmann::ordered_json partition_report_json(const DomainPartition& p);
 
 // This node's vertices per degree, as the graph the program runs on has them
-// (made undirected where the program asks): {"out": [[degree, vertices],
-// ...], "in": [...]}, ascending, "in" only where the graph keeps in-degrees:
-// the "degrees" member of node<R>.json, which scripts/wiregraph-plot sums
-// into the graph's degree distribution. A few thousand pairs at most on
-// power-law graphs (the distinct degrees).
-nlohmann::ordered_json degree_counts_json(const LocalGraph& g);
+// (made undirected where the program asks), out and, only where the graph
+// keeps in-degrees, in. A few thousand pairs at most on power-law graphs
+// (the distinct degrees).
+struct NodeDegreeCounts {
+  std::optional<DegreeCounts> out, in;
+};
+NodeDegreeCounts node_degree_counts(const LocalGraph& g);
+
+// {"out": [[degree, vertices], ...], "in": [...]}, ascending: the "degrees"
+// member of node<R>.json, which scripts/wiregraph-plot sums into the graph's
+// degree distribution.
+nlohmann::ordered_json degree_counts_json(const NodeDegreeCounts& counts);
 
 }  // namespace wg
