@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -19,6 +20,7 @@
 #include "compute/graph/input_bytes.h"
 #include "compute/graph/kronecker.h"
 #include "compute/load/load_aggregate.h"
+#include "tests/datasets.h"
 
 namespace wg {
 namespace {
@@ -482,6 +484,38 @@ TEST(LoadAggregate, SumsAndMaxima) {
   EXPECT_EQ(m.max_id_plus1, 300u);
   EXPECT_EQ(m.columns, 2u);
   EXPECT_EQ(m.flags & (load::kColumnsDiffer | load::kBoundaryDiffers), 0) << "same file, same columns";
+}
+
+// The degree balance (LoadAggregate::degree_balance): summed over three
+// nodes' parts of wiki-Vote (directed: voters are not the voted) it is not
+// zero; with every vote also listed the other way (a symmetric graph, every
+// in-degree its out-degree) it is, as it is for a directed cycle (in-degree
+// 1, out-degree 1) but not for a path.
+TEST(LoadAggregate, DegreeBalanceTellsWhetherInDegreesAreOutDegrees) {
+  std::ifstream in(test::dataset("wiki-Vote.txt"));
+  std::vector<std::pair<uint32_t, uint32_t>> votes;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    uint32_t a, b;
+    fields >> a >> b;
+    votes.emplace_back(a, b);
+  }
+  ASSERT_EQ(votes.size(), 103689u) << "the file's own header count";
+  auto balance = [](const std::vector<std::pair<uint32_t, uint32_t>>& edges, bool both_ways) {
+    std::vector<load::LoadAggregate> parts(3);
+    for (size_t i = 0; i < edges.size(); ++i) {
+      load::LoadAggregate& a = parts[i % 3];
+      a.flags = load::kSeen;
+      a.degree_balance += load::degree_balance_term(edges[i].first, edges[i].second);
+      if (both_ways) parts[(i + 1) % 3].degree_balance += load::degree_balance_term(edges[i].second, edges[i].first);
+    }
+    return merge_all(parts).degree_balance;
+  };
+  EXPECT_NE(balance(votes, false), 0u);
+  EXPECT_EQ(balance(votes, true), 0u);
+  EXPECT_EQ(balance({{1, 2}, {2, 3}, {3, 1}}, false), 0u);
+  EXPECT_NE(balance({{1, 2}, {2, 3}}, false), 0u);
 }
 
 TEST(LoadAggregate, ColumnCountsThatDifferAreNamed) {

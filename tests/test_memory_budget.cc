@@ -200,10 +200,11 @@ TEST(MemoryEstimate, PairsFromTheSourcesDegrees) {
 }
 
 // PageRank only pulls (compute/engine/worker.h, pulls_only): each group's
-// CSR targets go once its dense copy is built, so the run holds the copy and
-// the targets of one group (the last built) of the P x ranges. --scatter
-// sparse keeps the targets and builds no copy.
-TEST(MemoryEstimate, PullOnlyProgramsHoldOneGroupsTargets) {
+// CSR block (sources, offsets, targets) goes once its dense copy is built,
+// so the run holds the copy, the CSR's per-vertex arrays and the block of
+// one group (the last built) of the P x ranges, and its workers list no
+// source's groups. --scatter sparse keeps the blocks and builds no copy.
+TEST(MemoryEstimate, PullOnlyProgramsHoldOneGroupsBlock) {
   NodeShape s = hand_computed_shape();
   s.scatter = ScatterMode::kAuto;
   const AppFootprint pr = footprint_of<PageRank>();
@@ -213,7 +214,13 @@ TEST(MemoryEstimate, PullOnlyProgramsHoldOneGroupsTargets) {
   const MemoryNeed released = estimate_node_memory(s, pr), whole = estimate_node_memory(s, kept);
   ASSERT_EQ(released.ranges, 1u) << "500 slots fit one range";
   EXPECT_GT(released.dense, 0u);
-  EXPECT_EQ(whole.run - released.run, 5000u * 4 - 5000u * 4 / 2) << "two groups: one group's targets stay";
+  const uint64_t local_v = 500, pairs = std::min<uint64_t>(5000, local_v * 2);  // (source, group) pairs: the bound
+  const uint64_t blocks = 5000 * 4 + pairs * 12 + 2 * 64;                         // targets, sources and offsets
+  // (an empty grouping still holds its one spare item)
+  const uint64_t source_groups =
+      local_v * 8 + pairs * 8 + (grouped_capacity(pairs) - grouped_capacity(0)) * pr.grouped_bytes;
+  EXPECT_EQ(whole.run - released.run, blocks - blocks / 2 + source_groups)
+      << "two groups: one group's block stays; no source lists its groups";
   s.scatter = ScatterMode::kSparse;
   EXPECT_EQ(estimate_node_memory(s, pr).run, estimate_node_memory(s, kept).run) << "sparse: the targets stay";
   EXPECT_FALSE(footprint_of<Bfs>().pulls_only);
@@ -541,6 +548,64 @@ TEST(MemoryEstimate, KroneckerPairsFollowTheGraphsDegrees) {
       EXPECT_NEAR(modelled / static_cast<double>(pairs), 1.0, 0.1) << modelled << " pairs modelled, " << pairs << " in the CSR";
       EXPECT_LT(model.run, bound.run);
     }
+}
+
+// A file's degrees are counted while it loads (NodeShape::out_degrees). On a
+// symmetric graph, whose in-degrees are its out-degrees (degrees_alike: the
+// loader finds it), they tell where a vertex's edges fall: the CSR's
+// (source, range) pairs and the dense copy's (segment, destination) pairs
+// come out near the real graph's (both directions of kron:16:16's edges,
+// ranges of 1 KiB, 4 KiB segments, slots by id and by degree). Without it
+// (a directed graph) the estimate stays above what the graph holds.
+TEST(MemoryEstimate, CountedPairsFollowTheFilesDegrees) {
+  const EdgeList directed = generate_kronecker(parse_kronecker_spec("kron:16:16"));
+  EdgeList symmetric = directed;
+  for (const Edge& e : directed.edges) symmetric.edges.push_back({e.dst, e.src, e.weight});
+  const uint32_t per_segment = 1024;  // 4 KiB of 4-byte messages
+  for (const bool alike : {true, false})
+    for (const bool by_degree : {false, true})
+      for (unsigned P : {1u, 2u, 3u}) {
+        const EdgeList& g = alike ? symmetric : directed;
+        SCOPED_TRACE(std::string(alike ? "symmetric" : "directed") + ", P = " + std::to_string(P) +
+                     (by_degree ? ", slots by degree" : ", slots by id"));
+        const SlotMap map = by_degree ? slots_by_out_degree(g, P) : identity_slot_map(g.num_vertices, P);
+        LocalGraph lg = build_local_graph(g, P, 0, false, &map);
+        uint64_t dense_pairs = 0;
+        for (const EdgeBlock& b : lg.blocks)
+          dense_pairs += build_dense_block(b, 0, b.sources.size(), false, 0, per_segment).targets.size();
+        split_into_ranges(lg, plan_ranges(lg.node_domain_offset, 1, range_entries_for(1024, 4)));
+        uint64_t csr_pairs = 0, out = 0;
+        for (const EdgeBlock& b : lg.blocks) csr_pairs += b.sources.size();
+        std::vector<uint32_t> degree(lg.num_local, 0);
+        for (const Edge& e : g.edges)
+          if (e.src % P == 0) ++out, ++degree[e.src / P];
+        NodeShape s;
+        s.vertices = g.num_vertices;
+        s.held_edges = s.out_edges = s.in_edges = out;
+        s.nodes = P;
+        s.range_bytes = 1024;
+        s.segment_bytes = per_segment * 4;
+        s.degree_order = by_degree;
+        s.out_degrees = count_degrees(degree.data(), degree.size());
+        s.degrees_alike = alike;
+        const MemoryNeed n = estimate_node_memory(s, footprint_of<PageRank>());
+        // local_graph: degrees (and the slot table), a target per edge, 12 B
+        // per (source, range) pair, 64 per block; dense: a source per edge,
+        // 12 B per (segment, destination) pair.
+        const uint64_t groups = uint64_t{P} * n.ranges, per_vertex = by_degree ? 12 : 8;
+        const double csr_modelled =
+            static_cast<double>(n.local_graph - uint64_t{lg.num_local} * per_vertex - out * 4 - groups * 64) / 12;
+        const double dense_modelled = static_cast<double>(n.dense - out * 4) / 12;
+        const double csr_ratio = csr_modelled / static_cast<double>(csr_pairs);
+        const double dense_ratio = dense_modelled / static_cast<double>(dense_pairs);
+        if (alike) {
+          EXPECT_NEAR(csr_ratio, 1.0, 0.1) << csr_modelled << " (source, range) pairs modelled, " << csr_pairs;
+          EXPECT_NEAR(dense_ratio, 1.0, 0.1) << dense_modelled << " (segment, destination) pairs modelled, " << dense_pairs;
+        } else {
+          EXPECT_GE(csr_ratio, 1.0) << csr_modelled << " (source, range) pairs modelled, " << csr_pairs;
+          EXPECT_GE(dense_ratio, 1.0) << dense_modelled << " (segment, destination) pairs modelled, " << dense_pairs;
+        }
+      }
 }
 
 // A header may declare anything: the sums saturate instead of wrapping.

@@ -342,6 +342,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
       shape.held_edges = shape.out_edges = h.held_edges;
       shape.in_edges = std::max<uint64_t>(h.held_edges, h.edges / cfg.nodes);  // in-edges are not known yet
       shape.out_degrees = h.out_degrees;
+      shape.degrees_alike = h.degrees_alike;
       // (a node that already pushes only, from the declared size, is not told again: it asks sparse now)
       warn_if_pushing_only(node, node.check_memory_for(shape, footprint_of<Prog>(), h.held_bytes, h.what));
     };
@@ -460,6 +461,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     out.report.hugepage_bytes = hugepage_bytes_held();
     NodeShape built = balanced_shape(load.num_vertices, load.num_edges, cfg.nodes, cfg.domains, input.kron_scale());
     if (degrees.out) built.out_degrees = *degrees.out;
+    built.degrees_alike = load.degrees_alike;
     out.report.memory_estimate = node.memory_estimate_json(built, footprint_of<Prog>());
     out.source = source;
     out.seeds = load.lookups;

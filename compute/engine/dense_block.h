@@ -124,6 +124,10 @@ inline DenseBlock build_dense_block(const EdgeBlock& b, size_t first, size_t las
     detail::append_dense(d, b, first, next, with_weights);
     first = next;
   }
+  // The (segment, destination) pairs grew by doubling: a third of their
+  // room was spare, through the run (kron24 at P=2: 13.2 M held for 8.6 M).
+  d.targets.shrink_to_fit();
+  d.offsets.shrink_to_fit();
   return d;
 }
 

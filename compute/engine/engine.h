@@ -44,7 +44,7 @@ class Engine final : public ProgramDriver {
   // within one NUMA domain, owned by receive queue g.range_queue[d]), or its
   // NUMA domains if it was not split (then all on queue 0).
   // A program that only pulls (Worker::pulls_only) releases g's
-  // source-major targets once its dense copies are built.
+  // source-major blocks once its dense copies are built.
   Engine(const EngineOptions& opt, Dataplane& dp, LocalGraph& g, const LcoreLayout& layout, Prog prog)
       : g_(g), prog_(prog), values_(g.num_local),
         routes_(g.range_queue.empty() ? QueueRoutes(dp.queue_count(), std::vector<uint8_t>(g.domains, 0))
@@ -65,14 +65,17 @@ class Engine final : public ProgramDriver {
     for (const auto& [lo, hi] : worker_slices(g, layout.workers()))
       workers_.push_back(
           std::make_unique<Worker<Prog>>(dp, g, prog_, lo, hi, opt.scatter, segment, opt.local_rounds, pulls_only));
-    // A program that only pulls never reads the source-major targets again:
+    // A program that only pulls never reads the source-major blocks again:
     // each group's go as soon as every worker holds its dense copy, so that
-    // the node holds the edges twice for one group at most (PageRank on GAP's
-    // kron22 at P=2: 4 bytes per edge less through the run, 6.9 in all).
+    // the node holds the edges twice for one group at most. PageRank on GAP's
+    // kron24 at P=2 from a file: 2.20 GB a node through the run with the
+    // targets alone released (the sources and offsets of 34 M (source,
+    // group) pairs, 408 MB, kept; the workers' lists of each source's groups,
+    // 339 MB, built for nothing), 1.56 GB with the whole blocks released.
     if (pulls_only) {
       for (unsigned group = 0; group < g.blocks.size(); ++group) {
         for (auto& w : workers_) w->build_dense(group);
-        g.blocks[group].release_targets();
+        g.blocks[group].release_source_major();
       }
     }
     // One lcore owns both the only worker and every accumulator: same-node

@@ -76,6 +76,77 @@ std::vector<double> degree_ordered_shares(unsigned S, double p, uint64_t pieces)
   return share;
 }
 
+// Runs of slots beyond a few per degree class change nothing the sums below
+// can tell.
+constexpr uint64_t kMostPieces = uint64_t{1} << 20;
+
+// With --vertex-order degree, the share of a node's edge ends that each of
+// `pieces` equal runs of its slots holds, from its vertices by out-degree
+// (ascending): slots follow out-degree, highest first. Of the node's
+// out-edges; of its in-edges too where in-degrees are out-degrees.
+std::vector<double> counted_degree_shares(const DegreeCounts& counts, uint64_t pieces) {
+  std::vector<double> share(pieces, 0.0);
+  double slots = 0, ends = 0;
+  for (const auto& [degree, count] : counts) {
+    slots += static_cast<double>(count);
+    ends += static_cast<double>(degree) * static_cast<double>(count);
+  }
+  if (slots == 0 || ends == 0) return share;
+  const double piece = slots / static_cast<double>(pieces);
+  double at = 0;  // the class's first slot
+  for (auto c = counts.rbegin(); c != counts.rend(); ++c) {
+    const double end = at + static_cast<double>(c->second), density = static_cast<double>(c->first) / ends;
+    for (auto j = static_cast<uint64_t>(at / piece); j < pieces; ++j) {
+      const double lo = std::max(at, static_cast<double>(j) * piece);
+      const double hi = std::min(end, static_cast<double>(j + 1) * piece);
+      if (hi <= lo) break;
+      share[j] += (hi - lo) * density;
+    }
+    at = end;
+  }
+  return share;
+}
+
+// vertex_block_pairs for a file, from this node's out-degree counts: a
+// vertex with d edges toward blocks whose edge-end shares are q_j meets
+// about Σ (1 - e^(-d q_j)) of them (g (1 - e^(-d/g)) of g blocks of even
+// shares, the most d edges can meet). As sources, the node's own vertices:
+// the shares are their destinations' (a range's share of a node's in-edges),
+// even unless the slots follow degree and in-degrees are out-degrees
+// (NodeShape::degrees_alike). As destinations, every vertex of the graph
+// (a dense copy's pairs; the blocks: this node's segments, whose shares
+// follow its own out-degrees), known only where in-degrees are out-degrees:
+// V / local vertices per counted one, each with its share of the node's
+// edges; otherwise the bound. GAP's kron24 at P = 2: 34 M (source, range)
+// pairs in a node's CSR, 99 M if spread evenly; 8.6 M (segment,
+// destination) pairs in its dense copy, against a bound of 84 M.
+uint64_t counted_block_pairs(const NodeShape& s, uint64_t edges, const Blocks& blocks, bool local, uint64_t bound) {
+  if (!local && !s.degrees_alike) return bound;
+  const double g = static_cast<double>(blocks.count()), sets = static_cast<double>(blocks.sets);
+  const bool ordered = s.degree_order && !blocks.even && blocks.pieces > 1 && blocks.pieces <= kMostPieces &&
+                       (s.degrees_alike || !local);
+  const std::vector<double> shares = ordered ? counted_degree_shares(s.out_degrees, blocks.pieces) : std::vector<double>{};
+  auto met = [&](double degree) {
+    if (!ordered) return g * -std::expm1(-degree / g);
+    double m = 0;
+    for (const double q : shares) m += sets * -std::expm1(-degree * q / sets);
+    return m;
+  };
+  double counted = 0, ends = 0;
+  for (const auto& [degree, count] : s.out_degrees) {
+    counted += static_cast<double>(count);
+    ends += static_cast<double>(degree) * static_cast<double>(count);
+  }
+  // (as destinations: each counted vertex stands for `copies`, which receive
+  // `scale` of their in-degree from this node)
+  const double copies = local ? 1.0 : static_cast<double>(s.vertices) / std::max(counted, 1.0);
+  const double scale = local || ends == 0 ? 1.0 : static_cast<double>(edges) / (ends * copies);
+  double pairs = 0;
+  for (const auto& [degree, count] : s.out_degrees)
+    pairs += copies * static_cast<double>(count) * met(static_cast<double>(degree) * scale);
+  return std::min(bound, static_cast<uint64_t>(pairs) + 1);
+}
+
 // The (vertex, block) pairs with edges when `vertices` vertices (a share of
 // the graph) spread `edges` edges over `blocks`: at most one per edge and
 // one per block per vertex; at random, fewer on a Kronecker graph
@@ -87,29 +158,19 @@ std::vector<double> degree_ordered_shares(unsigned S, double p, uint64_t pieces)
 // Poisson(d_z q), so it meets Σ (1 - exp(-d_z q)) of them: g (1 - exp(-d_z
 // / g)) of g alike blocks; with --vertex-order degree, the shares of
 // degree_ordered_shares.
-// `local`: the vertices are this node's sources (their degrees may be known:
-// NodeShape::out_degrees); else every vertex of the graph as a destination.
+// `local`: the vertices are this node's sources, else every vertex of the
+// graph as a destination. For a file whose degrees the node counted
+// (NodeShape::out_degrees), counted_block_pairs.
 uint64_t vertex_block_pairs(const NodeShape& s, uint64_t vertices, uint64_t edges, const Blocks& blocks, bool local) {
   const uint64_t groups = blocks.count();
   const uint64_t bound = std::min(edges, mul(vertices, groups));
-  if (local && s.kron_scale == 0 && !s.out_degrees.empty() && groups > 0) {
-    // A source of degree d meets about g (1 - e^(-d/g)) of g blocks when its
-    // targets spread evenly: an upper estimate where they crowd into a few
-    // ranges, as a Kronecker graph's do (its hubs have the low ids: the
-    // model below counts that, and a generated graph keeps it).
-    const double g = static_cast<double>(groups);
-    double pairs = 0;
-    for (const auto& [degree, count] : s.out_degrees)
-      pairs += static_cast<double>(count) * g * -std::expm1(-static_cast<double>(degree) / g);
-    return std::min(bound, static_cast<uint64_t>(pairs) + 1);
-  }
+  if (s.kron_scale == 0 && !s.out_degrees.empty() && groups > 0)
+    return counted_block_pairs(s, edges, blocks, local, bound);
   if (s.kron_scale == 0 || vertices == 0 || groups == 0) return bound;
   static_assert(KroneckerGenerator::kA + KroneckerGenerator::kB == KroneckerGenerator::kA + KroneckerGenerator::kC,
                 "in- and out-degrees alike");
   constexpr double kZeroBit = KroneckerGenerator::kA + KroneckerGenerator::kB;
   const unsigned S = s.kron_scale;
-  // Runs of slots beyond a few per class change nothing the sum can tell.
-  constexpr uint64_t kMostPieces = uint64_t{1} << 20;
   const bool ordered = s.degree_order && !blocks.even && blocks.pieces > 1 && blocks.pieces <= kMostPieces;
   const std::vector<double> shares = ordered ? degree_ordered_shares(S, kZeroBit, blocks.pieces) : std::vector<double>{};
   const double per_vertex = static_cast<double>(edges) / static_cast<double>(vertices);  // of this share
@@ -134,10 +195,15 @@ uint64_t vertex_block_pairs(const NodeShape& s, uint64_t vertices, uint64_t edge
 // 1 or degree order, the slot -> vertex table) per local vertex; a target (and weight) per
 // out-edge; a source and an offset per (source, block) pair with edges, at
 // most one per out-edge and one per local vertex and block.
+// The CSR's arrays per local vertex: its degrees and, with K > 1 or degree
+// order, its slot -> vertex entry.
+uint64_t csr_vertex_bytes(const NodeShape& s, uint64_t local_v) {
+  return mul(local_v, s.domains > 1 || s.degree_order ? 12 : 8);
+}
+
 uint64_t local_graph_bytes(const NodeShape& s, uint64_t local_v, uint64_t weight_bytes, const Blocks& blocks) {
   const uint64_t pairs = vertex_block_pairs(s, local_v, s.out_edges, blocks, true);
-  return sum(mul(local_v, s.domains > 1 || s.degree_order ? 12 : 8), mul(s.out_edges, 4 + weight_bytes), mul(pairs, 12),
-             mul(blocks.count(), 64));
+  return sum(csr_vertex_bytes(s, local_v), mul(s.out_edges, 4 + weight_bytes), mul(pairs, 12), mul(blocks.count(), 64));
 }
 
 // Accumulation ranges per node (compute/engine/range_plan.h): each of a balanced
@@ -244,16 +310,24 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
     return need;
   }
 
+  // SSSP in auto mode: no dense copy (it never pulls unless forced).
+  const bool splits_auto = app.light_first && s.scatter == ScatterMode::kAuto;
+  const bool has_dense =
+      !app.slots && !app.real_weights && !app.in_edges && s.scatter != ScatterMode::kSparse && !splits_auto;
+  // A program that only pulls keeps no source-major block through the run.
+  const bool pulls_only = has_dense && app.pulls_only;
+
   // Run: the engine's values and two accumulators (scalar: a message per
   // vertex; slots: an 8-byte offset, a 4-byte fill count and a message per
   // in-edge), the workers' scatter values, two bytes per vertex for the
   // frontier (a bit and, while small, a list of a quarter of the slice) and
   // the delta-stepping schedule's bitmaps, each source's list of blocks (an
   // 8-byte entry per (source, group) pair and an 8-byte offset per vertex:
-  // compute/engine/source_blocks.h) with room to group an eighth of those pairs
-  // (compute/engine/blocked_frontier.h), and the dense copy.
-  const uint64_t source_groups = mul(copies, vertex_block_pairs(s, local_v, s.out_edges, by_range, true));
-  uint64_t engine = sum(mul(local_v, app.value_bytes + 2 + app.message_bytes + 8),  // + scatter values, offsets
+  // compute/engine/source_blocks.h; none for a program that only pulls) with
+  // room to group an eighth of those pairs (compute/engine/blocked_frontier.h),
+  // and the dense copy.
+  const uint64_t source_groups = pulls_only ? 0 : mul(copies, vertex_block_pairs(s, local_v, s.out_edges, by_range, true));
+  uint64_t engine = sum(mul(local_v, app.value_bytes + 2 + app.message_bytes + (pulls_only ? 0 : 8)),
                         mul(source_groups, 8), mul(grouped_capacity(source_groups), app.grouped_bytes));
   // Applying early (--local-rounds on): a message per vertex and a bit
   // (compute/engine/own_messages.h).
@@ -262,18 +336,16 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
     engine = sum(engine, mul(2, sum(mul(local_v, 12), mul(s.in_edges, app.message_bytes))));
   else
     engine = add(engine, mul(local_v, 2 * app.message_bytes));
-  // SSSP in auto mode: no dense copy (it never pulls unless forced), but
-  // each worker holds a message and a destination per vertex of the largest
-  // block to another node, to combine a big superstep's records
-  // (compute/engine/worker/sender_combine.h): a balanced node's count.
-  // None at P = 1: there is no other node.
-  const bool splits_auto = app.light_first && s.scatter == ScatterMode::kAuto;
+  // SSSP in auto mode: each worker holds a message and a destination per
+  // vertex of the largest block to another node, to combine a big
+  // superstep's records (compute/engine/worker/sender_combine.h): a balanced
+  // node's count. None at P = 1: there is no other node.
   if (splits_auto && s.nodes > 1) engine = add(engine, mul(s.workers, mul(local_v, app.message_bytes + 4)));
   // Level-synchronous programs (BFS, CC): each worker's bit per destination
   // of every group it sends to, whatever the scatter mode.
   if (app.levels) engine = add(engine, mul(s.workers, ceil_div(s.vertices, 8)));
   uint64_t dense = 0;
-  if (!app.slots && !app.real_weights && !app.in_edges && s.scatter != ScatterMode::kSparse && !splits_auto) {
+  if (has_dense) {
     // A source (and weight) per edge; a target and an offset per (segment,
     // destination) pair, at most one per edge. Each worker segments its own
     // slice (compute/engine/worker/dense_pull.h), so W workers cut at most
@@ -298,15 +370,15 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   if (app.light_first)
     light_first = sum(mul(s.out_edges, 8), mul(vertex_block_pairs(s, local_v, s.out_edges, by_range, true), 4), local_v);
   // A program that only pulls (compute/engine/engine.h) releases each
-  // group's targets once its dense copy is built: at the last group's build
-  // the whole copy and that group's targets are held.
-  uint64_t targets_released = 0;
-  if (dense > 0 && app.pulls_only) {
-    const uint64_t target_bytes = mul(s.out_edges, 4 + weight_bytes(app));
-    targets_released = target_bytes - ceil_div(target_bytes, std::max<uint64_t>(groups, 1));
+  // group's block once its dense copy is built: at the last group's build
+  // the whole copy, that group's block and the CSR's per-vertex arrays are held.
+  uint64_t csr_held = csr_ranges;
+  if (pulls_only) {
+    const uint64_t per_vertex = csr_vertex_bytes(s, local_v);
+    const uint64_t blocks = csr_ranges > per_vertex ? csr_ranges - per_vertex : 0;
+    csr_held = add(per_vertex, ceil_div(blocks, std::max<uint64_t>(groups, 1)));
   }
-  const uint64_t run = sum(csr_ranges, engine, dense, light_first);
-  need.run = run == UINT64_MAX ? run : run - targets_released;
+  need.run = sum(csr_held, engine, dense, light_first);
   need.dense = dense;
   need.light_first = light_first;
   return need;

@@ -29,9 +29,10 @@
 //            destination (BFS's and CC's reached, BC's settled and sent) and
 //            BFS's bottom-up lists
 //            (compute/engine/worker/). A program that only pulls
-//            (PageRank) releases the CSR's targets group by group as
-//            its dense copy is built: its run holds the whole dense copy, the
-//            CSR without targets and one group's targets. A program on its own driver (apps/lcc.h)
+//            (PageRank) lists no source's blocks and releases the CSR's
+//            blocks group by group as its dense copy is built: its run
+//            holds the whole dense copy, the CSR's per-vertex arrays and one
+//            group's block at most. A program on its own driver (apps/lcc.h)
 //            holds what its DriverFootprint states instead of the engine's
 //            structures.
 #pragma once
@@ -120,6 +121,10 @@ struct NodeShape {
   // with its held edges' degrees; the report with its CSR's): without a
   // kron_scale the pairs are then counted from them instead of their bound.
   DegreeCounts out_degrees;
+  // Every vertex has as many in-edges as out-edges (a symmetric graph; the
+  // loader finds it: compute/load/load_aggregate.h): the counts above then
+  // tell the in-degrees too, and where a vertex's in-edges fall.
+  bool degrees_alike = false;
 };
 
 // The shape of a balanced node (E/P held, out- and in-edges each), for a

@@ -109,11 +109,12 @@ class Worker {
   // segment_bytes: scatter values per segment of a dense pull (dense_block.h);
   // local_rounds: apply own vertices' records early where the program allows
   // (--local-rounds; worker/local_rounds.h); defer_dense: the dense copies
-  // are left to build_dense (pulls_only).
+  // are left to build_dense (pulls_only), and the slice lists no source's
+  // groups (a sparse superstep's grouping: a pull never reads them).
   Worker(Dataplane& dp, const LocalGraph& g, const Prog& prog, uint32_t lo, uint32_t hi,
          ScatterMode mode = ScatterMode::kAuto, size_t segment_bytes = default_segment_bytes(),
          bool local_rounds = false, bool defer_dense = false)
-      : g_(g), prog_(prog), slice_(g, lo, hi), mode_(Modes::kPulls ? mode : ScatterMode::kSparse), out_(dp, g),
+      : g_(g), prog_(prog), slice_(g, lo, hi, !defer_dense), mode_(Modes::kPulls ? mode : ScatterMode::kSparse), out_(dp, g),
         active_(slice_), dense_(g, slice_, mode_, segment_bytes, defer_dense), levels_(g, slice_),
         settled_(g, slice_.edges, mode_), takers_(g, slice_), delta_(g, slice_, prog), combine_(g, mode_),
         rounds_(slice_, local_rounds), in_(g, slice_) {}

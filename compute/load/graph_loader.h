@@ -77,6 +77,7 @@ struct HeldShape {
   uint64_t held_edges = 0;   // this node's (its out-edges, duplicates not yet dropped)
   uint64_t held_bytes = 0;   // what holding them takes now
   DegreeCounts out_degrees;  // this node's local sources by out-degree in the held edges (empty for a generator)
+  bool degrees_alike = false;  // every vertex has as many in-edges as out-edges (load_aggregate.h)
   std::string what;          // "g.el: 4294967295 vertices and 1 edges"
 };
 
@@ -121,6 +122,7 @@ LoadOptions load_options(const GraphRules& program, bool undirected, unsigned do
 // The load figures of compute/report/run_report.h, and this node's NUMA-domain split.
 struct LoadReport : LoadFigures {
   DomainPartition partition;
+  bool degrees_alike = false;      // as read, every vertex had as many in-edges as out-edges (load_aggregate.h)
   std::optional<VertexId> source;  // the dense id of LoadOptions::source
   std::vector<VertexId> lookups;   // the dense ids of LoadOptions::lookups, in their order
 };

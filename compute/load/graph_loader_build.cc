@@ -59,6 +59,7 @@ void GraphLoader::build_blocks(const Stall& stall) {
       auto count = [&](VertexId src, VertexId, Weight, double) { ++degree[src / nodes_]; };
       buckets.for_each(polled(count, since_stall, stall));
       held.out_degrees = count_degrees(degree.data(), degree.size());
+      held.degrees_alike = totals_.degree_balance == 0;
     }
     held.what = input_.spec + ": " + std::to_string(n) + " vertices and " + std::to_string(totals_.edges) + " edges";
     rules_.check_memory(held);
@@ -271,6 +272,7 @@ LocalGraph GraphLoader::finish(LoadReport* report) {
   r.fingerprint = fingerprint_of(n, edges_built_, fingerprint_sum_);
   r.input_bytes = header_.size + vertex_header_.size + edge_header_.size;
   r.input_edges = totals_.entries;
+  r.degrees_alike = totals_.degree_balance == 0;
   r.source = source_;
   r.lookups = lookups_;
   r.bytes_read = header_bytes_read_;

@@ -19,6 +19,7 @@ void merge_edges(LoadAggregate& a, const LoadAggregate& b) {
   a.max_id_plus1 = std::max(a.max_id_plus1, b.max_id_plus1);
   a.entries += b.entries;
   a.edges += b.edges;
+  a.degree_balance += b.degree_balance;
   if (a.columns == 0) {
     a.columns = b.columns;
   } else if (b.columns != 0 && b.columns != a.columns && !(a.flags & kColumnsDiffer)) {

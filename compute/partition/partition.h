@@ -76,11 +76,17 @@ struct EdgeBlock {
   EdgeArray<uint32_t> weights;     // empty unless the program needs weights
   EdgeArray<double> real_weights;  // empty unless the program needs real weights (then weights is empty)
 
-  // From the offsets: a program that only pulls releases the targets once
-  // its destination-major copy is built (compute/engine/engine.h).
-  uint64_t num_edges() const { return offsets.empty() ? 0 : offsets.back(); }
+  uint64_t released_edges = 0;     // the edge count once release_source_major() emptied the rest
+
+  uint64_t num_edges() const { return offsets.empty() ? released_edges : offsets.back(); }
   bool targets_released() const { return targets.empty() && num_edges() != 0; }
-  void release_targets() {
+  // A program that only pulls reads nothing of the source-major block once
+  // its destination-major copy is built (compute/engine/engine.h): sources,
+  // offsets, targets and weights go; the edge count stays.
+  void release_source_major() {
+    released_edges = num_edges();
+    std::vector<uint32_t>().swap(sources);
+    std::vector<uint64_t>().swap(offsets);
     EdgeArray<uint32_t>().swap(targets);
     EdgeArray<uint32_t>().swap(weights);
     EdgeArray<double>().swap(real_weights);

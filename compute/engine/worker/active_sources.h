@@ -66,6 +66,9 @@ class ActiveSources {
       for (const auto& item : grouped_.in(group)) f(item.index, item.sending);
       return;
     }
+    // (A worker that only pulls scatters sparse only with nothing active,
+    // its blocks' sources released: none is read.)
+    if (frontier_.count() == 0) return;
     const auto [first, last] = range;
     const uint32_t* sources = b.sources.data();
     if (all_) {

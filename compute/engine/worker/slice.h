@@ -21,12 +21,15 @@ struct WorkerSlice {
   // sources that lie in the slice, a contiguous run since sources ascend.
   std::vector<std::pair<size_t, size_t>> ranges;
   uint64_t edges = 0;          // out-edges of the slice's vertices
-  SourceBlocks source_blocks;  // per slice vertex: the groups it has edges in
+  SourceBlocks source_blocks;  // per slice vertex: the groups it has edges in (unless not listed)
 
-  WorkerSlice(const LocalGraph& g, uint32_t first, uint32_t last) : lo(first), hi(last) {
+  // list_source_blocks: false for a worker that only pulls (its sparse
+  // supersteps have no active source to group).
+  WorkerSlice(const LocalGraph& g, uint32_t first, uint32_t last, bool list_source_blocks = true)
+      : lo(first), hi(last) {
     find_ranges(g.blocks);
     for (uint32_t u = lo; u < hi; ++u) edges += g.out_degree[u];
-    source_blocks = SourceBlocks(g.blocks, ranges, lo, hi);
+    if (list_source_blocks) source_blocks = SourceBlocks(g.blocks, ranges, lo, hi);
   }
   // The same slice's sources in other blocks of the node's vertices (the
   // in-edge blocks, LocalGraph::in_blocks: worker/in_edges.h); `edges` counts
