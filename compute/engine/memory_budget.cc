@@ -48,6 +48,19 @@ double log_binomial(unsigned S, unsigned z) {
   return std::lgamma(S + 1.0) - std::lgamma(z + 1.0) - std::lgamma(S - z + 1.0);
 }
 
+// Spreads a class of alike vertices, slots [at, end) as fractions of all
+// slots, each fraction holding `density` times its size of the edge ends,
+// over the equal runs of slots that `share` counts.
+void add_class_to_pieces(std::vector<double>& share, double at, double end, double density) {
+  const double pieces = static_cast<double>(share.size());
+  for (auto j = static_cast<uint64_t>(at * pieces); j < share.size(); ++j) {
+    const double lo = std::max(at, static_cast<double>(j) / pieces);
+    const double hi = std::min(end, static_cast<double>(j + 1) / pieces);
+    if (hi <= lo) break;
+    share[j] += (hi - lo) * density;
+  }
+}
+
 // With --vertex-order degree, the share of a set's edge ends that each of its
 // `pieces` equal runs of slots holds on a Kronecker graph of scale S. Slots
 // follow degree, highest first, and a vertex's expected degree (in or out,
@@ -64,13 +77,8 @@ std::vector<double> degree_ordered_shares(unsigned S, double p, uint64_t pieces)
     const double log_count = log_binomial(S, z);
     const double slots = std::exp(log_count - S * std::log(2.0));
     const double ends = std::exp(log_count + z * std::log(p) + (S - z) * std::log1p(-p));
-    const double end = std::min(at + slots, 1.0), density = ends / slots;
-    for (uint64_t j = static_cast<uint64_t>(at * static_cast<double>(pieces)); j < pieces; ++j) {
-      const double lo = std::max(at, static_cast<double>(j) / static_cast<double>(pieces));
-      const double hi = std::min(end, static_cast<double>(j + 1) / static_cast<double>(pieces));
-      if (hi <= lo) break;
-      share[j] += (hi - lo) * density;
-    }
+    const double end = std::min(at + slots, 1.0);
+    add_class_to_pieces(share, at, end, ends / slots);
     at = end;
   }
   return share;
@@ -92,16 +100,10 @@ std::vector<double> counted_degree_shares(const DegreeCounts& counts, uint64_t p
     ends += static_cast<double>(degree) * static_cast<double>(count);
   }
   if (slots == 0 || ends == 0) return share;
-  const double piece = slots / static_cast<double>(pieces);
-  double at = 0;  // the class's first slot
+  double at = 0;  // the class's first slot, as a fraction of the slots
   for (auto c = counts.rbegin(); c != counts.rend(); ++c) {
-    const double end = at + static_cast<double>(c->second), density = static_cast<double>(c->first) / ends;
-    for (auto j = static_cast<uint64_t>(at / piece); j < pieces; ++j) {
-      const double lo = std::max(at, static_cast<double>(j) * piece);
-      const double hi = std::min(end, static_cast<double>(j + 1) * piece);
-      if (hi <= lo) break;
-      share[j] += (hi - lo) * density;
-    }
+    const double end = std::min(at + static_cast<double>(c->second) / slots, 1.0);
+    add_class_to_pieces(share, at, end, static_cast<double>(c->first) * slots / ends);
     at = end;
   }
   return share;
@@ -123,8 +125,9 @@ std::vector<double> counted_degree_shares(const DegreeCounts& counts, uint64_t p
 uint64_t counted_block_pairs(const NodeShape& s, uint64_t edges, const Blocks& blocks, bool local, uint64_t bound) {
   if (!local && !s.degrees_alike) return bound;
   const double g = static_cast<double>(blocks.count()), sets = static_cast<double>(blocks.sets);
-  const bool ordered = s.degree_order && !blocks.even && blocks.pieces > 1 && blocks.pieces <= kMostPieces &&
-                       (s.degrees_alike || !local);
+  // (as destinations, only reached when degrees are alike)
+  const bool ordered =
+      s.degrees_alike && s.degree_order && !blocks.even && blocks.pieces > 1 && blocks.pieces <= kMostPieces;
   const std::vector<double> shares = ordered ? counted_degree_shares(s.out_degrees, blocks.pieces) : std::vector<double>{};
   auto met = [&](double degree) {
     if (!ordered) return g * -std::expm1(-degree / g);
