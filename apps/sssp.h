@@ -1,15 +1,11 @@
 // Single-source shortest paths: distance = sum of integer weights;
 // UINT32_MAX ("inf") when unreachable.
 //
-// Delta-stepping (compute/engine/delta_schedule.h): an improved vertex waits until
-// its bucket (distance / delta) is the lowest its worker holds, then sends
-// along its light edges (weight < delta); along its heavy ones once that
-// bucket is done. Bellman-Ford (every improved vertex sending along every
-// edge each superstep) sent 96 M records for the 31 M edges of GAP's kron20.
-// delta is an eighth of the mean weight of this node's edges (at least 1):
-// 16 for GAP's weights 1..255, where 8, 16 and 32 cost the same CPU and 16
-// needs 65 supersteps, 8 103 (docs/DESIGN-NOTES.md). Nodes may differ: the
-// bucket width only orders the work, every order gives the same distances.
+// Distances are path lengths (compute/engine/capabilities/path_lengths.h), so
+// the engine runs it by delta-stepping: an improved vertex waits for its
+// bucket, sends along its light edges then and its heavy ones once the
+// bucket is done, with a bucket width the engine picks from each node's
+// weights.
 //
 // Distances travel as 4-byte messages, so the largest distance is
 // kMaxDistance = 2^32 - 3. A path longer than that is not saturated silently:
@@ -32,6 +28,7 @@
 #include <vector>
 
 #include "apps/min_label.h"
+#include "compute/engine/capabilities/path_lengths.h"
 #include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
 #include "compute/engine/program_model.h"
@@ -45,7 +42,7 @@ class DistanceOverflow : public std::overflow_error {
 
 class RealSssp;
 
-class Sssp : public MinLabelBase {
+class Sssp : public MinLabelBase, public PathLengths<uint32_t> {
  public:
   static constexpr ProgramTraits kTraits{
       .name = "sssp",
@@ -70,13 +67,6 @@ class Sssp : public MinLabelBase {
 
   static Sssp make(const ProgramParams& p, VertexId) { return Sssp(static_cast<VertexId>(p.source)); }
   explicit Sssp(VertexId source) : source_(source) {}
-
-  void prepare(const NodeGraphFigures& node) {
-    const uint64_t mean = node.out_edges ? node.weight_sum / node.out_edges : 0;
-    delta_ = static_cast<uint32_t>(std::clamp<uint64_t>(mean / kDeltaPerMeanWeight, 1, UINT32_MAX));
-  }
-  uint64_t bucket(const Value& y) const { return y / delta_; }
-  Weight light_below() const { return delta_; }
 
   bool init(Value& y, const VertexInfo& v) const {
     y = v.id == source_ ? 0 : kInfinity;
@@ -125,9 +115,7 @@ class Sssp : public MinLabelBase {
   }
 
  private:
-  static constexpr uint64_t kDeltaPerMeanWeight = 8;
   VertexId source_;
-  uint32_t delta_ = 1;
 };
 
 WG_PROGRAM(Sssp);

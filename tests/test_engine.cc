@@ -285,7 +285,7 @@ void check_sssp(const EdgeList& g, VertexId source, RunReport* report = nullptr)
   ASSERT_EQ(out.values.size(), want.size());
   for (VertexId v = 0; v < g.num_vertices; ++v) ASSERT_EQ(from_engine(out.values[v]), want[v]) << "vertex " << v;
   expect_every_superstep_balanced(out.report, 2);  // the relaxation's last superstep, then the count
-  // Delta-stepping (apps/sssp.h): delta is an eighth of the mean weight (at
+  // Delta-stepping (compute/engine/capabilities/path_lengths.h): delta is an eighth of the mean weight (at
   // least 1, one node here: all edges); superstep 0's only sender is the
   // source, along its light edges (weight < delta), one record each when
   // sparse. Records to the worker's own vertices are applied at once

@@ -34,6 +34,28 @@ static_assert(std::is_same_v<DoublePrecision<Sssp>::type, RealSssp>);
 static_assert(std::is_same_v<Weighted<PageRank>::type, WeightedPageRank>);
 static_assert(std::is_same_v<DoublePrecision<Bfs>::type, Bfs> && std::is_same_v<Weighted<Sssp>::type, Sssp>);
 
+// ---- capabilities a program derives --------------------------------------------
+
+// Path lengths (compute/engine/capabilities/path_lengths.h): SSSP writes no
+// bucket, light_below or prepare, and the engine still runs it by
+// delta-stepping, with a bucket width of an eighth of the node's mean weight.
+static_assert(prioritized<Sssp>() && splits_light_edges<Sssp>() && prepares<Sssp>());
+static_assert(!prioritized<RealSssp>() && !prioritized<Bfs>());
+
+TEST(PathLengths, BucketsByAnEighthOfTheNodesMeanWeight) {
+  PathLengths<uint32_t> order;
+  order.prepare(NodeGraphFigures{.out_edges = 10, .weight_sum = 10 * 128});  // mean 128: delta 16
+  EXPECT_EQ(order.light_below(), 16u);
+  EXPECT_EQ(order.bucket(15), 0u);
+  EXPECT_EQ(order.bucket(16), 1u);
+  EXPECT_EQ(order.bucket(33), 2u);
+  order.prepare(NodeGraphFigures{.out_edges = 10, .weight_sum = 50});  // mean 5: at least 1
+  EXPECT_EQ(order.light_below(), 1u);
+  EXPECT_EQ(order.bucket(7), 7u);
+  order.prepare(NodeGraphFigures{});  // a node without edges
+  EXPECT_EQ(order.light_below(), 1u);
+}
+
 // ---- the minimal programs are completed -------------------------------------
 
 using InDegreeModel = Completed<InDegree>;

@@ -83,6 +83,9 @@ constexpr bool declares_level_phases() {
 //     along its light edges only (weight < light_below()), and along its
 //     heavy ones once its bucket is done (compute/engine/delta_schedule.h); a
 //     heavy edge must not lead into the bucket it leaves (SSSP: delta).
+//     A program whose values are path lengths does not write these: it
+//     derives from PathLengths (compute/engine/capabilities/path_lengths.h),
+//     which supplies prepare, bucket and light_below with the engine's delta.
 //   applies_early(phase) (static constexpr, of the phase; prioritized
 //     programs only): in that phase a message may be applied as soon as it
 //     is sent: applying messages one at a time, in any order, from the
@@ -97,7 +100,7 @@ constexpr bool declares_level_phases() {
 //   prepare(const NodeGraphFigures&) (a member): called once before
 //     superstep 0 with figures of this node's part of the graph. They differ
 //     between nodes, so nothing derived from them may need to agree across
-//     nodes (SSSP's bucket width: it only orders the work).
+//     nodes (PathLengths' bucket width: it only orders the work).
 //     (NodeGraphFigures: compute/engine/step_info.h)
 //   aggregate(before, y, vertex, into) (a const member) instead of
 //     aggregate(y, vertex, into): the vertex's contribution may depend on
