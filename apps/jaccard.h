@@ -6,25 +6,21 @@
 // runs on the engine's neighbourhood service
 // (compute/engine/capabilities/neighbourhood.h): every triangle credits each
 // of its edges with one common neighbour; then |N(u) ∪ N(v)| = du + dv -
-// common. The vertex-program members are OwnDriverProgram's, never called.
+// common.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <iterator>
 #include <vector>
 
 #include "compute/engine/capabilities/neighbourhood.h"
-#include "compute/engine/neighbourhood/neighbourhood_driver.h"
 #include "compute/engine/oracle.h"
 #include "compute/engine/program_model.h"
-#include "compute/engine/vertex_program.h"
 
 namespace wg {
 
-class Jaccard : public OwnDriverProgram<double> {
- public:
+struct Jaccard {
   static constexpr ProgramTraits kTraits{
       .name = "jaccard",
       .summary = "Jaccard similarity of every edge of the undirected simple graph: common over all neighbours",
@@ -35,18 +31,15 @@ class Jaccard : public OwnDriverProgram<double> {
       .comparison = Comparison::kReal,
       .tolerance = 1e-9,  // a ratio of counts in double, as the oracle's
   };
+  using Value = double;  // an edge's similarity
+  // The neighbourhood service is its driver (compute/engine/program_model.h).
   static constexpr Neighbourhood kNeighbourhood{.lists = Neighbourhood::Lists::kUndirected,
                                                 .credits = Neighbourhood::Credits::kEdges};
-  using Driver = NeighbourhoodDriver<Jaccard>;  // apps/node/run_program.h runs it instead of Engine<Jaccard>
-  static Jaccard make(const ProgramParams&, VertexId) { return {}; }
 
   // An edge's endpoints each count the other: the union is never empty.
   static Value edge_value(uint64_t common, uint32_t du, uint32_t dv) {
     return static_cast<double>(common) / static_cast<double>(uint64_t{du} + dv - common);
   }
-
-  static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%.9g", y); }
-  static double sort_key(const Value& y) { return y; }
 
   // The oracle (--verify, the tests): every edge's similarity, dense ids,
   // sorted, in OracleValues::edges (edge_reference alone).

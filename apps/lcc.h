@@ -8,11 +8,11 @@
 // triangle of N(v) found once, its memory bound in
 // compute/engine/neighbourhood/neighbourhood_service.h) on directed lists:
 // a triangle credits each corner with the directed edges between the two
-// others. The vertex-program members are OwnDriverProgram's, never called.
+// others.
 #pragma once
 
 #include <cinttypes>
-#include <cstdio>
+#include <cstdint>
 #include <set>
 #include <span>
 #include <vector>
@@ -20,15 +20,12 @@
 #include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
 #include "compute/engine/capabilities/neighbourhood.h"
-#include "compute/engine/neighbourhood/neighbourhood_driver.h"
 #include "compute/report/text.h"
-#include "compute/engine/vertex_program.h"
 #include "compute/engine/program_model.h"
 
 namespace wg {
 
-class Lcc : public OwnDriverProgram<double> {
- public:
+struct Lcc {
   static constexpr ProgramTraits kTraits{
       .name = "lcc",
       .summary = "local clustering coefficient (neighbours: in- and out-, each once; directed edges among them)",
@@ -42,11 +39,11 @@ class Lcc : public OwnDriverProgram<double> {
       .comparison = Comparison::kReal,
       .tolerance = 1e-9,  // a ratio of counts in double, as the oracle's
   };
-  // N(v): in- and out-neighbours each once, with whether they are joined both ways.
+  using Value = double;  // the coefficient
+  // N(v): in- and out-neighbours each once, with whether they are joined both
+  // ways. The neighbourhood service is its driver (compute/engine/program_model.h).
   static constexpr Neighbourhood kNeighbourhood{.lists = Neighbourhood::Lists::kDirected,
                                                 .credits = Neighbourhood::Credits::kCorners};
-  using Driver = NeighbourhoodDriver<Lcc>;  // apps/node/run_program.h runs it instead of Engine<Lcc>
-  static Lcc make(const ProgramParams&, VertexId) { return {}; }
 
   // Graphalytics' numerator counts directed edges among v's neighbours: a
   // triangle gives a corner the edges (1 or 2, m) between the other two.
@@ -54,9 +51,6 @@ class Lcc : public OwnDriverProgram<double> {
   static Value vertex_value(uint64_t links, uint32_t d) {
     return d >= 2 ? static_cast<double>(links) / (static_cast<double>(d) * (d - 1)) : 0.0;
   }
-
-  static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%.9g", y); }
-  static double sort_key(const Value& y) { return y; }
 
   // The end-of-run summary (compute/engine/summary_stats.h): the mean coefficient.
   struct Summary {

@@ -9,7 +9,7 @@
 
 namespace wg {
 
-template <VertexProgram... Programs>
+template <RunnableProgram... Programs>
 struct ProgramList {};
 
 // `list` with P appended, unless it holds P already.

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "apps/programs.h"
@@ -24,7 +25,7 @@ RunOutcome run_narrowest(Node& node, ProgramList<W, Wider...>) {
 
 // A program with a double-precision twin (apps/program_list.h) runs it with --precision double.
 // A program with a weighted twin runs it with --weighted (in double precision).
-template <VertexProgram P>
+template <RunnableProgram P>
 RunOutcome run_entry(Node& node) {
   using Widened = typename Widths<P>::type;
   if constexpr (!std::is_same_v<Widened, ProgramList<P>>) return run_narrowest(node, Widened{});
@@ -40,21 +41,21 @@ RunOutcome run_entry(Node& node) {
 }
 
 // A program says it reads --precision exactly when it has a twin to run.
-template <VertexProgram P>
+template <RunnableProgram P>
 constexpr bool precision_is_declared =
     P::kTraits.uses_precision == !std::is_same_v<typename DoublePrecision<P>::type, P>;
 
 // A program says it reads --weighted exactly when it has a weighted twin.
-template <VertexProgram P>
+template <RunnableProgram P>
 constexpr bool weighted_is_declared = P::kTraits.uses_weighted == !std::is_same_v<typename Weighted<P>::type, P>;
 
 // Every program, and its double-precision twin, says how its results
 // compare (a program in the minimal form by its Value: compute/engine/program_model.h).
-template <VertexProgram P>
+template <RunnableProgram P>
 constexpr bool verifiable = P::kTraits.comparison != Comparison::kUndeclared;
 
 // The oracle --verify compares with; none (nullptr) where the program has no reference().
-template <VertexProgram P>
+template <RunnableProgram P>
 constexpr OracleFn oracle_of() {
   if constexpr (HasOracle<P>)
     return &P::reference;
@@ -63,11 +64,24 @@ constexpr OracleFn oracle_of() {
 }
 
 // Every program names its value's column in results.tsv ("vertex" is the first's).
-template <VertexProgram P>
+template <RunnableProgram P>
 constexpr bool names_its_column = !P::kTraits.value_column.empty() && P::kTraits.value_column != "vertex";
 
-template <VertexProgram... P>
+// --app finds a program by its name, and the hello's program id is a hash of
+// it: no two programs of the list may share one (a twin, which runs under
+// its program's name, is not in the list).
+template <RunnableProgram... P>
+constexpr bool names_are_distinct(ProgramList<P...>) {
+  const std::array<std::string_view, sizeof...(P)> names{P::kTraits.name...};
+  for (size_t i = 0; i < names.size(); ++i)
+    for (size_t j = i + 1; j < names.size(); ++j)
+      if (names[i] == names[j]) return false;
+  return true;
+}
+
+template <RunnableProgram... P>
 constexpr auto entries_of(ProgramList<P...>) {
+  static_assert(names_are_distinct(ProgramList<P...>{}), "two programs share a name, kTraits.name (apps/programs.h)");
   static_assert((precision_is_declared<P> && ...), "kTraits.uses_precision must match DoublePrecision<P>");
   static_assert((weighted_is_declared<P> && ...), "kTraits.uses_weighted must match Weighted<P>");
   static_assert(((verifiable<P> && verifiable<typename DoublePrecision<P>::type> &&
@@ -79,7 +93,7 @@ constexpr auto entries_of(ProgramList<P...>) {
   return std::array<ProgramEntry, sizeof...(P)>{
       ProgramEntry{P::kTraits, oracle_of<P>(), &run_entry<P>, PerEdgeResults<P>}...};
 }
-template <VertexProgram... P>
+template <RunnableProgram... P>
 constexpr auto traits_of(ProgramList<P...>) {
   return std::array<ProgramTraits, sizeof...(P)>{P::kTraits...};
 }

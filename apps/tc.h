@@ -5,27 +5,23 @@
 // on the engine's neighbourhood service
 // (compute/engine/capabilities/neighbourhood.h: every triangle found once,
 // its memory bound in compute/engine/neighbourhood/neighbourhood_service.h):
-// a triangle credits each of its corners with 1. The vertex-program members
-// are OwnDriverProgram's, never called.
+// a triangle credits each of its corners with 1.
 #pragma once
 
 #include <cinttypes>
-#include <cstdio>
+#include <cstdint>
 #include <span>
 #include <vector>
 
 #include "compute/engine/oracle.h"
 #include "compute/engine/summary_stats.h"
 #include "compute/engine/capabilities/neighbourhood.h"
-#include "compute/engine/neighbourhood/neighbourhood_driver.h"
-#include "compute/engine/vertex_program.h"
 #include "compute/report/text.h"
 #include "compute/engine/program_model.h"
 
 namespace wg {
 
-class TriangleCount : public OwnDriverProgram<uint64_t> {
- public:
+struct TriangleCount {
   static constexpr ProgramTraits kTraits{
       .name = "tc",
       .summary = "triangle counting on the undirected simple graph: the triangles through each vertex, and their total",
@@ -35,17 +31,14 @@ class TriangleCount : public OwnDriverProgram<uint64_t> {
       .ranks_top = true,
       .comparison = Comparison::kExact,
   };
+  using Value = uint64_t;  // triangles through the vertex
+  // The neighbourhood service is its driver (compute/engine/program_model.h).
   static constexpr Neighbourhood kNeighbourhood{.lists = Neighbourhood::Lists::kUndirected,
                                                 .credits = Neighbourhood::Credits::kCorners};
-  using Driver = NeighbourhoodDriver<TriangleCount>;  // apps/node/run_program.h runs it instead of Engine<>
-  static TriangleCount make(const ProgramParams&, VertexId) { return {}; }
 
   // A triangle is one for each of its corners; a vertex's count is its credit.
   static uint64_t corner_credit(uint32_t) { return 1; }
   static Value vertex_value(uint64_t credit, uint32_t) { return credit; }
-
-  static void print_value(std::FILE* out, const Value& y) { std::fprintf(out, "%" PRIu64, y); }
-  static double sort_key(const Value& y) { return static_cast<double>(y); }
 
   // The end-of-run summary: every triangle is counted at its three corners.
   struct Summary {

@@ -8,7 +8,7 @@
 namespace wg::ref {
 namespace {
 
-template <VertexProgram P>
+template <RunnableProgram P>
 bool run_if_named(std::string_view program, const EdgeList& g, const ProgramParams& params, Expected* out) {
   if (P::kTraits.name != program) return false;
   OracleValues v;
@@ -29,7 +29,7 @@ bool run_if_named(std::string_view program, const EdgeList& g, const ProgramPara
   return true;
 }
 
-template <VertexProgram... P>
+template <RunnableProgram... P>
 bool run_named(ProgramList<P...>, std::string_view program, const EdgeList& g, const ProgramParams& params,
                Expected* out) {
   return (run_if_named<P>(program, g, params, out) || ...);

@@ -974,7 +974,7 @@ void check_registered_program(const EdgeList& input, VertexId source) {
   expect_messages_balanced(out.report);
 }
 
-template <VertexProgram... P>
+template <RunnableProgram... P>
 void check_all(ProgramList<P...>, const EdgeList& input, VertexId source) {
   (check_registered_program<P>(input, source), ...);
 }
@@ -1091,8 +1091,8 @@ TEST(EngineMinimalPrograms, MinLabelAndInDegreeMatchPlainCounts) {
 TEST(EngineTriangles, SymmetricGraph) {
   EdgeList g = kron();
   add_reverse_edges(g);
-  check_registered_program<Lcc>(g, 0);
-  check_registered_program<TriangleCount>(g, 0);
+  check_registered_program<Completed<Lcc>>(g, 0);
+  check_registered_program<Completed<TriangleCount>>(g, 0);
 }
 
 // The other graphs the cluster suite's one-node runs use (those runs are in
@@ -1126,7 +1126,7 @@ constexpr bool kSlotAccumulated<Prog> = std::is_same_v<typename Prog::Accumulato
 // own, a slot per in-edge, or one value per vertex).
 template <class Prog>
 std::optional<test::WireClass> wire_class_of() {
-  if constexpr (requires { typename Prog::Driver; })
+  if constexpr (DriverProgram<Prog>)
     return test::WireClass::kTriangleDriver;
   else if constexpr (kSlotAccumulated<Prog>)
     return test::WireClass::kSlot;
@@ -1142,7 +1142,7 @@ void expect_among_members(bool double_precision) {
   const std::string_view name = Prog::kTraits.name;
   const std::optional<test::WireClass> c = wire_class_of<Prog>();
   ASSERT_TRUE(c.has_value()) << name << (double_precision ? " --precision double" : "") << ": "
-                             << sizeof(typename Prog::Message)
+                             << footprint_of<Prog>().message_bytes
                              << "-byte messages fit no class of tests/wire_classes.h: add one, with members";
   const test::ProgramRun run = double_precision ? test::double_run(name) : test::plain_run(name);
   const std::vector<test::ProgramRun> members = test::class_members(*c);
@@ -1151,7 +1151,7 @@ void expect_among_members(bool double_precision) {
       << " but not among its members (tests/wire_classes.h): no cluster test of the fast default would run it";
 }
 
-template <VertexProgram... P>
+template <RunnableProgram... P>
 void expect_all_among_members(ProgramList<P...>) {
   (expect_among_members<P>(false), ...);
   (

@@ -327,7 +327,7 @@ TEST(MemoryEstimate, EarlyProgramsHoldAMessagePerVertexMore) {
 // arrays and the degree, rank, key and credit per vertex of the graph, none
 // of the engine's structures.
 TEST(MemoryEstimate, OwnDriverStatesItsOwnFootprint) {
-  constexpr AppFootprint lcc = footprint_of<Lcc>();
+  constexpr AppFootprint lcc = footprint_of<Completed<Lcc>>();
   ASSERT_TRUE(lcc.own_driver);
   EXPECT_FALSE(footprint_of<PageRank>().own_driver);
   NodeShape s = balanced_shape(1000, 10000, 2, 1);

@@ -28,7 +28,7 @@ constexpr bool kPassesThrough = std::is_same_v<Completed<P>, P>;
 static_assert(kPassesThrough<PageRank> && kPassesThrough<BasicPageRank<double>> && kPassesThrough<WeightedPageRank>);
 static_assert(kPassesThrough<Sssp> && kPassesThrough<RealSssp> && kPassesThrough<Bfs>);
 static_assert(kPassesThrough<ConnectedComponents> && kPassesThrough<LabelPropagation> && kPassesThrough<KCore>);
-static_assert(kPassesThrough<Lcc> && kPassesThrough<TriangleCount> && kPassesThrough<Bc>);
+static_assert(kPassesThrough<Bc>);
 static_assert(std::is_same_v<DoublePrecision<PageRank>::type, BasicPageRank<double>>);
 static_assert(std::is_same_v<DoublePrecision<Sssp>::type, RealSssp>);
 static_assert(std::is_same_v<Weighted<PageRank>::type, WeightedPageRank>);
@@ -72,6 +72,19 @@ static_assert(HasOracle<InDegreeModel> && !HasOracle<MinLabelModel>);
 static_assert(declares_idle_phases<MinLabelModel>() && applies_only_with_messages<MinLabelModel>(0));
 static_assert(!declares_idle_phases<InDegreeModel>() && !applies_only_with_messages<InDegreeModel>(0));
 static_assert(!level_synchronous<MinLabelModel>(0) && !prioritized<MinLabelModel>() && !prepares<MinLabelModel>());
+
+// ---- the programs on the neighbourhood service are completed -----------------
+
+// kNeighbourhood says what they run on: the neighbourhood service, their driver.
+using TcModel = Completed<TriangleCount>;
+using JaccardModel = Completed<Jaccard>;
+static_assert(std::is_same_v<TcModel, DriverProgramModel<TriangleCount>> && DriverProgram<TcModel> &&
+              !VertexProgram<TcModel>);
+static_assert(std::is_same_v<TcModel::Driver, NeighbourhoodDriver<TriangleCount>> && DriverProgram<Completed<Lcc>>);
+static_assert(std::is_same_v<JaccardModel::Driver, NeighbourhoodDriver<Jaccard>>);
+// tc keeps its own summary; per-edge results get no per-vertex one (their
+// edges' values are summarized: apps/node/run_program.h).
+static_assert(std::is_same_v<TcModel::Summary, TriangleCount::Summary> && !SummarizesAnswer<JaccardModel>);
 
 // A user's own ⊕: a struct with identity() and combine(); Max without apply keeps the larger.
 struct Bitwise {
@@ -148,7 +161,8 @@ TEST(ProgramModel, StopsWhenNoVertexWasActive) {
   EXPECT_TRUE(p.next(StepOutcome<NoAggregate>{1, 0, 0, {}}).stop);
 }
 
-std::string printed(void (*print)(std::FILE*, const uint32_t&), uint32_t y) {
+template <class T>
+std::string printed(void (*print)(std::FILE*, const T&), std::type_identity_t<T> y) {
   char* buf = nullptr;
   size_t len = 0;
   std::FILE* f = open_memstream(&buf, &len);
@@ -165,6 +179,12 @@ TEST(ProgramModel, PrintsAndRanksANumericValue) {
   EXPECT_EQ(printed(&MinLabelModel::print_value, UINT32_MAX), "inf");  // Min's identity: no message reached it
   EXPECT_EQ(InDegreeModel::sort_key(9), 9.0);
   EXPECT_EQ(MinLabelModel::sort_key(9), -9.0);  // the smallest first
+}
+
+TEST(DriverProgramModel, PrintsAndRanksANumericValue) {
+  EXPECT_EQ(printed(&TcModel::print_value, uint64_t{1} << 40), "1099511627776");
+  EXPECT_EQ(printed(&Completed<Lcc>::print_value, 1.0 / 3), "0.333333333");  // 9 significant digits
+  EXPECT_EQ(TcModel::sort_key(7), 7.0);
 }
 
 TEST(ProgramModel, TraitsGetTheirDefaults) {

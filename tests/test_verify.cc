@@ -46,7 +46,7 @@ Config config_for(std::string_view program, const std::string& graph, std::vecto
   return parse_app_args(static_cast<int>(args.size()), argv.data(), program_traits());
 }
 
-template <VertexProgram Prog>
+template <RunnableProgram Prog>
 RunOutcome run_verified(const std::string& graph, std::vector<std::string> extra = {},
                         const ResultHook<Prog>& hook = {}) {
   const Config cfg = config_for(Prog::kTraits.name, graph, std::move(extra));
@@ -89,7 +89,7 @@ uint64_t undirected_simple_edges(const EdgeList& g) {
   return edges.size();
 }
 
-template <VertexProgram Prog>
+template <RunnableProgram Prog>
 void expect_valid(const std::string& graph, const std::string& out) {
   SCOPED_TRACE(std::string(Prog::kTraits.name));
   const RunOutcome o = run_verified<Prog>(graph, {"--out", out});
@@ -119,7 +119,7 @@ void expect_valid(const std::string& graph, const std::string& out) {
   EXPECT_EQ(node["results"]["comparison"], comparison_name(Prog::kTraits.comparison));
 }
 
-template <VertexProgram... P>
+template <RunnableProgram... P>
 void expect_all_valid(ProgramList<P...>, const std::string& graph, const test::TempDir& dir) {
   (expect_valid<P>(graph, dir.file(std::string("out-") + std::string(P::kTraits.name))), ...);
 }
@@ -153,7 +153,8 @@ TEST_F(Verify, AWrongDepthIsInvalidAndNamesTheVertex) {
 // Per-edge results (jaccard): a wrong value and an edge that is not one.
 TEST_F(Verify, AWrongEdgeResultIsInvalidAndNamesTheEdge) {
   int64_t src = 0, dst = 0;
-  const RunOutcome o = run_verified<Jaccard>(graph_, {}, [&](RunResult<Jaccard>& r) {
+  using JaccardModel = Completed<Jaccard>;
+  const RunOutcome o = run_verified<JaccardModel>(graph_, {}, [&](RunResult<JaccardModel>& r) {
     ASSERT_GE(r.edges.size(), 2u);
     src = r.edges[0].src, dst = r.edges[0].dst;
     r.edges[0].value += 0.5;

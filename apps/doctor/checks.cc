@@ -22,9 +22,9 @@ constexpr uint64_t kMiB = 1 << 20;
 // The program's footprint (apps/programs.h), as the node's memory check
 // uses it; weighted twins with --weighted, double-precision ones with
 // --precision double.
-template <VertexProgram... P>
+template <RunnableProgram... P>
 bool footprint_of_app(ProgramList<P...>, const Config& cfg, AppFootprint* out) {
-  auto one = [&]<VertexProgram Q>() {
+  auto one = [&]<RunnableProgram Q>() {
     if (Q::kTraits.name != cfg.app) return false;
     using D = typename DoublePrecision<Q>::type;
     using W = typename Weighted<Q>::type;

@@ -38,6 +38,7 @@
 #include "compute/engine/summary_stats.h"
 #include "compute/engine/value_summary.h"
 #include "compute/engine/superstep_runtime.h"
+#include "compute/engine/program_driver.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/report/run_summary.h"
 #include "config/option_table.h"
@@ -57,18 +58,18 @@
 namespace wg {
 
 // What runs a program: Engine<Prog>, or the program's own driver (Prog::Driver,
-// e.g. LCC's) built from the same arguments.
+// compute/engine/program_driver.h: tc's, lcc's, jaccard's) built from the
+// same arguments.
 template <class Prog>
 struct DriverFor {
   using type = Engine<Prog>;
 };
-template <class Prog>
-  requires requires { typename Prog::Driver; }
+template <DriverProgram Prog>
 struct DriverFor<Prog> {
   using type = typename Prog::Driver;
 };
 
-template <VertexProgram Prog>
+template <RunnableProgram Prog>
 struct RunResult {
   LocalGraph graph;                          // this node's part
   std::vector<typename Prog::Value> values;  // by slot: graph.global_id(i) is the vertex
@@ -98,7 +99,7 @@ inline uint64_t partition_digest_of(const LocalGraph& g) {
 }
 
 // What every node of the job must agree on before anything is loaded.
-template <VertexProgram Prog>
+template <RunnableProgram Prog>
 JobIdentity job_identity(const Config& cfg, const GraphInput& input) {
   const InputIdentity in = identify_input(input);
   return JobIdentity{program_id(Prog::kTraits.name), cfg.params_digest(), in.kind, in.size, in.digest, &describe_input,
@@ -128,7 +129,7 @@ inline void warn_if_pushing_only(const Node& node, const MemoryFit& fit) {
 // What the input declares (a header, a binary file's length, the generator's
 // spec) against what this node may use, before anything is read or sent. An
 // edge list declares nothing: the loader checks it once its edges are in.
-template <VertexProgram Prog>
+template <RunnableProgram Prog>
 void check_declared_memory(Node& node, const GraphInput& input) {
   const Config& cfg = node.config();
   const DeclaredSize d = declared_input_size(input);
@@ -188,7 +189,7 @@ inline LoadProgress load_progress(const Config& cfg) {
 // summarizes statically.
 // A per-edge program without a summary of its own: its edges' values'
 // (compute/engine/value_summary.h).
-template <VertexProgram Prog, class Driver, class Edges>
+template <RunnableProgram Prog, class Driver, class Edges>
 std::vector<uint8_t> summary_stats_bytes(const Driver& engine, const LocalGraph& g, const Edges& edges) {
   if constexpr (PerEdgeResults<Prog> && !SummarizesAnswer<Prog>) {
     const ValueSummary s = edge_value_summary_of(std::span(edges));
@@ -222,7 +223,7 @@ struct AnswerSummary<Prog> {
 };
 
 // Rank 0: the program's word on the answer, from every node's statistics.
-template <VertexProgram Prog>
+template <RunnableProgram Prog>
 ProgramOutcome describe_answer(const RunReport& r, const SummaryContext& c) {
   constexpr bool kEdgeSummary = PerEdgeResults<Prog> && !SummarizesAnswer<Prog>;
   if constexpr (kEdgeSummary || SummarizesAnswer<Prog>) {
@@ -285,7 +286,7 @@ inline void announce_graph(const Config& cfg, const LoadReport& load, const Loca
 // `make(V, source)`, the dense id of --source) returns on it. A failure is
 // sent to the peers (ABORT) and rethrown: ConfigError as itself (exit status
 // 2), anything else as RuntimeFailure.
-template <VertexProgram Prog, class Make>
+template <RunnableProgram Prog, class Make>
 RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make, bool announce) {
   const Config& cfg = node.config();
   EngineOptions eo = cfg.engine;
@@ -365,11 +366,11 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     // (compute/engine/range_plan.h), planned alike on every node.
     split_into_ranges(out.graph, plan_ranges(out.graph.node_domain_offset, layout.queues,
                                              range_entries_of(eo.range_bytes, largest_node_slots(out.graph.node_domain_offset),
-                                                              sizeof(typename Prog::Message))));
+                                                              footprint_of<Prog>().message_bytes)));
     if (announce) announce_graph(cfg, load, lg, layout, dp.ports().steering_summary().c_str());
     const auto n = static_cast<VertexId>(load.num_vertices);
     eo.scatter = cfg.engine.scatter;  // sparse if the dense copy did not fit (Node::check_memory_for)
-    if constexpr (requires { typename Prog::Driver; })
+    if constexpr (DriverProgram<Prog>)
       engine = std::make_unique<typename Prog::Driver>(eo, dp, lg, layout);
     else if constexpr (std::is_invocable_v<Make, VertexId, VertexId, const std::vector<VertexId>&>)
       engine = std::make_unique<Engine<Prog>>(eo, dp, out.graph, layout, make(n, source, load.lookups));
@@ -380,7 +381,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     PhaseOptions phase{"the computation", eo.verbose, eo.crash_at_superstep};
     std::optional<CheckpointStore> store;
     std::optional<Checkpointer> checkpoints;
-    if constexpr (!requires { typename Prog::Driver; }) {
+    if constexpr (!DriverProgram<Prog>) {
       if (!cfg.checkpoint_dir.empty()) {
         const CheckpointFingerprint fp = CheckpointFingerprint::of(job, cfg.nodes, cfg.rank, partition_digest_of(lg));
         store.emplace(cfg.checkpoint_dir, cfg.rank, cfg.nodes, fp, job.name_program);
@@ -485,7 +486,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
 // Reals are written with 9 significant digits in plain output (print_value's
 // %.9g): no two files compare closer than kPrintedTolerance.
 inline constexpr double kPrintedTolerance = 1e-7;
-template <VertexProgram Prog>
+template <RunnableProgram Prog>
 nlohmann::ordered_json results_json(const Config& cfg) {
   constexpr ProgramTraits t = Prog::kTraits;
   nlohmann::ordered_json j = {
@@ -518,13 +519,13 @@ inline std::vector<uint32_t> slots_by_vertex(const LocalGraph& g, VertexId first
 
 // Called on a run's results before they are verified and written: the
 // tests hand --verify a wrong result this way.
-template <VertexProgram Prog>
+template <RunnableProgram Prog>
 using ResultHook = std::function<void(RunResult<Prog>&)>;
 
 // The node binary's run: compute, verify, print the totals, write --out.
 // Returns the exit code (errors are printed and sent to the peers; a failed
 // --verify is 1) and the verdict.
-template <VertexProgram Prog>
+template <RunnableProgram Prog>
 RunOutcome run_program(Node& node, const ResultHook<Prog>& before_verify = {}) {
   const Config& cfg = node.config();
   RunResult<Prog> r;

@@ -36,7 +36,7 @@
 #include "apps/node/verify_verdict.h"
 #include "compute/engine/capabilities/multi_value.h"
 #include "compute/engine/oracle.h"
-#include "compute/engine/vertex_program.h"
+#include "compute/engine/program_driver.h"
 #include "compute/graph/graph_input.h"
 #include "compute/graph/memory_limit.h"
 #include "compute/graph/whole_input.h"
@@ -91,7 +91,7 @@ uint64_t as_integer(T v, Comparison c) {
 // Each of the node's vertices against the oracle on `whole` (the input's
 // whole graph as the oracle takes it); labels (dense ids) are named by the
 // ids the result files write.
-template <VertexProgram Prog>
+template <RunnableProgram Prog>
 VerifyVerdict verify_against_oracle(const WholeInput& whole, const ProgramParams& params, const LocalGraph& graph,
                                     const std::vector<typename Prog::Value>& values, VertexId first_id) {
   using namespace verify_detail;
@@ -170,7 +170,7 @@ VerifyVerdict verify_against_oracle(const WholeInput& whole, const ProgramParams
 }
 
 // The program's invariant on every edge whose two ends this node owns.
-template <VertexProgram Prog>
+template <RunnableProgram Prog>
   requires requires { &Prog::holds_along; }
 VerifyVerdict verify_invariant(const LocalGraph& g, const std::vector<typename Prog::Value>& values,
                                VertexId first_id) {
@@ -209,7 +209,7 @@ VerifyVerdict verify_invariant(const LocalGraph& g, const std::vector<typename P
 }
 
 // What the node verifies: the run's vertices and values, and where they came from.
-template <VertexProgram Prog>
+template <RunnableProgram Prog>
 struct VerifyInput {
   const Config& cfg;
   const GraphInput& input;
@@ -222,7 +222,7 @@ struct VerifyInput {
 };
 
 // --verify on one node: the oracle where the graph fits, else the invariant.
-template <VertexProgram Prog>
+template <RunnableProgram Prog>
 VerifyVerdict verify_run(const VerifyInput<Prog>& in) {
   VerifyVerdict v;
   const uint64_t need = oracle_memory_need(in.load, in.cfg.mapped_ids(), Prog::kTraits.graph.real_weights,

@@ -45,20 +45,13 @@
 #include "compute/engine/accumulator.h"
 #include "compute/engine/blocked_frontier.h"
 #include "compute/engine/engine_options.h"
+#include "compute/engine/program_driver.h"
 #include "compute/engine/scatter_mode.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/engine/worker/modes.h"
 #include "compute/graph/memory_limit.h"
 
 namespace wg {
-
-// What a program's own driver (Prog::Driver, apps/node/run_program.h) holds
-// at its peak, instead of the engine's values, accumulators and dense copy.
-struct DriverFootprint {
-  unsigned bytes_per_neighbour = 0;     // per in- or out-edge of this node's vertices
-  unsigned bytes_per_local_vertex = 0;  // per vertex this node owns
-  unsigned bytes_per_vertex = 0;        // per vertex of the whole graph
-};
 
 // What a program's types and rules cost per vertex and per edge.
 struct AppFootprint {
@@ -77,25 +70,35 @@ struct AppFootprint {
   bool in_edges = false;       // the node holds its in-edges too, and never pulls (worker/modes.h kInEdges)
   unsigned grouped_bytes = 12;  // an active (source, block) pair grouped by block (compute/engine/blocked_frontier.h)
   bool own_driver = false;     // runs on Prog::Driver: `driver` instead of the engine's terms
-  DriverFootprint driver;
+  DriverFootprint driver;      // (compute/engine/program_driver.h)
 };
 
-template <VertexProgram P>
+template <RunnableProgram P>
 constexpr AppFootprint footprint_of() {
-  using Acc = typename AccumulatorFor<P>::type;
-  AppFootprint f{sizeof(typename P::Value), sizeof(typename P::Message),
-                 !std::is_same_v<Acc, ScalarAccumulator<P>>, P::kTraits.graph.weights,
-                 P::kTraits.graph.real_weights, P::kTraits.graph.symmetrize,
-                 declares_level_phases<P>(), splits_light_edges<P>(), declares_early_phases<P>()};
-  f.grouped_bytes = sizeof(typename BlockedFrontier<typename P::Message>::Item);
-  f.pulls_only = WorkerModes<P>::kPullsOnly;
-  f.settles = WorkerModes<P>::kSettles;
-  f.in_edges = P::kTraits.graph.in_edges;
-  if constexpr (requires { P::Driver::kFootprint; }) {
+  if constexpr (DriverProgram<P>) {
+    // No messages: message_bytes stays a 4-byte ⊕'s, by which the CSR is cut
+    // into accumulation ranges all the same (apps/node/run_program.h).
+    AppFootprint f;
+    f.value_bytes = sizeof(typename P::Value);
+    f.weights = P::kTraits.graph.weights;
+    f.real_weights = P::kTraits.graph.real_weights;
+    f.symmetrize = P::kTraits.graph.symmetrize;
+    f.in_edges = P::kTraits.graph.in_edges;
     f.own_driver = true;
     f.driver = P::Driver::kFootprint;
+    return f;
+  } else {
+    using Acc = typename AccumulatorFor<P>::type;
+    AppFootprint f{sizeof(typename P::Value), sizeof(typename P::Message),
+                   !std::is_same_v<Acc, ScalarAccumulator<P>>, P::kTraits.graph.weights,
+                   P::kTraits.graph.real_weights, P::kTraits.graph.symmetrize,
+                   declares_level_phases<P>(), splits_light_edges<P>(), declares_early_phases<P>()};
+    f.grouped_bytes = sizeof(typename BlockedFrontier<typename P::Message>::Item);
+    f.pulls_only = WorkerModes<P>::kPullsOnly;
+    f.settles = WorkerModes<P>::kSettles;
+    f.in_edges = P::kTraits.graph.in_edges;
+    return f;
   }
-  return f;
 }
 
 // The graph as one node sees it, after the program's rules.

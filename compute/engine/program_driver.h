@@ -3,14 +3,24 @@
 // worker and superstep, per received bucket, or per run, never per message.
 // Aggregates cross this boundary as bytes of the program's own Aggregate
 // type, so that END frames and the rank-order merge need no template.
+//
+// A program that is not one ⊕ per vertex runs on a driver of its own
+// instead of Engine<Prog> (DriverProgram, below; the neighbourhood service:
+// compute/engine/capabilities/neighbourhood.h). RunnableProgram is either
+// kind: what the registry lists and apps/node/run_program.h runs.
 #pragma once
 
 #include <array>
+#include <concepts>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <span>
+#include <utility>
 #include <vector>
 
+#include "compute/engine/engine_options.h"
+#include "compute/engine/lcore_layout.h"
 #include "compute/engine/vertex_program.h"
 #include "dataplane/queue_routes.h"
 #include "dataplane/wire.h"
@@ -85,5 +95,41 @@ class ProgramDriver {
   // Once the sections of superstep s were read back, before superstep s+1.
   virtual void resumed(uint32_t /*s*/) {}
 };
+
+// What a program's own driver holds at its peak, instead of the engine's
+// values, accumulators and dense copy: the memory check counts these
+// (compute/engine/memory_budget.h).
+struct DriverFootprint {
+  unsigned bytes_per_neighbour = 0;     // per in- or out-edge of this node's vertices
+  unsigned bytes_per_local_vertex = 0;  // per vertex this node owns
+  unsigned bytes_per_vertex = 0;        // per vertex of the whole graph
+};
+
+class Dataplane;
+
+// A program that runs on its own driver: apps/node/run_program.h builds
+// P::Driver from what it would build Engine<P> from, runs it on the same
+// runtime, and reads its values() (by slot) after the run; the program says
+// how its results print and rank. DriverProgramModel<P>
+// (compute/engine/program_model.h) completes one written in the minimal form
+// (kTraits, Value, kNeighbourhood and its hooks: tc, lcc, jaccard).
+template <class P>
+concept DriverProgram =
+    requires(const typename P::Value& y, std::FILE* out, const typename P::Driver& driver) {
+      { P::kTraits } -> std::convertible_to<ProgramTraits>;
+      requires std::derived_from<typename P::Driver, ProgramDriver>;
+      requires std::constructible_from<typename P::Driver, const EngineOptions&, Dataplane&, const LocalGraph&,
+                                       const LcoreLayout&>;
+      { P::Driver::kFootprint } -> std::convertible_to<DriverFootprint>;
+      { driver.values() } -> std::convertible_to<const std::vector<typename P::Value>&>;
+      { P::make(std::declval<const ProgramParams&>(), VertexId{}) } -> std::same_as<P>;
+      { P::print_value(out, y) };
+      { P::sort_key(y) } -> std::convertible_to<double>;
+    };
+
+// What the registry lists and a node runs: a vertex program on Engine<P>,
+// or a program on its own driver.
+template <class P>
+concept RunnableProgram = VertexProgram<P> || DriverProgram<P>;
 
 }  // namespace wg

@@ -25,6 +25,13 @@
 //                         comparison from the Value where P leaves them out
 //   reference()           none: --verify says it cannot verify the program
 //                         (apps/node/verify.h)
+//
+// A program that runs on a driver of its own (compute/engine/program_driver.h,
+// DriverProgram) is completed by DriverProgramModel<P> instead: its driver
+// is P::Driver, else, for a program that declares kNeighbourhood
+// (compute/engine/capabilities/neighbourhood.h), the neighbourhood service,
+// NeighbourhoodDriver<P>; make, print_value, sort_key, kTraits and, for
+// per-vertex results, the Summary as above.
 #pragma once
 
 #include <cstdint>
@@ -32,8 +39,11 @@
 #include <span>
 #include <type_traits>
 
+#include "compute/engine/capabilities/neighbourhood.h"
 #include "compute/engine/combiners.h"
+#include "compute/engine/neighbourhood/neighbourhood_driver.h"
 #include "compute/engine/program_base.h"
+#include "compute/engine/program_driver.h"
 #include "compute/engine/summary_stats.h"
 #include "compute/engine/value_summary.h"
 #include "compute/engine/vertex_program.h"
@@ -117,9 +127,11 @@ struct DefaultSummary {
 };
 template <class P>
 concept WritesSummary = requires { typename P::Summary; };
+// (Per-edge results are summarized by their edges' values: apps/node/run_program.h.)
 template <class P, class M>
 using SummaryDefaults =
-    std::conditional_t<WritesSummary<P> || !std::is_arithmetic_v<typename P::Value>, Nothing<2>, DefaultSummary<P, M>>;
+    std::conditional_t<WritesSummary<P> || !std::is_arithmetic_v<typename P::Value> || PerEdgeResults<P>, Nothing<2>,
+                       DefaultSummary<P, M>>;
 
 template <class P, class M>
 constexpr ProgramTraits completed_traits() {
@@ -138,6 +150,66 @@ constexpr ProgramTraits completed_traits() {
   }
   return t;
 }
+
+// make(params, V) as the model Model of P: P's own, else P(params), else P{}.
+template <class Model, class P>
+Model make_model(const ProgramParams& params, VertexId vertices) {
+  if constexpr (requires { P::make(params, vertices); })
+    return Model(P::make(params, vertices));
+  else if constexpr (std::is_constructible_v<P, const ProgramParams&>)
+    return Model(P(params));
+  else
+    return Model(P{});
+}
+
+// P's print_value, else a numeric Value's (M: the message, whose identity
+// a Min program's unreached vertex holds).
+template <class P, class M>
+void print_value(std::FILE* out, const typename P::Value& y) {
+  using Value = typename P::Value;
+  if constexpr (requires { P::print_value(out, y); }) {
+    P::print_value(out, y);
+  } else if constexpr (std::is_floating_point_v<Value>) {
+    std::fprintf(out, "%.9g", static_cast<double>(y));
+  } else {
+    static_assert(std::is_integral_v<Value>, "a Value that is not a number needs its own print_value(out, y)");
+    if (kind_of<P>() == CombineKind::kMin && y == unset_value<P, M>())
+      std::fputs("inf", out);  // no message reached it
+    else if constexpr (std::is_signed_v<Value>)
+      std::fprintf(out, "%lld", static_cast<long long>(y));
+    else
+      std::fprintf(out, "%llu", static_cast<unsigned long long>(y));
+  }
+}
+
+// P's sort_key, else a numeric Value's rank.
+template <class P>
+double sort_key(const typename P::Value& y) {
+  if constexpr (requires { P::sort_key(y); })
+    return P::sort_key(y);
+  else if constexpr (kind_of<P>() == CombineKind::kMin)
+    return -static_cast<double>(y);  // the smallest first
+  else
+    return static_cast<double>(y);
+}
+
+// A program that names its driver, or declares what implies one.
+template <class P>
+concept DeclaresDriver = requires { typename P::Driver; } || requires { P::kNeighbourhood; };
+
+// The driver: P's own, else the neighbourhood service.
+template <class P>
+struct DriverOf {
+  static_assert(NeighbourhoodProgram<P>,
+                "kNeighbourhood needs its hooks: corner_credit and vertex_value, or edge_value "
+                "(compute/engine/capabilities/neighbourhood.h)");
+  using type = NeighbourhoodDriver<P>;
+};
+template <class P>
+  requires requires { typename P::Driver; }
+struct DriverOf<P> {
+  using type = typename P::Driver;
+};
 
 }  // namespace model
 
@@ -158,12 +230,7 @@ class ProgramModel : public P,
   explicit ProgramModel(const P& p) : P(p) {}
 
   static ProgramModel make(const ProgramParams& params, VertexId vertices) {
-    if constexpr (requires { P::make(params, vertices); })
-      return ProgramModel(P::make(params, vertices));
-    else if constexpr (std::is_constructible_v<P, const ProgramParams&>)
-      return ProgramModel(P(params));
-    else
-      return ProgramModel(P{});
+    return model::make_model<ProgramModel, P>(params, vertices);
   }
 
   static Message identity() {
@@ -208,34 +275,35 @@ class ProgramModel : public P,
       return m;
   }
 
-  static void print_value(std::FILE* out, const Value& y) {
-    if constexpr (requires { P::print_value(out, y); }) {
-      P::print_value(out, y);
-    } else if constexpr (std::is_floating_point_v<Value>) {
-      std::fprintf(out, "%.9g", static_cast<double>(y));
-    } else {
-      static_assert(std::is_integral_v<Value>, "a Value that is not a number needs its own print_value(out, y)");
-      if (model::kind_of<P>() == CombineKind::kMin && y == model::unset_value<P, Message>())
-        std::fputs("inf", out);  // no message reached it
-      else if constexpr (std::is_signed_v<Value>)
-        std::fprintf(out, "%lld", static_cast<long long>(y));
-      else
-        std::fprintf(out, "%llu", static_cast<unsigned long long>(y));
-    }
-  }
-  static double sort_key(const Value& y) {
-    if constexpr (requires { P::sort_key(y); })
-      return P::sort_key(y);
-    else if constexpr (model::kind_of<P>() == CombineKind::kMin)
-      return -static_cast<double>(y);  // the smallest first
-    else
-      return static_cast<double>(y);
-  }
+  static void print_value(std::FILE* out, const Value& y) { model::print_value<P, Message>(out, y); }
+  static double sort_key(const Value& y) { return model::sort_key<P>(y); }
 };
 
-// What the engine compiles for program P.
+// The view of a program on a driver of its own (DriverProgram): its driver
+// (model::DriverOf), make, print_value and sort_key from a numeric Value,
+// the summary of per-vertex values and kTraits, as ProgramModel's.
 template <class P>
-using Completed = std::conditional_t<VertexProgram<P>, P, ProgramModel<P>>;
+class DriverProgramModel : public P, public model::SummaryDefaults<P, typename P::Value> {
+ public:
+  using Value = typename P::Value;
+  using Driver = typename model::DriverOf<P>::type;
+  static constexpr ProgramTraits kTraits = model::completed_traits<P, Value>();
+
+  DriverProgramModel() = default;
+  explicit DriverProgramModel(const P& p) : P(p) {}
+
+  static DriverProgramModel make(const ProgramParams& params, VertexId vertices) {
+    return model::make_model<DriverProgramModel, P>(params, vertices);
+  }
+  static void print_value(std::FILE* out, const Value& y) { model::print_value<P, Value>(out, y); }
+  static double sort_key(const Value& y) { return model::sort_key<P>(y); }
+};
+
+// What the engine (or P's driver) compiles for program P.
+template <class P>
+using Completed =
+    std::conditional_t<RunnableProgram<P>, P,
+                       std::conditional_t<model::DeclaresDriver<P>, DriverProgramModel<P>, ProgramModel<P>>>;
 
 }  // namespace wg
 
@@ -243,6 +311,6 @@ using Completed = std::conditional_t<VertexProgram<P>, P, ProgramModel<P>>;
 // collects these lines (one per line, at the start) into the program list
 // (apps/programs.h). Here it checks that the program completes.
 #define WG_PROGRAM(Type)                                          \
-  static_assert(::wg::VertexProgram<::wg::Completed<Type>>,       \
-                "WG_PROGRAM(" #Type "): not a vertex program, even with the defaults of "  \
-                "compute/engine/program_model.h")
+  static_assert(::wg::RunnableProgram<::wg::Completed<Type>>,     \
+                "WG_PROGRAM(" #Type "): neither a vertex program nor one on its own driver, even with the "  \
+                "defaults of compute/engine/program_model.h")

@@ -1,8 +1,9 @@
 // The neighbourhood service (neighbourhood_service.h) for one program
 // (compute/engine/capabilities/neighbourhood.h): its lists counted with the
-// program's hooks inlined, and its results formed from the credits. A
-// program names it as its driver: `using Driver = NeighbourhoodDriver<Prog>;`
-// (apps/node/run_program.h runs it instead of Engine<Prog>).
+// program's hooks inlined, and its results formed from the credits. It is
+// the driver of every program that declares kNeighbourhood
+// (DriverProgramModel, compute/engine/program_model.h): apps/node/run_program.h
+// runs it instead of Engine<Prog>.
 #pragma once
 
 #include <algorithm>
