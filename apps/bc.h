@@ -95,14 +95,6 @@ class Bc : public ProgramBase {
       .tolerance = 1e-6,  // doubles summed in another order, printed to 9 digits
       .invariant = "the last source's depths differ by at most 1, sigma(v) >= sigma(u) when v is one deeper",
   };
-  // Dense once a level's frontier holds 4/10 of a worker's edges (forward:
-  // of the edges not explored yet in the sweep, settled_destinations.h): on
-  // GAP's kron20 (P=2, from vertex 1) the two big levels, forward and back,
-  // send along ~80% of the edges and took 0.080 s sparse, 0.037 s dense (one
-  // combined record per destination) before records to reached vertices
-  // were dropped; the small ones stay sparse (a dense pass reads every
-  // edge that may still be used).
-  static constexpr uint64_t kDenseTenths = 4;
   enum Phase : uint32_t { kSeed = 0, kForward = 1, kBackward = 2, kNormalise = 3 };
   static constexpr uint32_t kUnreached = UINT32_MAX;
 

@@ -405,7 +405,7 @@ const OptionSpec kOptions[] = {
      .default_text = "auto",
      .topic = Topic::kTuning,
      .help = "auto, sparse or dense: one record per edge or per destination",
-     .details = "auto: a superstep whose active vertices hold more than 9/10 of a worker's out-edges is "
+     .details = "auto: a superstep whose active vertices hold more than 4/10 of a worker's out-edges is "
                 "dense: one record per destination vertex (and source segment, --segment-kib) carrying the "
                 "sum or min of that worker's messages to it; else sparse: one record per edge. A program "
                 "may bring its own rule: direction-optimizing traversals switch by Beamer's rule, their "

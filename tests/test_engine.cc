@@ -1561,25 +1561,27 @@ TEST(EngineSparseIds, EdgeListIdsNumberedByRankWithEveryWorker) {
   }
 }
 
-// The auto switch goes dense when the active vertices hold more than 9/10
-// of the slice's out-edges (compute/engine/worker.h, measured there): exactly at the
-// boundary, not by choosing a test vertex with the function itself.
-TEST(DensePays, SwitchesAboveNineTenthsOfTheEdges) {
-  EXPECT_FALSE(Worker<Bfs>::dense_pays(90, 100));  // exactly 9/10 stays sparse
-  EXPECT_TRUE(Worker<Bfs>::dense_pays(91, 100));
-  EXPECT_FALSE(Worker<Bfs>::dense_pays(89, 100));
-  EXPECT_FALSE(Worker<Bfs>::dense_pays(71, 100));  // a 7/10 threshold would say dense
-  EXPECT_FALSE(Worker<Bfs>::dense_pays(899, 1000));
-  EXPECT_FALSE(Worker<Bfs>::dense_pays(900, 1000));
-  EXPECT_TRUE(Worker<Bfs>::dense_pays(901, 1000));
+// The auto switch goes dense when the active vertices hold more than 4/10
+// of the slice's out-edges (compute/engine/scatter_policy.h, measured there),
+// for every program: exactly at the boundary, not by choosing a test vertex
+// with the function itself.
+TEST(DensePays, SwitchesAboveFourTenthsOfTheEdges) {
+  EXPECT_FALSE(Worker<Bfs>::dense_pays(40, 100));  // exactly 4/10 stays sparse
+  EXPECT_TRUE(Worker<Bfs>::dense_pays(41, 100));
+  EXPECT_FALSE(Worker<Bfs>::dense_pays(39, 100));
+  EXPECT_FALSE(Worker<Bfs>::dense_pays(21, 100));  // a 2/10 threshold would say dense
+  EXPECT_FALSE(Worker<Bfs>::dense_pays(399, 1000));
+  EXPECT_FALSE(Worker<Bfs>::dense_pays(400, 1000));
+  EXPECT_TRUE(Worker<Bfs>::dense_pays(401, 1000));
   EXPECT_TRUE(Worker<Bfs>::dense_pays(100, 100));
   EXPECT_FALSE(Worker<Bfs>::dense_pays(0, 0));  // a slice without edges has nothing to pull
   EXPECT_FALSE(Worker<Bfs>::dense_pays(0, 100));
   // Large slices: no overflow for the edge counts of a 2^32-vertex graph.
-  EXPECT_FALSE(Worker<Bfs>::dense_pays(9ull << 36, 10ull << 36));
-  EXPECT_TRUE(Worker<Bfs>::dense_pays((9ull << 36) + 1, 10ull << 36));
+  EXPECT_FALSE(Worker<Bfs>::dense_pays(4ull << 36, 10ull << 36));
+  EXPECT_TRUE(Worker<Bfs>::dense_pays((4ull << 36) + 1, 10ull << 36));
   // The same rule for every program.
-  EXPECT_EQ(Worker<PageRank>::dense_pays(91, 100), Worker<ConnectedComponents>::dense_pays(91, 100));
+  EXPECT_EQ(Worker<PageRank>::dense_pays(41, 100), Worker<ConnectedComponents>::dense_pays(41, 100));
+  EXPECT_EQ(Worker<Bc>::dense_pays(41, 100), Worker<Bfs>::dense_pays(41, 100));
 }
 
 // Beamer's rule (compute/engine/scatter_policy.h) on hand-made figures: a slice of

@@ -4,7 +4,7 @@
 //             this worker's active sources (programs with a scalar ⊕ only;
 //             others always scatter sparse); for BFS, bottom-up steps
 //   kAuto   - each worker decides after its apply (compute/engine/scatter_policy.h):
-//             dense when its active sources hold more than 9/10 of its
+//             dense when its active sources hold more than 4/10 of its
 //             out-edges; for a level-synchronous program (BFS) bottom-up
 //             or top-down by Beamer's rule
 #pragma once

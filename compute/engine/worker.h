@@ -91,12 +91,8 @@ class Worker {
   using Ring = typename Output::Ring;
   using Stall = wg::Stall;
 
-  // A program may move DensePays's threshold (vertex_program.h, kDenseTenths).
-  static bool dense_pays(uint64_t active_edges, uint64_t slice_edges) {
-    if constexpr (requires { { Prog::kDenseTenths } -> std::convertible_to<uint64_t>; })
-      return DensePays::dense(active_edges, slice_edges, Prog::kDenseTenths);
-    return DensePays::dense(active_edges, slice_edges);
-  }
+  // The same rule for every program (scatter_policy.h).
+  static bool dense_pays(uint64_t active_edges, uint64_t slice_edges) { return DensePays::dense(active_edges, slice_edges); }
 
   // Whether, under --scatter `mode`, every superstep that sends pulls
   // (Modes::kPullsOnly: PageRank, unless sparse). Its worker then needs the

@@ -46,11 +46,6 @@ namespace wg {
 //     phase: only the vertices one level up take a level's messages;
 //     compute/engine/worker/own_takers.h). Not with level_synchronous nor
 //     bucket(), as above.
-//   kDenseTenths (static constexpr uint64_t): a superstep scatters dense
-//     once the worker's frontier holds more than this many tenths of its
-//     slice's out-edges (compute/engine/scatter_policy.h, DensePays: 9
-//     otherwise). For a program whose big supersteps send along most but not
-//     nearly all edges and whose small ones are many (BC's levels).
 //   activates_uniformly(phase): in that phase init() and apply() return the
 //     same for every vertex (PageRank: whether iterations remain). The
 //     engine then sets the frontier whole after the pass instead of adding
