@@ -29,6 +29,7 @@ struct TriangleCount {
       .output = "the number of triangles the vertex is a corner of (directions ignored)",
       .value_column = "triangles",
       .ranks_top = true,
+      .top_value = "triangles",
       .comparison = Comparison::kExact,
   };
   using Value = uint64_t;  // triangles through the vertex

@@ -123,6 +123,38 @@ TEST(Summary, BfsReachedAndDepthAreTheOracles) {
   EXPECT_FALSE(s.contains("top")) << "BFS ranks nothing";
 }
 
+// A program on a driver of its own ranks its vertices too: tc lists the
+// vertices in the most triangles (the oracle's counts), largest first, in
+// the report and in summary.json.
+TEST(Summary, TcTopVerticesAreTheOnesInTheMostTriangles) {
+  std::string skip;
+  ASSERT_TRUE(prerequisites("memif", 2, &skip));
+  TempDir tmp;
+  const EdgeList g = corner_case_graph();
+  write_snap(g, tmp.file("g.el"));
+  const std::vector<uint64_t> want = oracle::triangles(g);
+  std::vector<uint64_t> sorted = want;
+  std::sort(sorted.rbegin(), sorted.rend());
+  ASSERT_GT(sorted.at(0), sorted.at(4)) << "a graph whose top vertices differ from the rest";
+
+  const LaunchResult r =
+      run(tmp, 2, {"--app", "tc", "--graph", tmp.file("g.el"), "--ids", "dense", "--top", "5", "--out", tmp.file("out")});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_NE(r.output.find("\n  top       1. vertex"), std::string::npos) << describe(r);
+  EXPECT_NE(r.output.find("triangles " + std::to_string(sorted[0])), std::string::npos) << describe(r);
+  const nlohmann::json s = summary_json(tmp.file("out"));
+  ASSERT_TRUE(s.contains("top")) << "tc ranks its vertices";
+  ASSERT_EQ(s["top"].size(), 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    const auto vertex = s["top"][i]["vertex"].get<int64_t>();
+    const auto key = s["top"][i]["key"].get<double>();
+    ASSERT_GE(vertex, 0);
+    ASSERT_LT(vertex, static_cast<int64_t>(g.num_vertices));
+    EXPECT_EQ(key, static_cast<double>(want[vertex])) << "entry " << i;
+    EXPECT_EQ(key, static_cast<double>(sorted[i])) << "entry " << i;
+  }
+}
+
 // More small components than a node's census lists (2200..2599 of the
 // traversal graph): the count is still exact, the largest proven.
 TEST(Summary, CcComponentsAndTheLargestAreTheOracles) {

@@ -139,20 +139,7 @@ class Engine final : public ProgramDriver {
   }
 
   std::vector<wire::TopEntry> top(unsigned k) const override {
-    std::vector<uint32_t> order(g_.num_local);
-    for (uint32_t i = 0; i < g_.num_local; ++i) order[i] = i;
-    k = std::min<unsigned>(k, g_.num_local);
-    std::partial_sort(order.begin(), order.begin() + k, order.end(), [this](uint32_t a, uint32_t b) {
-      const double ka = Prog::sort_key(values_[a]), kb = Prog::sort_key(values_[b]);
-      return ka != kb ? ka > kb : a < b;
-    });
-    std::vector<wire::TopEntry> out;
-    // Named as the input names them (the original ids, when the loader mapped them).
-    for (unsigned j = 0; j < k; ++j) {
-      const uint32_t s = order[j];
-      out.push_back({g_.original_id.empty() ? int64_t{g_.global_id(s)} : g_.original_id[s], Prog::sort_key(values_[s])});
-    }
-    return out;
+    return top_entries(g_, k, [this](uint32_t s) { return Prog::sort_key(values_[s]); });
   }
 
   // Values, the program (next() may keep figures in it) and Σ of superstep

@@ -10,6 +10,7 @@
 // kind: what the registry lists and apps/node/run_program.h runs.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstdint>
@@ -95,6 +96,26 @@ class ProgramDriver {
   // Once the sections of superstep s were read back, before superstep s+1.
   virtual void resumed(uint32_t /*s*/) {}
 };
+
+// A node's k vertices of the largest key(slot) (double), largest first, ties
+// to the lower slot, named as the input names them (the original ids, when
+// the loader mapped them): what a driver's top(k) returns for --top.
+template <class Key>
+std::vector<wire::TopEntry> top_entries(const LocalGraph& g, unsigned k, Key key) {
+  std::vector<uint32_t> order(g.num_local);
+  for (uint32_t i = 0; i < g.num_local; ++i) order[i] = i;
+  k = std::min<unsigned>(k, g.num_local);
+  std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](uint32_t a, uint32_t b) {
+    const double ka = key(a), kb = key(b);
+    return ka != kb ? ka > kb : a < b;
+  });
+  std::vector<wire::TopEntry> out;
+  for (unsigned j = 0; j < k; ++j) {
+    const uint32_t s = order[j];
+    out.push_back({g.original_id.empty() ? int64_t{g.global_id(s)} : g.original_id[s], key(s)});
+  }
+  return out;
+}
 
 // What a program's own driver holds at its peak, instead of the engine's
 // values, accumulators and dense copy: the memory check counts these

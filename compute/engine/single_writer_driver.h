@@ -38,6 +38,7 @@ class SingleWriterDriver : public ProgramDriver {
   uint32_t domain_size(unsigned) const override { return UINT32_MAX; }
   uint32_t max_index(const uint8_t*, unsigned) const override { return 0; }
   void merge(AggregateBytes&, const AggregateBytes&) const override {}
+  // No values to rank, unless the driver has them (the neighbourhood service).
   std::vector<wire::TopEntry> top(unsigned) const override { return {}; }
 
  protected:

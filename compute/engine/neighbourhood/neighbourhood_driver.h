@@ -40,6 +40,22 @@ class NeighbourhoodDriver final : public NeighbourhoodService {
     return values_;
   }
 
+  // The node's top vertices by value (--top), for a program that ranks them
+  // (tc: by triangles): its own sort_key, else the value's.
+  std::vector<wire::TopEntry> top(unsigned k) const override {
+    if constexpr (kEdges) {
+      return {};
+    } else {
+      const std::vector<Value>& v = values();
+      return top_entries(g_, k, [&v](uint32_t s) {
+        if constexpr (requires { Prog::sort_key(v[s]); })
+          return static_cast<double>(Prog::sort_key(v[s]));
+        else
+          return static_cast<double>(v[s]);
+      });
+    }
+  }
+
   // Edge credits: every edge of which this node holds the lower-ranked
   // endpoint, its ids as the input names them (first_id added to dense ids),
   // src < dst, sorted.
