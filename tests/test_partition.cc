@@ -225,6 +225,24 @@ TEST(BuildLocalGraphByHand, TwoNodes) {
   EXPECT_EQ(n1.out_degree, (std::vector<uint32_t>{2, 2, 1, 2}));  // 1 3 5 7
 }
 
+// Real weights (Graphalytics', --weighted Louvain's) follow their targets
+// when repeated edges go, the smallest kept, as integer weights do.
+TEST(RemoveDuplicateTargets, KeepsTheSmallestRealWeightOfEachPair) {
+  LocalGraph n0 = build_local_graph(small_graph(), 2, 0, true);
+  for (EdgeBlock& b : n0.blocks) {
+    b.real_weights.assign(b.weights.begin(), b.weights.end());
+    for (double& w : b.real_weights) w += 0.5;
+    b.weights.clear();
+  }
+  remove_duplicate_targets(n0);
+  const EdgeBlock& b00 = n0.blocks[0];  // 0->4 (11), 0->4 (22), 0->2 (2); 2->0 (20)
+  EXPECT_EQ(b00.offsets, (std::vector<uint64_t>{0, 2, 3}));
+  EXPECT_EQ(b00.targets, (EdgeArray<uint32_t>{1, 2, 0}));
+  EXPECT_EQ(b00.real_weights, (EdgeArray<double>{2.5, 11.5, 20.5}));
+  EXPECT_EQ(n0.blocks[1].real_weights, (EdgeArray<double>{10.5, 23.5, 47.5}));
+  EXPECT_EQ(n0.out_degree, (std::vector<uint32_t>{3, 2, 1, 0, 0}));
+}
+
 TEST(BuildLocalGraphByHand, MoreNodesThanVertices) {
   EdgeList g;
   g.num_vertices = 2;

@@ -57,37 +57,51 @@ LocalGraph build_local_graph(const EdgeList& g, unsigned nodes, unsigned rank, b
   return lg;
 }
 
+namespace {
+
+// One block's repeated (source, target) pairs gone, the smallest weight kept;
+// `weights` is the block's integer or real weights (empty: unweighted).
+template <class W>
+void remove_duplicates_in(EdgeBlock& b, EdgeArray<W>& weights, std::vector<uint32_t>& out_degree) {
+  const bool weighted = !weights.empty();
+  std::vector<std::pair<uint32_t, W>> run;  // (target, weight) of one source
+  uint64_t out = 0;
+  std::vector<uint32_t> sources;
+  std::vector<uint64_t> offsets{0};
+  for (size_t i = 0; i < b.sources.size(); ++i) {
+    run.clear();
+    for (uint64_t e = b.offsets[i]; e < b.offsets[i + 1]; ++e) run.emplace_back(b.targets[e], weighted ? weights[e] : W{});
+    std::sort(run.begin(), run.end());  // by target, then the smallest weight first
+    run.erase(std::unique(run.begin(), run.end(), [](const auto& x, const auto& y) { return x.first == y.first; }),
+              run.end());
+    for (const auto& [t, w] : run) {
+      b.targets[out] = t;
+      if (weighted) weights[out] = w;
+      ++out;
+    }
+    sources.push_back(b.sources[i]);
+    offsets.push_back(out);
+    out_degree[b.sources[i]] += static_cast<uint32_t>(run.size());
+  }
+  b.targets.resize(out);
+  b.targets.shrink_to_fit();
+  if (weighted) {
+    weights.resize(out);
+    weights.shrink_to_fit();
+  }
+  b.sources = std::move(sources);
+  b.offsets = std::move(offsets);
+}
+
+}  // namespace
+
 void remove_duplicate_targets(LocalGraph& g) {
   std::fill(g.out_degree.begin(), g.out_degree.end(), 0);
-  std::vector<std::pair<uint32_t, uint32_t>> run;  // (target, weight) of one source
   for (EdgeBlock& b : g.blocks) {
-    const bool weighted = !b.weights.empty();
-    uint64_t out = 0;
-    std::vector<uint32_t> sources;
-    std::vector<uint64_t> offsets{0};
-    for (size_t i = 0; i < b.sources.size(); ++i) {
-      run.clear();
-      for (uint64_t e = b.offsets[i]; e < b.offsets[i + 1]; ++e) run.emplace_back(b.targets[e], weighted ? b.weights[e] : 0);
-      std::sort(run.begin(), run.end());  // by target, then the smallest weight first
-      run.erase(std::unique(run.begin(), run.end(), [](const auto& x, const auto& y) { return x.first == y.first; }),
-                run.end());
-      for (const auto& [t, w] : run) {
-        b.targets[out] = t;
-        if (weighted) b.weights[out] = w;
-        ++out;
-      }
-      sources.push_back(b.sources[i]);
-      offsets.push_back(out);
-      g.out_degree[b.sources[i]] += static_cast<uint32_t>(run.size());
-    }
-    b.targets.resize(out);
-    b.targets.shrink_to_fit();
-    if (weighted) {
-      b.weights.resize(out);
-      b.weights.shrink_to_fit();
-    }
-    b.sources = std::move(sources);
-    b.offsets = std::move(offsets);
+    if (!b.real_weights.empty())
+      remove_duplicates_in(b, b.real_weights, g.out_degree);
+    else
+      remove_duplicates_in(b, b.weights, g.out_degree);
   }
 }
 
