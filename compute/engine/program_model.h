@@ -30,7 +30,9 @@
 // DriverProgram) is completed by DriverProgramModel<P> instead: its driver
 // is P::Driver, else, for a program that declares kNeighbourhood
 // (compute/engine/capabilities/neighbourhood.h), the neighbourhood service,
-// NeighbourhoodDriver<P>; make, print_value, sort_key, kTraits and, for
+// NeighbourhoodDriver<P>, and for one that declares kCommunities
+// (compute/engine/capabilities/communities.h) the community service,
+// CommunityDriver<P>; make, print_value, sort_key, kTraits and, for
 // per-vertex results, the Summary as above.
 #pragma once
 
@@ -39,8 +41,10 @@
 #include <span>
 #include <type_traits>
 
+#include "compute/engine/capabilities/communities.h"
 #include "compute/engine/capabilities/neighbourhood.h"
 #include "compute/engine/combiners.h"
+#include "compute/engine/communities/community_driver.h"
 #include "compute/engine/neighbourhood/neighbourhood_driver.h"
 #include "compute/engine/program_base.h"
 #include "compute/engine/program_driver.h"
@@ -195,9 +199,10 @@ double sort_key(const typename P::Value& y) {
 
 // A program that names its driver, or declares what implies one.
 template <class P>
-concept DeclaresDriver = requires { typename P::Driver; } || requires { P::kNeighbourhood; };
+concept DeclaresDriver =
+    requires { typename P::Driver; } || requires { P::kNeighbourhood; } || requires { P::kCommunities; };
 
-// The driver: P's own, else the neighbourhood service.
+// The driver: P's own, else the neighbourhood service or the community service.
 template <class P>
 struct DriverOf {
   static_assert(NeighbourhoodProgram<P>,
@@ -209,6 +214,13 @@ template <class P>
   requires requires { typename P::Driver; }
 struct DriverOf<P> {
   using type = typename P::Driver;
+};
+template <class P>
+  requires(!requires { typename P::Driver; } && requires { P::kCommunities; })
+struct DriverOf<P> {
+  static_assert(CommunityProgram<P>,
+                "kCommunities needs its hooks: gain and quality (compute/engine/capabilities/communities.h)");
+  using type = CommunityDriver<P>;
 };
 
 }  // namespace model
