@@ -115,19 +115,12 @@ class ConnectedComponents : public MinLabelBase {
   using Summary = LabelCensus;
   static Summary summarize(std::span<const Value> labels, const LocalGraph& g) { return census_of(labels, g); }
   static ProgramOutcome describe(std::span<const Summary> nodes, const SummaryContext& c) {
-    const CensusTotals t = total_census(nodes);
-    ProgramOutcome out;
-    out.line = text_printf("%" PRIu64 " components, the largest of %s%" PRIu64 " vertices (%.1f%%)", t.own_label,
-                           t.largest_exact ? "" : "at least ", t.largest, percent_of(t.largest, c.vertices));
-    out.figures = {{"components", t.own_label},
-                   {"largest_component", t.largest},
-                   {"largest_component_exact", t.largest_exact},
-                   {"vertices_without_edges", t.isolated}};
-    if (c.vertices > 1 && t.own_label == c.vertices && c.edges_used > 0)
-      out.warnings.push_back(text_printf("every vertex is a component of its own although the graph has %" PRIu64
-                                         " edges: are they all self-loops?",
-                                         c.edges_used));
-    warn_if_mostly_isolated(t.isolated, c, out);
+    ProgramOutcome out = describe_groups(nodes, c, "components", "component");
+    if (c.vertices > 1 && total_census(nodes).own_label == c.vertices && c.edges_used > 0)
+      out.warnings.insert(out.warnings.begin(),
+                          text_printf("every vertex is a component of its own although the graph has %" PRIu64
+                                      " edges: are they all self-loops?",
+                                      c.edges_used));
     return out;
   }
 

@@ -16,6 +16,27 @@ os.environ.setdefault("WIREGRAPH_BIN", WIREGRAPH)
 LIMIT_S = 300  # a bound against hanging, not a measurement
 
 
+def launch_results(node_args, nodes, link):
+    """scripts/wiregraph-cluster at P = NODES over LINK with NODE_ARGS (and
+    --out): (the launcher's result, {vertex: value text} from DIR/results.tsv,
+    or None when the run failed)."""
+    import subprocess
+    import sys
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out")
+        r = subprocess.run([sys.executable, LAUNCHER, "--nodes", str(nodes), "--link", link, "--binary", WIREGRAPH,
+                            "--"] + list(node_args) + ["--out", out],
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=LIMIT_S)
+        if r.returncode != 0:
+            return r, None
+        with open(os.path.join(out, "results.tsv")) as f:
+            f.readline()  # the header
+            rows = [line.rstrip("\n").split("\t") for line in f]
+    return r, {int(v): value for v, value in rows}
+
+
 def read_directed(name):
     """A dataset edge list as networkx reads it: its first two fields, its ids."""
     import networkx as nx

@@ -633,7 +633,7 @@ std::vector<DomainCase> domain_cases() {
 // The fast default's share: P = 2, every class, two with k = 2 and two with 3.
 std::vector<DomainCase> fast_domain_cases() {
   return {{2, 2, representative(WireClass::kScalar4, 0)}, {2, 2, representative(WireClass::kSlot, 0)},
-          {2, 3, representative(WireClass::kScalar8, 0)}, {2, 3, representative(WireClass::kTriangleDriver, 0)}};
+          {2, 3, representative(WireClass::kScalar8, 0)}, {2, 3, representative(WireClass::kOwnDriver, 0)}};
 }
 
 class DomainTest : public ::testing::TestWithParam<DomainCase> {};
@@ -683,7 +683,7 @@ std::vector<LcoreCase> lcore_cases() {
 // The fast default's share: every class once, two at P = 2 and two at P = 3.
 std::vector<LcoreCase> fast_lcore_cases() {
   return {{2, representative(WireClass::kScalar4, 1)}, {2, representative(WireClass::kSlot, 1)},
-          {3, representative(WireClass::kScalar8, 1)}, {3, representative(WireClass::kTriangleDriver, 1)}};
+          {3, representative(WireClass::kScalar8, 1)}, {3, representative(WireClass::kOwnDriver, 1)}};
 }
 
 class LcoresTest : public ::testing::TestWithParam<LcoreCase> {};

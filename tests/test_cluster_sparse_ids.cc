@@ -254,7 +254,7 @@ TEST_P(SparseIdsHandGraph, MatchesTheOracle) {
 const std::vector<SparseCase> kFastHand = {{representative(WireClass::kScalar4, 0), 3},
                                            {representative(WireClass::kScalar8, 0), 2},
                                            {representative(WireClass::kSlot, 1), 3},
-                                           {representative(WireClass::kTriangleDriver, 0), 2}};
+                                           {representative(WireClass::kOwnDriver, 0), 2}};
 INSTANTIATE_TEST_SUITE_P(Memif, SparseIdsHandGraph, ::testing::ValuesIn(kFastHand), sparse_case_name);
 INSTANTIATE_TEST_SUITE_P(FullMemif, SparseIdsHandGraph,
                          ::testing::ValuesIn(without(every_program_at({1, 2, 3}), kFastHand)), sparse_case_name);

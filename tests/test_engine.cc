@@ -1127,7 +1127,7 @@ constexpr bool kSlotAccumulated<Prog> = std::is_same_v<typename Prog::Accumulato
 template <class Prog>
 std::optional<test::WireClass> wire_class_of() {
   if constexpr (DriverProgram<Prog>)
-    return test::WireClass::kTriangleDriver;
+    return test::WireClass::kOwnDriver;
   else if constexpr (kSlotAccumulated<Prog>)
     return test::WireClass::kSlot;
   else if constexpr (sizeof(typename Prog::Message) == 4)

@@ -12,14 +12,12 @@ full): both datasets at P = 1, 2, 3 on memif and on tap (tap needs root).
 Run by meson as `python3 test_scc.py [--full] -v`; needs networkx."""
 
 import os
-import subprocess
 import sys
-import tempfile
 import unittest
 
 import networkx as nx
 
-from python_api_env import DATASETS, LAUNCHER, LIMIT_S, WIREGRAPH, read_directed
+from python_api_env import DATASETS, launch_results, read_directed
 
 FULL = "--full" in sys.argv
 DATASETS_USED = ("wiki-Vote.txt", "email-Eu-core.csv")
@@ -38,18 +36,8 @@ def cases():
 
 def launch(graph, nodes, link):
     """wiregraph scc --verify on `graph`: (the launcher's result, {vertex: label} or None)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "out")
-        r = subprocess.run([sys.executable, LAUNCHER, "--nodes", str(nodes), "--link", link, "--binary", WIREGRAPH,
-                            "--", "--app", "scc", "--graph", graph, "--verify", "--out", out],
-                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           timeout=LIMIT_S)
-        if r.returncode != 0:
-            return r, None
-        with open(os.path.join(out, "results.tsv")) as f:
-            f.readline()  # the header
-            rows = [line.rstrip("\n").split("\t") for line in f]
-    return r, {int(v): int(label) for v, label in rows}
+    r, rows = launch_results(["--app", "scc", "--graph", graph, "--verify"], nodes, link)
+    return r, rows and {v: int(label) for v, label in rows.items()}
 
 
 def expected_labels(g):

@@ -14,32 +14,20 @@ meson (suite cluster) as `python3 -m unittest`; needs networkx
 (python/requirements-test.txt)."""
 
 import os
-import subprocess
-import sys
 import tempfile
 import unittest
 
 import networkx as nx
 
-from python_api_env import DATASETS, LAUNCHER, LIMIT_S, WIREGRAPH
+from python_api_env import DATASETS, launch_results
 
 TOLERANCE = "1e-10"
 
 
 def launch(graph, app):
     """Runs wiregraph on `graph` at P = 2: (the launcher's result, {vertex: rank} or None)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "out")
-        r = subprocess.run([sys.executable, LAUNCHER, "--nodes", "2", "--link", "memif", "--binary", WIREGRAPH, "--",
-                            "--graph", graph, "--out", out, "--quiet"] + app,
-                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           timeout=LIMIT_S)
-        if r.returncode != 0:
-            return r, None
-        with open(os.path.join(out, "results.tsv")) as f:
-            f.readline()  # the header
-            rows = [line.rstrip("\n").split("\t") for line in f]
-    return r, {int(v): float(rank) for v, rank in rows}
+    r, rows = launch_results(["--graph", graph, "--quiet"] + app, 2, "memif")
+    return r, rows and {v: float(rank) for v, rank in rows.items()}
 
 
 def write_edges(path, edges):

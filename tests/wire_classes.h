@@ -23,11 +23,12 @@ enum class WireClass {
                // pagerank in single precision; ppr from one seed: its wider messages, K seeds, are tests/test_ppr.py's)
   kScalar8,    // 8-byte messages (pagerank and sssp under --precision double, bc): wider records, fewer per frame
   kSlot,       // a slot per in-edge (SlotAccumulator: kcore, cd): a record folded twice overflows its vertex's slots
-  kTriangleDriver,  // the neighbourhood service (neighbour lists, then counts: tc, lcc, jaccard), not the superstep loop
+  kOwnDriver,  // a driver of its own, not the superstep loop: the neighbourhood service (neighbour lists, then
+               // counts: tc, lcc, jaccard), the community service (moves to every node, contraction: louvain)
 };
 
 inline constexpr WireClass kWireClasses[] = {WireClass::kScalar4, WireClass::kScalar8, WireClass::kSlot,
-                                             WireClass::kTriangleDriver};
+                                             WireClass::kOwnDriver};
 
 // A program as a cluster test runs it: --app NAME and the options that put it
 // in its class.
@@ -53,7 +54,8 @@ inline std::vector<ProgramRun> class_members(WireClass c) {
               plain_run("pagerank"), plain_run("indegree"), plain_run("ppr"),      plain_run("scc")};
     case WireClass::kScalar8: return {double_run("pagerank"), double_run("sssp"), plain_run("bc")};
     case WireClass::kSlot: return {plain_run("kcore"), plain_run("cd")};
-    case WireClass::kTriangleDriver: return {plain_run("lcc"), plain_run("tc"), plain_run("jaccard")};
+    case WireClass::kOwnDriver:
+      return {plain_run("lcc"), plain_run("tc"), plain_run("jaccard"), plain_run("louvain")};
   }
   return {};
 }

@@ -240,4 +240,18 @@ void warn_if_mostly_isolated(uint64_t isolated, const SummaryContext& c, Program
                          degenerate_hints(c, false));
 }
 
+ProgramOutcome describe_groups(std::span<const LabelCensus> nodes, const SummaryContext& c, const char* groups,
+                               const char* group) {
+  const CensusTotals t = total_census(nodes);
+  ProgramOutcome out;
+  out.line = text_printf("%" PRIu64 " %s, the largest of %s%" PRIu64 " vertices (%.1f%%)", t.own_label, groups,
+                         t.largest_exact ? "" : "at least ", t.largest, percent_of(t.largest, c.vertices));
+  out.figures = {{groups, t.own_label},
+                 {std::string("largest_") + group, t.largest},
+                 {std::string("largest_") + group + "_exact", t.largest_exact},
+                 {"vertices_without_edges", t.isolated}};
+  warn_if_mostly_isolated(t.isolated, c, out);
+  return out;
+}
+
 }  // namespace wg

@@ -121,6 +121,14 @@ CensusTotals total_census(std::span<const LabelCensus> nodes);
 // (ids with gaps, a numbering from 1); nothing otherwise.
 void warn_if_mostly_isolated(uint64_t isolated, const SummaryContext& c, ProgramOutcome& out);
 
+// The answer of a program whose labels are each group's smallest vertex id
+// (cc's components, louvain's communities): the groups, counted exactly by
+// the vertices that hold their own id, and the largest ("N components, the
+// largest of M vertices (x%)"; figures `groups`, largest_`group`[_exact],
+// vertices_without_edges), with the warning of warn_if_mostly_isolated.
+ProgramOutcome describe_groups(std::span<const LabelCensus> nodes, const SummaryContext& c, const char* groups,
+                               const char* group);
+
 // The HyperLogLog pieces (Flajolet et al. 2007, with linear counting for small
 // counts), exposed for the unit test.
 uint64_t sketch_hash(uint32_t label);

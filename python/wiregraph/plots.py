@@ -173,7 +173,7 @@ def draw(plots, title, program, outdir, nodes):
             kind = "strongly connected components" if program == "scc" else "components"
             made = ccdf(plots, "component_sizes", title + ": %d %s, share of them with >= s vertices"
                         % (len(groups), kind), "component size s, in vertices", groups, "components")
-        elif program == "cd":
+        elif program in ("cd", "louvain"):
             groups = sizes(texts)
             made = ccdf(plots, "community_sizes", title + ": %d communities, share of them with >= s vertices"
                         % len(groups), "community size s, in vertices", groups, "communities")

@@ -21,7 +21,7 @@ and the distribution of the answer's values, read from OUTDIR/results.tsv
   rank_ccdf.png        pagerank: share of vertices with rank >= x, log-log
   score_ccdf.png       bc: the same for the scores (zeros left out)
   component_sizes.png  cc: share of components of size >= s, log-log
-  community_sizes.png  cd: the same for the communities
+  community_sizes.png  cd, louvain: the same for the communities
   depth_histogram.png  bfs: vertices per depth (log counts; unreached apart)
   distance_histogram.png  sssp: vertices per distance bin (unreached apart)
   core_histogram.png   kcore: vertices per core number (log counts)
