@@ -95,6 +95,7 @@ namespace oracle {
 // community of the largest gain as the round found the partition (ties to
 // the smallest id; a vertex alone joins another alone only of a smaller id),
 // all moves then made in id order; a round that lowers quality undone and
+// the level ended, one that raises it by less than round_threshold made and
 // the level ended; a level that raises quality by more than the threshold
 // kept and contracted (a community becomes the vertex of its id, its inner
 // edges a self-loop counted from both ends). Labels: each community's
@@ -174,6 +175,7 @@ std::vector<VertexId> communities(const EdgeList& g, bool weighted) {
         make(before, true);
         break;
       }
+      const bool settling = round > 0 && q - previous < rules.round_threshold;
       previous = q;
       std::vector<Move> moves;
       for (VertexId v = 0; v < n; ++v)
@@ -184,7 +186,7 @@ std::vector<VertexId> communities(const EdgeList& g, bool weighted) {
       level_moves += moves.size();
       make(moves, false);
       before = moves;
-      if (moves.empty() || round + 1 >= rules.max_rounds) break;
+      if (moves.empty() || settling || round + 1 >= rules.max_rounds) break;
     }
     if (level_moves == 0 || quality() - start <= rules.threshold) break;
     for (VertexId& l : label) l = community[l];

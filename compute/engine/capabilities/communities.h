@@ -32,7 +32,8 @@
 // that two vertices alone in their communities do not swap them, such a
 // vertex joins another one alone only if that community's id is smaller
 // (Lu, Halappanavar and Kalyanaraman 2015); a round that leaves the
-// partition worse than the one before is undone and ends the level.
+// partition worse than the one before is undone and ends the level, and one
+// that raises quality by less than round_threshold ends it.
 #pragma once
 
 #include <concepts>
@@ -42,6 +43,12 @@ namespace wg {
 
 struct Communities {
   double threshold = 1e-7;  // a level that raises quality by no more ends the run (networkx's default)
+  // A round after which quality rose by less than this over the round before
+  // ends the level, its moves made (Grappolo's threshold per iteration: the
+  // level's last rounds move a few vertices each and gain little; on
+  // copter2, 1e-4 halved the rounds and the time, modularity 0.870 as
+  // before, within 0.003 of it on the other datasets).
+  double round_threshold = 1e-4;
   uint32_t max_rounds = 100;  // of moves per level; the level ends after them as if the partition had settled
   uint32_t max_levels = 32;
   // Of every 16 vertices, how many may move in a round (a different share

@@ -306,10 +306,11 @@ Decision CommunityService::decide(uint32_t, uint32_t phase, uint64_t, const Aggr
       } else if (q < previous_quality_) {
         return {false, kRevert};  // the last round's moves made it worse
       }
+      const bool settling = round_ > 0 && q - previous_quality_ < rules_.round_threshold;
       previous_quality_ = q;
       level_moves_ += f.moves;
       ++rounds_run_;
-      if (f.moves == 0 || ++round_ >= rules_.max_rounds) return {false, kContract};
+      if (f.moves == 0 || settling || ++round_ >= rules_.max_rounds) return {false, kContract};
       return {false, kMove};
     }
     case kRevert: return {false, kContract};

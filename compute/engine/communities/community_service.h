@@ -28,6 +28,8 @@
 //             moves and send them to every node
 //   revert    the round before made the partition worse: drop this round's
 //             moves, send the reverse of the one before
+//   (a round that moved none, or raised quality by less than round_threshold
+//   over the one before, or the last of max_rounds: contract next)
 //   contract  apply the moves left; the level's edges, summed by (community,
 //             community), to the owner of the first
 //   (a level that raised quality: every vertex's key one level on, at the
