@@ -44,7 +44,6 @@ struct Louvain {
       .output = "community: the smallest id among its members",
       .value_column = "community",
       .value_kind = ValueKind::kLabel,
-      .comparison = Comparison::kExact,
   };
   using WeightedTwin = LouvainWeighted;
   // 8< louvain
@@ -94,10 +93,11 @@ namespace oracle {
 // rounds in which the vertices moves_in_round() draws each take the
 // community of the largest gain as the round found the partition (ties to
 // the smallest id; a vertex alone joins another alone only of a smaller id),
-// all moves then made in id order; a round that lowers quality undone and
-// the level ended, one that raises it by less than round_threshold made and
-// the level ended; a level that raises quality by more than the threshold
-// kept and contracted (a community becomes the vertex of its id, its inner
+// all moves then made in id order; the level ends, that round's moves
+// dropped, when the round finds the partition worse than the round before
+// (which is undone), or has no move, or finds it better by less than
+// round_threshold, or is the last; a level that raises quality by more than
+// the threshold is kept and contracted (a community becomes the vertex of its id, its inner
 // edges a self-loop counted from both ends). Labels: each community's
 // smallest id. With integer weights every sum is exact, so the service at
 // any P gives these labels; with fractional ones sums in another order may
@@ -164,31 +164,32 @@ std::vector<VertexId> communities(const EdgeList& g, bool weighted) {
     return best;
   };
   for (uint32_t level = 0; two_m > 0 && level < rules.max_levels; ++level) {
-    double start = 0, previous = 0;
-    uint64_t level_moves = 0;
+    double start = 0, previous = 0, ended = 0;
     std::vector<Move> before;  // the moves of the round before
     for (uint32_t round = 0;; ++round) {
       const double q = quality();
-      if (round == 0) {
-        start = q;
-      } else if (q < previous) {
-        make(before, true);
-        break;
-      }
-      const bool settling = round > 0 && q - previous < rules.round_threshold;
-      previous = q;
+      if (round == 0) start = q;
       std::vector<Move> moves;
       for (VertexId v = 0; v < n; ++v)
         if (!edges[v].empty() && moves_in_round(v, level, round, rules.movers_in_16)) {
           const VertexId to = choose(v);
           if (to != community[v]) moves.push_back({v, community[v], to});
         }
-      level_moves += moves.size();
+      const bool worse = round > 0 && q < previous;
+      if (worse) {  // the round before is undone, this one's moves dropped
+        make(before, true);
+        ended = previous;
+        break;
+      }
+      if (moves.empty() || (round > 0 && q - previous < rules.round_threshold) || round + 1 >= rules.max_rounds) {
+        ended = q;  // this round's moves dropped
+        break;
+      }
+      previous = q;
       make(moves, false);
       before = moves;
-      if (moves.empty() || settling || round + 1 >= rules.max_rounds) break;
     }
-    if (level_moves == 0 || quality() - start <= rules.threshold) break;
+    if (ended - start <= rules.threshold) break;  // the level is not kept
     for (VertexId& l : label) l = community[l];
     std::vector<std::map<VertexId, double>> next(n);
     for (VertexId v = 0; v < n; ++v)

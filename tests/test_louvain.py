@@ -110,7 +110,9 @@ class LouvainAsNetworkx(unittest.TestCase):
                 q = nx.community.modularity(g, communities.values(), weight="weight" if weighted(name) else None)
                 self.assertGreaterEqual(q, MARGIN * best[name],
                                         f"modularity {q:.6f} against networkx's best {best[name]:.6f}")
-                self.assertAlmostEqual(printed_modularity(r.stdout), q, delta=1e-6)
+                printed = printed_modularity(r.stdout)
+                self.assertIsNotNone(printed, "a level line with its modularity:\n" + r.stdout)
+                self.assertAlmostEqual(printed, q, delta=1e-6)
                 key = (name, link)
                 if key in partitions:
                     self.assertEqual({v: got[v] for v in g}, partitions[key], "the same communities at every P")

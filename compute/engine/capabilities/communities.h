@@ -26,14 +26,15 @@
 // Modularity with resolution γ (apps/louvain.h): gain = into - γ total
 // degree / two_m, quality = inside / two_m - γ squares / two_m².
 //
-// All vertices move at once in a round, each from the partition the round
-// started from (every node holds every vertex's community and every
+// The vertices of a round's share (movers_in_16) move at once, each from
+// the partition the round started from (every node holds every vertex's community and every
 // community's total, and applies the round's moves in the same order). So
 // that two vertices alone in their communities do not swap them, such a
 // vertex joins another one alone only if that community's id is smaller
-// (Lu, Halappanavar and Kalyanaraman 2015); a round that leaves the
-// partition worse than the one before is undone and ends the level, and one
-// that raises quality by less than round_threshold ends it.
+// (Lu, Halappanavar and Kalyanaraman 2015). A level ends when a round finds
+// the partition worse than the round before (that round is undone), or
+// better by less than round_threshold, or finds no move, or is the last of
+// max_rounds; the ending round's moves are not made.
 #pragma once
 
 #include <concepts>
@@ -43,11 +44,10 @@ namespace wg {
 
 struct Communities {
   double threshold = 1e-7;  // a level that raises quality by no more ends the run (networkx's default)
-  // A round after which quality rose by less than this over the round before
-  // ends the level, its moves made (Grappolo's threshold per iteration: the
-  // level's last rounds move a few vertices each and gain little; on
-  // copter2, 1e-4 halved the rounds and the time, modularity 0.870 as
-  // before, within 0.003 of it on the other datasets).
+  // A round that finds quality risen by less than this since the round
+  // before ends the level (Grappolo's threshold per iteration: the level's
+  // last rounds move a few vertices each and gain little; on copter2, 1e-4
+  // halved the rounds and the time at the same modularity).
   double round_threshold = 1e-4;
   uint32_t max_rounds = 100;  // of moves per level; the level ends after them as if the partition had settled
   uint32_t max_levels = 32;

@@ -26,7 +26,7 @@ bool by_key_then_to(const CommunityRecord& a, const CommunityRecord& b) {
 CommunityService::CommunityService(const Communities& rules, Dataplane& dp, const LocalGraph& g, unsigned workers)
     : SingleWriterDriver(dp, workers, g.rank, g.partition.nodes), rules_(rules), g_(g) {
   const uint64_t keys = std::max<uint64_t>(g.num_local, largest_node_slots(g.node_domain_offset)) * nodes_;
-  if (keys >= UINT32_MAX)
+  if (keys + nodes_ >= UINT32_MAX)
     throw std::runtime_error("community service: " + std::to_string(keys) +
                              " vertex keys (P times the largest node's vertices) do not fit 32 bits");
   keys_ = static_cast<uint32_t>(keys);
@@ -122,11 +122,12 @@ void CommunityService::apply_moves(std::vector<CommunityRecord>& moves) {
     ++members_[m.to];
     community_[m.key] = m.to;
   }
-  moves.clear();
+  std::vector<CommunityRecord>().swap(moves);  // up to V records a round, on every node
 }
 
 // The partition's figures: the weight inside communities from this node's
-// edges, the squares of the totals of the communities it owns.
+// edges; the squares of every community's total, summed by every node in
+// global-id order (so the same sum at every P) and counted from rank 0 only.
 void CommunityService::measure() {
   figures_ = Figures{};
   for (uint32_t i = 0; i < live_.size(); ++i) {
@@ -134,7 +135,8 @@ void CommunityService::measure() {
     for (uint64_t e = offset_[i]; e < offset_[i + 1]; ++e)
       if (community_[neighbour_[e]] == c) figures_.inside += weight_[e];
   }
-  for (uint32_t k = rank_; k < keys_; k += nodes_) {
+  if (rank_ != 0) return;
+  for (const uint32_t k : key_by_id_) {
     figures_.squares += total_[k] * total_[k];
     figures_.communities += members_[k] > 0;
   }
@@ -194,6 +196,15 @@ void CommunityService::send_names(const Stall& stall) {
   }
 }
 
+// Every key that holds a vertex, in the order of the vertices' global ids.
+void CommunityService::order_keys() {
+  key_by_id_.clear();
+  for (uint32_t k = 0; k < keys_; ++k)
+    if (id_of_key_[k] != UINT32_MAX) key_by_id_.push_back(k);
+  std::sort(key_by_id_.begin(), key_by_id_.end(),
+            [this](uint32_t a, uint32_t b) { return id_of_key_[a] < id_of_key_[b]; });
+}
+
 // The level that ended improved the partition: every vertex's key one level on.
 void CommunityService::keep_level() {
   if (!keep_level_) return;
@@ -212,22 +223,25 @@ void CommunityService::apply(unsigned w, const StepControl& c, const Stall& stal
       for (const double d : degree_) figures_.inside += d;  // decide() reads 2m from here
       break;
     case kMove:
+      if (c.superstep == 1) order_keys();  // the global ids came with the degrees
       if (new_level_) {
         keep_level();
         build_level(arrived);
+      } else {
+        apply_moves(arrived);  // the degrees, the first time: folded already
       }
-      else apply_moves(arrived);  // the degrees, the first time: folded already
       measure();
       choose_moves(stall);
       break;
-    case kRevert: arrived.clear(); break;
+    case kRevert: std::vector<CommunityRecord>().swap(arrived); break;  // the round's moves: dropped
     case kContract:
-      apply_moves(arrived);
-      measure();
+      if (revert_arrived_) apply_moves(arrived);  // the round before, undone
+      else std::vector<CommunityRecord>().swap(arrived);  // the last round's moves: dropped, the level ended before them
+      revert_arrived_ = false;
       break;
     case kName:
       keep_level();
-      arrived.clear();  // the last level's contraction: no level follows
+      std::vector<CommunityRecord>().swap(arrived);  // the last level's contraction: no level follows
       break;
     case kDone:
       name_.assign(keys_, UINT32_MAX);
@@ -297,31 +311,34 @@ Decision CommunityService::decide(uint32_t, uint32_t phase, uint64_t, const Aggr
   switch (phase) {
     case kSetup:
       two_m_ = f.inside;
-      return {false, two_m_ > 0 ? kMove : kName};  // no edge: every vertex is its own community
+      // No edge (or no level allowed): every vertex is its own community.
+      return {false, two_m_ > 0 && rules_.max_levels > 0 ? kMove : kName};
     case kMove: {
       const double q = quality(f.inside, f.squares, two_m_);
       if (round_ == 0) {
         new_level_ = false;
         level_start_quality_ = q;
-      } else if (q < previous_quality_) {
-        return {false, kRevert};  // the last round's moves made it worse
       }
-      const bool settling = round_ > 0 && q - previous_quality_ < rules_.round_threshold;
-      previous_quality_ = q;
-      level_moves_ += f.moves;
-      ++rounds_run_;
-      if (f.moves == 0 || settling || ++round_ >= rules_.max_rounds) return {false, kContract};
-      return {false, kMove};
-    }
-    case kRevert: return {false, kContract};
-    case kContract: {
-      const double q = quality(f.inside, f.squares, two_m_);
-      const bool improved = level_moves_ > 0 && q - level_start_quality_ > rules_.threshold;
+      const bool worse = round_ > 0 && q < previous_quality_;  // the last round's moves made it worse
+      const bool settled = f.moves == 0 || (round_ > 0 && q - previous_quality_ < rules_.round_threshold) ||
+                           round_ + 1 >= rules_.max_rounds;
+      if (!worse && !settled) {
+        previous_quality_ = q;
+        previous_communities_ = f.communities;
+        ++round_;
+        return {false, kMove};
+      }
+      // The level ends with the partition measured now, or, when the last
+      // round made it worse, with the one before; this round's moves are dropped.
+      const double level_quality = worse ? previous_quality_ : q;
+      const uint64_t communities = worse ? previous_communities_ : f.communities;
+      const bool improved = level_quality - level_start_quality_ > rules_.threshold;
+      const uint32_t rounds = worse ? round_ - 1 : round_;  // whose moves the level keeps
       if (rank_ == 0) {
         if (improved)
           std::printf("level %u: %llu communities, %s %.6f after %u round%s of moves\n", level_ + 1,
-                      static_cast<unsigned long long>(f.communities), rules_.quality_name, q, rounds_run_,
-                      rounds_run_ == 1 ? "" : "s");
+                      static_cast<unsigned long long>(communities), rules_.quality_name, level_quality, rounds,
+                      rounds == 1 ? "" : "s");
         else if (level_ == 0)
           std::printf("level 1 raised %s by no more than %g: every vertex stays a community of its own\n",
                       rules_.quality_name, rules_.threshold);
@@ -332,12 +349,15 @@ Decision CommunityService::decide(uint32_t, uint32_t phase, uint64_t, const Aggr
       }
       keep_level_ = improved;  // else the level's moves are dropped, as networkx drops its last level
       ++level_;
-      round_ = rounds_run_ = 0;
-      level_moves_ = 0;
+      round_ = 0;
       if (!improved || level_ >= rules_.max_levels) return {false, kName};
+      revert_arrived_ = worse;
+      return {false, worse ? kRevert : kContract};
+    }
+    case kRevert: return {false, kContract};
+    case kContract:
       new_level_ = true;
       return {false, kMove};
-    }
     case kName: return {false, kDone};
     default: return {true, kDone};
   }

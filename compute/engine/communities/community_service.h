@@ -26,14 +26,15 @@
 //             the level's graph from the contraction records); the partition's
 //             inside weight and squares into the aggregate; choose this round's
 //             moves and send them to every node
-//   revert    the round before made the partition worse: drop this round's
-//             moves, send the reverse of the one before
-//   (a round that moved none, or raised quality by less than round_threshold
-//   over the one before, or the last of max_rounds: contract next)
-//   contract  apply the moves left; the level's edges, summed by (community,
-//             community), to the owner of the first
-//   (a level that raised quality: every vertex's key one level on, at the
-//   next level's first move or at name)
+//   (the level ends when a round's partition is worse than the one before,
+//   or its moves are none, or it raised quality by less than round_threshold,
+//   or it was the last of max_rounds: that round's moves are dropped; a level
+//   that raised quality by no more than threshold ends the run)
+//   revert    the round before made the partition worse: send its reverse
+//   contract  apply the reverse, if any; the level's edges, summed by
+//             (community, community), to the owner of the first
+//   (a level kept: every vertex's key one level on, at the next level's first
+//   move or at name)
 //   name      the smallest global id of each final community, to every node
 //   done      every vertex's label: its community's smallest id
 #pragma once
@@ -56,12 +57,15 @@ static_assert(sizeof(CommunityRecord) == 16);
 
 class CommunityService : public SingleWriterDriver<CommunityRecord> {
  public:
-  // Per neighbour entry: the level-0 lists (4 + 8) and a contraction record
-  // (16) at most; per vertex of the graph: the replicated community, total,
-  // members, global id, the choice's scratch (weight and mark) and the name (32);
-  // per owned vertex: its label, degree, list offset and value (28).
-  static constexpr DriverFootprint kFootprint{.bytes_per_neighbour = 28, .bytes_per_local_vertex = 28,
-                                              .bytes_per_vertex = 32};
+  // Per neighbour entry at the peak, a contraction: the level's lists (4 + 8),
+  // the node's records summed before they leave (16) and those received (16);
+  // per vertex of the graph: the replicated community, total, members, global
+  // id and its order, the choice's scratch (weight and mark), the name (40)
+  // and a round's moves received (16 each, up to half the vertices); per
+  // owned vertex: its label, degree, list offset, value and the moves of
+  // two rounds (24 each, up to half) (56).
+  static constexpr DriverFootprint kFootprint{.bytes_per_neighbour = 44, .bytes_per_local_vertex = 56,
+                                              .bytes_per_vertex = 48};
 
   CommunityService(const Communities& rules, Dataplane& dp, const LocalGraph& g, unsigned workers);
 
@@ -116,6 +120,7 @@ class CommunityService : public SingleWriterDriver<CommunityRecord> {
   void build_level(std::vector<CommunityRecord>& edges);
   void apply_moves(std::vector<CommunityRecord>& moves);
   void keep_level();
+  void order_keys();
   void measure();
   void choose_moves(const Stall& stall);
   void send_moves(const std::vector<Move>& moves, bool back, const Stall& stall);
@@ -130,6 +135,7 @@ class CommunityService : public SingleWriterDriver<CommunityRecord> {
   uint32_t keys_ = 0;
   std::vector<uint64_t> offset_;  // by level vertex, into neighbour_ and weight_
   std::vector<uint32_t> label_;   // by slot: the key of the vertex's vertex at the current level
+  std::vector<uint32_t> key_by_id_;  // every key that holds a vertex, by global id (the squares' order)
   std::vector<uint32_t> name_;    // by key: a final community's smallest global id
   std::vector<uint32_t> values_;
   std::vector<Move> moves_, previous_moves_;
@@ -141,9 +147,10 @@ class CommunityService : public SingleWriterDriver<CommunityRecord> {
   // decide()'s: the same on every node.
   bool new_level_ = false;
   bool keep_level_ = false;  // the level that ended raised quality: labels follow its communities
-  uint32_t level_ = 0, round_ = 0, rounds_run_ = 0;
-  uint64_t level_moves_ = 0;
+  bool revert_arrived_ = false;  // contract: the records that arrived undo the round before
+  uint32_t level_ = 0, round_ = 0;
   double previous_quality_ = 0, level_start_quality_ = 0;
+  uint64_t previous_communities_ = 0;
 };
 
 }  // namespace wg
