@@ -28,8 +28,6 @@ struct Jaccard {
       .output = "per edge (src dst value, src < dst): |N(src) ∩ N(dst)| / |N(src) ∪ N(dst)|",
       .value_column = "jaccard",
       .value_kind = ValueKind::kReal,
-      .comparison = Comparison::kReal,
-      .tolerance = 1e-9,  // a ratio of counts in double, as the oracle's
   };
   using Value = double;  // an edge's similarity
   // The neighbourhood service is its driver (compute/engine/program_model.h).

@@ -36,8 +36,6 @@ struct Lcc {
       .output = "local clustering coefficient, 0 with fewer than 2 neighbours",
       .value_column = "coefficient",
       .value_kind = ValueKind::kReal,
-      .comparison = Comparison::kReal,
-      .tolerance = 1e-9,  // a ratio of counts in double, as the oracle's
   };
   using Value = double;  // the coefficient
   // N(v): in- and out-neighbours each once, with whether they are joined both

@@ -30,7 +30,6 @@ struct TriangleCount {
       .value_column = "triangles",
       .ranks_top = true,
       .top_value = "triangles",
-      .comparison = Comparison::kExact,
   };
   using Value = uint64_t;  // triangles through the vertex
   // The neighbourhood service is its driver (compute/engine/program_model.h).

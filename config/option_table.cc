@@ -342,14 +342,17 @@ const OptionSpec kOptions[] = {
      .banner = [](const Config& c) { return when(c.double_precision, "double precision"); }},
     {.name = "weighted",
      .topic = Topic::kInput,  // how the input's weights are used; the short page keeps to the common few
-     .help = "weight the program by the edges' weights (pagerank: networkx's weight='weight')",
+     .help = "weight the program by the edges' weights (pagerank, louvain: networkx's weight='weight')",
      .details = "pagerank: every edge u->v passes rank(u) x w(u,v) / W(u), W(u) the sum of u's out-edge "
                 "weights; a vertex whose W(u) is 0 (no out-edge, or only zero weights) is dangling, its rank "
                 "spread over all vertices; parallel edges add. The weights are the edge list's weight column "
                 "(--weight-column), a wbin's third field or a header format's values, read as reals "
                 "(a line without one weighs 1; a negative one is refused naming the file, line, field and "
                 "value); ranks and messages are doubles (--precision single is refused). networkx's "
-                "pagerank(G, weight='weight') on the graph the file holds gives the same ranks.",
+                "pagerank(G, weight='weight') on the graph the file holds gives the same ranks. louvain: a "
+                "vertex's degree and its edges into a community count their weights (networkx's "
+                "louvain_communities(G, weight='weight')); a pair joined more than once, or both ways, keeps "
+                "its smallest weight.",
      .parse = [](ParseState& s, const OptionArg&) { s.c.weighted = true; },
      .read_by = &ProgramTraits::uses_weighted,
      .digest = [](const Config& c) -> uint64_t { return c.weighted; },

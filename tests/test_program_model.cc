@@ -85,6 +85,17 @@ static_assert(std::is_same_v<JaccardModel::Driver, NeighbourhoodDriver<Jaccard>>
 // tc keeps its own summary; per-edge results get no per-vertex one (their
 // edges' values are summarized: apps/node/run_program.h).
 static_assert(std::is_same_v<TcModel::Summary, TriangleCount::Summary> && !SummarizesAnswer<JaccardModel>);
+// Their comparisons come from their values: exact counts, ratios within 1e-9.
+static_assert(TcModel::kTraits.comparison == Comparison::kExact);
+static_assert(JaccardModel::kTraits.comparison == Comparison::kReal && JaccardModel::kTraits.tolerance == 1e-9);
+static_assert(Completed<Lcc>::kTraits.comparison == Comparison::kReal && Completed<Lcc>::kTraits.tolerance == 1e-9);
+
+// kCommunities says louvain runs on the community service; its weighted twin too.
+using LouvainModel = Completed<Louvain>;
+static_assert(std::is_same_v<LouvainModel::Driver, CommunityDriver<Louvain>> && DriverProgram<LouvainModel>);
+static_assert(std::is_same_v<Weighted<LouvainModel>::type::Driver, CommunityDriver<LouvainWeighted>>);
+static_assert(LouvainModel::kTraits.comparison == Comparison::kExact && CommunityProgram<Louvain>);
+static_assert(Weighted<LouvainModel>::type::kTraits.graph.real_weights && !LouvainModel::kTraits.graph.weights);
 
 // A user's own ⊕: a struct with identity() and combine(); Max without apply keeps the larger.
 struct Bitwise {

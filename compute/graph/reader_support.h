@@ -172,13 +172,13 @@ inline int64_t parse_signed_id(const std::string& path, const char* field, std::
 }
 
 // Why a weight is refused, for the programs that read weights (GraphRules::
-// weights: sssp, pagerank --weighted); the others never parse the column
+// weights: sssp, pagerank --weighted, louvain --weighted); the others never parse the column
 // (SkipWeight below).
 inline constexpr const char* kNegativeWeight =
     "is negative: shortest paths need non-negative weights (Dijkstra and delta-stepping settle a vertex once "
-    "and never revisit it), so sssp refuses it, and so does pagerank --weighted (a weight is the share of a "
-    "vertex's rank its edge passes on, as networkx reads it); programs that read no weights (bfs, cc, "
-    "pagerank...) ignore this column";
+    "and never revisit it), so sssp refuses it, and so do pagerank --weighted (a weight is the share of a "
+    "vertex's rank its edge passes on, as networkx reads it) and louvain --weighted (modularity counts a "
+    "vertex's weighted degree); programs that read no weights (bfs, cc, pagerank...) ignore this column";
 
 // Weights are unsigned 32-bit integers. Integral-valued reals ("1.0", "3e0")
 // are accepted because many files write unit weights that way; anything that
