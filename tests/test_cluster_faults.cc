@@ -304,7 +304,7 @@ constexpr int kRunTimeoutSec = 180;
 // Runs do not rely on the 30 s default: a peer silent for 10 s under the
 // worst loss here (30%, RTO <= 200 ms, keepalives every 100 ms) is a bug.
 constexpr const char* kPeerTimeout = "10";
-constexpr int kAttempts = 3;
+constexpr int kAttempts = 5;  // 0.35^5 < 0.6%: a cell with few frames (about 1,000) still draws a drop
 
 // A graph, its source vertex and its oracles, each computed once.
 struct GraphData {
@@ -438,7 +438,11 @@ std::string case_name_of(const FaultCase& c) {
 std::string case_name(const ::testing::TestParamInfo<FaultCase>& info) { return case_name_of(info.param); }
 
 const char* graph_for(Fault f, App app) {
-  if (f == Fault::kDrop01) return app == "sssp" || app == "bfs" || app == "cc" ? kLargerGraph : kLargeGraph;
+  // 0.1% loss needs a few thousand frames to drop any: the traversals and
+  // indegree (two supersteps) send too few on the large graph (indegree on
+  // tap at P=2: about 1,050, no drop in a third of the seeds).
+  if (f == Fault::kDrop01)
+    return app == "sssp" || app == "bfs" || app == "cc" || app == "indegree" ? kLargerGraph : kLargeGraph;
   return f == Fault::kDrop1 || f == Fault::kDup5 || f == Fault::kCorrupt1 || f == Fault::kMix ||
                  f == Fault::kCorruptCrc
              ? kLargeGraph

@@ -12,7 +12,7 @@ LAUNCHER_ONLY = ("out", "results", "binary", "nodes", "link")  # set by run() it
 
 def run(app, graph, nodes=2, link="memif", weight=None, *, progress=None, out=None, timeout=None,
         source=None, **options):
-    """Runs APP (pagerank, bfs, cc, kcore, tc, lcc, bc, sssp, cd, indegree, ppr) on
+    """Runs APP (pagerank, bfs, cc, kcore, tc, lcc, bc, sssp, cd, indegree, ppr, scc, jaccard, louvain) on
     GRAPH over NODES local nodes joined by LINK and returns a Result.
 
     GRAPH: a path or `kron:` spec (the file's ids), a networkx graph, a
