@@ -126,8 +126,8 @@ void CommunityService::apply_moves(std::vector<CommunityRecord>& moves) {
 }
 
 // The partition's figures: the weight inside communities from this node's
-// edges; the squares of every community's total, summed by every node in
-// global-id order (so the same sum at every P) and counted from rank 0 only.
+// edges; on rank 0, the squares of every community's total (every node holds
+// them all), summed in global-id order so that the sum is the same at every P.
 void CommunityService::measure() {
   figures_ = Figures{};
   for (uint32_t i = 0; i < live_.size(); ++i) {
@@ -223,7 +223,7 @@ void CommunityService::apply(unsigned w, const StepControl& c, const Stall& stal
       for (const double d : degree_) figures_.inside += d;  // decide() reads 2m from here
       break;
     case kMove:
-      if (c.superstep == 1) order_keys();  // the global ids came with the degrees
+      if (c.superstep == 1 && rank_ == 0) order_keys();  // the global ids came with the degrees
       if (new_level_) {
         keep_level();
         build_level(arrived);

@@ -135,7 +135,7 @@ class CommunityService : public SingleWriterDriver<CommunityRecord> {
   uint32_t keys_ = 0;
   std::vector<uint64_t> offset_;  // by level vertex, into neighbour_ and weight_
   std::vector<uint32_t> label_;   // by slot: the key of the vertex's vertex at the current level
-  std::vector<uint32_t> key_by_id_;  // every key that holds a vertex, by global id (the squares' order)
+  std::vector<uint32_t> key_by_id_;  // rank 0: every key that holds a vertex, by global id (the squares' order)
   std::vector<uint32_t> name_;    // by key: a final community's smallest global id
   std::vector<uint32_t> values_;
   std::vector<Move> moves_, previous_moves_;
