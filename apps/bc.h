@@ -1,6 +1,6 @@
 // Betweenness centrality (Brandes 2001) from one source (--source S, GAP's
 // `bc -r S`) or from K sources (--sources K, GAP's `bc -i K`, picked as GAP
-// picks them: gap_source_candidate below), on the undirected simple graph
+// picks them: GapSourcePicker below), on the undirected simple graph
 // (directions ignored, self-loops and duplicate edges dropped: a vertex sends
 // its dependency back to its predecessors along its own edges). As GAP's bc:
 // a vertex's score is the sum over the sources s of its dependency
@@ -57,24 +57,21 @@ namespace wg {
 // std::mt19937_64 seeded with kRandSeed = 27491095 feeds GAP's UniDist over
 // [0, V-1] (src/generator.h) with NodeID int32_t, so that each draw keeps the
 // low 32 bits of the generator's output and rejects those at or above a
-// cutoff computed in 32 bits, as GAP's does); the caller rejects a candidate
-// without out-edges and asks again. `draws` counts the generator's outputs
-// used so far (a program must stay trivially copyable: it replays them).
+// cutoff computed in 32 bits, as GAP's does; the caller rejects a candidate
+// without out-edges and asks again. The generator is part of the program's
+// state (trivially copyable, as a program must be): every node draws the same.
 inline constexpr uint64_t kGapRandSeed = 27491095;
-inline VertexId gap_source_candidate(VertexId num_vertices, uint64_t& draws) {
-  std::mt19937_64 rng(kGapRandSeed);
-  rng.discard(draws);
-  const uint32_t mod = num_vertices;
-  const uint32_t remainder = static_cast<uint32_t>(std::mt19937_64::max() % mod);
-  const uint32_t cutoff = remainder == mod - 1 ? 0 : static_cast<uint32_t>(std::mt19937_64::max() - remainder);
-  uint32_t r = static_cast<uint32_t>(rng());
-  ++draws;
-  while (cutoff != 0 && r >= cutoff) {
-    r = static_cast<uint32_t>(rng());
-    ++draws;
+struct GapSourcePicker {
+  std::mt19937_64 rng{kGapRandSeed};
+  VertexId candidate(VertexId num_vertices) {
+    const uint32_t mod = num_vertices;
+    const uint32_t remainder = static_cast<uint32_t>(std::mt19937_64::max() % mod);
+    const uint32_t cutoff = remainder == mod - 1 ? 0 : static_cast<uint32_t>(std::mt19937_64::max() - remainder);
+    uint32_t r = static_cast<uint32_t>(rng());
+    while (cutoff != 0 && r >= cutoff) r = static_cast<uint32_t>(rng());
+    return r % mod;
   }
-  return r % mod;
-}
+};
 
 class Bc : public ProgramBase {
  public:
@@ -124,7 +121,7 @@ class Bc : public ProgramBase {
         picked_(sources > 0 && sources != kAllSources),
         every_vertex_(sources == kAllSources),
         scale_(scale) {
-    if (picked_ && num_vertices_ > 0) source_ = gap_source_candidate(num_vertices_, draws_);
+    if (picked_ && num_vertices_ > 0) source_ = picker_.candidate(num_vertices_);
     if (every_vertex_) source_ = 0;
   }
 
@@ -202,59 +199,38 @@ class Bc : public ProgramBase {
 
   // The end-of-run summary (compute/engine/summary_stats.h): the sources, the
   // top scores, the vertices with a score and those the last source reached.
-  static constexpr unsigned kListedSources = 8;  // per node
   struct Summary {
-    uint64_t sweeps = 0;      // sources swept (a vertex picked twice counts twice)
-    uint64_t reached = 0;     // vertices the last source reached, itself included
+    MarkedVertices sources;   // a vertex picked twice counts twice
+    ReachSummary last;        // the last source's reach and deepest level
     uint64_t with_score = 0;  // vertices with a score above 0
-    uint32_t depth = 0;       // the last source's deepest level
-    uint32_t listed = 0;      // entries of `sources`
-    int64_t sources[kListedSources] = {};  // this node's first source vertices, as the input names them
   };
   static Summary summarize(std::span<const Value> values, const LocalGraph& g) {
-    Summary s;
-    for (uint32_t i = 0; i < values.size(); ++i) {
-      const Value& y = values[i];
-      s.sweeps += y.sourced;
-      if (y.sourced > 0 && s.listed < kListedSources)
-        s.sources[s.listed++] = g.original_id.empty() ? int64_t{g.global_id(i)} : g.original_id[i];
-      s.with_score += y.score > 0;
-      if (y.depth == kUnreached) continue;
-      ++s.reached;
-      s.depth = std::max(s.depth, y.depth);
-    }
+    Summary s{marked_of(values, g, [](const Value& y) { return y.sourced; }),
+              reach_of(values, [](const Value& y) { return y.depth != kUnreached; }, [](const Value& y) { return y.depth; })};
+    for (const Value& y : values) s.with_score += y.score > 0;
     return s;
   }
   static ProgramOutcome describe(std::span<const Summary> nodes, const SummaryContext& c) {
-    Summary t;
-    std::vector<int64_t> sources;
-    for (const Summary& n : nodes) {
-      t.sweeps += n.sweeps, t.reached += n.reached, t.with_score += n.with_score;
-      t.depth = std::max(t.depth, n.depth);
-      sources.insert(sources.end(), n.sources, n.sources + n.listed);
-    }
-    std::sort(sources.begin(), sources.end());
-    std::string listed;
-    for (size_t i = 0; i < sources.size() && i < kListedSources; ++i)
-      listed += text_printf("%s%" PRId64, i ? ", " : "", sources[i]);
-    if (sources.size() < t.sweeps) listed += listed.empty() ? "..." : ", ...";
-    ProgramOutcome out;
+    std::vector<MarkedVertices> marked;
+    std::vector<ReachSummary> reach;
+    uint64_t with_score = 0;
+    for (const Summary& n : nodes) marked.push_back(n.sources), reach.push_back(n.last), with_score += n.with_score;
+    const MarkedTotal sources = total_marked(marked, c);
+    const ReachSummary last = total_reach(reach);
     nlohmann::ordered_json top_json;
     const std::string top = top_three(c, "score", &top_json);
-    out.line = text_printf("%" PRIu64 " source%s (%s %s); %" PRIu64 " vertices with a score", t.sweeps,
-                           t.sweeps == 1 ? "" : "s", sources.size() == 1 ? "vertex" : "vertices", listed.c_str(),
-                           t.with_score) +
-               (top.empty() || t.with_score == 0 ? std::string() : ", the top: " + top) +
-               text_printf("; the last source reached %" PRIu64 " of %" PRIu64 " vertices, depth %u", t.reached,
-                           c.vertices, t.depth);
-    out.figures = {{"sources", t.sweeps},
-                   {"source_vertices", sources},
-                   {"vertices_with_score", t.with_score},
-                   {"last_source_reached", t.reached},
-                   {"last_source_depth", t.depth},
-                   {"top", top_json}};
-    if (t.with_score == 0 && c.vertices > 1)
-      out.warnings.push_back("every score is 0: the source" + std::string(t.sweeps == 1 ? " has" : "s have") +
+    ProgramOutcome out;
+    out.line = text_printf("%" PRIu64 " source%s (%s %s); %" PRIu64 " vertices with a score", sources.marks,
+                           sources.marks == 1 ? "" : "s", sources.ids.size() == 1 ? "vertex" : "vertices",
+                           sources.listed.c_str(), with_score) +
+               (top.empty() || with_score == 0 ? std::string() : ", the top: " + top) +
+               text_printf("; the last source reached %" PRIu64 " of %" PRIu64 " vertices, depth %.0f", last.reached,
+                           c.vertices, last.farthest);
+    out.figures = {{"sources", sources.marks},          {"source_vertices", sources.ids},
+                   {"vertices_with_score", with_score}, {"last_source_reached", last.reached},
+                   {"last_source_depth", static_cast<uint32_t>(last.farthest)}, {"top", top_json}};
+    if (with_score == 0 && c.vertices > 1)
+      out.warnings.push_back("every score is 0: the source" + std::string(sources.marks == 1 ? " has" : "s have") +
                              " no edges, or no shortest path passes through another vertex");
     return out;
   }
@@ -284,7 +260,7 @@ class Bc : public ProgramBase {
         if (every_vertex_ && done.aggregate.source_degree == 0) return next_source(done);  // a sweep of itself alone
         if (picked_ && done.aggregate.source_degree == 0) {
           if (done.aggregate.largest_degree == 0) return normalise(done);  // no edges: GAP would pick forever
-          source_ = gap_source_candidate(num_vertices_, draws_);
+          source_ = picker_.candidate(num_vertices_);
           return {false, kSeed};
         }
         level_ = 1;
@@ -310,7 +286,7 @@ class Bc : public ProgramBase {
   // over): the next source's seed, or after the last the normalisation.
   Decision next_source(const StepOutcome<Aggregate>& done) {
     if (++swept_ < sweeps_) {
-      if (picked_) source_ = gap_source_candidate(num_vertices_, draws_);
+      if (picked_) source_ = picker_.candidate(num_vertices_);
       if (every_vertex_) source_ = swept_;
       return {false, kSeed};
     }
@@ -350,7 +326,7 @@ class Bc : public ProgramBase {
   uint32_t phase_ = kSeed;
   uint32_t level_ = 0;
   uint32_t swept_ = 0;
-  uint64_t draws_ = 0;
+  GapSourcePicker picker_;
   double largest_ = 0;
   double factor_ = 1.0;  // networkx's scale (not GAP's)
 };
@@ -362,7 +338,7 @@ WG_PROGRAM(Bc);
 namespace oracle {
 
 // The sources GAP's bc sweeps: `source` alone when sources = 0, every vertex
-// for kAllSources, else the first `sources` candidates (gap_source_candidate)
+// for kAllSources, else the first `sources` candidates (GapSourcePicker)
 // that have a neighbour in the undirected simple graph `adj`; empty when no
 // vertex has one.
 inline std::vector<VertexId> bc_sources(const std::vector<std::vector<VertexId>>& adj, VertexId source,
@@ -376,9 +352,9 @@ inline std::vector<VertexId> bc_sources(const std::vector<std::vector<VertexId>>
   bool any = false;
   for (const auto& n : adj) any = any || !n.empty();
   std::vector<VertexId> out;
-  uint64_t draws = 0;
+  GapSourcePicker picker;
   while (any && out.size() < sources) {
-    const VertexId s = gap_source_candidate(static_cast<VertexId>(adj.size()), draws);
+    const VertexId s = picker.candidate(static_cast<VertexId>(adj.size()));
     if (!adj[s].empty()) out.push_back(s);
   }
   return out;

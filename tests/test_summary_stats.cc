@@ -165,6 +165,39 @@ TEST(Reach, AHandfulOutOfMostOfTheGraphIsWarnedAbout) {
   EXPECT_TRUE(describe_reach(total_reach(one), context(1, 0), "depth", true).warnings.empty());
 }
 
+// Marked vertices (BC's sources) are named as the input names them: a dense
+// id plus the format's first id (DIMACS numbers from 1), a mapped id as it
+// is; the cluster's list in id order, "..." when marks are left out.
+TEST(Marked, NamedAsTheInputNamesThem) {
+  std::vector<LocalGraph> parts;
+  std::vector<MarkedVertices> nodes;
+  for (unsigned r = 0; r < 2; ++r) {
+    parts.push_back(part_of(10, 2, r));
+    std::vector<uint32_t> times(parts.back().num_local, 0);
+    for (uint32_t i = 0; i < times.size(); ++i)  // marks vertices 3 (twice) and 6
+      times[i] = parts.back().global_id(i) == 3 ? 2 : parts.back().global_id(i) == 6 ? 1 : 0;
+    nodes.push_back(marked_of(std::span<const uint32_t>(times), parts.back(), [](uint32_t n) { return n; }));
+  }
+  SummaryContext c = context(10, 0);
+  c.first_id = 1;
+  MarkedTotal t = total_marked(nodes, c);
+  EXPECT_EQ(t.marks, 3u);
+  EXPECT_EQ(t.ids, (std::vector<int64_t>{4, 7}));
+  EXPECT_EQ(t.listed, "4, 7, ...");  // 3 marks, 2 vertices
+  for (LocalGraph& g : parts) {  // mapped ids: the input's own, first_id not added
+    g.original_id.resize(g.num_local);
+    for (uint32_t i = 0; i < g.num_local; ++i) g.original_id[i] = 1000 + g.global_id(i);
+  }
+  for (unsigned r = 0; r < 2; ++r) {
+    std::vector<uint32_t> times(parts[r].num_local, 0);
+    for (uint32_t i = 0; i < times.size(); ++i) times[i] = parts[r].global_id(i) == 6;
+    nodes[r] = marked_of(std::span<const uint32_t>(times), parts[r], [](uint32_t n) { return n; });
+  }
+  t = total_marked(nodes, c);
+  EXPECT_EQ(t.ids, (std::vector<int64_t>{1006}));
+  EXPECT_EQ(t.listed, "1006");
+}
+
 TEST(Isolated, MostlyIsolatedIsWarnedAbout) {
   ProgramOutcome o;
   warn_if_mostly_isolated(51, context(100, 10, true), o);

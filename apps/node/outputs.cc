@@ -78,6 +78,7 @@ SummaryContext summary_context(const Config& cfg, const RunReport& r) {
   c.edges_used = r.load.num_edges;
   c.undirected = cfg.undirected || cfg.program.graph.symmetrize;
   if (cfg.one_source()) c.source = std::to_string(cfg.source_id);
+  c.first_id = cfg.first_id;
   c.top = r.cluster_top;
   return c;
 }

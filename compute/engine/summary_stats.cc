@@ -83,6 +83,19 @@ ReachSummary total_reach(std::span<const ReachSummary> nodes) {
   return t;
 }
 
+MarkedTotal total_marked(std::span<const MarkedVertices> nodes, const SummaryContext& c) {
+  MarkedTotal t;
+  for (const MarkedVertices& n : nodes) {
+    t.marks += n.marks;
+    for (uint32_t i = 0; i < n.listed && i < kListedMarks; ++i) t.ids.push_back(n.first[i] + (n.dense_ids ? c.first_id : 0));
+  }
+  std::sort(t.ids.begin(), t.ids.end());
+  if (t.ids.size() > kListedMarks) t.ids.resize(kListedMarks);
+  for (size_t i = 0; i < t.ids.size(); ++i) t.listed += text_printf("%s%" PRId64, i ? ", " : "", t.ids[i]);
+  if (t.ids.size() < t.marks) t.listed += t.listed.empty() ? "..." : ", ...";
+  return t;
+}
+
 std::string top_three(const SummaryContext& c, const char* value_name, nlohmann::ordered_json* json) {
   std::string top;
   *json = nlohmann::ordered_json::array();

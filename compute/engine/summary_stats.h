@@ -72,6 +72,40 @@ inline constexpr uint64_t kHandful = 10;
 ProgramOutcome describe_reach(const ReachSummary& total, const SummaryContext& c, const char* farthest_name,
                               bool integral);
 
+// ---- vertices a program marks (BC's sources) ----------------------------------
+
+// One node's marked vertices: the marks (a vertex marked twice counts twice)
+// and its first kListedMarks vertices by slot, as the input names them (a
+// dense id until total_marked adds SummaryContext::first_id).
+inline constexpr unsigned kListedMarks = 8;
+struct MarkedVertices {
+  uint64_t marks = 0;
+  uint32_t listed = 0;
+  uint32_t dense_ids = 0;  // `first` holds dense ids (the loader kept no input ids)
+  int64_t first[kListedMarks] = {};
+};
+// `times(y)`: how many times the vertex holding y is marked.
+template <class Value, class Times>
+MarkedVertices marked_of(std::span<const Value> values, const LocalGraph& g, Times&& times) {
+  MarkedVertices m;
+  m.dense_ids = g.original_id.empty();
+  for (uint32_t i = 0; i < values.size(); ++i) {
+    const uint64_t n = times(values[i]);
+    m.marks += n;
+    if (n > 0 && m.listed < kListedMarks) m.first[m.listed++] = g.input_id(i, 0);
+  }
+  return m;
+}
+// The cluster's marks and, in id order, at most kListedMarks of the nodes'
+// listed ids as the input names them; `listed`: "5" or "1, 5, 9", with
+// ", ..." when some are left out.
+struct MarkedTotal {
+  uint64_t marks = 0;
+  std::vector<int64_t> ids;
+  std::string listed;
+};
+MarkedTotal total_marked(std::span<const MarkedVertices> nodes, const SummaryContext& c);
+
 // ---- the top vertices (programs that rank them: PageRank, BC) ------------------
 
 // "vertex 3 (0.25), vertex 7 (0.125), vertex 1 (0.1)": the first three of

@@ -34,6 +34,7 @@ struct SummaryContext {
   uint64_t edges_used = 0;  // after the program's rules (reverse edges, self-loops, duplicates)
   bool undirected = false;  // every edge goes both ways (the program's rule or --undirected)
   std::string source;       // --source as the user names it; empty for a program without one
+  int64_t first_id = 0;     // added to a dense id to name a vertex as the input does (1 for DIMACS, METIS, ...)
   std::vector<wire::TopEntry> top;  // the cluster's top vertices, for programs that rank them
 };
 
