@@ -198,6 +198,23 @@ TEST(Marked, NamedAsTheInputNamesThem) {
   EXPECT_EQ(t.listed, "1006");
 }
 
+// Every vertex marked (bc --sources all): the list holds the smallest ids,
+// wherever their slots are (here the last: ids fall as slots rise).
+TEST(Marked, ListsTheSmallestIds) {
+  std::vector<MarkedVertices> nodes;
+  for (unsigned r = 0; r < 2; ++r) {
+    LocalGraph g = part_of(40, 2, r);
+    g.original_id.resize(g.num_local);
+    for (uint32_t i = 0; i < g.num_local; ++i) g.original_id[i] = 500 - g.global_id(i);
+    const std::vector<uint32_t> once(g.num_local, 1);
+    nodes.push_back(marked_of(std::span<const uint32_t>(once), g, [](uint32_t n) { return n; }));
+  }
+  const MarkedTotal t = total_marked(nodes, context(40, 0));
+  EXPECT_EQ(t.marks, 40u);
+  EXPECT_EQ(t.ids, (std::vector<int64_t>{461, 462, 463, 464, 465, 466, 467, 468}));
+  EXPECT_EQ(t.listed, "461, 462, 463, 464, 465, 466, 467, 468, ...");
+}
+
 TEST(Isolated, MostlyIsolatedIsWarnedAbout) {
   ProgramOutcome o;
   warn_if_mostly_isolated(51, context(100, 10, true), o);

@@ -75,14 +75,14 @@ ProgramOutcome describe_reach(const ReachSummary& total, const SummaryContext& c
 // ---- vertices a program marks (BC's sources) ----------------------------------
 
 // One node's marked vertices: the marks (a vertex marked twice counts twice)
-// and its first kListedMarks vertices by slot, as the input names them (a
-// dense id until total_marked adds SummaryContext::first_id).
+// and its kListedMarks smallest ids, as the input names them (a dense id
+// until total_marked adds SummaryContext::first_id).
 inline constexpr unsigned kListedMarks = 8;
 struct MarkedVertices {
   uint64_t marks = 0;
   uint32_t listed = 0;
   uint32_t dense_ids = 0;  // `first` holds dense ids (the loader kept no input ids)
-  int64_t first[kListedMarks] = {};
+  int64_t smallest[kListedMarks] = {};  // sorted
 };
 // `times(y)`: how many times the vertex holding y is marked.
 template <class Value, class Times>
@@ -92,13 +92,17 @@ MarkedVertices marked_of(std::span<const Value> values, const LocalGraph& g, Tim
   for (uint32_t i = 0; i < values.size(); ++i) {
     const uint64_t n = times(values[i]);
     m.marks += n;
-    if (n > 0 && m.listed < kListedMarks) m.first[m.listed++] = g.input_id(i, 0);
+    if (n == 0) continue;
+    const int64_t id = g.input_id(i, 0);
+    if (m.listed == kListedMarks && id >= m.smallest[kListedMarks - 1]) continue;
+    uint32_t at = m.listed < kListedMarks ? m.listed++ : kListedMarks - 1;  // the largest listed makes room
+    for (; at > 0 && m.smallest[at - 1] > id; --at) m.smallest[at] = m.smallest[at - 1];
+    m.smallest[at] = id;
   }
   return m;
 }
-// The cluster's marks and, in id order, at most kListedMarks of the nodes'
-// listed ids as the input names them; `listed`: "5" or "1, 5, 9", with
-// ", ..." when some are left out.
+// The cluster's marks and its kListedMarks smallest marked ids as the input
+// names them; `listed`: "5" or "1, 5, 9", with ", ..." when some are left out.
 struct MarkedTotal {
   uint64_t marks = 0;
   std::vector<int64_t> ids;
