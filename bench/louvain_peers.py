@@ -14,60 +14,14 @@ undirected simple graph of the edges.
 igraph and NetworKit come from PyPI at the versions of
 bench/requirements-peers.txt, installed for this python3 when missing.
 """
-import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-BUILD = os.environ.get("WG_BUILD_DIR", os.path.join(ROOT, "build"))
-
-
-def ensure_peers():
-    try:
-        import igraph  # noqa: F401
-        import networkit  # noqa: F401
-    except ImportError:
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                        "--root-user-action=ignore", "-r", os.path.join(HERE, "requirements-peers.txt")], check=True)
-
-
-def read_edges(path):
-    """The undirected simple edges of a 'src dst [weight]' text file."""
-    edges = set()
-    with open(path) as f:
-        for line in f:
-            fields = line.split()
-            u, v = int(fields[0]), int(fields[1])
-            if u != v:
-                edges.add((min(u, v), max(u, v)))
-    return sorted(edges)
-
-
-def wiregraph_run(edge_file, nodes, tmp, trial):
-    out = os.path.join(tmp, "wg%d" % trial)
-    started = time.monotonic()
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "wiregraph-cluster"), "--nodes", str(nodes),
-                        "--binary", os.path.join(BUILD, "apps", "wiregraph"), "--", "--app", "louvain",
-                        "--graph", edge_file, "--out", out], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True)
-    whole = time.monotonic() - started
-    if r.returncode != 0:
-        sys.exit("wiregraph failed:\n" + r.stdout[-3000:])
-    with open(os.path.join(out, "summary.json")) as f:
-        compute = json.load(f)["compute_seconds"]
-    labels = {}
-    with open(os.path.join(out, "results.tsv")) as f:
-        f.readline()
-        for line in f:
-            v, label = line.split("\t")
-            labels[int(v)] = int(label)
-    return compute, whole, labels
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peers  # noqa: E402
 
 
 def groups(labels, vertices):
@@ -78,30 +32,23 @@ def groups(labels, vertices):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--graph", default="kron:16:16")
-    ap.add_argument("--nodes", type=int, default=2)
-    ap.add_argument("--trials", type=int, default=3)
-    ap.add_argument("--json")
-    a = ap.parse_args()
-    ensure_peers()
+    a = peers.arguments(__doc__, "kron:16:16")
+    peers.ensure_peers()
     import igraph
     import networkit
     import networkx as nx
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="wg-louvain-") as tmp:
-        edge_file = os.path.join(tmp, "edges.txt")
-        subprocess.run([os.path.join(BUILD, "apps", "wiregraph-convert"), "--graph", a.graph, "--out", edge_file],
-                       check=True, stdout=subprocess.DEVNULL)
-        edges = read_edges(edge_file)
+        edge_file = peers.edge_file(a.graph, tmp)
+        edges = peers.read_edges(edge_file, undirected=True)
         g = nx.Graph(edges)
         vertices = list(g)
 
         def modularity(communities):
             return nx.community.modularity(g, communities, weight=None)
 
-        runs = [wiregraph_run(edge_file, a.nodes, tmp, t) for t in range(a.trials)]
+        runs = [peers.wiregraph_run("louvain", edge_file, a.nodes, tmp, t) for t in range(a.trials)]
         wg_q = modularity(groups(runs[0][2], vertices))
         rows.append({"tool": "wiregraph P=%d memif" % a.nodes, "seconds": statistics.median(r[0] for r in runs),
                      "whole_run": statistics.median(r[1] for r in runs), "modularity": wg_q,
@@ -146,19 +93,9 @@ def main():
                      "seconds": statistics.median(times), "modularity": max(q for q, _ in qs),
                      "communities": max(qs)[1]})
 
-    base = rows[0]["seconds"]
-    print("Louvain on %s: %d vertices, %d undirected edges; %d trials, medians" % (a.graph, len(vertices), len(edges),
-                                                                                 a.trials))
-    print("| tool | seconds | / wiregraph | modularity | communities |")
-    print("| --- | --: | --: | --: | --: |")
-    for r in rows:
-        extra = " (whole run %.2f s)" % r["whole_run"] if "whole_run" in r else ""
-        print("| %s | %.3f%s | %.2fx | %.4f | %d |" % (r["tool"], r["seconds"], extra, r["seconds"] / base,
-                                                         r["modularity"], r["communities"]))
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump({"graph": a.graph, "nodes": a.nodes, "trials": a.trials, "rows": rows}, f, indent=1)
-
+    peers.report(a, "Louvain on %s: %d vertices, %d undirected edges; %d trials, medians"
+                 % (a.graph, len(vertices), len(edges), a.trials), ["modularity", "communities"], rows,
+                 lambda r: ["%.4f" % r["modularity"], "%d" % r["communities"]])
 
 if __name__ == "__main__":
     main()

@@ -14,51 +14,14 @@ networkx's partition.
 igraph and NetworKit come from PyPI at the versions of
 bench/requirements-peers.txt, installed for this python3 when missing.
 """
-import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-BUILD = os.environ.get("WG_BUILD_DIR", os.path.join(ROOT, "build"))
-sys.path.insert(0, HERE)
-from louvain_peers import ensure_peers  # noqa: E402
-
-
-def read_directed_edges(path):
-    """The directed edges of a 'src dst [weight]' text file, each pair once."""
-    edges = set()
-    with open(path) as f:
-        for line in f:
-            fields = line.split()
-            edges.add((int(fields[0]), int(fields[1])))
-    return sorted(edges)
-
-
-def wiregraph_run(edge_file, nodes, tmp, trial):
-    out = os.path.join(tmp, "wg%d" % trial)
-    started = time.monotonic()
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "wiregraph-cluster"), "--nodes", str(nodes),
-                        "--binary", os.path.join(BUILD, "apps", "wiregraph"), "--", "--app", "scc",
-                        "--graph", edge_file, "--out", out], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True)
-    whole = time.monotonic() - started
-    if r.returncode != 0:
-        sys.exit("wiregraph failed:\n" + r.stdout[-3000:])
-    with open(os.path.join(out, "summary.json")) as f:
-        compute = json.load(f)["compute_seconds"]
-    labels = {}
-    with open(os.path.join(out, "results.tsv")) as f:
-        f.readline()
-        for line in f:
-            v, label = line.split("\t")[:2]
-            labels[int(v)] = int(label)
-    return compute, whole, labels
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peers  # noqa: E402
 
 
 def partition(sets):
@@ -67,23 +30,16 @@ def partition(sets):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--graph", default="kron:18:16")
-    ap.add_argument("--nodes", type=int, default=2)
-    ap.add_argument("--trials", type=int, default=3)
-    ap.add_argument("--json")
-    a = ap.parse_args()
-    ensure_peers()
+    a = peers.arguments(__doc__, "kron:18:16")
+    peers.ensure_peers()
     import igraph
     import networkit
     import networkx as nx
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="wg-scc-") as tmp:
-        edge_file = os.path.join(tmp, "edges.txt")
-        subprocess.run([os.path.join(BUILD, "apps", "wiregraph-convert"), "--graph", a.graph, "--out", edge_file],
-                       check=True, stdout=subprocess.DEVNULL)
-        edges = read_directed_edges(edge_file)
+        edge_file = peers.edge_file(a.graph, tmp)
+        edges = peers.read_edges(edge_file, undirected=False)
         g = nx.DiGraph(edges)
         vertices = list(g)
         index = {v: i for i, v in enumerate(vertices)}
@@ -96,7 +52,7 @@ def main():
         nx_row = {"tool": "networkx %s strongly_connected_components" % nx.__version__,
                   "seconds": statistics.median(times), "components": len(want), "same": True}
 
-        runs = [wiregraph_run(edge_file, a.nodes, tmp, t) for t in range(a.trials)]
+        runs = [peers.wiregraph_run("scc", edge_file, a.nodes, tmp, t) for t in range(a.trials)]
         by = {}
         for v in vertices:
             by.setdefault(runs[0][2][v], set()).add(v)
@@ -129,18 +85,9 @@ def main():
                      "seconds": statistics.median(times), "components": len(got), "same": got == want})
         rows.append(nx_row)
 
-    base = rows[0]["seconds"]
-    print("SCC on %s: %d vertices, %d directed edges; %d trials, medians" % (a.graph, len(vertices), len(edges),
-                                                                            a.trials))
-    print("| tool | seconds | / wiregraph | components | networkx's partition |")
-    print("| --- | --: | --: | --: | --- |")
-    for r in rows:
-        extra = " (whole run %.2f s)" % r["whole_run"] if "whole_run" in r else ""
-        print("| %s | %.4f%s | %.2fx | %d | %s |" % (r["tool"], r["seconds"], extra, r["seconds"] / base,
-                                                     r["components"], "yes" if r["same"] else "NO"))
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump({"graph": a.graph, "nodes": a.nodes, "trials": a.trials, "rows": rows}, f, indent=1)
+    peers.report(a, "SCC on %s: %d vertices, %d directed edges; %d trials, medians"
+                 % (a.graph, len(vertices), len(edges), a.trials), ["components", "networkx's partition"], rows,
+                 lambda r: ["%d" % r["components"], "yes" if r["same"] else "NO"])
     if not all(r["same"] for r in rows):
         sys.exit("a tool's components differ from networkx's")
 
