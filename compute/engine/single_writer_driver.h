@@ -7,12 +7,20 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "compute/engine/bucket_writer.h"
 #include "compute/engine/program_driver.h"
 
 namespace wg {
+
+// A record that fails the check where it is used: `driver` names who read it.
+[[noreturn]] inline void malformed_record(const char* driver, const char* what, uint64_t v) {
+  throw std::runtime_error(std::string(driver) + ": a malformed " + what + " record (" + std::to_string(v) +
+                           ") arrived: corrupted frames (try --checksum on)?");
+}
 
 template <class Record>
 class SingleWriterDriver : public ProgramDriver {
@@ -65,6 +73,11 @@ class SingleWriterDriver : public ProgramDriver {
   void send(unsigned node, const Record& r, const Stall& stall) {
     writer_.put(node, r, stall);
   }
+  // A vertex's key, for a driver whose records name any vertex of the
+  // cluster (the neighbourhood and community services): its slot times P
+  // plus its node, which every node computes for its edges' targets without
+  // asking.
+  uint32_t key_of_slot(uint32_t slot) const { return slot * nodes_ + rank_; }
 
   const unsigned workers_, rank_, nodes_;
 

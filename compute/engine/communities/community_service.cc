@@ -12,10 +12,7 @@ namespace wg {
 
 namespace {
 
-[[noreturn]] void malformed(const char* what, uint64_t v) {
-  throw std::runtime_error(std::string("community service: a malformed ") + what + " record (" + std::to_string(v) +
-                           ") arrived: corrupted frames (try --checksum on)?");
-}
+[[noreturn]] void malformed(const char* what, uint64_t v) { malformed_record("community service", what, v); }
 
 bool by_key_then_to(const CommunityRecord& a, const CommunityRecord& b) {
   return a.key != b.key ? a.key < b.key : a.to < b.to;

@@ -115,7 +115,6 @@ class CommunityService : public SingleWriterDriver<CommunityRecord> {
   };
   static_assert(sizeof(Figures) <= sizeof(AggregateBytes));
 
-  uint32_t key_of_slot(uint32_t slot) const { return slot * nodes_ + rank_; }
   void build_first_level();
   void build_level(std::vector<CommunityRecord>& edges);
   void apply_moves(std::vector<CommunityRecord>& moves);

@@ -19,10 +19,7 @@ constexpr uint32_t kIdTag = 0x20000000u;
 constexpr uint32_t kEdgeCredit = 1;
 constexpr uint32_t kCountMask = 0xffu;
 
-[[noreturn]] void malformed(const char* what, uint64_t v) {
-  throw std::runtime_error(std::string("neighbourhood service: a malformed ") + what + " record (" + std::to_string(v) +
-                           ") arrived: corrupted frames (try --checksum on)?");
-}
+[[noreturn]] void malformed(const char* what, uint64_t v) { malformed_record("neighbourhood service", what, v); }
 
 }  // namespace
 

@@ -123,7 +123,6 @@ class NeighbourhoodService : public SingleWriterDriver<NeighbourhoodRecord> {
 
   bool directed() const { return kind_.lists == Neighbourhood::Lists::kDirected; }
   bool edge_credits() const { return kind_.credits == Neighbourhood::Credits::kEdges; }
-  uint32_t key_of_slot(uint32_t slot) const { return slot * nodes_ + rank_; }
   uint32_t degree_of(uint32_t slot) const;
   void send_degrees(const Stall& stall);
   void send_in_neighbours(const Stall& stall);
