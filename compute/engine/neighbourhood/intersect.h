@@ -12,8 +12,9 @@
 namespace wg {
 
 // Intersects sorted x[0, nx) and y[0, ny) (ranks; with kMasked, bit 31 is a
-// flag of the entry, not part of the rank), calling hit(i, j) for x[i] ==
-// y[j]; the shorter searched in the longer when their sizes differ much.
+// flag of the entry, not part of the rank), calling hit(i, j) once for each
+// x[i] == y[j], in no set order (the callers sum); the shorter searched in
+// the longer when their sizes differ much.
 template <bool kMasked, class Hit>
 inline void intersect(const uint32_t* x, uint32_t nx, const uint32_t* y, uint32_t ny, Hit&& hit) {
   constexpr uint32_t kMask = kMasked ? 0x7fffffffu : 0xffffffffu;
