@@ -205,8 +205,9 @@ class Bc : public ProgramBase {
     uint64_t with_score = 0;  // vertices with a score above 0
   };
   static Summary summarize(std::span<const Value> values, const LocalGraph& g) {
+    const auto reached = [](const Value& y) { return y.depth != kUnreached; };
     Summary s{marked_of(values, g, [](const Value& y) { return y.sourced; }),
-              reach_of(values, [](const Value& y) { return y.depth != kUnreached; }, [](const Value& y) { return y.depth; })};
+              reach_of(values, reached, [](const Value& y) { return y.depth; })};
     for (const Value& y : values) s.with_score += y.score > 0;
     return s;
   }

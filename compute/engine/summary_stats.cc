@@ -87,7 +87,8 @@ MarkedTotal total_marked(std::span<const MarkedVertices> nodes, const SummaryCon
   MarkedTotal t;
   for (const MarkedVertices& n : nodes) {
     t.marks += n.marks;
-    for (uint32_t i = 0; i < n.listed && i < kListedMarks; ++i) t.ids.push_back(n.smallest[i] + (n.dense_ids ? c.first_id : 0));
+    const int64_t shift = n.dense_ids ? c.first_id : 0;
+    for (uint32_t i = 0; i < n.listed && i < kListedMarks; ++i) t.ids.push_back(n.smallest[i] + shift);
   }
   std::sort(t.ids.begin(), t.ids.end());
   if (t.ids.size() > kListedMarks) t.ids.resize(kListedMarks);
