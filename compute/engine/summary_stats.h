@@ -81,7 +81,7 @@ inline constexpr unsigned kListedMarks = 8;
 struct MarkedVertices {
   uint64_t marks = 0;
   uint32_t listed = 0;
-  uint32_t dense_ids = 0;  // `first` holds dense ids (the loader kept no input ids)
+  uint32_t dense_ids = 0;  // `smallest` holds dense ids (the loader kept no input ids)
   int64_t smallest[kListedMarks] = {};  // sorted
 };
 // `times(y)`: how many times the vertex holding y is marked.
