@@ -83,8 +83,9 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
                        + std::min<uint64_t>(5000, local_v * 2) * 12  // (source, node) pairs: source + offset
                        + 2 * 64;              // two blocks
   EXPECT_EQ(n.local_graph, csr);
-  EXPECT_EQ(n.load, 5000u * 8) << "held edges without weights: 8 bytes each";
-  EXPECT_EQ(n.build, 5000u * 8 + csr + std::max<uint64_t>(local_v * 2 * 8, local_v * 17));
+  EXPECT_EQ(n.load, 5000u * 6) << "held edges without weights: 6 bytes each";
+  // (and a page part filled in the one source bucket of the worker's store and the received one)
+  EXPECT_EQ(n.build, 5000u * 6 + csr + std::max<uint64_t>(local_v * 2 * 8, local_v * 17) + 2 * 4096);
   EXPECT_EQ(n.run, csr + local_v * (4 + 2 + 4)  // value, frontier, scatter value
                        + local_v * 8 + 1000 * 8  // each source's blocks: offsets, (source, node) pairs
                        + (1000 / 8 + 1) * 12     // room to group an eighth of the pairs
@@ -95,28 +96,27 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
   EXPECT_EQ(n.peak(), n.build);
 }
 
-// The same shape scaled up until the held edges fill many source buckets
-// (compute/partition/partition.h, plan_source_buckets): V = 2^24 at P = 2,
-// 2^28 edges held per node, so 2^28 / 2^21 = 128 buckets of 2^16 local
-// sources. The build holds the held edges, the CSR less all but a 128th of
-// its targets (placed as the held edges go), the cursors, and a part-filled
-// last chunk in all but one bucket.
+// The same shape scaled up to many source buckets (compute/partition/partition.h,
+// source_buckets): V = 2^24 at P = 2, so 2^23 local sources make 128
+// buckets of 2^16. The build holds the held edges (6 bytes each), the CSR
+// less all but a 128th of its targets (placed as the held edges go), the
+// cursors, and a page of each bucket's part-filled last chunk in the
+// worker's store and the received one.
 TEST(MemoryEstimate, TheBuildHoldsOneSourceBucketsTargetsBesideTheHeldEdges) {
   NodeShape s = hand_computed_shape();
   s.vertices = uint64_t{1} << 24;
   s.held_edges = s.out_edges = s.in_edges = uint64_t{1} << 28;
   s.range_bytes = uint64_t{64} << 20;  // Σ (32 MiB) in one range: the CSR as built is the CSR run
   const uint64_t local_v = uint64_t{1} << 23;
-  const SourceBucketPlan plan = plan_source_buckets(local_v, s.held_edges);
-  ASSERT_EQ(plan.count, 128u);
-  ASSERT_EQ(plan.shift, 16u);
+  ASSERT_EQ(source_buckets(local_v), 128u);
+  ASSERT_EQ(s.workers, 1u);
   const MemoryNeed n = estimate_node_memory(s, footprint_of<Bfs>());
   const uint64_t targets = s.out_edges * 4;
   const uint64_t csr = local_v * 8 + targets + std::min<uint64_t>(s.out_edges, local_v * 2) * 12 + 2 * 64;
   EXPECT_EQ(n.local_graph, csr);
   const uint64_t cursors = std::max<uint64_t>(local_v * 2 * 8, local_v * 17);
-  EXPECT_EQ(n.build, s.held_edges * 8 + csr - targets + targets / 128 + cursors + 127 * 65536 * 8);
-  EXPECT_LT(n.build, s.held_edges * 8 + csr) << "less than the held edges and the whole CSR";
+  EXPECT_EQ(n.build, s.held_edges * 6 + csr - targets + targets / 128 + cursors + 128 * 2 * 4096);
+  EXPECT_LT(n.build, s.held_edges * 6 + csr) << "less than the held edges and the whole CSR";
 }
 
 // Under --scatter auto a node whose estimate does not fit, but would
@@ -282,16 +282,17 @@ TEST(MemoryEstimate, DegreeOrderKeepsASlotTable) {
   const uint64_t csr = local_v * 12 + 5000 * 4 + std::min<uint64_t>(5000, local_v * 2) * 12 + 2 * 64;
   EXPECT_EQ(n.local_graph, csr);
   const uint64_t renumbering = csr + 1000 * 4 + 2500 * 4 + std::min<uint64_t>(2500, local_v) * 12 + local_v * 16;
-  const uint64_t building = 5000u * 8 + csr + std::max<uint64_t>(local_v * 2 * 8, local_v * 17);
+  const uint64_t building = 5000u * 6 + csr + std::max<uint64_t>(local_v * 2 * 8, local_v * 17) + 2 * 4096;
   ASSERT_LT(renumbering, building);
   EXPECT_EQ(n.build, building);
   s.held_edges = 100;  // (not a real shape: only so that the renumbering is the peak)
   EXPECT_EQ(estimate_node_memory(s, footprint_of<Bfs>()).build,
-            std::max<uint64_t>(renumbering, 100u * 8 + csr + std::max<uint64_t>(local_v * 2 * 8, local_v * 17)));
+            std::max<uint64_t>(renumbering,
+                               100u * 6 + csr + std::max<uint64_t>(local_v * 2 * 8, local_v * 17) + 2 * 4096));
 }
 
-// SSSP with real weights (apps/sssp_real.h): 20-byte held edges
-// (compute/load/load_records.h WideLoadRecord), an 8-byte double per CSR edge, and
+// SSSP with real weights (apps/sssp_real.h): 14-byte held edges
+// (compute/load/load_records.h HeldEdges), an 8-byte double per CSR edge, and
 // no dense copy even when --scatter allows one (its workers stay sparse).
 TEST(MemoryEstimate, RealWeightsAreDoublesAndNeverDense) {
   const NodeShape s = balanced_shape(1000, 10000, 2, 1);  // 5000 edges held, out and in
@@ -299,7 +300,7 @@ TEST(MemoryEstimate, RealWeightsAreDoublesAndNeverDense) {
   const uint64_t local_v = 500;
   const uint64_t csr = local_v * 8 + 5000 * (4 + 8) + std::min<uint64_t>(5000, local_v * 2) * 12 + 2 * 64;
   EXPECT_EQ(n.local_graph, csr);
-  EXPECT_EQ(n.load, 5000u * 20);
+  EXPECT_EQ(n.load, 5000u * 14);
   EXPECT_EQ(n.run, csr + local_v * (8 + 2 + 8)  // value, frontier, scatter value
                        + local_v * 8 + 1000 * 8  // each source's blocks: offsets, (source, node) pairs
                        + (1000 / 8 + 1) * 24     // room to group an eighth of the pairs
@@ -336,7 +337,7 @@ TEST(MemoryEstimate, OwnDriverStatesItsOwnFootprint) {
   const uint64_t local_v = 500;
   EXPECT_EQ(n.run, n.local_graph + (5000 + 4000) * (4 + 4 + 8 + 9) + local_v * 32 + 1000 * 20);
   EXPECT_EQ(n.dense, 0u);
-  EXPECT_EQ(n.load, 5000u * 8);
+  EXPECT_EQ(n.load, 5000u * 6);
 }
 
 TEST(MemoryEstimate, SlotProgramsPayPerInEdge) {
@@ -346,7 +347,7 @@ TEST(MemoryEstimate, SlotProgramsPayPerInEdge) {
   s.out_edges = 9000;
   s.in_edges = 11000;
   const MemoryNeed n = estimate_node_memory(s, footprint_of<LabelPropagation>());
-  EXPECT_EQ(n.load, 9000u * 8);
+  EXPECT_EQ(n.load, 9000u * 6);
   EXPECT_EQ(n.run, n.local_graph + 1000 * (4 + 2 + 4) + 1000 * 8 + 1000 * 8 + (1000 / 8 + 1) * 12 +
                        2 * (1000 * 12 + 11000 * 4));
   EXPECT_EQ(n.dense, 0u) << "slot programs always scatter sparse";
@@ -413,7 +414,7 @@ TEST(MemoryEstimate, RangeBlocksAreCounted) {
            + (pairs / 8 + 1) * 12                   // room to group an eighth of them by block
            + local_v * 2 * 4;                       // two accumulators
   };
-  const uint64_t whole = E * 8;
+  const uint64_t whole = E * 6;
   const uint64_t cursors = std::max(local_v * 2 * 8, local_v * 17);
   const uint64_t block = (E / 2) * 4 + local_v * 12 + 64;  // the (node, domain) block being split
   struct Case {
@@ -432,10 +433,11 @@ TEST(MemoryEstimate, RangeBlocksAreCounted) {
     EXPECT_EQ(n.ranges, c.ranges);
     EXPECT_EQ(n.local_graph, csr(groups));
     EXPECT_EQ(n.run, run(groups));
-    // 2^22 held edges make two source buckets (plan_source_buckets): half
-    // the targets are placed as the held edges go, and one more chunk of
-    // records is part filled.
-    const uint64_t building = whole + csr(2) - E * 4 / 2 + cursors + 65536 * 8;
+    // 2^18 local sources make 8 source buckets (source_buckets): all but an
+    // eighth of the targets are placed as the held edges go, and each
+    // bucket's last chunk holds a page part filled in the worker's store and
+    // the received one.
+    const uint64_t building = whole + csr(2) - (E * 4 - E * 4 / 8) + cursors + 8 * 2 * 4096;
     EXPECT_EQ(n.build, std::max(building, csr(groups) + block))
         << "the CSR as built (a block per node), or the split beside the ranges' blocks";
   }

@@ -26,8 +26,9 @@ uint64_t sum(uint64_t a, T... rest) {
 }
 uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
-// An edge the loader holds until the build (compute/load/load_records.h EdgeStore).
-constexpr uint64_t kHeldEdge = 8, kHeldWeightedEdge = 12, kHeldRealWeightedEdge = 20;
+// An edge the loader holds until the build (compute/load/load_records.h
+// HeldEdges: its source's low 16 bits, its target, its weight if kept).
+constexpr uint64_t kHeldEdge = 6, kHeldWeightedEdge = 10, kHeldRealWeightedEdge = 14;
 
 // A weight per edge in the CSR and the dense copy.
 uint64_t weight_bytes(const AppFootprint& app) { return app.real_weights ? 8 : app.weights ? 4 : 0; }
@@ -276,16 +277,17 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
                    mul(s.out_edges, 24), mul(local_v, 16));
   }
   // The counting sort reads the held edges by source bucket and frees each
-  // bucket once placed (compute/partition/partition.h, plan_source_buckets):
+  // bucket's edges as placed (compute/partition/partition.h, source_buckets):
   // the targets (and weights) become resident as the held edges go, which
   // take more bytes per edge, so all but one bucket's targets come out of the
-  // held edges' room; each bucket but one adds a part-filled last chunk of
-  // 2^16 records. (With in-edges an upper bound: the out-edges' held records
-  // are gone before the in-edges' blocks are built.)
-  const SourceBucketPlan buckets = plan_source_buckets(local_v, s.held_edges);
+  // held edges' room; a bucket's part-filled last chunk holds at most a page
+  // in each worker's store and the received one. (With in-edges an upper
+  // bound: the out-edges' held records are gone before the in-edges' blocks
+  // are built.)
+  const uint64_t buckets = source_buckets(local_v);
   const uint64_t targets = mul(copies, mul(s.out_edges, 4 + weight_bytes(app)));
-  const uint64_t placed_as_freed = targets - ceil_div(targets, buckets.count);
-  const uint64_t part_filled = mul(copies, mul(buckets.count - 1, mul(uint64_t{1} << 16, held_record)));
+  const uint64_t placed_as_freed = targets - ceil_div(targets, buckets);
+  const uint64_t part_filled = mul(copies, mul(buckets, mul(s.workers + 1, 4096)));
   need.build = add(whole, std::max(planning, sum(slot_map, csr - placed_as_freed, cursors, part_filled)));
   // With K > 1 the CSR is built again by slot from the first one, the held
   // edges gone; degree order with K = 1 renumbers it in place

@@ -7,8 +7,8 @@
 // and per edge (allocator overheads and DPDK's own memory, reserved at EAL
 // start, are not counted), in three phases of which the largest is the peak:
 //   load   - the edges this node holds once they have arrived (its share of
-//            the graph after the shuffle, compute/load/graph_loader.h): 8 B each,
-//            12 when the program keeps weights, 20 when they are real (doubles)
+//            the graph after the shuffle, compute/load/graph_loader.h): 6 B each,
+//            10 when the program keeps weights, 14 when they are real (doubles)
 //   build  - those edges + this node's CSR (compute/partition/partition.h) + the
 //            counting sort's cursors (8 B per (destination group, local
 //            vertex)) or, with K > 1 domains, the slot map and one node's

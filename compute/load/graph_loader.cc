@@ -37,7 +37,7 @@ namespace load {
 GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptions& rules, unsigned workers)
     : dp_(dp), input_(input), rules_(rules), rank_(dp.options().rank), nodes_(dp.options().nodes),
       progress_(rules.progress), sparse_(input.kind == GraphInput::Kind::kFile && input.sparse_ids), workers_(workers),
-      received_(rules.keep_weights, rules.real_weights) {
+      received_(rules.keep_weights, rules.real_weights, nodes_, rank_), received_in_(false, false, nodes_, rank_) {
   if (input.sparse_ids && input.kind != GraphInput::Kind::kFile && input.kind != GraphInput::Kind::kGraphalytics)
     throw GraphError(input.spec, 0, "--ids sparse: only files have ids to map (generated and in-memory graphs are dense)");
   if (input.vertices != 0 && (input.sparse_ids || input.kind == GraphInput::Kind::kGraphalytics))
@@ -49,8 +49,8 @@ GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptio
     throw std::invalid_argument("a program that reads in-edges runs unweighted (the loader marks them in the weight)");
   for (WorkerState& ws : workers_) {
     ws.writer = std::make_unique<LoadWriter>(dp, nodes_, rank_, rules.real_weights);
-    ws.own = std::make_unique<EdgeStore>(rules.keep_weights, rules.real_weights);
-    if (rules.in_edges) ws.own_in = std::make_unique<EdgeStore>(false);
+    ws.own = std::make_unique<HeldEdges>(rules.keep_weights, rules.real_weights, nodes_, rank_);
+    if (rules.in_edges) ws.own_in = std::make_unique<HeldEdges>(false, false, nodes_, rank_);
   }
   if (input.kind == GraphInput::Kind::kFile) {
     FileBytes bytes(input.spec);

@@ -25,47 +25,57 @@ Weight weight_word(const EdgeBlock& b, uint64_t e) {
 
 }  // namespace
 
+// Edges from other nodes are this node's and within V, or the frames were
+// corrupted. In-edges are held reversed (by their target).
+void GraphLoader::check_received(HeldEdges& received, bool in_edges, VertexId n) {
+  auto refuse = [&](VertexId held_src, VertexId held_dst) {
+    const VertexId src = in_edges ? held_dst : held_src, dst = in_edges ? held_src : held_dst;
+    throw std::runtime_error(std::string(in_edges ? "an in-edge " : "an edge ") + std::to_string(src) + " -> " +
+                             std::to_string(dst) +
+                             " that is not this node's (or not within the graph's " + std::to_string(n) +
+                             " vertices) arrived while loading: corrupted frames (try --checksum on)?");
+  };
+  if (received.foreign() > 0) refuse(received.first_foreign().first, received.first_foreign().second);
+  received.for_each([&](VertexId src, VertexId dst, Weight, double) {
+    if (src >= n || dst >= n) refuse(src, dst);
+  });
+}
+
 // The degrees superstep's apply: this node's out-edges, received and its
 // own, into blocks (identity numbering: slot = v div P).
 void GraphLoader::build_blocks(const Stall& stall) {
   const VertexId n = num_vertices_;
-  EdgeStore& received = received_;
+  HeldEdges& received = received_;
   // Edges from other nodes must be ours and within V: only corruption without
   // --checksum (or a foreign job) could break that.
-  received.for_each([&](VertexId src, VertexId dst, Weight, double) {
-    if (src % nodes_ != rank_ || src >= n || dst >= n)
-      throw std::runtime_error("an edge " + std::to_string(src) + " -> " + std::to_string(dst) +
-                               " that is not this node's (or not within the graph's " + std::to_string(n) +
-                               " vertices) arrived while loading: corrupted frames (try --checksum on)?");
-  });
+  check_received(received, false, n);
   edges_received_ = received.size();
-  // By source, then two passes (count, place), polling the network roles
-  // (bucket_by_source).
-  SourceBuckets buckets = bucket_by_source(&WorkerState::own, received, rules_.keep_weights, rules_.real_weights, stall);
   if (rules_.check_memory) {
-    // Before anything is built: the held edges (in their buckets now, as
-    // many bytes) and, unless a generator's scale models them, their
-    // sources' degrees, which tell the estimate how many (source, block)
-    // pairs the CSR will have (a pass over the buckets, each a run of
-    // consecutive sources: the counters stay in cache).
+    // Before anything is built: the held edges and, unless a generator's
+    // scale models them, their sources' degrees, which tell the estimate how
+    // many (source, block) pairs the CSR will have (a pass over the buckets,
+    // each a run of consecutive sources: the counters stay in cache).
     HeldShape held;
     held.vertices = n;
     held.edges = totals_.edges;
-    held.held_edges = buckets.size();
-    held.held_bytes = held.held_edges * (rules_.real_weights ? sizeof(WideLoadRecord) : rules_.keep_weights ? 12 : 8);
+    held.held_edges = held_edges(&WorkerState::own, received);
+    held.held_bytes = held.held_edges * received.record_bytes();
     if (input_.kron_scale() == 0) {
       std::vector<uint32_t> degree(RoundRobin{nodes_}.local_count(rank_, n), 0);
       uint64_t since_stall = 0;
       auto count = [&](VertexId src, VertexId, Weight, double) { ++degree[src / nodes_]; };
-      buckets.for_each(polled(count, since_stall, stall));
+      auto polled_count = polled(count, since_stall, stall);
+      for_each_held(&WorkerState::own, received, polled_count, false);
       held.out_degrees = count_degrees(degree.data(), degree.size());
       held.degrees_alike = totals_.degree_balance == 0;
     }
     held.what = input_.spec + ": " + std::to_string(n) + " vertices and " + std::to_string(totals_.edges) + " edges";
     rules_.check_memory(held);
   }
-  graph_ = build_out_edges(bucket_passes(buckets, stall), n, totals_.edges, nodes_, rank_, rules_.keep_weights,
-                           nullptr, rules_.real_weights);
+  // Two passes (count, place) bucket by bucket, polling the network roles
+  // (held_passes).
+  graph_ = build_out_edges(held_passes(&WorkerState::own, received, stall), n, totals_.edges, nodes_, rank_,
+                           rules_.keep_weights, nullptr, rules_.real_weights);
   if (rules_.drop_duplicates) remove_duplicate_targets(graph_);
   if (rules_.in_edges) build_in_blocks(stall);
   in_degree_.assign(graph_.num_local, 0);
@@ -88,13 +98,9 @@ void GraphLoader::build_blocks(const Stall& stall) {
 // built as out-edges of their targets: the same groups as the out-edge blocks.
 void GraphLoader::build_in_blocks(const Stall& stall) {
   const VertexId n = num_vertices_;
-  received_in_.for_each([&](VertexId dst, VertexId src, Weight, double) {
-    if (dst % nodes_ != rank_ || src >= n || dst >= n)
-      throw std::runtime_error("an in-edge " + std::to_string(src) + " -> " + std::to_string(dst) +
-                               " that is not this node's arrived while loading: corrupted frames (try --checksum on)?");
-  });
-  SourceBuckets buckets = bucket_by_source(&WorkerState::own_in, received_in_, false, false, stall);
-  LocalGraph reversed = build_out_edges(bucket_passes(buckets, stall), n, totals_.edges, nodes_, rank_, false, nullptr);
+  check_received(received_in_, true, n);
+  LocalGraph reversed = build_out_edges(held_passes(&WorkerState::own_in, received_in_, stall), n, totals_.edges,
+                                        nodes_, rank_, false, nullptr);
   if (rules_.drop_duplicates) remove_duplicate_targets(reversed);
   graph_.in_blocks = std::move(reversed.blocks);
 }

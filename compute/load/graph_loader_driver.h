@@ -3,6 +3,7 @@
 // graph_loader_build.cc. Internal to compute/.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -141,8 +142,8 @@ class GraphLoader final : public ProgramDriver {
   // Written by its worker; the atomics are read by worker 0 for the progress line.
   struct alignas(64) WorkerState {
     std::unique_ptr<LoadWriter> writer;
-    std::unique_ptr<EdgeStore> own;  // edges whose source this node owns: never sent
-    std::unique_ptr<EdgeStore> own_in;  // in-edges (reversed) whose target this node owns: never sent
+    std::unique_ptr<HeldEdges> own;  // edges whose source this node owns: never sent
+    std::unique_ptr<HeldEdges> own_in;  // in-edges (reversed) whose target this node owns: never sent
     StepStats stats;
     AggregateBytes aggregate{};
     uint64_t vertex_lines = 0;  // count superstep
@@ -199,6 +200,7 @@ class GraphLoader final : public ProgramDriver {
   void send_edges(unsigned w, const Stall& stall);
   void build_blocks(const Stall& stall);
   void build_in_blocks(const Stall& stall);
+  static void check_received(HeldEdges& received, bool in_edges, VertexId n);
   // f(src, dst, weight, real weight), then the network roles polled every
   // kEdgesPerStall edges (counted in `since_stall`).
   template <class F>
@@ -211,35 +213,36 @@ class GraphLoader final : public ProgramDriver {
       }
     };
   }
-  // The edges held in the workers' `own` stores and `received`, drained
-  // chunk by chunk into buckets by source (SourceBuckets), then read by
-  // build_out_edges: two passes over the buckets, the second freeing each
-  // chunk once placed, so the peak is the edges held plus one bucket's share
-  // of the blocks, not both (compute/partition/partition.h,
-  // plan_source_buckets). On a shared lcore the network roles run only when
-  // polled: the drain and the passes poll them every kEdgesPerStall edges,
-  // so that a long build still sends keepalives and acks (a build longer
-  // than --peer-timeout would get its node declared dead) and whatever this
-  // node still owes its peers (frames the port could not take yet,
-  // retransmissions) leaves now, not after the build.
-  SourceBuckets bucket_by_source(std::unique_ptr<EdgeStore> WorkerState::* own, EdgeStore& received, bool weighted,
-                                 bool real, const Stall& stall) {
-    uint64_t held = received.size();
-    for (WorkerState& ws : workers_) held += (ws.*own)->size();
-    const uint32_t local = RoundRobin{nodes_}.local_count(rank_, num_vertices_);
-    SourceBuckets buckets(weighted, real, nodes_, plan_source_buckets(local, held));
-    uint64_t since_stall = 0;
-    auto push = [&](VertexId src, VertexId dst, Weight w, double rw) { buckets.push(src, dst, w, rw); };
-    auto moved = polled(push, since_stall, stall);
-    for (WorkerState& ws : workers_) (ws.*own)->for_each(moved, true);
-    received.for_each(moved, true);
-    return buckets;
+  // The edges held in the workers' `own` stores and `received`, as
+  // build_out_edges reads them: two passes, each bucket by bucket (bucket b
+  // of every store, then b + 1), the second freeing each chunk once placed,
+  // so the peak is the edges held plus one bucket's share of the blocks, not
+  // both (compute/partition/partition.h, source_buckets). On a shared lcore
+  // the network roles run only when polled: the passes poll them every
+  // kEdgesPerStall edges, so that a long build still sends keepalives and
+  // acks (a build longer than --peer-timeout would get its node declared
+  // dead) and whatever this node still owes its peers (frames the port could
+  // not take yet, retransmissions) leaves now, not after the build.
+  template <class F>
+  void for_each_held(std::unique_ptr<HeldEdges> WorkerState::* own, HeldEdges& received, F&& f, bool release) {
+    size_t buckets = received.buckets();
+    for (WorkerState& ws : workers_) buckets = std::max(buckets, (ws.*own)->buckets());
+    for (size_t b = 0; b < buckets; ++b) {
+      for (WorkerState& ws : workers_) (ws.*own)->for_each_in(b, f, release);
+      received.for_each_in(b, f, release);
+    }
   }
-  static auto bucket_passes(SourceBuckets& buckets, const Stall& stall) {
-    return [&buckets, &stall, pass = 0u, since_stall = uint64_t{0}](auto&& f) mutable {
+  auto held_passes(std::unique_ptr<HeldEdges> WorkerState::* own, HeldEdges& received, const Stall& stall) {
+    return [this, own, &received, &stall, pass = 0u, since_stall = uint64_t{0}](auto&& f) mutable {
       const bool last = ++pass == 2;
-      buckets.for_each(polled(f, since_stall, stall), last);
+      auto polled_f = polled(f, since_stall, stall);
+      for_each_held(own, received, polled_f, last);
     };
+  }
+  uint64_t held_edges(std::unique_ptr<HeldEdges> WorkerState::* own, const HeldEdges& received) const {
+    uint64_t n = received.size();
+    for (const WorkerState& ws : workers_) n += (ws.*own)->size();
+    return n;
   }
   void send_in_degrees(const Stall& stall);
   void split_domains();
@@ -273,8 +276,8 @@ class GraphLoader final : public ProgramDriver {
   reader::InputHeader header_;
   uint64_t header_bytes_read_ = 0;
   // The network role appends what arrives: edges, and the later supersteps' records.
-  EdgeStore received_;
-  EdgeStore received_in_{false};  // reversed edges (LoadOptions::in_edges)
+  HeldEdges received_;
+  HeldEdges received_in_;  // reversed edges (LoadOptions::in_edges)
   mutable Chunks<LoadRecord> inbox_[kSteps];  // by Step (all but kEdges); the coordinator takes kResponses
   std::atomic<uint64_t> edges_in_{0};  // edges received so far, for the progress line
 

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <utility>
 #include <vector>
 
 #include "compute/graph/edge_list.h"
@@ -110,84 +111,110 @@ class Chunks {
   uint64_t size_ = 0;
 };
 
-// Edges held until the build: 8 bytes each (src, dst) for programs that
-// ignore weights, 12 with the weight, 20 with a real weight.
-class EdgeStore {
+// Edges held until the build, grouped as they arrive by local source (src
+// div P) in buckets of 2^16 consecutive local sources (source_bucket_of,
+// compute/partition/partition.h). A record keeps its source's low 16 bits
+// (the bucket tells the rest), its target and its weight when kept: 6 bytes
+// an edge (10 with the weight, 14 with a real weight) where (src, dst) took
+// 8. Both passes of the build's counting sort read the buckets in order, the
+// second freeing each chunk once placed, so that the random writes of a
+// bucket (counts, cursors, targets) fall in its 2^16 sources' share of their
+// arrays. Grouping on arrival needs no V, which an edge list only tells at
+// its end; a chunk's pages are resident only once written, so a bucket's
+// part-filled last chunk costs at most a page.
+class HeldEdges {
  public:
-  explicit EdgeStore(bool weighted, bool real = false) : weighted_(weighted && !real), real_(real) {}
+  HeldEdges(bool weighted, bool real, unsigned nodes, unsigned rank)
+      : weighted_(weighted && !real), real_(real), nodes_(nodes), rank_(rank), by_nodes_(nodes) {}
   void push(VertexId src, VertexId dst, Weight w, double rw) {
-    if (real_)
-      reals_.push(WideLoadRecord{LoadRecord{src, dst, 0}, rw});
-    else if (weighted_)
-      triples_.push(LoadRecord{src, dst, w});
-    else
-      pairs_.push(Pair{src, dst});
-  }
-  void append(const WideLoadRecord* r, unsigned n) { reals_.append(r, n); }
-  void append(const LoadRecord* r, unsigned n) {
-    if (weighted_) {
-      triples_.append(r, n);
+    const uint32_t local = by_nodes_.div(src);
+    if (local * nodes_ + rank_ != src) [[unlikely]] {
+      note_foreign(src, dst);
       return;
     }
-    for (unsigned i = 0; i < n; ++i) pairs_.push(Pair{r[i].index, r[i].a});
-  }
-  // f(src, dst, weight, real weight) for every edge, in order (weight 1 and
-  // real weight 0 when not kept).
-  template <class F>
-  void for_each(F&& f, bool release = false) {
+    const uint32_t b = local >> kSourceBucketShift;
+    const auto low = static_cast<uint16_t>(local);
     if (real_)
-      reals_.for_each([&](const WideLoadRecord& r) { f(r.r.index, r.r.a, Weight{1}, r.weight); }, release);
+      bucket(reals_, b).push(Real{low, dst, rw});
     else if (weighted_)
-      triples_.for_each([&](const LoadRecord& r) { f(r.index, r.a, r.b, 0.0); }, release);
+      bucket(triples_, b).push(Triple{low, dst, w});
     else
-      pairs_.for_each([&](const Pair& p) { f(p.src, p.dst, Weight{1}, 0.0); }, release);
+      bucket(pairs_, b).push(Pair{low, dst});
+    ++size_;
   }
-  uint64_t size() const { return real_ ? reals_.size() : weighted_ ? triples_.size() : pairs_.size(); }
-
- private:
-  struct Pair {
-    uint32_t src, dst;
-  };
-  bool weighted_, real_;
-  Chunks<WideLoadRecord> reals_;
-  Chunks<LoadRecord> triples_;
-  Chunks<Pair> pairs_;
-};
-
-// The held edges again, regrouped by local source for the build
-// (compute/partition/partition.h, plan_source_buckets): bucket b holds the
-// edges of local sources [b << shift, (b + 1) << shift), local source = src div
-// P, in the order they were pushed. Read bucket by bucket, a source's edges
-// come in the order of the stores they were drained from.
-class SourceBuckets {
- public:
-  SourceBuckets(bool weighted, bool real, unsigned nodes, SourceBucketPlan plan)
-      : by_nodes_(nodes), shift_(plan.shift) {
-    buckets_.reserve(plan.count);
-    for (uint32_t b = 0; b < plan.count; ++b) buckets_.emplace_back(weighted, real);
+  // Edge records as they travel: (src, dst, weight), and a real weight.
+  void append(const LoadRecord* r, unsigned n) {
+    for (unsigned i = 0; i < n; ++i) push(r[i].index, r[i].a, r[i].b, 0.0);
   }
-  // `src` must be one of this node's P-strided sources within the plan's
-  // local vertices (the loader checks received edges before).
-  void push(VertexId src, VertexId dst, Weight w, double rw) {
-    buckets_[by_nodes_.div(src) >> shift_].push(src, dst, w, rw);
+  void append(const WideLoadRecord* r, unsigned n) {
+    for (unsigned i = 0; i < n; ++i) push(r[i].r.index, r[i].r.a, Weight{1}, r[i].weight);
   }
-  // f(src, dst, weight, real weight) for every edge, bucket by bucket; with
-  // `release`, each chunk is freed once done.
+  // Buckets that may hold edges: bucket b holds local sources [b << 16, (b + 1) << 16).
+  size_t buckets() const { return real_ ? reals_.size() : weighted_ ? triples_.size() : pairs_.size(); }
+  // f(src, dst, weight, real weight) for every edge of bucket b, in the order
+  // pushed (weight 1 and real weight 0 when not kept); with `release`, each
+  // chunk is freed once done.
+  template <class F>
+  void for_each_in(size_t b, F&& f, bool release = false) {
+    if (b >= buckets()) return;
+    const VertexId first = static_cast<VertexId>(b << kSourceBucketShift);
+    auto src = [&](uint16_t low) { return (first + low) * nodes_ + rank_; };
+    uint64_t done = 0;
+    if (real_)
+      reals_[b].for_each([&](const Real& r) { f(src(r.low), r.dst, Weight{1}, r.weight), ++done; }, release);
+    else if (weighted_)
+      triples_[b].for_each([&](const Triple& r) { f(src(r.low), r.dst, r.weight, 0.0), ++done; }, release);
+    else
+      pairs_[b].for_each([&](const Pair& r) { f(src(r.low), r.dst, Weight{1}, 0.0), ++done; }, release);
+    if (release) size_ -= done;
+  }
   template <class F>
   void for_each(F&& f, bool release = false) {
-    for (EdgeStore& b : buckets_) b.for_each(f, release);
+    for (size_t b = 0; b < buckets(); ++b) for_each_in(b, f, release);
   }
-  uint64_t size() const {
-    uint64_t n = 0;
-    for (const EdgeStore& b : buckets_) n += b.size();
-    return n;
-  }
-  size_t buckets() const { return buckets_.size(); }
+  uint64_t size() const { return size_; }
+  // What a held edge takes, and what this store's edges take together.
+  unsigned record_bytes() const { return real_ ? sizeof(Real) : weighted_ ? sizeof(Triple) : sizeof(Pair); }
+  uint64_t bytes() const { return size_ * record_bytes(); }
+  // Edges pushed whose source is not this node's (only corrupted frames or
+  // a foreign job send them): counted, not held; the first one named.
+  uint64_t foreign() const { return foreign_; }
+  std::pair<VertexId, VertexId> first_foreign() const { return first_foreign_; }
 
  private:
+  struct __attribute__((packed)) Pair {
+    uint16_t low;
+    uint32_t dst;
+  };
+  struct __attribute__((packed)) Triple {
+    uint16_t low;
+    uint32_t dst;
+    Weight weight;
+  };
+  struct __attribute__((packed)) Real {
+    uint16_t low;
+    uint32_t dst;
+    double weight;
+  };
+  static_assert(sizeof(Pair) == 6 && sizeof(Triple) == 10 && sizeof(Real) == 14);
+  template <class Record>
+  static Chunks<Record>& bucket(std::vector<Chunks<Record>>& buckets, uint32_t b) {
+    if (b >= buckets.size()) [[unlikely]]
+      buckets.resize(size_t{b} + 1);
+    return buckets[b];
+  }
+  void note_foreign(VertexId src, VertexId dst) {
+    if (foreign_++ == 0) first_foreign_ = {src, dst};
+  }
+  bool weighted_, real_;
+  unsigned nodes_, rank_;
   detail::FastDiv by_nodes_;
-  unsigned shift_;
-  std::vector<EdgeStore> buckets_;
+  std::vector<Chunks<Pair>> pairs_;
+  std::vector<Chunks<Triple>> triples_;
+  std::vector<Chunks<Real>> reals_;
+  uint64_t size_ = 0;
+  uint64_t foreign_ = 0;
+  std::pair<VertexId, VertexId> first_foreign_{0, 0};
 };
 
 }  // namespace wg::load

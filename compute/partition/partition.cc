@@ -6,16 +6,6 @@
 
 namespace wg {
 
-SourceBucketPlan plan_source_buckets(uint64_t local_vertices, uint64_t held_edges) {
-  const uint64_t wanted = std::clamp<uint64_t>(held_edges / SourceBucketPlan::kMinEdgesPerBucket, 1,
-                                               SourceBucketPlan::kMaxBuckets);
-  SourceBucketPlan plan;
-  auto buckets = [&](unsigned shift) { return (local_vertices + (uint64_t{1} << shift) - 1) >> shift; };
-  while (buckets(plan.shift) > wanted) ++plan.shift;
-  plan.count = static_cast<uint32_t>(std::max<uint64_t>(buckets(plan.shift), 1));
-  return plan;
-}
-
 DegreeCounts count_degrees(const uint32_t* degree, size_t n) {
   std::vector<uint64_t> low(1024, 0);
   std::map<uint32_t, uint64_t> high;

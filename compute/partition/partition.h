@@ -186,23 +186,18 @@ template <class ForEachEdge>
 LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, EdgeCount num_edges, unsigned nodes,
                            unsigned rank, bool keep_weights, const SlotMap* map, bool keep_real_weights = false);
 
-// How the loader hands its held edges to build_out_edges (SourceBuckets in
-// compute/load/load_records.h): in `count` buckets of 2^shift consecutive
-// local sources, which both passes of the counting sort read a bucket at a
-// time, the placing pass freeing each bucket as it goes. The targets of a
-// bucket's sources become resident as its edges go, so the build holds the
-// held edges plus one bucket's targets (unweighted: 8 bytes per held edge
-// and 4/count per target, not 8 + 4), and the random writes of a pass
-// (counts, cursors, targets) fall in 1/count of their arrays. At least
-// kMinEdgesPerBucket edges per bucket on average: each bucket's last chunk
-// of 2^16 records is part filled, at most 1/32 of the held edges.
-struct SourceBucketPlan {
-  static constexpr uint64_t kMinEdgesPerBucket = uint64_t{32} << 16;
-  static constexpr uint32_t kMaxBuckets = 256;
-  unsigned shift = 0;
-  uint32_t count = 1;
-};
-SourceBucketPlan plan_source_buckets(uint64_t local_vertices, uint64_t held_edges);
+// How the loader hands its held edges to build_out_edges (HeldEdges in
+// compute/load/load_records.h): grouped by local source (src div P) in
+// buckets of 2^16 consecutive local sources, which both passes of the
+// counting sort read in order, the placing pass freeing each bucket's edges
+// as it goes. A bucket's targets become resident as its edges go, so the
+// build holds the held edges plus about one bucket's targets, and the random
+// writes of a pass (counts, cursors, targets) fall in the bucket's 2^16
+// sources' share of their arrays (1 MiB of cursors at P = 2).
+inline constexpr unsigned kSourceBucketShift = 16;
+constexpr uint64_t source_buckets(uint64_t local_vertices) {
+  return local_vertices == 0 ? 1 : (local_vertices + (uint64_t{1} << kSourceBucketShift) - 1) >> kSourceBucketShift;
+}
 
 // Keeps one copy of each (source, target) pair in every block, the one with
 // the smallest weight; targets end sorted per source. Out-degrees follow.
