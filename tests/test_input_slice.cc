@@ -370,6 +370,66 @@ TEST(InputSlice, HeaderReadsLittleMoreThanTheHeader) {
 }
 
 // An error in a slice names the line's number in the whole file.
+// Two-column lines are read in place once the first has set the columns
+// (reader::take_plain_id_pairs): cut anywhere, a file of plain lines mixed
+// with every other form a line may take reads the same edges as the general
+// path would, each once, in order.
+TEST(InputSlice, PlainIdPairsCutAnywhere) {
+  const std::string text =
+      "0 1\n"
+      "2 3\r\n"
+      "4,5\n"
+      "6 , 7\n"
+      "# a comment\n"
+      "8\t9\n"
+      "10 11  \n"
+      "\n"
+      "  12 13\n"
+      "00014 15\n"
+      "4294967294 0\n"
+      "16 17";
+  check_every_cut("plain.el", text, GraphFormat::kEdgeList,
+                  {{0, 1, 1}, {2, 3, 1}, {4, 5, 1}, {6, 7, 1}, {8, 9, 1}, {10, 11, 1}, {12, 13, 1}, {14, 15, 1},
+                   {4294967294u, 0, 1}, {16, 17, 1}});
+}
+
+// Lines read in place count toward the line numbers that errors name: a bad
+// line after plain ones, and an id beyond --vertices, are named by their
+// line, from the start of the data and from a range that starts inside it.
+TEST(InputSlice, ErrorsAfterPlainLinesNameTheirLine) {
+  struct Case {
+    std::string text;
+    uint64_t vertices;  // --vertices (0: none)
+    uint64_t line;
+    const char* says;
+  };
+  for (const Case& c : {Case{"0 1\n1 2\n2 3\n3 4\n4 5\n5 x\n6 7\n", 0, 6, "'x'"},
+                        Case{"0 1\n1 2\n2 3\n3 4\n4 5\n5 4294967295\n6 7\n", 0, 6, "4294967295"},
+                        Case{"0 1\n1 2\n2 3\n3 4\n4 5\n5 1 2\n6 7\n", 0, 6, "inconsistent column count"},
+                        Case{"0 1\n1 2\n2 3\n3 4\n4 9\n5 6\n", 8, 5, "9"}})
+    for (const uint64_t begin : {uint64_t{0}, uint64_t{5}}) {
+      SCOPED_TRACE(c.text + " from byte " + std::to_string(begin));
+      RecordingBytes hin("g.el", c.text);
+      const reader::InputHeader h = reader::read_header(hin, GraphFormat::kEdgeList, "", c.vertices);
+      reader::SliceSpec sp;
+      sp.begin = begin;
+      sp.end = c.text.size();
+      sp.first = begin == 0;
+      sp.entries_before_known = sp.first;
+      RecordingBytes in("g.el", c.text);
+      uint64_t edges = 0;
+      try {
+        reader::parse_slice(in, h, sp, [&](VertexId, VertexId, Weight) { ++edges; });
+        FAIL() << "no error";
+      } catch (const GraphError& e) {
+        EXPECT_EQ(e.line(), c.line) << e.what();
+        EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << e.what();
+      }
+      // (byte 5 lies in line 2, whose line break before it is the first range's: lines 1 and 2 are not this one's)
+      EXPECT_EQ(edges, c.line - 1 - (begin == 0 ? 0 : 2)) << "the lines before the bad one, each once";
+    }
+}
+
 TEST(InputSlice, ErrorsNameTheFileLine) {
   const std::string text = "0 1\n1 2\n2 3\n3 x\n4 5\n";
   RecordingBytes hin("g.el", text);

@@ -143,6 +143,16 @@ inline Id read_id(const std::string& path, const char* field, std::string_view t
   }
 }
 
+// Whether an id read as a plain number is one the general path takes as
+// is: dense ids up to kMaxVertexId, sparse ones up to 18 digits (any).
+template <class Id>
+inline bool id_fits(uint64_t v) {
+  if constexpr (std::is_same_v<Id, int64_t>)
+    return true;
+  else
+    return v <= kMaxVertexId;
+}
+
 // Every slice loop below reads weights as W says (compute/graph/reader_support.h:
 // Weight, RealWeight or SkipWeight) and emits them as column_weight<W> returns.
 template <class Id = VertexId, class W = Weight, class Emit>
@@ -154,7 +164,28 @@ void edge_list_slice(InputBytes& in, const InputHeader& h, const SliceSpec& sp, 
   const size_t wf = h.weight_field;
   uint64_t first_offset = 0;  // of the slice's first data line, for the column-count message
   try {
-    while (lines.next(line)) {
+    // Once the first data line has set two columns and no weight field is
+    // asked for, the buffered lines that are two plain ids are read in place
+    // (take_plain_id_pairs), the rest line by line below.
+    auto take = [&](uint64_t a, uint64_t b) {
+      if (!id_fits<Id>(a) || !id_fits<Id>(b)) return false;
+      const Id src = static_cast<Id>(a), dst = static_cast<Id>(b);
+      if constexpr (std::is_same_v<Id, VertexId>) {
+        const uint64_t max_plus1 = std::max<uint64_t>(t.max_id_plus1, uint64_t{std::max(src, dst)} + 1);
+        if (h.vertices_given && max_plus1 > h.declared_vertices) return false;  // named below, with its line
+        t.max_id_plus1 = max_plus1;
+      }
+      ++t.entries;
+      emit(src, dst, unit_weight<W>());
+      return true;
+    };
+    for (;;) {
+      if (t.columns == 2 && !h.weight_field_chosen) {
+        uint64_t taken = 0;
+        const size_t bytes = take_plain_id_pairs(lines.buffered_lines(), taken, take);
+        lines.took(bytes, taken);
+      }
+      if (!lines.next(line)) break;
       if (is_skippable(line, true)) continue;
       const char* err = nullptr;
       const size_t n = split_fields(line, true, f, wf + 1, &err);

@@ -125,6 +125,24 @@ bool LineSlice::next(std::string_view& line) {
   return true;
 }
 
+std::string_view LineSlice::buffered_lines() const {
+  if (!started_ || done_ || lines_ == 0 || buf_offset_ + pos_ >= end_) return {};
+  const size_t limit = static_cast<size_t>(std::min<uint64_t>(len_, end_ - buf_offset_));  // bytes before end_
+  const char* p = buf_.data() + pos_;
+  const auto* last = static_cast<const char*>(memrchr(p, '\n', limit - pos_));
+  return last == nullptr ? std::string_view() : std::string_view(p, static_cast<size_t>(last - p) + 1);
+}
+
+void LineSlice::took(size_t bytes, uint64_t lines) {
+  if (lines == 0) return;
+  // The last line taken becomes the current line (line_number() counts from it).
+  const char* p = buf_.data() + pos_;
+  const auto* before = bytes < 2 ? nullptr : static_cast<const char*>(memrchr(p, '\n', bytes - 1));
+  line_offset_ = buf_offset_ + pos_ + (before == nullptr ? 0 : static_cast<size_t>(before - p) + 1);
+  pos_ += bytes;
+  lines_ += lines;
+}
+
 uint64_t LineSlice::line_number() {
   if (lines_before_ != kUnknown) return lines_before_ + lines_;
   const uint64_t n = line_number_at(lines_ > 0 ? line_offset_ : begin_);

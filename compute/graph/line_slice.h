@@ -57,6 +57,13 @@ class LineSlice {
 
   // The next owned line, without its "\n" or "\r\n". False at the end.
   bool next(std::string_view& line);
+  // The buffered bytes after the current line that are whole lines of this
+  // range other than its last (each ends in a '\n' before the range's end),
+  // without reading more: a parser may read lines from them in place and then
+  // call took() with the bytes and lines it read. Empty before the first
+  // next() and when none are buffered (next() reads on).
+  std::string_view buffered_lines() const;
+  void took(size_t bytes, uint64_t lines);
 
   // The current line's 1-based number in the file. Cheap for a range that
   // knows the lines before it; otherwise counts the line breaks before it
