@@ -96,6 +96,25 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
   EXPECT_EQ(n.peak(), n.build);
 }
 
+// A snapshot (NodeShape::as_built) is read back as the CSR the loader built:
+// its load is that CSR, not held edges, and its build the split into
+// ranges alone (here one range a node: the block being split, 2500 edges
+// and its 500 sources' pairs, beside the blocks by range); the run is the
+// same as after any load.
+TEST(MemoryEstimate, ASnapshotHoldsNoEdges) {
+  NodeShape s = hand_computed_shape();
+  const MemoryNeed loaded = estimate_node_memory(s, footprint_of<Bfs>());
+  s.as_built = true;
+  const MemoryNeed read = estimate_node_memory(s, footprint_of<Bfs>());
+  const uint64_t local_v = 500;
+  const uint64_t csr = local_v * 8 + 5000 * 4 + std::min<uint64_t>(5000, local_v * 2) * 12 + 2 * 64;
+  ASSERT_EQ(read.local_graph, csr);
+  EXPECT_EQ(read.load, csr);
+  EXPECT_EQ(read.build, csr + 2500 * 4 + 500 * 12 + 64);
+  EXPECT_EQ(read.run, loaded.run);
+  EXPECT_LT(read.peak(), loaded.peak());
+}
+
 // The same shape scaled up to many source buckets (compute/partition/partition.h,
 // source_buckets): V = 2^24 at P = 2, so 2^23 local sources make 128
 // buckets of 2^16. The build holds the held edges (6 bytes each), the CSR

@@ -144,6 +144,7 @@ TEST(SnapshotTest, ManifestRoundTrip) {
   m.default_source = -42;
   m.mapped_source_id = -42;
   m.mapped_source_dense = 17;
+  m.degrees_alike = true;
   write_snapshot_manifest(tmp.path(), m);
   const SnapshotManifest back = read_snapshot_manifest(tmp.path());
   EXPECT_EQ(back.version, m.version);
@@ -159,7 +160,26 @@ TEST(SnapshotTest, ManifestRoundTrip) {
   EXPECT_EQ(back.default_source, m.default_source);
   EXPECT_EQ(back.mapped_source_id, m.mapped_source_id);
   EXPECT_EQ(back.mapped_source_dense, 17u);
+  EXPECT_TRUE(back.degrees_alike);
   EXPECT_NO_THROW(check_snapshot_serves(tmp.path(), back, kNodes, m.rules));
+}
+
+// What the node's first memory check, --check-options and the doctor read of
+// a snapshot before it is loaded: its manifest's V and |E|, the graph as the
+// rules made it and as the loader built it (no edges held, none doubled).
+TEST(SnapshotTest, DeclaresItsSizeFromItsManifest) {
+  TempDir tmp;
+  SnapshotManifest m = manifest_for(share(0, false, false, false), SnapshotWeights::kNone);
+  m.vertices = 123456;
+  m.edges = 7654321;
+  write_snapshot_manifest(tmp.path(), m);
+  const DeclaredSize d = declared_size_of(GraphInput::from_spec("snapshot:" + tmp.path(), GraphFormat::kAuto));
+  EXPECT_EQ(d.vertices, 123456u);
+  EXPECT_EQ(d.edges, 7654321u);
+  EXPECT_TRUE(d.as_built);
+  EXPECT_NE(d.what.find("manifest"), std::string::npos) << d.what;
+  const TempDir none;
+  EXPECT_THROW(declared_size_of(GraphInput::from_spec("snapshot:" + none.path(), GraphFormat::kAuto)), SnapshotError);
 }
 
 TEST(SnapshotTest, RefusesAnotherJob) {

@@ -10,6 +10,7 @@
 #include "apps/programs.h"
 #include "compute/graph/graph_input.h"
 #include "compute/graph/memory_limit.h"
+#include "compute/load/snapshot_manifest.h"
 #include "dataplane/dataplane.h"
 #include "dataplane/pools.h"
 
@@ -140,17 +141,18 @@ void check_memory(const Config& cfg, unsigned workers, bool job_given, std::vect
     in.sparse_ids = cfg.sparse_ids;
     in.weight_column = cfg.weight_column;
     in.vertices = cfg.vertices;
-    const DeclaredSize d = declared_input_size(in);
+    const DeclaredSize d = declared_size_of(in);
     if (d.vertices == 0 && d.edges == 0) {
       out->push_back(not_checked("memory", cfg.graph + " declares no size (an edge list): the node checks once its "
                                                        "edges are in"));
       return;
     }
-    const bool doubled = cfg.undirected || app.symmetrize;
+    const bool doubled = !d.as_built && (cfg.undirected || app.symmetrize);
     const uint64_t edges = doubled && d.edges <= UINT64_MAX / 2 ? 2 * d.edges : d.edges;
     const MemoryLimit limit = node_memory_limit();
-    const MemoryFit fit = node_memory_fit(cfg, workers, balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains, d.kron_scale),
-                                          app, 0, limit);
+    NodeShape shape = balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains, d.kron_scale);
+    shape.as_built = d.as_built;
+    const MemoryFit fit = node_memory_fit(cfg, workers, shape, app, 0, limit);
     const MemoryNeed& need = fit.need;
     // Under --scatter auto a node that fits only by pushing says so.
     const std::string pushing = fit.pushes_only_to_fit()

@@ -132,12 +132,13 @@ inline void warn_if_pushing_only(const Node& node, const MemoryFit& fit) {
 template <RunnableProgram Prog>
 void check_declared_memory(Node& node, const GraphInput& input) {
   const Config& cfg = node.config();
-  const DeclaredSize d = declared_input_size(input);
+  const DeclaredSize d = declared_size_of(input);
   if (d.vertices == 0 && d.edges == 0) return;
-  const bool doubled = cfg.undirected || Prog::kTraits.graph.symmetrize;
+  const bool doubled = !d.as_built && (cfg.undirected || Prog::kTraits.graph.symmetrize);
   const uint64_t edges = doubled && d.edges <= UINT64_MAX / 2 ? 2 * d.edges : d.edges;
-  warn_if_pushing_only(node, node.check_memory_for(balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains, d.kron_scale),
-                                                   footprint_of<Prog>(), 0, input.spec + ": " + d.what));
+  NodeShape shape = balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains, d.kron_scale);
+  shape.as_built = d.as_built;
+  warn_if_pushing_only(node, node.check_memory_for(shape, footprint_of<Prog>(), 0, input.spec + ": " + d.what));
 }
 
 inline uint32_t max_range_size(const LocalGraph& g) {
@@ -309,12 +310,12 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
   };
   try {
     const auto started = std::chrono::steady_clock::now();
-    check_declared_memory<Prog>(node, input);
-    const JobIdentity job = job_identity<Prog>(cfg, input);
     std::optional<SnapshotManifest> snapshot;  // --graph snapshot:DIR, refused before anything starts
     if (input.kind == GraphInput::Kind::kSnapshot)
       snapshot = snapshot_for_job(cfg, load_options(Prog::kTraits.graph, cfg.undirected, cfg.domains,
                                                     cfg.domain_metis, cfg.degree_order));
+    check_declared_memory<Prog>(node, input);  // (a snapshot's memory after its refusals: they name the cause)
+    const JobIdentity job = job_identity<Prog>(cfg, input);
     JobIdentity hello = job;  // with --resume, every node must go on from the same superstep
     if (!cfg.resume_dir.empty()) {
       try {
@@ -463,6 +464,7 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     NodeShape built = balanced_shape(load.num_vertices, load.num_edges, cfg.nodes, cfg.domains, input.kron_scale());
     if (degrees.out) built.out_degrees = *degrees.out;
     built.degrees_alike = load.degrees_alike;
+    built.as_built = input.kind == GraphInput::Kind::kSnapshot;
     out.report.memory_estimate = node.memory_estimate_json(built, footprint_of<Prog>());
     out.source = source;
     out.seeds = load.lookups;

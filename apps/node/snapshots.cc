@@ -61,6 +61,7 @@ LocalGraph load_snapshot_share(const Config& cfg, const SnapshotManifest& m, Loa
   r.num_edges = m.edges;
   r.input_edges = m.input_edges;
   r.weighted = m.weighted;
+  r.degrees_alike = m.degrees_alike;
   r.fingerprint = m.fingerprint;
   r.input_bytes = bytes;
   r.bytes_read = bytes;
@@ -81,6 +82,7 @@ SnapshotManifest save_snapshot_share(const Config& cfg, const LoadOptions& lo, c
   m.input_edges = load.input_edges;
   m.fingerprint = load.fingerprint;
   m.weighted = load.weighted;
+  m.degrees_alike = load.degrees_alike;
   m.rules = SnapshotRules::of(lo);
   m.graph = cfg.graph;
   m.first_id = static_cast<uint32_t>(cfg.first_id);

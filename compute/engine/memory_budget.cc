@@ -306,6 +306,12 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   const uint64_t block_edges = ceil_div(s.out_edges, uint64_t{P} * K);
   const uint64_t block = sum(mul(block_edges, 4 + weight_bytes(app)), mul(std::min(block_edges, local_v), 12), 64);
   need.build = std::max(need.build, add(csr_ranges, block));
+  if (s.as_built) {
+    // A snapshot: read back as the CSR the loader built (a block per node
+    // and domain), its edges never held, counted or renumbered; then split.
+    need.load = csr;
+    need.build = std::max(csr, add(csr_ranges, block));
+  }
 
   need.local_graph = csr_ranges;
   if (app.own_driver) {

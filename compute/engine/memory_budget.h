@@ -8,14 +8,16 @@
 // start, are not counted), in three phases of which the largest is the peak:
 //   load   - the edges this node holds once they have arrived (its share of
 //            the graph after the shuffle, compute/load/graph_loader.h): 6 B each,
-//            10 when the program keeps weights, 14 when they are real (doubles)
+//            10 when the program keeps weights, 14 when they are real (doubles);
+//            from a snapshot (NodeShape::as_built), the CSR as read
 //   build  - those edges + this node's CSR (compute/partition/partition.h) + the
 //            counting sort's cursors (8 B per (destination group, local
 //            vertex)) or, with K > 1 domains, the slot map and one node's
 //            METIS graph; with K > 1 or --vertex-order degree, the CSR
 //            renumbered by slot beside the first one; then, the edges gone, the CSR regrouped by
 //            accumulation range (compute/engine/range_plan.h: a block per
-//            (destination node, range), split one block at a time)
+//            (destination node, range), split one block at a time); from a
+//            snapshot, that split alone
 //   run    - the CSR by range + the engine (values, two accumulators per vertex or,
 //            for slot programs, two slot buffers of one message per in-edge)
 //            + the workers' scatter values, frontiers, their sources' lists
@@ -128,6 +130,10 @@ struct NodeShape {
   // loader finds it: compute/load/load_aggregate.h): the counts above then
   // tell the in-degrees too, and where a vertex's in-edges fall.
   bool degrees_alike = false;
+  // The graph is read back as built (a snapshot, compute/load/snapshot_reader.h):
+  // no held edges, no counting sort; its load is the CSR as read, then the
+  // split into ranges (held_edges is not counted).
+  bool as_built = false;
 };
 
 // The shape of a balanced node (E/P held, out- and in-edges each), for a

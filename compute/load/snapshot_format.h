@@ -60,6 +60,10 @@ struct SnapshotManifest {
   uint32_t nodes = 0;         // P
   uint64_t vertices = 0, edges = 0, input_edges = 0, fingerprint = 0;
   bool weighted = false;      // the input held weights
+  // Every vertex had as many in-edges as out-edges, as loaded (a symmetric
+  // graph: compute/load/load_aggregate.h): the memory estimate counts the
+  // in-edges' blocks from the out-degrees then.
+  bool degrees_alike = false;
   SnapshotRules rules;
   // Where it came from, and what the ids mean.
   std::string graph;          // the --graph it was loaded from

@@ -40,6 +40,7 @@ void write_snapshot_manifest(const std::string& dir, const SnapshotManifest& m) 
             {"input_edges", m.input_edges},
             {"fingerprint", m.fingerprint},
             {"weighted", m.weighted},
+            {"degrees_alike", m.degrees_alike},
             {"rules", rules_json(m.rules)},
             {"graph", m.graph},
             {"first_id", m.first_id},
@@ -79,6 +80,8 @@ SnapshotManifest read_snapshot_manifest(const std::string& dir) {
     m.input_edges = get("input_edges").get<uint64_t>();
     m.fingerprint = get("fingerprint").get<uint64_t>();
     m.weighted = get("weighted").get<bool>();
+    if (j.contains("degrees_alike"))  // (an older build's manifest has none: check_snapshot_serves refuses it)
+      m.degrees_alike = get("degrees_alike").get<bool>();
     const Json& r = get("rules");
     field = "rules";
     m.rules.symmetrize = r.at("symmetrize").get<bool>();
@@ -100,6 +103,18 @@ SnapshotManifest read_snapshot_manifest(const std::string& dir) {
   } catch (const nlohmann::json::exception& e) {
     throw SnapshotError(path, 0, std::string("field ") + field + ": missing or of the wrong type (" + e.what() + ")");
   }
+}
+
+DeclaredSize declared_size_of(const GraphInput& in) {
+  if (in.kind != GraphInput::Kind::kSnapshot) return declared_input_size(in);
+  const SnapshotManifest m = read_snapshot_manifest(in.snapshot_dir);
+  DeclaredSize d;
+  d.vertices = m.vertices;
+  d.edges = m.edges;
+  d.what = "its manifest says " + std::to_string(m.vertices) + " vertices and " + std::to_string(m.edges) +
+           " edges, as loaded";
+  d.as_built = true;
+  return d;
 }
 
 void check_snapshot_serves(const std::string& dir, const SnapshotManifest& m, unsigned nodes, const SnapshotRules& wanted) {
