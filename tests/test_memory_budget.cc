@@ -115,6 +115,20 @@ TEST(MemoryEstimate, ASnapshotHoldsNoEdges) {
   EXPECT_LT(read.peak(), loaded.peak());
 }
 
+// What an input declares becomes a balanced node: symmetrising rules double
+// its edges, except a snapshot's, which are the graph as built.
+TEST(MemoryEstimate, DeclaredShapeDoublesAllButASnapshot) {
+  DeclaredSize d;
+  d.vertices = 1000;
+  d.edges = 5000;
+  EXPECT_EQ(declared_shape(d, 2, 1, false).held_edges, 2500u);
+  EXPECT_EQ(declared_shape(d, 2, 1, true).held_edges, 5000u);
+  EXPECT_FALSE(declared_shape(d, 2, 1, true).as_built);
+  d.as_built = true;
+  EXPECT_EQ(declared_shape(d, 2, 1, true).held_edges, 2500u);
+  EXPECT_TRUE(declared_shape(d, 2, 1, true).as_built);
+}
+
 // The same shape scaled up to many source buckets (compute/partition/partition.h,
 // source_buckets): V = 2^24 at P = 2, so 2^23 local sources make 128
 // buckets of 2^16. The build holds the held edges (6 bytes each), the CSR

@@ -147,12 +147,10 @@ void check_memory(const Config& cfg, unsigned workers, bool job_given, std::vect
                                                        "edges are in"));
       return;
     }
-    const bool doubled = !d.as_built && (cfg.undirected || app.symmetrize);
-    const uint64_t edges = doubled && d.edges <= UINT64_MAX / 2 ? 2 * d.edges : d.edges;
     const MemoryLimit limit = node_memory_limit();
-    NodeShape shape = balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains, d.kron_scale);
-    shape.as_built = d.as_built;
-    const MemoryFit fit = node_memory_fit(cfg, workers, shape, app, 0, limit);
+    const MemoryFit fit = node_memory_fit(cfg, workers, declared_shape(d, cfg.nodes, cfg.domains,
+                                                                       cfg.undirected || app.symmetrize),
+                                          app, 0, limit);
     const MemoryNeed& need = fit.need;
     // Under --scatter auto a node that fits only by pushing says so.
     const std::string pushing = fit.pushes_only_to_fit()

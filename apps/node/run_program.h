@@ -134,10 +134,8 @@ void check_declared_memory(Node& node, const GraphInput& input) {
   const Config& cfg = node.config();
   const DeclaredSize d = declared_size_of(input);
   if (d.vertices == 0 && d.edges == 0) return;
-  const bool doubled = !d.as_built && (cfg.undirected || Prog::kTraits.graph.symmetrize);
-  const uint64_t edges = doubled && d.edges <= UINT64_MAX / 2 ? 2 * d.edges : d.edges;
-  NodeShape shape = balanced_shape(d.vertices, edges, cfg.nodes, cfg.domains, d.kron_scale);
-  shape.as_built = d.as_built;
+  const NodeShape shape =
+      declared_shape(d, cfg.nodes, cfg.domains, cfg.undirected || Prog::kTraits.graph.symmetrize);
   warn_if_pushing_only(node, node.check_memory_for(shape, footprint_of<Prog>(), 0, input.spec + ": " + d.what));
 }
 

@@ -235,6 +235,14 @@ NodeShape balanced_shape(uint64_t vertices, uint64_t edges, unsigned nodes, unsi
   return s;
 }
 
+NodeShape declared_shape(const DeclaredSize& d, unsigned nodes, unsigned domains, bool symmetrizes) {
+  const bool doubled = symmetrizes && !d.as_built;
+  NodeShape s = balanced_shape(d.vertices, doubled && d.edges <= UINT64_MAX / 2 ? 2 * d.edges : d.edges, nodes,
+                               domains, d.kron_scale);
+  s.as_built = d.as_built;
+  return s;
+}
+
 uint64_t MemoryNeed::peak() const { return std::max({load, build, run}); }
 
 MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {

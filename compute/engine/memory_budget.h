@@ -51,6 +51,7 @@
 #include "compute/engine/scatter_mode.h"
 #include "compute/engine/vertex_program.h"
 #include "compute/engine/worker/modes.h"
+#include "compute/graph/declared_size.h"
 #include "compute/graph/memory_limit.h"
 
 namespace wg {
@@ -140,6 +141,10 @@ struct NodeShape {
 // graph known only by its declared V and E (after the program's rules).
 // kron_scale: a generated Kronecker graph's (NodeShape::kron_scale).
 NodeShape balanced_shape(uint64_t vertices, uint64_t edges, unsigned nodes, unsigned domains, unsigned kron_scale = 0);
+// The balanced shape of what an input declares before it is read: its edges
+// doubled when the rules symmetrise them (`symmetrizes`: --undirected or the
+// program's own rule), unless it is a snapshot, whose edges are as built.
+NodeShape declared_shape(const DeclaredSize& d, unsigned nodes, unsigned domains, bool symmetrizes);
 
 struct MemoryNeed {
   uint64_t load = 0, build = 0, run = 0;  // the phases' totals

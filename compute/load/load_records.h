@@ -112,7 +112,7 @@ class Chunks {
 };
 
 // Edges held until the build, grouped as they arrive by local source (src
-// div P) in buckets of 2^16 consecutive local sources (source_bucket_of,
+// div P) in buckets of 2^16 consecutive local sources (source_buckets,
 // compute/partition/partition.h). A record keeps its source's low 16 bits
 // (the bucket tells the rest), its target and its weight when kept: 6 bytes
 // an edge (10 with the weight, 14 with a real weight) where (src, dst) took
