@@ -104,7 +104,11 @@ MemoryNeed node_memory_need(const Config& cfg, unsigned workers, NodeShape shape
 
 nlohmann::ordered_json Node::memory_estimate_json(NodeShape shape, const AppFootprint& app) const {
   const MemoryNeed need = node_memory_need(cfg_, layout_.workers(), shape, app);
-  const uint64_t eal = Dataplane::eal_memory_bytes(sized_dataplane_options(cfg_, layout_.queues), 1);
+  // The EAL's part is what it holds: with hugepages, the whole -m it
+  // reserved at start (the launcher's -m is the pools' need with a margin,
+  // and a peak counts the hugepages held); without, the pools' need.
+  const uint64_t eal = std::max(Dataplane::eal_memory_bytes(sized_dataplane_options(cfg_, layout_.queues), 1),
+                                hugepage_bytes_held());
   nlohmann::ordered_json j;
   j["graph"] = {{"load", need.load},           {"build", need.build}, {"run", need.run},
                 {"peak", need.peak()},          {"csr", need.local_graph}, {"dense", need.dense},
