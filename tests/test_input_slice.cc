@@ -7,10 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -391,6 +393,81 @@ TEST(InputSlice, PlainIdPairsCutAnywhere) {
   check_every_cut("plain.el", text, GraphFormat::kEdgeList,
                   {{0, 1, 1}, {2, 3, 1}, {4, 5, 1}, {6, 7, 1}, {8, 9, 1}, {10, 11, 1}, {12, 13, 1}, {14, 15, 1},
                    {4294967294u, 0, 1}, {16, 17, 1}});
+}
+
+// The digits of an id read eight at a time (reader::detail::read_digits)
+// give std::from_chars' value and stop where it stops, for every length of
+// 1 to 19 digits, leading zeros, every byte that can follow (a blank, a
+// comma, '\r', '\n', a letter, a byte above 0x7f, the end of the buffer),
+// and with fewer than 8 bytes left to read.
+TEST(InputSlice, DigitsEightAtATimeMatchFromChars) {
+  std::mt19937_64 rng(7);
+  const std::string follows[] = {" ", ",", "\r", "\n", "x", "/", ":", "\xff", "\xfa", ""};
+  for (int len = 1; len <= 19; ++len)
+    for (int trial = 0; trial < 200; ++trial) {
+      std::string digits;
+      for (int i = 0; i < len; ++i) digits += static_cast<char>('0' + rng() % 10);
+      if (trial % 7 == 0) digits[0] = '0';
+      for (const std::string& after : follows)
+        for (const std::string& tail : {std::string(), std::string("12345678")}) {
+          const std::string text = digits + after + (after.empty() ? "" : tail);
+          const char* p = text.data();
+          const uint64_t v = reader::detail::read_digits(p, text.data() + text.size());
+          uint64_t want = 0;
+          std::from_chars(digits.data(), digits.data() + digits.size(), want);
+          ASSERT_EQ(p - text.data(), len) << text;
+          ASSERT_EQ(v, want) << text;
+        }
+    }
+  for (const std::string& text : {std::string("x1234567"), std::string(" 12"), std::string()}) {
+    const char* p = text.data();
+    EXPECT_EQ(reader::detail::read_digits(p, text.data() + text.size()), 0u) << text;
+    EXPECT_EQ(p, text.data()) << "no digit read from '" << text << "'";
+  }
+}
+
+// Lines of every shape the in-place reader takes, mixed at random: one space
+// and ids of 1 to 8 digits (read 16 bytes at a time), and the rest (9 to 18
+// digits, leading zeros, two blanks, a tab, a comma, '\r\n') one number at
+// a time: every pair comes back as written, in order, and the reader stops
+// at the first line that is not two ids, with the bytes before it.
+TEST(InputSlice, PlainIdPairsOfEveryShape) {
+  std::mt19937_64 rng(11);
+  auto id = [&](unsigned digits) {
+    std::string s;
+    for (unsigned i = 0; i < digits; ++i) s += static_cast<char>('0' + rng() % 10);
+    return s;
+  };
+  const char* const seps[] = {" ", " ", " ", "  ", "\t", ",", " , "};
+  const char* const ends[] = {"\n", "\n", "\n", "\r\n", " \n"};
+  std::string text;
+  std::vector<std::pair<uint64_t, uint64_t>> want;
+  for (int i = 0; i < 5000; ++i) {
+    const std::string a = id(1 + rng() % 18), b = id(1 + rng() % (i % 2 ? 8 : 18));
+    text += a + seps[rng() % std::size(seps)] + b + ends[rng() % std::size(ends)];
+    want.emplace_back(std::stoull(a), std::stoull(b));
+  }
+  const size_t plain = text.size();
+  text += "12 x\n3 4\n" + std::string(32, '\n');
+  uint64_t lines = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> got;
+  const size_t taken = reader::take_plain_id_pairs(text, lines, [&](uint64_t a, uint64_t b) {
+    got.emplace_back(a, b);
+    return true;
+  });
+  EXPECT_EQ(taken, plain);
+  EXPECT_EQ(lines, want.size());
+  EXPECT_EQ(got, want);
+  // A take() that refuses stops the reader before that line.
+  got.clear();
+  lines = 0;
+  const size_t until = reader::take_plain_id_pairs(text, lines, [&](uint64_t a, uint64_t b) {
+    if (got.size() == 100) return false;
+    got.emplace_back(a, b);
+    return true;
+  });
+  EXPECT_EQ(lines, 100u);
+  EXPECT_EQ(until, text.find(std::to_string(want[100].first), until)) << "the refused line is the next one";
 }
 
 // Lines read in place count toward the line numbers that errors name: a bad

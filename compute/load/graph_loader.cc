@@ -36,6 +36,7 @@ namespace load {
 
 GraphLoader::GraphLoader(Dataplane& dp, const GraphInput& input, const LoadOptions& rules, unsigned workers)
     : dp_(dp), input_(input), rules_(rules), rank_(dp.options().rank), nodes_(dp.options().nodes),
+      by_nodes_(nodes_),
       progress_(rules.progress), sparse_(input.kind == GraphInput::Kind::kFile && input.sparse_ids), workers_(workers),
       received_(rules.keep_weights, rules.real_weights, nodes_, rank_), received_in_(false, false, nodes_, rank_) {
   if (input.sparse_ids && input.kind != GraphInput::Kind::kFile && input.kind != GraphInput::Kind::kGraphalytics)
@@ -366,9 +367,10 @@ void GraphLoader::send_edges(unsigned w, const Stall& stall) {
     if (rules_.drop_self_loops && src == dst) return;
     ++parsed;
     if (balances) balance += degree_balance_term(src, dst);
-    const unsigned owner = src % nodes_;
+    const uint32_t local = by_nodes_.div(src);
+    const unsigned owner = src - local * nodes_;
     if (owner == rank_) {
-      ws.own->push(src, dst, weight, real_weight);
+      ws.own->push_local(local, dst, weight, real_weight);
     } else {
       ws.writer->put(owner, LoadRecord{src, dst, weight}, stall, real_weight);
       if (++sent == kCrashAfter && rules_.crash_in_shuffle) [[unlikely]]
@@ -376,10 +378,12 @@ void GraphLoader::send_edges(unsigned w, const Stall& stall) {
     }
     // The reversed copy, to the target's owner (not counted as an edge).
     if (rules_.in_edges) {
-      if (dst % nodes_ == rank_) {
-        ws.own_in->push(dst, src, 1, 0.0);
+      const uint32_t dst_local = by_nodes_.div(dst);
+      const unsigned dst_owner = dst - dst_local * nodes_;
+      if (dst_owner == rank_) {
+        ws.own_in->push_local(dst_local, src, 1, 0.0);
       } else {
-        ws.writer->put(dst % nodes_, LoadRecord{dst, src, kInEdgeMark}, stall, 0.0);
+        ws.writer->put(dst_owner, LoadRecord{dst, src, kInEdgeMark}, stall, 0.0);
         ++sent;
       }
     }

@@ -268,6 +268,7 @@ class GraphLoader final : public ProgramDriver {
   const GraphInput input_;
   const LoadOptions rules_;
   const unsigned rank_, nodes_;
+  const detail::FastDiv by_nodes_;  // an edge's owner and local index per endpoint, no divide instruction
   const LoadProgress progress_;
   bool progress_shown_ = false;  // a line was rewritten in place: erase it at the end
   const bool sparse_;  // --ids sparse on an edge list or binary file

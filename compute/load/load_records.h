@@ -132,6 +132,11 @@ class HeldEdges {
       note_foreign(src, dst);
       return;
     }
+    push_local(local, dst, w, rw);
+  }
+  // The same for a source the caller knows is this node's, by its local
+  // index (src div P): the loader's route has divided already.
+  void push_local(uint32_t local, VertexId dst, Weight w, double rw) {
     const uint32_t b = local >> kSourceBucketShift;
     const auto low = static_cast<uint16_t>(local);
     if (real_)
