@@ -158,26 +158,34 @@ inline uint64_t read_digits(const char*& p, const char* end) {
 }
 
 #if defined(__SSE2__)
-// The line at p when it is "A B\n", two ids of 1 to 8 digits and one space
-// (what GAP, SNAP's converters and wiregraph-convert write): its length, and
-// a and b; 0 for any other line. One 16-byte load classifies the whole line,
-// so that the next line's start depends on a few mask operations rather than
-// on a branch per byte. Needs 24 bytes from p (b's 8-byte read).
+// The line at p when it is "A B\n", two ids of 1 to 8 digits, one blank (a
+// space or a tab) between them and '\n' or "\r\n" after (what GAP, SNAP
+// and wiregraph-convert write): its length, and a and b; 0 for any other
+// line. One 16-byte load classifies the whole line, so that the next line's
+// start depends on a few mask operations rather than on a branch per byte.
+// Needs 24 bytes from p (b's 8-byte read).
 inline unsigned short_plain_line(const char* p, uint64_t& a, uint64_t& b) {
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   const __m128i t = _mm_sub_epi8(v, _mm_set1_epi8('0'));
-  const auto digit = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(9)), t)));
-  const auto space = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' '))));
-  const auto newline = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))));
+  auto mask = [](__m128i m) { return static_cast<unsigned>(_mm_movemask_epi8(m)); };
+  const unsigned digit = mask(_mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(9)), t));
+  const unsigned blank =
+      mask(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
+  const unsigned newline = mask(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+  const unsigned cr = mask(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
   const auto a_len = static_cast<unsigned>(std::countr_zero(~digit));  // at most 16: bits 16 and up are set
   const auto b_len = static_cast<unsigned>(std::countr_zero(~digit >> (a_len + 1)));
-  const unsigned b_end = a_len + 1 + b_len;
-  if (a_len - 1 >= 8 || b_len - 1 >= 8 || ((space >> a_len) & 1) == 0 || ((newline >> b_end) & 1) == 0) return 0;
+  const unsigned b_end = a_len + 1 + b_len;  // at most 17 (masks are 16 bits: beyond, no '\n')
+  if (a_len - 1 >= 8 || b_len - 1 >= 8 || ((blank >> a_len) & 1) == 0) return 0;
+  const unsigned ending = ((newline >> b_end) & 1) != 0                                     ? 1
+                          : ((cr >> b_end) & 1) != 0 && ((newline >> (b_end + 1)) & 1) != 0 ? 2
+                                                                                            : 0;
+  if (ending == 0) return 0;
   a = digits_value(static_cast<uint64_t>(_mm_cvtsi128_si64(t)), a_len);
   uint64_t w;
   std::memcpy(&w, p + a_len + 1, 8);
   b = digits_value(w - 0x3030303030303030, b_len);
-  return b_end + 1;
+  return b_end + ending;
 }
 #endif
 
@@ -192,7 +200,7 @@ inline unsigned short_plain_line(const char* p, uint64_t& a, uint64_t& b) {
 // adds their count to `lines`. The general path (split_fields, parse_u64)
 // reads such a line the same way, and names what is wrong with any other.
 // Without a line to find first or fields to split, a third of its time per
-// line on GAP's kron20 (bench/bench_parse.cc); lines of one space and ids
+// line on GAP's kron20 (bench/bench_parse.cc); lines of one blank and ids
 // of up to 8 digits are classified 16 bytes at a time (short_plain_line).
 template <class Take>
 inline size_t take_plain_id_pairs(std::string_view text, uint64_t& lines, Take&& take) {
