@@ -279,7 +279,8 @@ TEST_P(EstimateAgainstPeak, WithinTenPercentOnEveryNode) {
     nlohmann::json j;
     std::string error;
     ASSERT_TRUE(read_json_file(out + "/node" + std::to_string(n) + ".json", &j, &error)) << error;
-    const uint64_t rss = json_counter(j, {"peak_rss_bytes"}, &error), huge = json_counter(j, {"hugepage_bytes"}, &error);
+    const uint64_t rss = json_counter(j, {"peak_rss_bytes"}, &error);
+    const uint64_t huge = json_counter(j, {"hugepage_bytes"}, &error);
     const double peak = static_cast<double>(rss + huge);
     const double estimate = static_cast<double>(json_counter(j, {"memory_estimate", "total"}, &error));
     ASSERT_TRUE(error.empty()) << error;
