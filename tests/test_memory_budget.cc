@@ -24,6 +24,7 @@
 #include "compute/engine/blocked_frontier.h"
 #include "compute/engine/dense_block.h"
 #include "compute/graph/kronecker.h"
+#include "compute/partition/slot_renumber.h"
 #include "compute/engine/light_first.h"
 #include "compute/graph/memory_limit.h"
 #include "compute/partition/partition.h"
@@ -85,7 +86,9 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
   EXPECT_EQ(n.local_graph, csr);
   EXPECT_EQ(n.load, 5000u * 6) << "held edges without weights: 6 bytes each";
   // (and a page part filled in the one source bucket of the worker's store and the received one)
-  EXPECT_EQ(n.build, 5000u * 6 + csr + std::max<uint64_t>(local_v * 2 * 8, local_v * 17) + 2 * 4096);
+  // (while they are placed: the out-degrees of the CSR's per-vertex arrays, 4 B cursors per (node, source))
+  EXPECT_EQ(n.build, 5000u * 6 + csr - local_v * 4 + local_v * 2 * 4 + 2 * 4096);
+  EXPECT_GE(n.build, csr + local_v * 17) << "above the CSR and the partition report, after the held edges";
   EXPECT_EQ(n.run, csr + local_v * (4 + 2 + 4)  // value, frontier, scatter value
                        + local_v * 8 + 1000 * 8  // each source's blocks: offsets, (source, node) pairs
                        + (1000 / 8 + 1) * 12     // room to group an eighth of the pairs
@@ -98,9 +101,8 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
 
 // A snapshot (NodeShape::as_built) is read back as the CSR the loader built:
 // its load is that CSR, not held edges, and its build the split into
-// ranges alone (here one range a node: the block being split, 2500 edges
-// and its 500 sources' pairs, beside the blocks by range); the run is the
-// same as after any load.
+// ranges alone (here one range a node: each block kept as it is, nothing
+// copied); the run is the same as after any load.
 TEST(MemoryEstimate, ASnapshotHoldsNoEdges) {
   NodeShape s = hand_computed_shape();
   const MemoryNeed loaded = estimate_node_memory(s, footprint_of<Bfs>());
@@ -110,7 +112,7 @@ TEST(MemoryEstimate, ASnapshotHoldsNoEdges) {
   const uint64_t csr = local_v * 8 + 5000 * 4 + std::min<uint64_t>(5000, local_v * 2) * 12 + 2 * 64;
   ASSERT_EQ(read.local_graph, csr);
   EXPECT_EQ(read.load, csr);
-  EXPECT_EQ(read.build, csr + 2500 * 4 + 500 * 12 + 64);
+  EXPECT_EQ(read.build, csr);
   EXPECT_EQ(read.run, loaded.run);
   EXPECT_LT(read.peak(), loaded.peak());
 }
@@ -147,8 +149,8 @@ TEST(MemoryEstimate, TheBuildHoldsOneSourceBucketsTargetsBesideTheHeldEdges) {
   const uint64_t targets = s.out_edges * 4;
   const uint64_t csr = local_v * 8 + targets + std::min<uint64_t>(s.out_edges, local_v * 2) * 12 + 2 * 64;
   EXPECT_EQ(n.local_graph, csr);
-  const uint64_t cursors = std::max<uint64_t>(local_v * 2 * 8, local_v * 17);
-  EXPECT_EQ(n.build, s.held_edges * 6 + csr - targets + targets / 128 + cursors + 128 * 2 * 4096);
+  const uint64_t cursors = local_v * 2 * 4, in_degrees = local_v * 4;  // (in-degrees: sized after)
+  EXPECT_EQ(n.build, s.held_edges * 6 + csr - in_degrees - targets + targets / 128 + cursors + 128 * 2 * 4096);
   EXPECT_LT(n.build, s.held_edges * 6 + csr) << "less than the held edges and the whole CSR";
 }
 
@@ -233,8 +235,9 @@ TEST(MemoryEstimate, PairsFromTheSourcesDegrees) {
 }
 
 // PageRank only pulls (compute/engine/worker.h, pulls_only): each group's
-// CSR block (sources, offsets, targets) goes once its dense copy is built,
-// so the run holds the copy, the CSR's per-vertex arrays and the block of
+// CSR block (sources, offsets, targets) is consumed as its dense copy is
+// built, a share at a time (kDenseCopyPasses), and then goes, so the run
+// holds the copy, the CSR's per-vertex arrays and a share of the block of
 // one group (the last built) of the P x ranges, and its workers list no
 // source's groups. --scatter sparse keeps the blocks and builds no copy.
 TEST(MemoryEstimate, PullOnlyProgramsHoldOneGroupsBlock) {
@@ -252,8 +255,9 @@ TEST(MemoryEstimate, PullOnlyProgramsHoldOneGroupsBlock) {
   // (an empty grouping still holds its one spare item)
   const uint64_t source_groups =
       local_v * 8 + pairs * 8 + (grouped_capacity(pairs) - grouped_capacity(0)) * pr.grouped_bytes;
-  EXPECT_EQ(whole.run - released.run, blocks - blocks / 2 + source_groups)
-      << "two groups: one group's block stays; no source lists its groups";
+  ASSERT_EQ(kDenseCopyPasses, 4u);
+  EXPECT_EQ(whole.run - released.run, blocks - (blocks + 7) / 8 + source_groups)
+      << "two groups: a quarter of one group's block stays; no source lists its groups";
   s.scatter = ScatterMode::kSparse;
   EXPECT_EQ(estimate_node_memory(s, pr).run, estimate_node_memory(s, kept).run) << "sparse: the targets stay";
   EXPECT_FALSE(footprint_of<Bfs>().pulls_only);
@@ -305,7 +309,8 @@ TEST(MemoryEstimate, EachWorkerHoldsItsOwnDestinationBitmapsAndCombine) {
 
 // The same with --vertex-order degree: a slot -> vertex table per local
 // vertex, and the in-place renumbering (compute/partition/slot_renumber.h: every
-// node's slot table, one block's copy, the per-slot vectors' copies) stays
+// node's slot table, half of one block's edges twice, that block's
+// sources' offsets and run indices, the per-slot vectors' copies) stays
 // below the build's peak, which the held edges set.
 TEST(MemoryEstimate, DegreeOrderKeepsASlotTable) {
   NodeShape s = hand_computed_shape();
@@ -314,14 +319,16 @@ TEST(MemoryEstimate, DegreeOrderKeepsASlotTable) {
   const uint64_t local_v = 500;
   const uint64_t csr = local_v * 12 + 5000 * 4 + std::min<uint64_t>(5000, local_v * 2) * 12 + 2 * 64;
   EXPECT_EQ(n.local_graph, csr);
-  const uint64_t renumbering = csr + 1000 * 4 + 2500 * 4 + std::min<uint64_t>(2500, local_v) * 12 + local_v * 16;
-  const uint64_t building = 5000u * 6 + csr + std::max<uint64_t>(local_v * 2 * 8, local_v * 17) + 2 * 4096;
+  ASSERT_EQ(kRenumberPasses, 2u);
+  const uint64_t renumbering = csr + 1000 * 4 + 2500 / 2 * 4 + std::min<uint64_t>(2500, local_v) * 20 + local_v * 16;
+  // (while the edges are placed: no in-degrees and no slot table yet)
+  const uint64_t building = 5000u * 6 + csr - local_v * 8 + local_v * 2 * 4 + 2 * 4096;
   ASSERT_LT(renumbering, building);
   EXPECT_EQ(n.build, building);
   s.held_edges = 100;  // (not a real shape: only so that the renumbering is the peak)
   EXPECT_EQ(estimate_node_memory(s, footprint_of<Bfs>()).build,
             std::max<uint64_t>(renumbering,
-                               100u * 6 + csr + std::max<uint64_t>(local_v * 2 * 8, local_v * 17) + 2 * 4096));
+                               100u * 6 + csr - local_v * 8 + local_v * 2 * 4 + 2 * 4096));
 }
 
 // SSSP with real weights (apps/sssp_real.h): 14-byte held edges
@@ -448,8 +455,11 @@ TEST(MemoryEstimate, RangeBlocksAreCounted) {
            + local_v * 2 * 4;                       // two accumulators
   };
   const uint64_t whole = E * 6;
-  const uint64_t cursors = std::max(local_v * 2 * 8, local_v * 17);
-  const uint64_t block = (E / 2) * 4 + local_v * 12 + 64;  // the (node, domain) block being split
+  const uint64_t cursors = local_v * 2 * 4, in_degrees = local_v * 4;
+  // The (node, domain) block being split: its sources and offsets, and the
+  // edges read before the pages behind go (2^21 edges a block here).
+  ASSERT_EQ(kSplitDiscardEdges, uint64_t{1} << 20);
+  const uint64_t block = kSplitDiscardEdges * 4 + local_v * 12 + 64;
   struct Case {
     unsigned queues;
     uint64_t range_bytes, ranges;
@@ -470,9 +480,9 @@ TEST(MemoryEstimate, RangeBlocksAreCounted) {
     // eighth of the targets are placed as the held edges go, and each
     // bucket's last chunk holds a page part filled in the worker's store and
     // the received one.
-    const uint64_t building = whole + csr(2) - (E * 4 - E * 4 / 8) + cursors + 8 * 2 * 4096;
-    EXPECT_EQ(n.build, std::max(building, csr(groups) + block))
-        << "the CSR as built (a block per node), or the split beside the ranges' blocks";
+    const uint64_t building = whole + csr(2) - in_degrees - (E * 4 - E * 4 / 8) + cursors + 8 * 2 * 4096;
+    EXPECT_EQ(n.build, std::max(building, csr(groups) + (c.ranges > 1 ? block : 0)))
+        << "the CSR as built (a block per node), or the split beside the ranges' blocks (none for one range)";
   }
   // 1 KiB ranges (256 accumulators): 2048 ranges per node, each with a
   // block per destination node; the sources' lists of blocks are bounded by

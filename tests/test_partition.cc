@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
+#include <random>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "compute/graph/edge_list.h"
+#include "compute/graph/kronecker.h"
 #include "compute/partition/slot_map.h"
 #include "compute/partition/slot_renumber.h"
 
@@ -282,6 +285,24 @@ TEST(BuildLocalGraphByHand, NoEdges) {
   }
 }
 
+// One domain per node and the new slots `slots(n)` gives each node of n
+// vertices: the tables renumber_slots takes, and the SlotMap a build takes.
+template <class Slots>
+std::pair<SlotMap, std::vector<std::vector<uint32_t>>> slot_tables(const EdgeList& g, unsigned P, Slots&& slots) {
+  SlotMap map;
+  map.nodes = P;
+  map.slot_of.assign(g.num_vertices, 0);
+  map.domain_of.assign(g.num_vertices, 0);
+  std::vector<std::vector<uint32_t>> new_slot(P);
+  for (unsigned p = 0; p < P; ++p) {
+    const uint32_t n = RoundRobin{P}.local_count(p, g.num_vertices);
+    map.domain_offset.push_back({0, n});
+    new_slot[p] = slots(n);
+    for (uint32_t i = 0; i < n; ++i) map.slot_of[VertexId{i} * P + p] = new_slot[p][i];
+  }
+  return {map, new_slot};
+}
+
 // Renumbering a node's part in place (compute/partition/slot_renumber.h) gives what
 // building it with the same slots from the edges gives (build_local_graph
 // with a one-domain SlotMap): the same blocks edge for edge, degrees, and
@@ -290,19 +311,11 @@ TEST(BuildLocalGraphByHand, NoEdges) {
 TEST(RenumberSlots, MatchesABuildWithTheSameSlots) {
   const EdgeList g = small_graph();
   for (unsigned P : {1u, 2u, 3u}) {
-    SlotMap map;
-    map.nodes = P;
-    map.slot_of.assign(g.num_vertices, 0);
-    map.domain_of.assign(g.num_vertices, 0);
-    std::vector<std::vector<uint32_t>> new_slot(P);
-    for (unsigned p = 0; p < P; ++p) {
-      const uint32_t n = RoundRobin{P}.local_count(p, g.num_vertices);
-      map.domain_offset.push_back({0, n});
-      for (uint32_t i = 0; i < n; ++i) {
-        new_slot[p].push_back(n - 1 - i);
-        map.slot_of[VertexId{i} * P + p] = n - 1 - i;
-      }
-    }
+    const auto [map, new_slot] = slot_tables(g, P, [](uint32_t n) {
+      std::vector<uint32_t> reversed(n);
+      for (uint32_t i = 0; i < n; ++i) reversed[i] = n - 1 - i;
+      return reversed;
+    });
     for (unsigned r = 0; r < P; ++r) {
       SCOPED_TRACE("P = " + std::to_string(P) + ", node " + std::to_string(r));
       // With the in-edges a program may ask for (LocalGraph::in_blocks: the
@@ -327,6 +340,37 @@ TEST(RenumberSlots, MatchesABuildWithTheSameSlots) {
       }
       EXPECT_EQ(got.out_degree, want.out_degree);
       EXPECT_EQ(got.in_degree, want.in_degree);
+      EXPECT_EQ(got.global_of, want.global_of);
+    }
+  }
+}
+
+// The same on a Kronecker graph with weights and slots in a random order: its
+// blocks are moved a share of their edges at a time (detail::move_runs), so
+// runs of every length cross the passes' bounds.
+TEST(RenumberSlots, RandomSlotsOnAKroneckerGraph) {
+  const EdgeList g = generate_kronecker(parse_kronecker_spec("kron:10:8"));
+  std::mt19937 rng(7);
+  for (unsigned P : {1u, 2u, 3u}) {
+    const auto [map, new_slot] = slot_tables(g, P, [&rng](uint32_t n) {
+      std::vector<uint32_t> shuffled(n);
+      std::iota(shuffled.begin(), shuffled.end(), 0u);
+      std::shuffle(shuffled.begin(), shuffled.end(), rng);
+      return shuffled;
+    });
+    for (unsigned r = 0; r < P; ++r) {
+      SCOPED_TRACE("P = " + std::to_string(P) + ", node " + std::to_string(r));
+      LocalGraph got = build_local_graph(g, P, r, true);
+      renumber_slots(got, new_slot);
+      const LocalGraph want = build_local_graph(g, P, r, true, &map);
+      ASSERT_EQ(got.blocks.size(), want.blocks.size());
+      for (size_t b = 0; b < got.blocks.size(); ++b) {
+        EXPECT_EQ(got.blocks[b].sources, want.blocks[b].sources) << "block " << b;
+        EXPECT_EQ(got.blocks[b].offsets, want.blocks[b].offsets) << "block " << b;
+        EXPECT_EQ(got.blocks[b].targets, want.blocks[b].targets) << "block " << b;
+        EXPECT_EQ(got.blocks[b].weights, want.blocks[b].weights) << "block " << b;
+      }
+      EXPECT_EQ(got.out_degree, want.out_degree);
       EXPECT_EQ(got.global_of, want.global_of);
     }
   }

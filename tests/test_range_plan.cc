@@ -225,6 +225,32 @@ TEST(SplitIntoRanges, KeepsEveryEdgeAndPutsItInItsTargetsRange) {
   }
 }
 
+// A block of many more edges than are read before its pages go back to the
+// kernel (here every 2048, the split's kSplitDiscardEdges made small): the
+// split, which discards behind its reader, still keeps every edge and
+// weight, each in its target's range.
+TEST(SplitIntoRanges, KeepsEveryEdgeOfABlockReadWhileItIsDiscarded) {
+  constexpr uint64_t kEvery = 2048;
+  const Split s = random_split_graph(1, 1, 1 << 12, 30 * kEvery, 7);
+  LocalGraph g = build_local_graph(s.edges, 1, 0, true);
+  auto sorted_edges = [](const LocalGraph& lg, const std::vector<uint32_t>& offsets) {
+    std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> out;
+    for (size_t b = 0; b < lg.blocks.size(); ++b) {
+      const EdgeBlock& blk = lg.blocks[b];
+      for (size_t i = 0; i < blk.sources.size(); ++i)
+        for (uint64_t e = blk.offsets[i]; e < blk.offsets[i + 1]; ++e)
+          out.push_back({blk.sources[i], offsets[b] + blk.targets[e], blk.weights[e]});
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  const auto before = sorted_edges(g, g.domain_offset);
+  const RangePlan plan = plan_ranges(g.node_domain_offset, 1, 256);
+  ASSERT_EQ(plan.ranges, 16u);
+  split_into_ranges(g, plan, kEvery);
+  EXPECT_EQ(sorted_edges(g, plan.offset[0]), before);
+}
+
 // Real weights (Graphalytics' SSSP: EdgeBlock::real_weights instead of
 // weights) travel with their edges too.
 TEST(SplitIntoRanges, KeepsRealWeights) {

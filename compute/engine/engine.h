@@ -66,15 +66,18 @@ class Engine final : public ProgramDriver {
       workers_.push_back(
           std::make_unique<Worker<Prog>>(dp, g, prog_, lo, hi, opt.scatter, segment, opt.local_rounds, pulls_only));
     // A program that only pulls never reads the source-major blocks again:
-    // each group's go as soon as every worker holds its dense copy, so that
-    // the node holds the edges twice for one group at most. PageRank on GAP's
+    // each worker's copy consumes its share of a group's targets as it is
+    // built (dense_block.h), and the group's block goes as soon as every
+    // worker holds its copy, so that the node holds the edges twice for a
+    // quarter of one group's at most (kron:22:16 --undirected at P=2: 130 MB
+    // above the run's RSS at the copy's build, 32 MB now). PageRank on GAP's
     // kron24 at P=2 from a file: 2.20 GB a node through the run with the
     // targets alone released (the sources and offsets of 34 M (source,
     // group) pairs, 408 MB, kept; the workers' lists of each source's groups,
     // 339 MB, built for nothing), 1.56 GB with the whole blocks released.
     if (pulls_only) {
       for (unsigned group = 0; group < g.blocks.size(); ++group) {
-        for (auto& w : workers_) w->build_dense(group);
+        for (auto& w : workers_) w->build_dense(group, &g.blocks[group]);
         g.blocks[group].release_source_major();
       }
     }

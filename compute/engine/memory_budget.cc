@@ -5,9 +5,11 @@
 #include <cstdio>
 #include <vector>
 
+#include "compute/engine/dense_block.h"
 #include "compute/engine/range_plan.h"
 #include "compute/graph/kronecker.h"
 #include "compute/partition/partition.h"
+#include "compute/partition/slot_renumber.h"
 
 namespace wg {
 
@@ -269,13 +271,15 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   // held_edges counts them).
   need.load = whole;
 
-  // Build: the counting sort's per-(group, local vertex) cursors, or the
-  // partition report's work and prefix sums (17 B per local vertex) after them;
-  // with K > 1 the slot map (5 B per global vertex) first, and before the CSR,
-  // for each node in turn, an unweighted CSR with its cursors and the METIS
-  // graph (adjacency, pair weights, staging: about 24 B per local edge and 16
-  // per local vertex).
-  const uint64_t cursors = std::max(mul(mul(local_v, uint64_t{P} * K), 8), mul(local_v, 17));
+  // Build: the counting sort's per-(group, local vertex) 32-bit cursors
+  // (compute/partition/partition.h build_out_edges), and once the held edges
+  // are gone the partition report's work and prefix sums (17 B per local
+  // vertex, compute/partition/domain_partition.h); with K > 1 the slot map
+  // (5 B per global vertex) first, and before the CSR, for each node in
+  // turn, an unweighted CSR with its cursors and the METIS graph (adjacency,
+  // pair weights, staging: about 24 B per local edge and 16 per local vertex).
+  const uint64_t cursors = mul(mul(local_v, uint64_t{P} * K), 4);
+  const uint64_t report = mul(local_v, 17);
   const uint64_t slot_map = K > 1 ? mul(s.vertices, 5) : 0;
   uint64_t planning = 0;
   if (K > 1) {
@@ -296,23 +300,33 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   const uint64_t targets = mul(copies, mul(s.out_edges, 4 + weight_bytes(app)));
   const uint64_t placed_as_freed = targets - ceil_div(targets, buckets);
   const uint64_t part_filled = mul(copies, mul(buckets, mul(s.workers + 1, 4096)));
-  need.build = add(whole, std::max(planning, sum(slot_map, csr - placed_as_freed, cursors, part_filled)));
+  // (while the edges are placed, of the CSR's per-vertex arrays only the
+  // out-degrees exist: the in-degrees are sized after, the slot table with
+  // the renumbering)
+  const uint64_t not_yet = csr_vertex_bytes(s, local_v) - mul(local_v, 4);
+  need.build = add(whole, std::max(planning, sum(slot_map, csr - placed_as_freed - not_yet, cursors, part_filled)));
+  need.build = std::max(need.build, add(csr, report));
   // With K > 1 the CSR is built again by slot from the first one, the held
   // edges gone; degree order with K = 1 renumbers it in place
   // (compute/partition/slot_renumber.h): every node's slot table (4 B per vertex), a
-  // block copied at a time (a balanced share of the out-edges) and the
-  // per-slot vectors' copies.
+  // block copied at a time, a share of it (kRenumberPasses) held twice, its
+  // sources' offsets and run indices (20 B each), and the per-slot vectors' copies.
   const uint64_t node_block = ceil_div(s.out_edges, P);
   if (K > 1)
     need.build = std::max(need.build, sum(slot_map, csr, csr, cursors));
   else if (s.degree_order)
-    need.build = std::max(need.build, sum(csr, mul(s.vertices, 4), mul(node_block, 4 + weight_bytes(app)),
-                                          mul(std::min(node_block, local_v), 12), mul(local_v, 16)));
+    need.build = std::max(need.build, sum(csr, mul(s.vertices, 4),
+                                          mul(ceil_div(node_block, kRenumberPasses), 4 + weight_bytes(app)),
+                                          mul(std::min(node_block, local_v), 20), mul(local_v, 16)));
   // Then the split into ranges (split_into_ranges), the held edges gone: the
-  // blocks by range, and the (node, domain) block being split beside them
-  // (a balanced share of the out-edges).
+  // blocks by range, and beside them the (node, domain) block being split
+  // (a balanced share of the out-edges): its sources and offsets, and the
+  // edges read before the pages behind go (kSplitDiscardEdges). A domain of
+  // one range keeps its block as it is: nothing is copied.
   const uint64_t block_edges = ceil_div(s.out_edges, uint64_t{P} * K);
-  const uint64_t block = sum(mul(block_edges, 4 + weight_bytes(app)), mul(std::min(block_edges, local_v), 12), 64);
+  const uint64_t block = ceil_div(ranges, K) <= 1 ? 0
+                         : sum(mul(std::min(block_edges, kSplitDiscardEdges), 4 + weight_bytes(app)),
+                               mul(std::min(block_edges, local_v), 12), 64);
   need.build = std::max(need.build, add(csr_ranges, block));
   if (s.as_built) {
     // A snapshot: read back as the CSR the loader built (a block per node
@@ -388,14 +402,15 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   uint64_t light_first = 0;
   if (app.light_first)
     light_first = sum(mul(s.out_edges, 8), mul(vertex_block_pairs(s, local_v, s.out_edges, by_range, true), 4), local_v);
-  // A program that only pulls (compute/engine/engine.h) releases each
-  // group's block once its dense copy is built: at the last group's build
-  // the whole copy, that group's block and the CSR's per-vertex arrays are held.
+  // A program that only pulls (compute/engine/engine.h) builds each group's
+  // dense copy consuming its block, a share at a time (kDenseCopyPasses), and
+  // then releases the block: at the last group's build the whole copy, a
+  // share of that group's block and the CSR's per-vertex arrays are held.
   uint64_t csr_held = csr_ranges;
   if (pulls_only) {
     const uint64_t per_vertex = csr_vertex_bytes(s, local_v);
     const uint64_t blocks = csr_ranges > per_vertex ? csr_ranges - per_vertex : 0;
-    csr_held = add(per_vertex, ceil_div(blocks, std::max<uint64_t>(groups, 1)));
+    csr_held = add(per_vertex, ceil_div(blocks, std::max<uint64_t>(groups, 1) * kDenseCopyPasses));
   }
   need.run = sum(csr_held, engine, dense, light_first);
   need.dense = dense;

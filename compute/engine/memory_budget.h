@@ -11,10 +11,12 @@
 //            10 when the program keeps weights, 14 when they are real (doubles);
 //            from a snapshot (NodeShape::as_built), the CSR as read
 //   build  - those edges + this node's CSR (compute/partition/partition.h) + the
-//            counting sort's cursors (8 B per (destination group, local
+//            counting sort's cursors (4 B per (destination group, local
 //            vertex)) or, with K > 1 domains, the slot map and one node's
-//            METIS graph; with K > 1 or --vertex-order degree, the CSR
-//            renumbered by slot beside the first one; then, the edges gone, the CSR regrouped by
+//            METIS graph; with K > 1 the CSR built again by slot beside the
+//            first one; with --vertex-order degree, renumbered a share of
+//            each block at a time (compute/partition/slot_renumber.h); then,
+//            the edges gone, the CSR regrouped by
 //            accumulation range (compute/engine/range_plan.h: a block per
 //            (destination node, range), split one block at a time); from a
 //            snapshot, that split alone
@@ -31,12 +33,12 @@
 //            destination (BFS's and CC's reached, BC's settled and sent) and
 //            BFS's bottom-up lists
 //            (compute/engine/worker/). A program that only pulls
-//            (PageRank) lists no source's blocks and releases the CSR's
+//            (PageRank) lists no source's blocks and consumes the CSR's
 //            blocks group by group as its dense copy is built: its run
-//            holds the whole dense copy, the CSR's per-vertex arrays and one
-//            group's block at most. A program on its own driver (apps/lcc.h)
-//            holds what its DriverFootprint states instead of the engine's
-//            structures.
+//            holds the whole dense copy, the CSR's per-vertex arrays and a
+//            share of one group's block at most (compute/engine/dense_block.h).
+//            A program on its own driver (apps/lcc.h) holds what its
+//            DriverFootprint states instead of the engine's structures.
 #pragma once
 
 #include <cstdint>

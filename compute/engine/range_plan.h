@@ -65,8 +65,12 @@ uint64_t ranges_in_domain(uint64_t largest, unsigned owners, uint32_t range_entr
 // relative to their range, and g's own domains become its ranges
 // (g.numa_domains / g.numa_offset keep the NUMA domains, g.range_numa the
 // domain of each range). Slots and everything indexed by slot are unchanged.
-// One block at a time: memory grows by one block at most.
-void split_into_ranges(LocalGraph& g, const RangePlan& plan);
+// One block at a time, each discarded behind its reader: memory grows by a
+// block's sources and offsets and kSplitDiscardEdges of its edges at most.
+// The edges a block being split is read by before the pages behind go.
+inline constexpr uint64_t kSplitDiscardEdges = uint64_t{1} << 20;
+// `discard_every`: kSplitDiscardEdges but in tests.
+void split_into_ranges(LocalGraph& g, const RangePlan& plan, uint64_t discard_every = kSplitDiscardEdges);
 
 // The range size in accumulators for `range_bytes` of Σ with `accumulator_bytes` each.
 inline uint32_t range_entries_for(uint64_t range_bytes, unsigned accumulator_bytes) {

@@ -116,9 +116,10 @@ class Worker {
         rounds_(slice_, local_rounds), in_(g, slice_) {}
 
   // The dense copy of `group`'s edges of the slice (the constructor's, when
-  // it was deferred).
-  void build_dense(unsigned group) {
-    if constexpr (Modes::kPulls) dense_.build(g_, slice_, group);
+  // it was deferred); `spent`: that group's block, whose pages the copy has
+  // read go back to the kernel as it is built (dense_block.h).
+  void build_dense(unsigned group, EdgeBlock* spent = nullptr) {
+    if constexpr (Modes::kPulls) dense_.build(g_, slice_, group, spent);
   }
 
   // Apply (or init, at s = 0) over the slice (worker/apply_pass.h): reads Σin

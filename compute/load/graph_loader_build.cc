@@ -78,7 +78,7 @@ void GraphLoader::build_blocks(const Stall& stall) {
                            rules_.keep_weights, nullptr, rules_.real_weights);
   if (rules_.drop_duplicates) remove_duplicate_targets(graph_);
   if (rules_.in_edges) build_in_blocks(stall);
-  in_degree_.assign(graph_.num_local, 0);
+  in_degree_ = std::move(graph_.in_degree);  // zero, one per local vertex (build_out_edges)
   // This node's edges as the program sees them, summed over the cluster in
   // the END of this superstep: |E| and the graph's fingerprint.
   uint64_t built[2] = {0, 0};

@@ -9,10 +9,14 @@
 // open bucket, a tight sequential loop (BlitzG's pre-arranged edges).
 #pragma once
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -60,6 +64,26 @@ struct DefaultInitAllocator : std::allocator<T> {
 };
 template <class T>
 using EdgeArray = std::vector<T, DefaultInitAllocator<T>>;
+
+// Returns the whole pages of a[first, last) to the kernel (madvise
+// MADV_DONTNEED; they read as zero after), for a part the caller has read
+// for the last time while the rest is still in use: a block consumed as its
+// dense copy is built (compute/engine/dense_block.h) or as it is renumbered
+// (compute/partition/slot_renumber.h) or split into ranges as it is read
+// (compute/engine/range_plan.cc) is then held twice for a share of its
+// edges, not for all of them. The array is freed whole as usual. Returns
+// the element where the pages discarded end (`first` if none were), where a
+// reader going on discards from next.
+template <class T>
+uint64_t discard_pages(EdgeArray<T>& a, uint64_t first, uint64_t last) {
+  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  if (last <= first || last > a.size()) return first;
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(a.data() + first) + page - 1) & ~(page - 1);
+  const uintptr_t end = reinterpret_cast<uintptr_t>(a.data() + last) & ~(page - 1);
+  if (end <= begin) return first;
+  madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+  return static_cast<uint64_t>((end - reinterpret_cast<uintptr_t>(a.data())) / sizeof(T));
+}
 
 // Vertices by degree: (degree, vertices) pairs, ascending by degree.
 using DegreeCounts = std::vector<std::pair<uint32_t, uint64_t>>;
@@ -180,7 +204,7 @@ LocalGraph build_local_graph(const EdgeList& g, unsigned nodes, unsigned rank, b
 // owns, twice over (a pass to count, a pass to place: it must yield the same
 // edges in the same order both times). V and |E| are the cluster's;
 // in-degrees are left zero for the caller. Counting sort: memory is the
-// blocks plus one 8-byte cursor per (destination group, local source).
+// blocks plus one 4-byte cursor per (destination group, local source).
 // `keep_real_weights` keeps the real weights instead of the integer ones.
 template <class ForEachEdge>
 LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, EdgeCount num_edges, unsigned nodes,
@@ -272,7 +296,6 @@ LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, E
   lg.domain_offset = sm.domain_offset[rank];
   lg.node_domain_offset = sm.domain_offset;
   lg.out_degree.assign(lg.num_local, 0);
-  lg.in_degree.assign(lg.num_local, 0);
   lg.blocks.resize(size_t{nodes} * sm.domains);
   if (!sm.identity()) {
     lg.global_of.resize(lg.num_local);
@@ -291,9 +314,17 @@ LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, E
     return Placed{owner * sm.domains + d, sm.slot(src), sm.slot(dst) - sm.offset(owner, d), w, rw};
   };
 
-  // Pass 1: per (destination group, local source) edge counts.
-  std::vector<std::vector<uint64_t>> count(lg.blocks.size(), std::vector<uint64_t>(lg.num_local, 0));
-  std::vector<uint64_t*> cursor(lg.blocks.size());
+  // Pass 1: per (destination group, local source) edge counts, 32-bit (as
+  // out_degree: a source's edges fit in 32 bits). Pass 2 needs a 64-bit
+  // place per (group, source); it is kept as a 32-bit place within the
+  // source's run of 2^16 slots and that run's 64-bit start (kCursorRunShift):
+  // 8 bytes per local vertex less at P = 2 while the held edges are all
+  // still held, the build's peak.
+  constexpr unsigned kCursorRunShift = 16;
+  const size_t runs = (size_t{lg.num_local} >> kCursorRunShift) + 1;
+  std::vector<std::vector<uint32_t>> count(lg.blocks.size(), std::vector<uint32_t>(lg.num_local, 0));
+  std::vector<std::vector<uint64_t>> run_start(lg.blocks.size(), std::vector<uint64_t>(runs, 0));
+  std::vector<uint32_t*> cursor(lg.blocks.size());
   for (size_t b = 0; b < lg.blocks.size(); ++b) cursor[b] = count[b].data();
   {
     auto at = [&](const Placed& p) { return cursor[p.group] + p.slot; };
@@ -305,33 +336,39 @@ LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, E
     for_each_edge([&](VertexId src, VertexId dst, Weight w, double rw = 0.0) { counted(place(src, dst, w, rw)); });
     counted.flush();
   }
-  // Offsets, then the counts become per-source write cursors.
+  // Offsets, then the counts become write cursors within their run of slots.
   for (size_t b = 0; b < lg.blocks.size(); ++b) {
     EdgeBlock& blk = lg.blocks[b];
     blk.sources.clear();
     blk.offsets.assign(1, 0);
     for (uint32_t s = 0; s < lg.num_local; ++s) {
+      if ((s & ((1u << kCursorRunShift) - 1)) == 0) run_start[b][s >> kCursorRunShift] = blk.offsets.back();
       if (count[b][s] == 0) continue;
+      const uint64_t within = blk.offsets.back() - run_start[b][s >> kCursorRunShift];
+      if (within + count[b][s] > UINT32_MAX)
+        throw std::length_error("build_out_edges: more than 2^32 - 1 edges from 2^16 consecutive sources to one group");
       blk.sources.push_back(s);
       blk.offsets.push_back(blk.offsets.back() + count[b][s]);
+      count[b][s] = static_cast<uint32_t>(within);
     }
     blk.targets.resize(blk.offsets.back());
     if (keep_weights) blk.weights.resize(blk.offsets.back());
     if (keep_real_weights) blk.real_weights.resize(blk.offsets.back());
-    for (uint32_t i = 0; i < blk.sources.size(); ++i) count[b][blk.sources[i]] = blk.offsets[i];
   }
   // Pass 2: place.
   std::vector<uint32_t*> targets(lg.blocks.size()), weights(lg.blocks.size());
   std::vector<double*> real_weights(lg.blocks.size());
+  std::vector<const uint64_t*> starts(lg.blocks.size());
   for (size_t b = 0; b < lg.blocks.size(); ++b) {
     targets[b] = lg.blocks[b].targets.data();
     weights[b] = lg.blocks[b].weights.data();
     real_weights[b] = lg.blocks[b].real_weights.data();
+    starts[b] = run_start[b].data();
   }
   {
     auto at = [&](const Placed& p) { return cursor[p.group] + p.slot; };
     auto put = [&](const Placed& p) {
-      const uint64_t i = cursor[p.group][p.slot]++;
+      const uint64_t i = starts[p.group][p.slot >> kCursorRunShift] + cursor[p.group][p.slot]++;
       targets[p.group][i] = p.target;
       if (keep_weights) weights[p.group][i] = p.weight;
       if (keep_real_weights) real_weights[p.group][i] = p.real_weight;
@@ -340,6 +377,8 @@ LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, E
     for_each_edge([&](VertexId src, VertexId dst, Weight w, double rw = 0.0) { placed(place(src, dst, w, rw)); });
     placed.flush();
   }
+  // Left zero for the caller; sized only now, the held edges gone.
+  lg.in_degree.assign(lg.num_local, 0);
   return lg;
 }
 

@@ -51,9 +51,11 @@ class DensePull {
       for (unsigned b = 0; b < g.blocks.size(); ++b) build(g, slice, b);
   }
 
-  void build(const LocalGraph& g, const WorkerSlice& slice, unsigned group) {
+  // spent: g.blocks[group], when its targets are read no more once the copy
+  // is built (build_dense_block).
+  void build(const LocalGraph& g, const WorkerSlice& slice, unsigned group, EdgeBlock* spent = nullptr) {
     blocks_[group] = build_dense_block(g.blocks[group], slice.ranges[group].first, slice.ranges[group].second,
-                                       Modes::kWeights, slice.lo, segment_);
+                                       Modes::kWeights, slice.lo, segment_, spent);
   }
 
   const DenseBlock& block(unsigned group) const { return blocks_[group]; }
