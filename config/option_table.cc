@@ -476,7 +476,8 @@ const OptionSpec kOptions[] = {
      .help = "KiB of accumulators per range (every node must agree)",
      .details = "Workers send one range's records after the other, so a receiver folds a range while it "
                 "is in cache. Default: a node's whole accumulator array while the largest node's is at "
-                "most 8 MiB, else 256.",
+                "most 8 MiB, else 256; always the whole array for a program whose every superstep pulls "
+                "(PageRank, unless --scatter sparse): it sends its records in order of destination.",
      .parse = [](ParseState& s, const OptionArg& a) {
        s.c.engine.range_bytes = static_cast<uint32_t>(a.unsigned_in(1, 1u << 21) * 1024);
      },

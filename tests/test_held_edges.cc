@@ -1,7 +1,7 @@
 // The loader's held edges (compute/load/load_records.h, HeldEdges): grouped
-// on arrival by local source in buckets of 2^16 (compute/partition/partition.h,
-// source_buckets), 6 bytes an edge, and a build read from them, against a
-// plain grouping of the input.
+// on arrival by local source in buckets of 2^12 (compute/partition/partition.h,
+// source_buckets), 5 bytes an edge (6 for a target of 2^28 and up), and a
+// build read from them, against a plain grouping of the input.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,13 +20,13 @@ namespace {
 
 using load::HeldEdges;
 
-TEST(SourceBuckets, CoverEveryLocalSourceInRunsOf65536) {
+TEST(SourceBuckets, CoverEveryLocalSourceInRunsOf4096) {
   EXPECT_EQ(source_buckets(0), 1u);
   EXPECT_EQ(source_buckets(1), 1u);
-  EXPECT_EQ(source_buckets(65536), 1u);
-  EXPECT_EQ(source_buckets(65537), 2u);
-  EXPECT_EQ(source_buckets(uint64_t{1} << 23), 128u);
-  EXPECT_EQ(source_buckets((uint64_t{1} << 32) - 1), 65536u);
+  EXPECT_EQ(source_buckets(4096), 1u);
+  EXPECT_EQ(source_buckets(4097), 2u);
+  EXPECT_EQ(source_buckets(uint64_t{1} << 23), 2048u);
+  EXPECT_EQ(source_buckets((uint64_t{1} << 32) - 1), uint64_t{1} << 20);
 }
 
 struct Held {
@@ -48,25 +48,24 @@ std::vector<Held> scrambled_edges(unsigned count, VertexId vertices) {
   return out;
 }
 
-// 4 buckets' worth of node 1's sources (local sources up to 4 x 2^16).
-constexpr VertexId kFourBuckets = 3 * 4 * 65536;
+// 4 buckets' worth of node 1's sources (local sources up to 4 x 2^12).
+constexpr VertexId kFourBuckets = 3 * 4 * 4096;
 
 TEST(HeldEdges, BucketMajorAndInPushOrderWithinABucket) {
   const std::vector<Held> edges = scrambled_edges(5000, kFourBuckets);
-  for (auto [weighted, real, bytes] : {std::tuple{false, false, 6u}, {true, false, 10u}, {false, true, 14u}}) {
+  for (auto [weighted, real, bytes] : {std::tuple{false, false, 5u}, {true, false, 10u}, {false, true, 14u}}) {
     SCOPED_TRACE(std::to_string(weighted) + std::to_string(real));
     HeldEdges held(weighted, real, 3, 1);
     for (const Held& e : edges) held.push(e.src, e.dst, e.w, e.rw);
     EXPECT_EQ(held.size(), edges.size());
     EXPECT_EQ(held.buckets(), 4u);
-    EXPECT_EQ(held.record_bytes(), bytes);
     EXPECT_EQ(held.bytes(), edges.size() * bytes);
     EXPECT_EQ(held.foreign(), 0u);
-    // The reference: a stable sort by bucket (local source div 2^16), with
+    // The reference: a stable sort by bucket (local source div 2^12), with
     // what is not kept read back as 1 and 0.
     std::vector<Held> expected = edges;
     std::stable_sort(expected.begin(), expected.end(),
-                     [](const Held& a, const Held& b) { return a.src / 3 / 65536 < b.src / 3 / 65536; });
+                     [](const Held& a, const Held& b) { return a.src / 3 / 4096 < b.src / 3 / 4096; });
     for (Held& e : expected) {
       if (!weighted || real) e.w = 1;
       if (!real) e.rw = 0;
@@ -104,6 +103,43 @@ TEST(HeldEdges, ReadsEdgeRecordsAsTheyTravel) {
   EXPECT_EQ(read(weighted), read(pushed));
   EXPECT_EQ(read(real), read(pushed_real));
   EXPECT_EQ(read(weighted).size(), edges.size());
+}
+
+// Without weights a target below 2^28 packs with the source's low 12 bits
+// into 5 bytes; a larger one (up to the largest id, 2^32 - 2) takes 6 and
+// is read after the packed ones of its bucket. Every source of a bucket,
+// its first and last included, reads back as pushed.
+TEST(HeldEdges, TargetsOf2To28AndUpTakeSixBytesAfterTheOthersOfTheirBucket) {
+  const VertexId big = VertexId{1} << 28, largest = 4294967294u;
+  std::vector<Held> edges;
+  for (VertexId local : {0u, 1u, 4095u, 4096u, 4097u, 8191u, 12345u}) {
+    const VertexId src = local * 3 + 1;
+    for (VertexId dst : {big, VertexId{0}, largest, big - 1, VertexId{77}, big + 1})
+      edges.push_back(Held{src, dst, 1, 0.0});
+  }
+  HeldEdges held(false, false, 3, 1);
+  uint64_t wide = 0;
+  for (const Held& e : edges) {
+    held.push(e.src, e.dst, e.w, e.rw);
+    wide += e.dst >= big;
+  }
+  ASSERT_EQ(wide, 3u * 7);
+  EXPECT_EQ(held.size(), edges.size());
+  EXPECT_EQ(held.buckets(), 4u);
+  EXPECT_EQ(held.bytes(), (edges.size() - wide) * 5 + wide * 6);
+  // The reference: by bucket, and within one the small targets before the
+  // large, each in push order.
+  std::vector<Held> expected = edges;
+  std::stable_sort(expected.begin(), expected.end(), [&](const Held& a, const Held& b) {
+    return std::pair(a.src / 3 / 4096, a.dst >= big) < std::pair(b.src / 3 / 4096, b.dst >= big);
+  });
+  for (bool release : {false, true}) {
+    std::vector<Held> read;
+    held.for_each([&](VertexId s, VertexId d, Weight w, double rw) { read.push_back(Held{s, d, w, rw}); }, release);
+    EXPECT_EQ(read, expected);
+  }
+  EXPECT_EQ(held.size(), 0u);
+  EXPECT_EQ(held.bytes(), 0u);
 }
 
 // A source that is not this node's (src mod P != rank) cannot be held by

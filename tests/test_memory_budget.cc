@@ -84,10 +84,10 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
                        + std::min<uint64_t>(5000, local_v * 2) * 12  // (source, node) pairs: source + offset
                        + 2 * 64;              // two blocks
   EXPECT_EQ(n.local_graph, csr);
-  EXPECT_EQ(n.load, 5000u * 6) << "held edges without weights: 6 bytes each";
+  EXPECT_EQ(n.load, 5000u * 5) << "held edges without weights, targets below 2^28: 5 bytes each";
   // (and a page part filled in the one source bucket of the worker's store and the received one)
   // (while they are placed: the out-degrees of the CSR's per-vertex arrays, 4 B cursors per (node, source))
-  EXPECT_EQ(n.build, 5000u * 6 + csr - local_v * 4 + local_v * 2 * 4 + 2 * 4096);
+  EXPECT_EQ(n.build, 5000u * 5 + csr - local_v * 4 + local_v * 2 * 4 + 2 * 4096);
   EXPECT_GE(n.build, csr + local_v * 17) << "above the CSR and the partition report, after the held edges";
   EXPECT_EQ(n.run, csr + local_v * (4 + 2 + 4)  // value, frontier, scatter value
                        + local_v * 8 + 1000 * 8  // each source's blocks: offsets, (source, node) pairs
@@ -131,10 +131,20 @@ TEST(MemoryEstimate, DeclaredShapeDoublesAllButASnapshot) {
   EXPECT_TRUE(declared_shape(d, 2, 1, true).as_built);
 }
 
+// Held edges without weights take 5 bytes while every target is below 2^28
+// (compute/load/load_records.h HeldEdges), 6 beyond.
+TEST(MemoryEstimate, HeldEdgesTakeSixBytesOnlyPast2To28Vertices) {
+  NodeShape s = hand_computed_shape();
+  s.vertices = uint64_t{1} << 28;
+  EXPECT_EQ(estimate_node_memory(s, footprint_of<Bfs>()).load, 5000u * 5);
+  s.vertices = (uint64_t{1} << 28) + 1;
+  EXPECT_EQ(estimate_node_memory(s, footprint_of<Bfs>()).load, 5000u * 6);
+}
+
 // The same shape scaled up to many source buckets (compute/partition/partition.h,
-// source_buckets): V = 2^24 at P = 2, so 2^23 local sources make 128
-// buckets of 2^16. The build holds the held edges (6 bytes each), the CSR
-// less all but a 128th of its targets (placed as the held edges go), the
+// source_buckets): V = 2^24 at P = 2, so 2^23 local sources make 2048
+// buckets of 2^12. The build holds the held edges (5 bytes each), the CSR
+// less all but a 2048th of its targets (placed as the held edges go), the
 // cursors, and a page of each bucket's part-filled last chunk in the
 // worker's store and the received one.
 TEST(MemoryEstimate, TheBuildHoldsOneSourceBucketsTargetsBesideTheHeldEdges) {
@@ -143,15 +153,15 @@ TEST(MemoryEstimate, TheBuildHoldsOneSourceBucketsTargetsBesideTheHeldEdges) {
   s.held_edges = s.out_edges = s.in_edges = uint64_t{1} << 28;
   s.range_bytes = uint64_t{64} << 20;  // Σ (32 MiB) in one range: the CSR as built is the CSR run
   const uint64_t local_v = uint64_t{1} << 23;
-  ASSERT_EQ(source_buckets(local_v), 128u);
+  ASSERT_EQ(source_buckets(local_v), 2048u);
   ASSERT_EQ(s.workers, 1u);
   const MemoryNeed n = estimate_node_memory(s, footprint_of<Bfs>());
   const uint64_t targets = s.out_edges * 4;
   const uint64_t csr = local_v * 8 + targets + std::min<uint64_t>(s.out_edges, local_v * 2) * 12 + 2 * 64;
   EXPECT_EQ(n.local_graph, csr);
   const uint64_t cursors = local_v * 2 * 4, in_degrees = local_v * 4;  // (in-degrees: sized after)
-  EXPECT_EQ(n.build, s.held_edges * 6 + csr - in_degrees - targets + targets / 128 + cursors + 128 * 2 * 4096);
-  EXPECT_LT(n.build, s.held_edges * 6 + csr) << "less than the held edges and the whole CSR";
+  EXPECT_EQ(n.build, s.held_edges * 5 + csr - in_degrees - targets + targets / 2048 + cursors + 2048 * 2 * 4096);
+  EXPECT_LT(n.build, s.held_edges * 5 + csr) << "less than the held edges and the whole CSR";
 }
 
 // Under --scatter auto a node whose estimate does not fit, but would
@@ -322,13 +332,13 @@ TEST(MemoryEstimate, DegreeOrderKeepsASlotTable) {
   ASSERT_EQ(kRenumberPasses, 2u);
   const uint64_t renumbering = csr + 1000 * 4 + 2500 / 2 * 4 + std::min<uint64_t>(2500, local_v) * 20 + local_v * 16;
   // (while the edges are placed: no in-degrees and no slot table yet)
-  const uint64_t building = 5000u * 6 + csr - local_v * 8 + local_v * 2 * 4 + 2 * 4096;
+  const uint64_t building = 5000u * 5 + csr - local_v * 8 + local_v * 2 * 4 + 2 * 4096;
   ASSERT_LT(renumbering, building);
   EXPECT_EQ(n.build, building);
   s.held_edges = 100;  // (not a real shape: only so that the renumbering is the peak)
   EXPECT_EQ(estimate_node_memory(s, footprint_of<Bfs>()).build,
             std::max<uint64_t>(renumbering,
-                               100u * 6 + csr - local_v * 8 + local_v * 2 * 4 + 2 * 4096));
+                               100u * 5 + csr - local_v * 8 + local_v * 2 * 4 + 2 * 4096));
 }
 
 // SSSP with real weights (apps/sssp_real.h): 14-byte held edges
@@ -377,7 +387,7 @@ TEST(MemoryEstimate, OwnDriverStatesItsOwnFootprint) {
   const uint64_t local_v = 500;
   EXPECT_EQ(n.run, n.local_graph + (5000 + 4000) * (4 + 4 + 8 + 9) + local_v * 32 + 1000 * 20);
   EXPECT_EQ(n.dense, 0u);
-  EXPECT_EQ(n.load, 5000u * 6);
+  EXPECT_EQ(n.load, 5000u * 5);
 }
 
 TEST(MemoryEstimate, SlotProgramsPayPerInEdge) {
@@ -387,7 +397,7 @@ TEST(MemoryEstimate, SlotProgramsPayPerInEdge) {
   s.out_edges = 9000;
   s.in_edges = 11000;
   const MemoryNeed n = estimate_node_memory(s, footprint_of<LabelPropagation>());
-  EXPECT_EQ(n.load, 9000u * 6);
+  EXPECT_EQ(n.load, 9000u * 5);
   EXPECT_EQ(n.run, n.local_graph + 1000 * (4 + 2 + 4) + 1000 * 8 + 1000 * 8 + (1000 / 8 + 1) * 12 +
                        2 * (1000 * 12 + 11000 * 4));
   EXPECT_EQ(n.dense, 0u) << "slot programs always scatter sparse";
@@ -454,7 +464,7 @@ TEST(MemoryEstimate, RangeBlocksAreCounted) {
            + (pairs / 8 + 1) * 12                   // room to group an eighth of them by block
            + local_v * 2 * 4;                       // two accumulators
   };
-  const uint64_t whole = E * 6;
+  const uint64_t whole = E * 5;
   const uint64_t cursors = local_v * 2 * 4, in_degrees = local_v * 4;
   // The (node, domain) block being split: its sources and offsets, and the
   // edges read before the pages behind go (2^21 edges a block here).
@@ -476,12 +486,14 @@ TEST(MemoryEstimate, RangeBlocksAreCounted) {
     EXPECT_EQ(n.ranges, c.ranges);
     EXPECT_EQ(n.local_graph, csr(groups));
     EXPECT_EQ(n.run, run(groups));
-    // 2^18 local sources make 8 source buckets (source_buckets): all but an
-    // eighth of the targets are placed as the held edges go, and each
+    // 2^19 local sources make 128 source buckets (source_buckets): all but a
+    // 128th of the targets are placed as the held edges go, and each
     // bucket's last chunk holds a page part filled in the worker's store and
     // the received one.
-    const uint64_t building = whole + csr(2) - in_degrees - (E * 4 - E * 4 / 8) + cursors + 8 * 2 * 4096;
-    EXPECT_EQ(n.build, std::max(building, csr(groups) + (c.ranges > 1 ? block : 0)))
+    const uint64_t building = whole + csr(2) - in_degrees - (E * 4 - E * 4 / 128) + cursors + 128 * 2 * 4096;
+    // (the CSR as built with the partition report's 17 B per local vertex, once the held edges are gone)
+    const uint64_t reporting = csr(2) + local_v * 17;
+    EXPECT_EQ(n.build, std::max({building, reporting, csr(groups) + (c.ranges > 1 ? block : 0)}))
         << "the CSR as built (a block per node), or the split beside the ranges' blocks (none for one range)";
   }
   // 1 KiB ranges (256 accumulators): 2048 ranges per node, each with a
@@ -493,6 +505,22 @@ TEST(MemoryEstimate, RangeBlocksAreCounted) {
   EXPECT_EQ(tiny.ranges, local_v / 256);
   EXPECT_EQ(tiny.run, run(2 * local_v / 256));
   EXPECT_LT(tiny.run, 3 * run(2)) << "2048 ranges: a (source, block) pair per edge at most";
+}
+
+// Without --range-kib a program whose every superstep pulls keeps Σ whole
+// (range_entries_of), and the estimate counts one range per queue: PageRank
+// at V = 2^24, P = 2 (32 MiB of Σ a node), 128 ranges when it pushes.
+TEST(MemoryEstimate, AProgramThatOnlyPullsCountsOneRangePerQueue) {
+  NodeShape s = balanced_shape(uint64_t{1} << 24, uint64_t{1} << 26, 2, 1);
+  ASSERT_TRUE(footprint_of<PageRank>().pulls_only);
+  s.scatter = ScatterMode::kAuto;
+  EXPECT_EQ(estimate_node_memory(s, footprint_of<PageRank>()).ranges, 1u);
+  s.queues = 2;
+  EXPECT_EQ(estimate_node_memory(s, footprint_of<PageRank>()).ranges, 2u);
+  s.scatter = ScatterMode::kSparse;
+  EXPECT_EQ(estimate_node_memory(s, footprint_of<PageRank>()).ranges, 128u);
+  s.scatter = ScatterMode::kAuto;
+  EXPECT_EQ(estimate_node_memory(s, footprint_of<Bfs>()).ranges, 128u) << "BFS pushes too";
 }
 
 // The estimate covers what split_into_ranges and the workers' lists of

@@ -86,6 +86,17 @@ TEST(RangePlan, DefaultRangesOnlyPastWholeSigmaBytes) {
   EXPECT_EQ(range_entries_of(64 * 1024, 1000, 4), 16384u) << "--range-kib 64 on a tiny graph";
 }
 
+// A program whose every superstep pulls keeps Σ whole however large (one
+// range per NUMA domain and queue); --range-kib still wins.
+TEST(RangePlan, AProgramThatOnlyPullsKeepsSigmaWhole) {
+  const std::vector<std::vector<uint32_t>> large = {{0, 1u << 23}, {0, 1u << 23}};  // 32 MiB of 4-byte Σ a node
+  EXPECT_EQ(plan_ranges(large, 1, range_entries_of(0, largest_node_slots(large), 4, false)).ranges, 128u);
+  EXPECT_EQ(plan_ranges(large, 1, range_entries_of(0, largest_node_slots(large), 4, true)).ranges, 1u);
+  EXPECT_EQ(plan_ranges(large, 3, range_entries_of(0, largest_node_slots(large), 4, true)).ranges, 3u)
+      << "one per queue";
+  EXPECT_EQ(range_entries_of(256 * 1024, largest_node_slots(large), 4, true), 65536u) << "--range-kib 256";
+}
+
 TEST(RangePlan, RangesHoldAtMostTheRangeSizePlusAlignment) {
   // 1000 000 vertices on node 0, 999 999 on node 1; 65536 accumulators a range.
   const std::vector<std::vector<uint32_t>> numa = {{0, 1000000}, {0, 999999}};

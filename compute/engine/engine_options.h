@@ -32,7 +32,8 @@ struct RolesSpec {
 inline constexpr uint32_t kDefaultRangeBytes = 256 * 1024;
 // ... but only where Σ outgrows the caches: without --range-kib, a job whose
 // largest node holds at most this much Σ keeps each node's Σ whole (one range
-// per NUMA domain and queue, range_entries_of in compute/engine/range_plan.h). Every
+// per NUMA domain and queue, range_entries_of in compute/engine/range_plan.h;
+// so does a program whose every superstep pulls, whatever its Σ). Every
 // range is one more (source, block) pair per source to a sparse superstep,
 // while folds at random into an L3-resident Σ cost little: on GAP's graphs at
 // P=2 (2 MiB and 8 MiB of Σ per node; docs/DESIGN-NOTES.md, "Ranges only past

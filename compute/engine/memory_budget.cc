@@ -29,8 +29,10 @@ uint64_t sum(uint64_t a, T... rest) {
 uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 // An edge the loader holds until the build (compute/load/load_records.h
-// HeldEdges: its source's low 16 bits, its target, its weight if kept).
-constexpr uint64_t kHeldEdge = 6, kHeldWeightedEdge = 10, kHeldRealWeightedEdge = 14;
+// HeldEdges: its source's low 12 bits, its target, its weight if kept;
+// without a weight, 5 bytes for a target below 2^28).
+constexpr uint64_t kHeldPackedEdge = 5, kHeldEdge = 6, kHeldWeightedEdge = 10, kHeldRealWeightedEdge = 14;
+constexpr uint64_t kPackedTargets = uint64_t{1} << (40 - kSourceBucketShift);
 
 // A weight per edge in the CSR and the dense copy.
 uint64_t weight_bytes(const AppFootprint& app) { return app.real_weights ? 8 : app.weights ? 4 : 0; }
@@ -214,10 +216,11 @@ uint64_t local_graph_bytes(const NodeShape& s, uint64_t local_v, uint64_t weight
 
 // Accumulation ranges per node (compute/engine/range_plan.h): each of a balanced
 // node's K domains cut into ranges of range_bytes of messages, a whole number
-// per owning queue.
-uint64_t ranges_per_node(const NodeShape& s, uint64_t local_v, unsigned message_bytes) {
+// per owning queue (whole for a program that only pulls: range_entries_of).
+uint64_t ranges_per_node(const NodeShape& s, uint64_t local_v, const AppFootprint& app) {
   const unsigned K = std::max(s.domains, 1u);
-  const uint32_t entries = range_entries_of(s.range_bytes, local_v, message_bytes);
+  const bool pulls_only = app.pulls_only && s.scatter != ScatterMode::kSparse;
+  const uint32_t entries = range_entries_of(s.range_bytes, local_v, app.message_bytes, pulls_only);
   const std::vector<std::vector<unsigned>> owners = domain_owners(K, std::max(s.queues, 1u));
   uint64_t ranges = 0;
   for (unsigned d = 0; d < K; ++d)
@@ -254,12 +257,15 @@ MemoryNeed estimate_node_memory(const NodeShape& s, const AppFootprint& app) {
   // the same shape (compute/engine/capabilities/edge_direction.h): the held
   // edges and the CSR twice.
   const uint64_t copies = app.in_edges ? 2 : 1;
-  const uint64_t held_record = app.real_weights ? kHeldRealWeightedEdge : app.weights ? kHeldWeightedEdge : kHeldEdge;
+  const uint64_t held_record = app.real_weights ? kHeldRealWeightedEdge
+                               : app.weights      ? kHeldWeightedEdge
+                               : s.vertices <= kPackedTargets ? kHeldPackedEdge
+                                                              : kHeldEdge;
   const uint64_t whole = mul(copies, mul(s.held_edges, held_record));
   // The CSR as built (a block per destination node and domain), and as the
   // run holds it (a block per destination node and range).
   const uint64_t csr = mul(copies, local_graph_bytes(s, local_v, weight_bytes(app), Blocks{uint64_t{P} * K}));
-  const uint64_t ranges = ranges_per_node(s, local_v, app.message_bytes);
+  const uint64_t ranges = ranges_per_node(s, local_v, app);
   // (every destination node's K domains, each cut into equal ranges)
   const Blocks by_range{uint64_t{P} * K, ceil_div(ranges, K)};
   const uint64_t groups = by_range.count();

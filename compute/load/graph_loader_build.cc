@@ -59,7 +59,8 @@ void GraphLoader::build_blocks(const Stall& stall) {
     held.vertices = n;
     held.edges = totals_.edges;
     held.held_edges = held_edges(&WorkerState::own, received);
-    held.held_bytes = held.held_edges * received.record_bytes();
+    held.held_bytes = received.bytes();
+    for (const WorkerState& ws : workers_) held.held_bytes += ws.own->bytes();
     if (input_.kron_scale() == 0) {
       std::vector<uint32_t> degree(RoundRobin{nodes_}.local_count(rank_, n), 0);
       uint64_t since_stall = 0;

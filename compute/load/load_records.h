@@ -95,7 +95,7 @@ class Chunks {
   }
 
  private:
-  static constexpr size_t kChunk = size_t{1} << 16;  // 512 or 768 KiB
+  static constexpr size_t kChunk = size_t{1} << 16;  // 256 KiB (4-byte records) to 896 KiB (14)
   static constexpr size_t kChunkBytes = kChunk * sizeof(Record);
   struct Unmap {
     void operator()(Record* p) const { munmap(p, kChunkBytes); }
@@ -112,16 +112,18 @@ class Chunks {
 };
 
 // Edges held until the build, grouped as they arrive by local source (src
-// div P) in buckets of 2^16 consecutive local sources (source_buckets,
-// compute/partition/partition.h). A record keeps its source's low 16 bits
-// (the bucket tells the rest), its target and its weight when kept: 6 bytes
-// an edge (10 with the weight, 14 with a real weight) where (src, dst) took
-// 8. Both passes of the build's counting sort read the buckets in order, the
-// second freeing each chunk once placed, so that the random writes of a
-// bucket (counts, cursors, targets) fall in its 2^16 sources' share of their
-// arrays. Grouping on arrival needs no V, which an edge list only tells at
-// its end; a chunk's pages are resident only once written, so a bucket's
-// part-filled last chunk costs at most a page.
+// div P) in buckets of 2^12 consecutive local sources (source_buckets,
+// compute/partition/partition.h). A record keeps its source's low 12 bits
+// (the bucket tells the rest), its target and its weight when kept. Without
+// a weight, a target below 2^28 packs with them into 5 bytes (the graphs of
+// up to 268 M vertices: GAP's kron26 included), a larger one takes 6; where
+// (src, dst) took 8. A weighted record takes 10 bytes, 14 with a real
+// weight. Both passes of the build's counting sort read the buckets in
+// order, the second freeing each chunk once placed, so that the random
+// writes of a bucket (counts, cursors, targets) fall in its 2^12 sources'
+// share of their arrays. Grouping on arrival needs no V, which an edge list
+// only tells at its end; a chunk's pages are resident only once written, so
+// a bucket's part-filled last chunk costs at most a page.
 class HeldEdges {
  public:
   HeldEdges(bool weighted, bool real, unsigned nodes, unsigned rank)
@@ -138,13 +140,17 @@ class HeldEdges {
   // index (src div P): the loader's route has divided already.
   void push_local(uint32_t local, VertexId dst, Weight w, double rw) {
     const uint32_t b = local >> kSourceBucketShift;
-    const auto low = static_cast<uint16_t>(local);
-    if (real_)
+    const auto low = static_cast<uint16_t>(local & kLowMask);
+    if (real_) {
       bucket(reals_, b).push(Real{low, dst, rw});
-    else if (weighted_)
+    } else if (weighted_) {
       bucket(triples_, b).push(Triple{low, dst, w});
-    else
+    } else if (dst < kPackedTargets) [[likely]] {
+      bucket(packed_, b).push(Packed::of(low, dst));
+      ++packed_size_;
+    } else {
       bucket(pairs_, b).push(Pair{low, dst});
+    }
     ++size_;
   }
   // Edge records as they travel: (src, dst, weight), and a real weight.
@@ -154,23 +160,33 @@ class HeldEdges {
   void append(const WideLoadRecord* r, unsigned n) {
     for (unsigned i = 0; i < n; ++i) push(r[i].r.index, r[i].r.a, Weight{1}, r[i].weight);
   }
-  // Buckets that may hold edges: bucket b holds local sources [b << 16, (b + 1) << 16).
-  size_t buckets() const { return real_ ? reals_.size() : weighted_ ? triples_.size() : pairs_.size(); }
-  // f(src, dst, weight, real weight) for every edge of bucket b, in the order
-  // pushed (weight 1 and real weight 0 when not kept); with `release`, each
-  // chunk is freed once done.
+  // Buckets that may hold edges: bucket b holds local sources [b << 12, (b + 1) << 12).
+  size_t buckets() const {
+    return real_ ? reals_.size() : weighted_ ? triples_.size() : std::max(packed_.size(), pairs_.size());
+  }
+  // f(src, dst, weight, real weight) for every edge of bucket b (weight 1
+  // and real weight 0 when not kept): in the order pushed, except that
+  // without weights the targets of 2^28 and up come after the others; with
+  // `release`, each chunk is freed once done.
   template <class F>
   void for_each_in(size_t b, F&& f, bool release = false) {
     if (b >= buckets()) return;
     const VertexId first = static_cast<VertexId>(b << kSourceBucketShift);
     auto src = [&](uint16_t low) { return (first + low) * nodes_ + rank_; };
     uint64_t done = 0;
-    if (real_)
+    if (real_) {
       reals_[b].for_each([&](const Real& r) { f(src(r.low), r.dst, Weight{1}, r.weight), ++done; }, release);
-    else if (weighted_)
+    } else if (weighted_) {
       triples_[b].for_each([&](const Triple& r) { f(src(r.low), r.dst, r.weight, 0.0), ++done; }, release);
-    else
-      pairs_[b].for_each([&](const Pair& r) { f(src(r.low), r.dst, Weight{1}, 0.0), ++done; }, release);
+    } else {
+      uint64_t packed = 0;
+      if (b < packed_.size())
+        packed_[b].for_each([&](const Packed& r) { f(src(r.low()), r.dst(), Weight{1}, 0.0), ++packed; }, release);
+      if (b < pairs_.size())
+        pairs_[b].for_each([&](const Pair& r) { f(src(r.low), r.dst, Weight{1}, 0.0), ++done; }, release);
+      done += packed;
+      if (release) packed_size_ -= packed;
+    }
     if (release) size_ -= done;
   }
   template <class F>
@@ -178,9 +194,11 @@ class HeldEdges {
     for (size_t b = 0; b < buckets(); ++b) for_each_in(b, f, release);
   }
   uint64_t size() const { return size_; }
-  // What a held edge takes, and what this store's edges take together.
-  unsigned record_bytes() const { return real_ ? sizeof(Real) : weighted_ ? sizeof(Triple) : sizeof(Pair); }
-  uint64_t bytes() const { return size_ * record_bytes(); }
+  // What this store's edges take together.
+  uint64_t bytes() const {
+    const uint64_t record = real_ ? sizeof(Real) : weighted_ ? sizeof(Triple) : sizeof(Pair);
+    return size_ * record - packed_size_ * (sizeof(Pair) - sizeof(Packed));
+  }
   // Edges pushed whose source is not this node's (only corrupted frames or
   // a foreign job send them): counted, not held; the first one named.
   uint64_t foreign() const { return foreign_; }
@@ -201,7 +219,20 @@ class HeldEdges {
     uint32_t dst;
     double weight;
   };
-  static_assert(sizeof(Pair) == 6 && sizeof(Triple) == 10 && sizeof(Real) == 14);
+  // Low 12 bits of the source and a target below 2^28 in 40 bits.
+  struct __attribute__((packed)) Packed {
+    uint32_t word;
+    uint8_t top;
+    static Packed of(uint16_t low, uint32_t dst) {
+      const uint64_t v = uint64_t{low} | uint64_t{dst} << kSourceBucketShift;
+      return Packed{static_cast<uint32_t>(v), static_cast<uint8_t>(v >> 32)};
+    }
+    uint16_t low() const { return static_cast<uint16_t>(word & kLowMask); }
+    uint32_t dst() const { return static_cast<uint32_t>((uint64_t{word} | uint64_t{top} << 32) >> kSourceBucketShift); }
+  };
+  static constexpr uint32_t kLowMask = (1u << kSourceBucketShift) - 1;
+  static constexpr uint32_t kPackedTargets = uint32_t{1} << (40 - kSourceBucketShift);
+  static_assert(sizeof(Pair) == 6 && sizeof(Packed) == 5 && sizeof(Triple) == 10 && sizeof(Real) == 14);
   template <class Record>
   static Chunks<Record>& bucket(std::vector<Chunks<Record>>& buckets, uint32_t b) {
     if (b >= buckets.size()) [[unlikely]]
@@ -214,10 +245,12 @@ class HeldEdges {
   bool weighted_, real_;
   unsigned nodes_, rank_;
   detail::FastDiv by_nodes_;
+  std::vector<Chunks<Packed>> packed_;
   std::vector<Chunks<Pair>> pairs_;
   std::vector<Chunks<Triple>> triples_;
   std::vector<Chunks<Real>> reals_;
   uint64_t size_ = 0;
+  uint64_t packed_size_ = 0;  // of size_, in Packed records
   uint64_t foreign_ = 0;
   std::pair<VertexId, VertexId> first_foreign_{0, 0};
 };
