@@ -107,7 +107,8 @@ void split_block(EdgeBlock&& old, const std::vector<uint32_t>& bounds, EdgeBlock
   // The ranges' blocks grow as old is read, so old's pages go back to the
   // kernel behind the reader (discard_pages) and the two are held together
   // for a few MiB of edges, not for the block's: PageRank on GAP's kron24 at
-  // P=2 (128 ranges a node) rose 500 MB a block above the CSR as it split.
+  // P=2 (128 ranges a node, before a program that only pulls kept Σ whole)
+  // rose 500 MB a block above the CSR as it split.
   uint64_t discarded = 0, discarded_weights = 0, discarded_real = 0;
   std::fill(seen.begin(), seen.end(), UINT64_MAX);
   std::vector<size_t> touched;
