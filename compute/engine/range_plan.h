@@ -88,9 +88,10 @@ inline uint32_t range_entries_for(uint64_t range_bytes, unsigned accumulator_byt
 // ascending (worker/dense_pull.h), so the receiver folds a segment's records
 // in one sweep of Σ, not at random: ranges only cut the CSR into more
 // blocks, and the split into them held a copy of each. PageRank on GAP's
-// kron24 (10 iterations, 2 alternating runs): at P=2, 128 ranges a node
-// computed in 3.80-3.94 s and peaked at 1951 MB a node, whole Σ in
-// 3.53-3.67 s and 1868 MB; at P=1 with 2 lcores, 6.96-7.24 s and 6.21-6.37 s.
+// kron24, 10 iterations: at P=2 (3 alternating pairs), 128 ranges a node
+// computed in 3.64-4.11 s and peaked at 1950 MB a node, whole Σ in
+// 3.41-3.71 s and 1868 MB; at P=1 with 2 lcores (2 pairs), 6.96-7.24 s and
+// 6.21-6.37 s.
 inline uint32_t range_entries_of(uint64_t range_bytes, uint64_t largest_node_slots, unsigned accumulator_bytes,
                                  bool pulls_only = false) {
   if (range_bytes != 0) return range_entries_for(range_bytes, accumulator_bytes);
