@@ -477,7 +477,8 @@ const OptionSpec kOptions[] = {
      .details = "Workers send one range's records after the other, so a receiver folds a range while it "
                 "is in cache. Default: a node's whole accumulator array while the largest node's is at "
                 "most 8 MiB, else 256; always the whole array for a program whose every superstep pulls "
-                "(PageRank, unless --scatter sparse): it sends its records in order of destination.",
+                "(PageRank): it sends its records in order of destination (with --scatter sparse it "
+                "pushes, and 256 may pay).",
      .parse = [](ParseState& s, const OptionArg& a) {
        s.c.engine.range_bytes = static_cast<uint32_t>(a.unsigned_in(1, 1u << 21) * 1024);
      },

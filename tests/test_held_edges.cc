@@ -1,6 +1,6 @@
 // The loader's held edges (compute/load/load_records.h, HeldEdges): grouped
-// on arrival by local source in buckets of 2^12 (compute/partition/partition.h,
-// source_buckets), 5 bytes an edge (6 for a target of 2^28 and up), and a
+// on arrival by local source in buckets of 2^16 (compute/partition/partition.h,
+// source_buckets), 5 bytes an edge (6 for a target of 2^24 and up), and a
 // build read from them, against a plain grouping of the input.
 #include <gtest/gtest.h>
 
@@ -20,13 +20,13 @@ namespace {
 
 using load::HeldEdges;
 
-TEST(SourceBuckets, CoverEveryLocalSourceInRunsOf4096) {
+TEST(SourceBuckets, CoverEveryLocalSourceInRunsOf65536) {
   EXPECT_EQ(source_buckets(0), 1u);
   EXPECT_EQ(source_buckets(1), 1u);
-  EXPECT_EQ(source_buckets(4096), 1u);
-  EXPECT_EQ(source_buckets(4097), 2u);
-  EXPECT_EQ(source_buckets(uint64_t{1} << 23), 2048u);
-  EXPECT_EQ(source_buckets((uint64_t{1} << 32) - 1), uint64_t{1} << 20);
+  EXPECT_EQ(source_buckets(65536), 1u);
+  EXPECT_EQ(source_buckets(65537), 2u);
+  EXPECT_EQ(source_buckets(uint64_t{1} << 23), 128u);
+  EXPECT_EQ(source_buckets((uint64_t{1} << 32) - 1), 65536u);
 }
 
 struct Held {
@@ -48,8 +48,8 @@ std::vector<Held> scrambled_edges(unsigned count, VertexId vertices) {
   return out;
 }
 
-// 4 buckets' worth of node 1's sources (local sources up to 4 x 2^12).
-constexpr VertexId kFourBuckets = 3 * 4 * 4096;
+// 4 buckets' worth of node 1's sources (local sources up to 4 x 2^16).
+constexpr VertexId kFourBuckets = 3 * 4 * 65536;
 
 TEST(HeldEdges, BucketMajorAndInPushOrderWithinABucket) {
   const std::vector<Held> edges = scrambled_edges(5000, kFourBuckets);
@@ -61,11 +61,11 @@ TEST(HeldEdges, BucketMajorAndInPushOrderWithinABucket) {
     EXPECT_EQ(held.buckets(), 4u);
     EXPECT_EQ(held.bytes(), edges.size() * bytes);
     EXPECT_EQ(held.foreign(), 0u);
-    // The reference: a stable sort by bucket (local source div 2^12), with
+    // The reference: a stable sort by bucket (local source div 2^16), with
     // what is not kept read back as 1 and 0.
     std::vector<Held> expected = edges;
     std::stable_sort(expected.begin(), expected.end(),
-                     [](const Held& a, const Held& b) { return a.src / 3 / 4096 < b.src / 3 / 4096; });
+                     [](const Held& a, const Held& b) { return a.src / 3 / 65536 < b.src / 3 / 65536; });
     for (Held& e : expected) {
       if (!weighted || real) e.w = 1;
       if (!real) e.rw = 0;
@@ -105,14 +105,14 @@ TEST(HeldEdges, ReadsEdgeRecordsAsTheyTravel) {
   EXPECT_EQ(read(weighted).size(), edges.size());
 }
 
-// Without weights a target below 2^28 packs with the source's low 12 bits
+// Without weights a target below 2^24 packs with the source's low 16 bits
 // into 5 bytes; a larger one (up to the largest id, 2^32 - 2) takes 6 and
 // is read after the packed ones of its bucket. Every source of a bucket,
 // its first and last included, reads back as pushed.
-TEST(HeldEdges, TargetsOf2To28AndUpTakeSixBytesAfterTheOthersOfTheirBucket) {
-  const VertexId big = VertexId{1} << 28, largest = 4294967294u;
+TEST(HeldEdges, TargetsOf2To24AndUpTakeSixBytesAfterTheOthersOfTheirBucket) {
+  const VertexId big = VertexId{1} << 24, largest = 4294967294u;
   std::vector<Held> edges;
-  for (VertexId local : {0u, 1u, 4095u, 4096u, 4097u, 8191u, 12345u}) {
+  for (VertexId local : {0u, 1u, 65535u, 65536u, 65537u, 131071u, 200000u}) {
     const VertexId src = local * 3 + 1;
     for (VertexId dst : {big, VertexId{0}, largest, big - 1, VertexId{77}, big + 1})
       edges.push_back(Held{src, dst, 1, 0.0});
@@ -131,7 +131,7 @@ TEST(HeldEdges, TargetsOf2To28AndUpTakeSixBytesAfterTheOthersOfTheirBucket) {
   // large, each in push order.
   std::vector<Held> expected = edges;
   std::stable_sort(expected.begin(), expected.end(), [&](const Held& a, const Held& b) {
-    return std::pair(a.src / 3 / 4096, a.dst >= big) < std::pair(b.src / 3 / 4096, b.dst >= big);
+    return std::pair(a.src / 3 / 65536, a.dst >= big) < std::pair(b.src / 3 / 65536, b.dst >= big);
   });
   for (bool release : {false, true}) {
     std::vector<Held> read;

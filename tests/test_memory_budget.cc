@@ -84,7 +84,7 @@ TEST(MemoryEstimate, HandComputedScalarProgram) {
                        + std::min<uint64_t>(5000, local_v * 2) * 12  // (source, node) pairs: source + offset
                        + 2 * 64;              // two blocks
   EXPECT_EQ(n.local_graph, csr);
-  EXPECT_EQ(n.load, 5000u * 5) << "held edges without weights, targets below 2^28: 5 bytes each";
+  EXPECT_EQ(n.load, 5000u * 5) << "held edges without weights, targets below 2^24: 5 bytes each";
   // (and a page part filled in the one source bucket of the worker's store and the received one)
   // (while they are placed: the out-degrees of the CSR's per-vertex arrays, 4 B cursors per (node, source))
   EXPECT_EQ(n.build, 5000u * 5 + csr - local_v * 4 + local_v * 2 * 4 + 2 * 4096);
@@ -131,20 +131,20 @@ TEST(MemoryEstimate, DeclaredShapeDoublesAllButASnapshot) {
   EXPECT_TRUE(declared_shape(d, 2, 1, true).as_built);
 }
 
-// Held edges without weights take 5 bytes while every target is below 2^28
+// Held edges without weights take 5 bytes while every target is below 2^24
 // (compute/load/load_records.h HeldEdges), 6 beyond.
-TEST(MemoryEstimate, HeldEdgesTakeSixBytesOnlyPast2To28Vertices) {
+TEST(MemoryEstimate, HeldEdgesTakeSixBytesOnlyPast2To24Vertices) {
   NodeShape s = hand_computed_shape();
-  s.vertices = uint64_t{1} << 28;
+  s.vertices = uint64_t{1} << 24;
   EXPECT_EQ(estimate_node_memory(s, footprint_of<Bfs>()).load, 5000u * 5);
-  s.vertices = (uint64_t{1} << 28) + 1;
+  s.vertices = (uint64_t{1} << 24) + 1;
   EXPECT_EQ(estimate_node_memory(s, footprint_of<Bfs>()).load, 5000u * 6);
 }
 
 // The same shape scaled up to many source buckets (compute/partition/partition.h,
-// source_buckets): V = 2^24 at P = 2, so 2^23 local sources make 2048
-// buckets of 2^12. The build holds the held edges (5 bytes each), the CSR
-// less all but a 2048th of its targets (placed as the held edges go), the
+// source_buckets): V = 2^24 at P = 2, so 2^23 local sources make 128
+// buckets of 2^16. The build holds the held edges (5 bytes each), the CSR
+// less all but a 128th of its targets (placed as the held edges go), the
 // cursors, and a page of each bucket's part-filled last chunk in the
 // worker's store and the received one.
 TEST(MemoryEstimate, TheBuildHoldsOneSourceBucketsTargetsBesideTheHeldEdges) {
@@ -153,14 +153,14 @@ TEST(MemoryEstimate, TheBuildHoldsOneSourceBucketsTargetsBesideTheHeldEdges) {
   s.held_edges = s.out_edges = s.in_edges = uint64_t{1} << 28;
   s.range_bytes = uint64_t{64} << 20;  // Σ (32 MiB) in one range: the CSR as built is the CSR run
   const uint64_t local_v = uint64_t{1} << 23;
-  ASSERT_EQ(source_buckets(local_v), 2048u);
+  ASSERT_EQ(source_buckets(local_v), 128u);
   ASSERT_EQ(s.workers, 1u);
   const MemoryNeed n = estimate_node_memory(s, footprint_of<Bfs>());
   const uint64_t targets = s.out_edges * 4;
   const uint64_t csr = local_v * 8 + targets + std::min<uint64_t>(s.out_edges, local_v * 2) * 12 + 2 * 64;
   EXPECT_EQ(n.local_graph, csr);
   const uint64_t cursors = local_v * 2 * 4, in_degrees = local_v * 4;  // (in-degrees: sized after)
-  EXPECT_EQ(n.build, s.held_edges * 5 + csr - in_degrees - targets + targets / 2048 + cursors + 2048 * 2 * 4096);
+  EXPECT_EQ(n.build, s.held_edges * 5 + csr - in_degrees - targets + targets / 128 + cursors + 128 * 2 * 4096);
   EXPECT_LT(n.build, s.held_edges * 5 + csr) << "less than the held edges and the whole CSR";
 }
 
@@ -486,11 +486,11 @@ TEST(MemoryEstimate, RangeBlocksAreCounted) {
     EXPECT_EQ(n.ranges, c.ranges);
     EXPECT_EQ(n.local_graph, csr(groups));
     EXPECT_EQ(n.run, run(groups));
-    // 2^19 local sources make 128 source buckets (source_buckets): all but a
-    // 128th of the targets are placed as the held edges go, and each
+    // 2^19 local sources make 8 source buckets (source_buckets): all but an
+    // eighth of the targets are placed as the held edges go, and each
     // bucket's last chunk holds a page part filled in the worker's store and
     // the received one.
-    const uint64_t building = whole + csr(2) - in_degrees - (E * 4 - E * 4 / 128) + cursors + 128 * 2 * 4096;
+    const uint64_t building = whole + csr(2) - in_degrees - (E * 4 - E * 4 / 8) + cursors + 8 * 2 * 4096;
     // (the CSR as built with the partition report's 17 B per local vertex, once the held edges are gone)
     const uint64_t reporting = csr(2) + local_v * 17;
     EXPECT_EQ(n.build, std::max({building, reporting, csr(groups) + (c.ranges > 1 ? block : 0)}))
@@ -508,8 +508,9 @@ TEST(MemoryEstimate, RangeBlocksAreCounted) {
 }
 
 // Without --range-kib a program whose every superstep pulls keeps Σ whole
-// (range_entries_of), and the estimate counts one range per queue: PageRank
-// at V = 2^24, P = 2 (32 MiB of Σ a node), 128 ranges when it pushes.
+// (range_entries_of: by its capability, also when it pushes), and the
+// estimate counts one range per queue: PageRank at V = 2^24, P = 2 (32 MiB of
+// Σ a node); BFS, 128 ranges.
 TEST(MemoryEstimate, AProgramThatOnlyPullsCountsOneRangePerQueue) {
   NodeShape s = balanced_shape(uint64_t{1} << 24, uint64_t{1} << 26, 2, 1);
   ASSERT_TRUE(footprint_of<PageRank>().pulls_only);
@@ -518,7 +519,7 @@ TEST(MemoryEstimate, AProgramThatOnlyPullsCountsOneRangePerQueue) {
   s.queues = 2;
   EXPECT_EQ(estimate_node_memory(s, footprint_of<PageRank>()).ranges, 2u);
   s.scatter = ScatterMode::kSparse;
-  EXPECT_EQ(estimate_node_memory(s, footprint_of<PageRank>()).ranges, 128u);
+  EXPECT_EQ(estimate_node_memory(s, footprint_of<PageRank>()).ranges, 2u) << "as every node plans, pushing or not";
   s.scatter = ScatterMode::kAuto;
   EXPECT_EQ(estimate_node_memory(s, footprint_of<Bfs>()).ranges, 128u) << "BFS pushes too";
 }

@@ -290,10 +290,6 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
   const Config& cfg = node.config();
   EngineOptions eo = cfg.engine;
   eo.line_rate_gbps = node.line_rate_gbps();
-  // Whether every superstep pulls, as the job's --scatter asks: on every node
-  // alike, before a node that cannot hold the dense copy pushes only
-  // (Node::check_memory_for). It keeps Σ whole (range_entries_of).
-  const bool pulls_only = footprint_of<Prog>().pulls_only && cfg.engine.scatter != ScatterMode::kSparse;
   if (!Prog::kTraits.ranks_top) eo.top = 0;  // a min-label program's "top" would be its smallest labels
   const LcoreLayout& layout = node.layout();
   Dataplane& dp = node.dataplane();
@@ -369,7 +365,8 @@ RunResult<Prog> compute_on_node(Node& node, const GraphInput& input, Make&& make
     // (compute/engine/range_plan.h), planned alike on every node.
     split_into_ranges(out.graph, plan_ranges(out.graph.node_domain_offset, layout.queues,
                                              range_entries_of(eo.range_bytes, largest_node_slots(out.graph.node_domain_offset),
-                                                              footprint_of<Prog>().message_bytes, pulls_only)));
+                                                              footprint_of<Prog>().message_bytes,
+                                                              footprint_of<Prog>().pulls_only)));
     if (announce) announce_graph(cfg, load, lg, layout, dp.ports().steering_summary().c_str());
     const auto n = static_cast<VertexId>(load.num_vertices);
     eo.scatter = cfg.engine.scatter;  // sparse if the dense copy did not fit (Node::check_memory_for)

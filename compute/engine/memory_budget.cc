@@ -29,8 +29,8 @@ uint64_t sum(uint64_t a, T... rest) {
 uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 // An edge the loader holds until the build (compute/load/load_records.h
-// HeldEdges: its source's low 12 bits, its target, its weight if kept;
-// without a weight, 5 bytes for a target below 2^28).
+// HeldEdges: its source's low 16 bits, its target, its weight if kept;
+// without a weight, 5 bytes for a target below 2^24).
 constexpr uint64_t kHeldPackedEdge = 5, kHeldEdge = 6, kHeldWeightedEdge = 10, kHeldRealWeightedEdge = 14;
 constexpr uint64_t kPackedTargets = uint64_t{1} << (40 - kSourceBucketShift);
 
@@ -219,8 +219,7 @@ uint64_t local_graph_bytes(const NodeShape& s, uint64_t local_v, uint64_t weight
 // per owning queue (whole for a program that only pulls: range_entries_of).
 uint64_t ranges_per_node(const NodeShape& s, uint64_t local_v, const AppFootprint& app) {
   const unsigned K = std::max(s.domains, 1u);
-  const bool pulls_only = app.pulls_only && s.scatter != ScatterMode::kSparse;
-  const uint32_t entries = range_entries_of(s.range_bytes, local_v, app.message_bytes, pulls_only);
+  const uint32_t entries = range_entries_of(s.range_bytes, local_v, app.message_bytes, app.pulls_only);
   const std::vector<std::vector<unsigned>> owners = domain_owners(K, std::max(s.queues, 1u));
   uint64_t ranges = 0;
   for (unsigned d = 0; d < K; ++d)

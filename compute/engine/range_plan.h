@@ -80,7 +80,7 @@ inline uint32_t range_entries_for(uint64_t range_bytes, unsigned accumulator_byt
 
 // The range size in accumulators of the job: --range-kib's (range_bytes != 0);
 // else, for a program whose every superstep pulls (`pulls_only`: the
-// program's capability and the job's --scatter, alike on every node), or
+// program's capability, WorkerModes::kPullsOnly), or
 // when the largest node's Σ (largest_node_slots accumulators of
 // accumulator_bytes) fits kWholeSigmaBytes, the whole node (one range per
 // NUMA domain and queue); else kDefaultRangeBytes (compute/engine/engine_options.h).
@@ -91,7 +91,10 @@ inline uint32_t range_entries_for(uint64_t range_bytes, unsigned accumulator_byt
 // kron24, 10 iterations: at P=2 (3 alternating pairs), 128 ranges a node
 // computed in 3.64-4.11 s and peaked at 1950 MB a node, whole Σ in
 // 3.41-3.71 s and 1868 MB; at P=1 with 2 lcores (2 pairs), 6.96-7.24 s and
-// 6.21-6.37 s.
+// 6.21-6.37 s. The capability alone decides, not --scatter: a node that
+// cannot hold the dense copy pushes only (fit_to_memory, per node), and
+// every node must derive the same plan; pushing, such a program folds at
+// random into the whole Σ unless --range-kib cuts it.
 inline uint32_t range_entries_of(uint64_t range_bytes, uint64_t largest_node_slots, unsigned accumulator_bytes,
                                  bool pulls_only = false) {
   if (range_bytes != 0) return range_entries_for(range_bytes, accumulator_bytes);

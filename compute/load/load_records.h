@@ -112,15 +112,15 @@ class Chunks {
 };
 
 // Edges held until the build, grouped as they arrive by local source (src
-// div P) in buckets of 2^12 consecutive local sources (source_buckets,
-// compute/partition/partition.h). A record keeps its source's low 12 bits
+// div P) in buckets of 2^16 consecutive local sources (source_buckets,
+// compute/partition/partition.h). A record keeps its source's low 16 bits
 // (the bucket tells the rest), its target and its weight when kept. Without
-// a weight, a target below 2^28 packs with them into 5 bytes (the graphs of
-// up to 268 M vertices: GAP's kron26 included), a larger one takes 6; where
-// (src, dst) took 8. A weighted record takes 10 bytes, 14 with a real
+// a weight, a target below 2^24 packs with them into 5 bytes (the graphs of
+// up to 16.7 M vertices: GAP's kron24 included), a larger one takes 6;
+// where (src, dst) took 8. A weighted record takes 10 bytes, 14 with a real
 // weight. Both passes of the build's counting sort read the buckets in
 // order, the second freeing each chunk once placed, so that the random
-// writes of a bucket (counts, cursors, targets) fall in its 2^12 sources'
+// writes of a bucket (counts, cursors, targets) fall in its 2^16 sources'
 // share of their arrays. Grouping on arrival needs no V, which an edge list
 // only tells at its end; a chunk's pages are resident only once written, so
 // a bucket's part-filled last chunk costs at most a page.
@@ -160,13 +160,13 @@ class HeldEdges {
   void append(const WideLoadRecord* r, unsigned n) {
     for (unsigned i = 0; i < n; ++i) push(r[i].r.index, r[i].r.a, Weight{1}, r[i].weight);
   }
-  // Buckets that may hold edges: bucket b holds local sources [b << 12, (b + 1) << 12).
+  // Buckets that may hold edges: bucket b holds local sources [b << 16, (b + 1) << 16).
   size_t buckets() const {
     return real_ ? reals_.size() : weighted_ ? triples_.size() : std::max(packed_.size(), pairs_.size());
   }
   // f(src, dst, weight, real weight) for every edge of bucket b (weight 1
   // and real weight 0 when not kept): in the order pushed, except that
-  // without weights the targets of 2^28 and up come after the others; with
+  // without weights the targets of 2^24 and up come after the others; with
   // `release`, each chunk is freed once done.
   template <class F>
   void for_each_in(size_t b, F&& f, bool release = false) {
@@ -219,7 +219,7 @@ class HeldEdges {
     uint32_t dst;
     double weight;
   };
-  // Low 12 bits of the source and a target below 2^28 in 40 bits.
+  // Low 16 bits of the source and a target below 2^24 in 40 bits.
   struct __attribute__((packed)) Packed {
     uint32_t word;
     uint8_t top;

@@ -212,14 +212,19 @@ LocalGraph build_out_edges(ForEachEdge&& for_each_edge, VertexId num_vertices, E
 
 // How the loader hands its held edges to build_out_edges (HeldEdges in
 // compute/load/load_records.h): grouped by local source (src div P) in
-// buckets of 2^12 consecutive local sources, which both passes of the
+// buckets of 2^16 consecutive local sources, which both passes of the
 // counting sort read in order, the placing pass freeing each bucket's edges
 // as it goes. A bucket's targets become resident as its edges go, so the
 // build holds the held edges plus about one bucket's targets, and the random
-// writes of a pass (counts, cursors, targets) fall in the bucket's 2^12
-// sources' share of their arrays (32 KiB of cursors at P = 2). 12 bits of
-// source leave 28 of a 5-byte record to the target.
-inline constexpr unsigned kSourceBucketShift = 12;
+// writes of a pass (counts, cursors, targets) fall in the bucket's 2^16
+// sources' share of their arrays (1 MiB of cursors at P = 2). 16 bits of
+// source leave 24 of a 5-byte record to the target. Smaller buckets would
+// leave more (2^12 sources: 28 bits, kron26's ids), but each bucket of each
+// store maps chunks of its own, and a process may hold only
+// vm.max_map_count mappings (65530 by default): at P = 1 with 2^26
+// vertices, 2^12-source buckets in 16 workers' stores would map 278 K
+// part-filled chunks.
+inline constexpr unsigned kSourceBucketShift = 16;
 constexpr uint64_t source_buckets(uint64_t local_vertices) {
   return local_vertices == 0 ? 1 : (local_vertices + (uint64_t{1} << kSourceBucketShift) - 1) >> kSourceBucketShift;
 }
